@@ -1,0 +1,255 @@
+"""The `judge` command: parses arguments, calls library functions, prints. Nothing else.
+
+Every `JudgeError` becomes one French message on stderr and its exit code (2 bad input,
+1 not found); no traceback for a user mistake. Heavy modules are imported per command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import __version__
+from .errors import JudgeError, NotFound
+
+_NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+_RANGE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)\s*[-–]\s*(\d{3}(?:\.\d+[a-z]?)?)$")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with French usage errors (exit 2, no traceback)."""
+
+    def error(self, message: str) -> Any:
+        message = (
+            message.replace("the following arguments are required", "arguments obligatoires manquants")
+            .replace("unrecognized arguments", "arguments inconnus")
+            .replace("invalid choice", "choix invalide")
+            .replace("expected one argument", "une valeur est attendue")
+            .replace("argument", "argument")
+        )
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"judge : erreur : {message}\n")
+        raise SystemExit(2)
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _graph(args: argparse.Namespace) -> Any:
+    from .corpus import load_graph
+
+    return load_graph(args.config)
+
+
+def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
+    try:
+        from .checker import checks_for
+    except ImportError:
+        return lambda edition, number: ()
+    return checks_for
+
+
+# ---------------------------------------------------------------------- commands
+def cmd_rule(args: argparse.Namespace) -> int:
+    from .export import rule_json, rule_text
+
+    query = args.number.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
+    graph = _graph(args)
+    editions = (graph.edition(args.edition).id,) if args.edition else graph.edition_ids
+    checks_for = _checks_for()
+    span = _RANGE.match(query)
+    if span:
+        from .model import sort_key
+
+        low, high = sort_key(span.group(1)), sort_key(span.group(2))
+        rules = [
+            r for e in editions for r in graph.rules(e)
+            if low[0] <= sort_key(r.number)[0] <= high[0] and low <= sort_key(r.number)[:3]
+            and (sort_key(r.number) <= high or r.number.startswith(span.group(2)))
+        ]
+        exact = rules
+        shown = rules
+    elif _NUMBER.match(query):
+        exact = [r for e in editions if (r := graph.get(e, query)) is not None]
+        shown = [x for r in exact for x in graph.prefix(r.edition, r.number)]
+    else:
+        raise JudgeError(
+            f"numéro de règle invalide : « {args.number} » (attendu par exemple 300, 300.3 ou 306.2a)"
+        )
+    if not exact:
+        where = f"dans l'édition {args.edition}" if args.edition else f"(éditions : {', '.join(editions)})"
+        raise NotFound(f"règle {query} introuvable {where}")
+    if args.json:
+        _emit([rule_json(graph, r, checks_for) for r in exact])
+        return 0
+    blocks = []
+    for rule in shown:
+        top = rule in exact
+        blocks.append(rule_text(graph, rule, checks_for, brief=not top))
+    print("\n\n".join(blocks))
+    return 0
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from .export import parse_json, parse_text_report
+    from .parser import parse_file
+
+    doc = parse_file(args.path, language=args.lang)
+    if args.json:
+        _emit(parse_json(doc))
+    else:
+        print(parse_text_report(doc))
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from .export import lint_json, lint_text
+    from .lint import lint
+
+    findings = lint(_graph(args))
+    if args.edition:
+        findings = tuple(f for f in findings if f.edition == args.edition)
+    if args.json:
+        _emit(lint_json(findings))
+    else:
+        print(lint_text(findings))
+    return 1 if args.strict and any(f.severity != "info" for f in findings) else 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from .search import result_json, result_text, search
+
+    graph = _graph(args)
+    if args.edition:
+        graph.edition(args.edition)
+    result = search(args.query, edition=args.edition, limit=args.limit, graph=graph)
+    if args.json:
+        _emit(result_json(result))
+    else:
+        print(result_text(result))
+    return 0 if result.hits else 1
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .checker import check, report_json, report_text
+    from .situation import load_situation_file
+
+    stdin_text = sys.stdin.read() if args.file == "-" else None
+    situation = load_situation_file(args.file, stdin_text)
+    report = check(_graph(args), situation)
+    if args.json:
+        _emit(report_json(report))
+    else:
+        print(report_text(report))
+    return 0
+
+
+def cmd_checks(args: argparse.Namespace) -> int:
+    from .checker import coverage, coverage_json, coverage_text
+
+    cov = coverage(_graph(args))
+    if args.json:
+        _emit(coverage_json(cov))
+    else:
+        print(coverage_text(cov))
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .site import build_site
+
+    index = build_site(_graph(args), args.out)
+    print(f"Livre de règles écrit : {index}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .server import serve
+
+    serve(_graph(args), host=args.host, port=args.port)
+    return 0
+
+
+# ---------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", help="fichier de configuration (textes supplémentaires), voir README")
+    parser = _Parser(
+        prog="judge",
+        description="Règles de Magic: The Gathering pour arbitres : consulter, chercher, vérifier.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"judge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_Parser)
+
+    p = sub.add_parser("rule", parents=[common], help="afficher une règle, ses sous-règles et ses renvois")
+    p.add_argument("number", metavar="NUMERO", help="numéro (300, 300.3, 306.2a) ou intervalle (306-308)")
+    p.add_argument("--edition", help="édition (2004, 2010)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+    p.set_defaults(func=cmd_rule)
+
+    p = sub.add_parser("search", parents=[common], help="recherche plein texte en français")
+    p.add_argument("query", metavar="REQUETE")
+    p.add_argument("--edition")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("parse", parents=[common], help="analyser un fichier de règles et dire ce qui a été trouvé")
+    p.add_argument("path", metavar="FICHIER")
+    p.add_argument("--lang", choices=("fr", "en"), default="fr")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser("lint", parents=[common], help="incohérences du corpus (renvois, titres, numéros)")
+    p.add_argument("--edition")
+    p.add_argument("--strict", action="store_true", help="code de sortie 1 s'il y a un avertissement")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("check", parents=[common], help="répondre aux questions d'une situation de jeu")
+    p.add_argument("file", metavar="FICHIER", help="situation TOML ou JSON, ou - pour l'entrée standard")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("checks", parents=[common], help="couverture des règles par les vérifications")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_checks)
+
+    p = sub.add_parser("build", parents=[common], help="écrire le livre de règles HTML")
+    p.add_argument("--out", default="site", metavar="DOSSIER")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("serve", parents=[common], help="servir le livre, la recherche et les situations")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=cmd_serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.func(args)
+    except JudgeError as exc:
+        sys.stderr.write(f"judge : {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("judge : interrompu\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,240 @@
+"""The turn model: turn -> phase -> step, per edition, as explicit data.
+
+Owns the order of phases and steps, who receives priority in each step, and the plan of
+one turn (skipped steps, two combat damage steps, cleanup repeats, extra phases and steps,
+extra turns). It knows nothing of situation files or of questions (see `checks.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
+
+PHASE_STEPS: dict[str, tuple[str, ...]] = {
+    "beginning": ("untap", "upkeep", "draw"),
+    "precombat_main": (),
+    "combat": (
+        "beginning_of_combat",
+        "declare_attackers",
+        "declare_blockers",
+        "combat_damage",
+        "end_of_combat",
+    ),
+    "postcombat_main": (),
+    "ending": ("end_of_turn", "cleanup"),
+}
+
+STEP_PHASE: dict[str, str] = {
+    step: phase for phase, steps in PHASE_STEPS.items() for step in steps
+}
+
+MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
+
+# 2010 has the same phases and steps as 2004 (505.1 for the main phases; the 2010 text of
+# the other steps is not in the corpus).
+EDITIONS: tuple[str, ...] = ("2004", "2010")
+
+PHASE_LABELS: dict[str, str] = {
+    "beginning": "phase de début",
+    "precombat_main": "première phase principale",
+    "combat": "phase de combat",
+    "postcombat_main": "seconde phase principale",
+    "ending": "phase de fin",
+}
+
+STEP_LABELS: dict[str, str] = {
+    "untap": "dégagement",
+    "upkeep": "entretien",
+    "draw": "pioche",
+    "beginning_of_combat": "début du combat",
+    "declare_attackers": "déclaration des attaquants",
+    "declare_blockers": "déclaration des bloqueurs",
+    "combat_damage": "blessures de combat",
+    "end_of_combat": "fin du combat",
+    "end_of_turn": "fin du tour",
+    "cleanup": "nettoyage",
+}
+
+# Steps in which nobody normally receives priority (2004: 302.3 untap, 314.3 cleanup).
+NO_PRIORITY_STEPS = frozenset({"untap", "cleanup"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moment:
+    """A place in a turn: a phase and, outside the main phases, a step."""
+
+    phase: str
+    step: str | None = None
+    damage_step: str | None = None  # "first_strike" / "regular" when there are two
+    repeat: int = 0  # 1, 2… for an additional cleanup step (314.3)
+    extra: bool = False  # created by an effect (300.7, 300.8)
+
+    @property
+    def label(self) -> str:
+        if self.step is None:
+            text = PHASE_LABELS[self.phase]
+            return f"{text} (supplémentaire)" if self.extra else text
+        text = STEP_LABELS[self.step]
+        if self.damage_step == "first_strike":
+            text += " (initiative)"
+        elif self.damage_step == "regular":
+            text += " (normales)"
+        if self.repeat:
+            text += f" (nouvelle étape n° {self.repeat + 1})"
+        if self.extra:
+            text += " (supplémentaire)"
+        return text
+
+    def same_place(self, other: Moment) -> bool:
+        return (self.phase, self.step, self.damage_step) == (
+            other.phase,
+            other.step,
+            other.damage_step,
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"phase": self.phase, "step": self.step}
+        if self.damage_step is not None:
+            out["damage_step"] = self.damage_step
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedStep:
+    """One entry of a turn plan; a skipped entry keeps the rule that skips it."""
+
+    moment: Moment
+    skipped: bool = False
+    skip_rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraPhase:
+    """A phase an effect adds right after `after` (300.7)."""
+
+    after: str
+    phase: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraStep:
+    """A step an effect adds right after (or before) the step `anchor` (300.8)."""
+
+    anchor: str
+    step: str
+    before: bool = False
+
+
+def gives_priority(step: str | None) -> bool:
+    """Whether players normally receive priority in a step (main phases: yes)."""
+    return step not in NO_PRIORITY_STEPS
+
+
+def phase_of(step: str) -> str:
+    return STEP_PHASE[step]
+
+
+def _phase_moments(phase: str, *, extra: bool = False) -> list[Moment]:
+    steps = PHASE_STEPS[phase]
+    if not steps:
+        return [Moment(phase=phase, extra=extra)]
+    return [Moment(phase=phase, step=step, extra=extra) for step in steps]
+
+
+def plan_turn(
+    *,
+    skip: frozenset[str] = frozenset(),
+    no_attackers: bool = False,
+    two_damage_steps: bool = False,
+    cleanup_repeats: int = 0,
+    extra_phases: tuple[ExtraPhase, ...] = (),
+    extra_steps: tuple[ExtraStep, ...] = (),
+) -> tuple[PlannedStep, ...]:
+    """Every step of one turn in order, skipped ones included and marked.
+
+    `skip` holds step or phase slugs (300.9); `no_attackers` skips the declare blockers
+    and combat damage steps (308.4); `two_damage_steps` splits combat damage (310.5);
+    `cleanup_repeats` adds cleanup steps (314.3). Extra phases and steps are given in
+    creation order: the most recently created one happens first (300.7, 300.8).
+    """
+    blocks: list[list[Moment]] = [_phase_moments(phase) for phase in PHASES]
+    for extra in extra_phases:
+        at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after)
+        blocks.insert(at + 1, _phase_moments(extra.phase, extra=True))
+    moments = [moment for block in blocks for moment in block]
+    for extra_step in extra_steps:
+        at = next(i for i, m in enumerate(moments) if m.step == extra_step.anchor)
+        moment = Moment(phase=moments[at].phase, step=extra_step.step, extra=True)
+        moments.insert(at if extra_step.before else at + 1, moment)
+
+    plan: list[PlannedStep] = []
+    for moment in moments:
+        if moment.step == "combat_damage" and two_damage_steps:
+            parts = [
+                Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
+                for kind in ("first_strike", "regular")
+            ]
+        elif moment.step == "cleanup":
+            parts = [
+                Moment(phase=moment.phase, step="cleanup", repeat=n, extra=moment.extra)
+                for n in range(cleanup_repeats + 1)
+            ]
+        else:
+            parts = [moment]
+        for part in parts:
+            plan.append(_planned(part, skip=skip, no_attackers=no_attackers))
+    return tuple(plan)
+
+
+def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool) -> PlannedStep:
+    if moment.phase in skip or (moment.step is not None and moment.step in skip):
+        return PlannedStep(moment=moment, skipped=True, skip_rule="300.9")
+    if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
+        return PlannedStep(moment=moment, skipped=True, skip_rule="308.4")
+    return PlannedStep(moment=moment)
+
+
+def locate(plan: tuple[PlannedStep, ...], moment: Moment) -> int:
+    """Index of the first plan entry at the place of `moment` (ValueError if none)."""
+    for index, entry in enumerate(plan):
+        if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat:
+            return index
+    raise ValueError(moment)
+
+
+def first_index(plan: tuple[PlannedStep, ...], step: str) -> int | None:
+    """Index of the first entry of a step or phase slug in the plan."""
+    for index, entry in enumerate(plan):
+        if entry.moment.step == step or (entry.moment.step is None and entry.moment.phase == step):
+            return index
+    return None
+
+
+def next_step(plan: tuple[PlannedStep, ...], index: int) -> int | None:
+    """Index of the step that follows `index` (skipped ones passed over), None at turn end."""
+    for later in range(index + 1, len(plan)):
+        if not plan[later].skipped:
+            return later
+    return None
+
+
+def rest_of_turn(plan: tuple[PlannedStep, ...], index: int) -> tuple[PlannedStep, ...]:
+    """The steps still to come after `index`, skipped ones left out."""
+    return tuple(entry for entry in plan[index + 1:] if not entry.skipped)
+
+
+def skipped_between(plan: tuple[PlannedStep, ...], start: int, end: int) -> tuple[PlannedStep, ...]:
+    return tuple(entry for entry in plan[start + 1:end] if entry.skipped)
+
+
+def turn_order(
+    players: tuple[str, ...], active: str, extra_turns: tuple[str, ...], count: int
+) -> tuple[str, ...]:
+    """Who takes the next `count` turns: extra turns first, most recent first (300.6)."""
+    order = list(reversed(extra_turns))
+    seat = players.index(active)
+    while len(order) < count:
+        seat = (seat + 1) % len(players)
+        order.append(players[seat])
+    return tuple(order[:count])

@@ -1,0 +1,46 @@
+"""Shared fixtures: the real corpus graph, the reference texts in ../shared (skipped when absent)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("JUDGE_SHARED", ROOT.parent / "shared"))
+EN_DIR = SHARED / "corpora" / "en"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    os.environ["JUDGE_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
+
+
+@pytest.fixture(scope="session")
+def graph():  # type: ignore[no-untyped-def]
+    from judge.corpus import load_graph
+
+    return load_graph()
+
+
+def english_text(name: str) -> Path:
+    path = EN_DIR / name
+    if not path.is_file():
+        pytest.skip(f"texte de référence absent : {path}")
+    return path
+
+
+@pytest.fixture
+def en2004() -> Path:
+    return english_text("CR-2004-06-01.txt")
+
+
+@pytest.fixture
+def en2010() -> Path:
+    return english_text("CR-2010-07-16.txt")
+
+
+@pytest.fixture
+def en2022() -> Path:
+    return english_text("CR-2022-11-18.txt")
