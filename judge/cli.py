@@ -177,7 +177,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--config", help="fichier de configuration (textes supplémentaires), voir README")
     parser = _Parser(
         prog="judge",

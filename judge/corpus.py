@@ -7,17 +7,16 @@ nor imports Lark. A stale key is never read; a corrupt cache file is ignored and
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .graph import RuleGraph
-from .manifest import apply_config, find_config, load_manifest
+from .manifest import find_config
 from .model import Document, Edition
-from .resources import display_path
+from .resources import display_path, rules_dir
 
 _PACKAGE = Path(__file__).resolve().parent
 # Code whose change changes what a parse produces.
@@ -34,9 +33,18 @@ def cache_dir() -> Path:
     return Path(base) / "judge"
 
 
+def _digest(data: bytes) -> Any:
+    """BLAKE2b without loading OpenSSL (hashlib's import costs a cold start several ms)."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - CPython always has it, other VMs may not
+        from hashlib import blake2b
+    return blake2b(data, digest_size=16)
+
+
 def corpus_key(editions: tuple[Edition, ...]) -> str:
     """A digest of everything a parse depends on."""
-    digest = hashlib.sha256(f"judge {__version__} format {CACHE_FORMAT}\n".encode())
+    digest = _digest(f"judge {__version__} format {CACHE_FORMAT}\n".encode())
     for name in _PARSER_FILES:
         digest.update((_PACKAGE / name).read_bytes())
     for edition in editions:
@@ -44,7 +52,7 @@ def corpus_key(editions: tuple[Edition, ...]) -> str:
         for text in edition.texts:
             for file in text.files:
                 digest.update(Path(file).read_bytes())
-    return digest.hexdigest()[:32]
+    return str(digest.hexdigest())
 
 
 def parse_editions(editions: tuple[Edition, ...]) -> tuple[Document, ...]:
@@ -62,19 +70,25 @@ def parse_editions(editions: tuple[Edition, ...]) -> tuple[Document, ...]:
     return tuple(documents)
 
 
-def _read_cache(path: Path) -> tuple[Document, ...] | None:
+def _read_cache(path: Path) -> Any:
     try:
         with path.open("rb") as handle:
-            data = pickle.load(handle)
+            return pickle.load(handle)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
+
+
+def _read_documents(path: Path) -> tuple[Document, ...] | None:
+    data = _read_cache(path)
     if not isinstance(data, tuple) or not all(isinstance(d, Document) for d in data):
         return None
     return data
 
 
-def _write_cache(path: Path, documents: tuple[Document, ...]) -> None:
+def _write_cache(path: Path, documents: object) -> None:
     """Write to a temporary file in the same folder, then rename: readers never see half a file."""
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".corpus-", suffix=".tmp", dir=path.parent)
@@ -90,7 +104,7 @@ def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> 
     if not use_cache:
         return parse_editions(editions)
     path = cache_dir() / f"corpus-{corpus_key(editions)}.pickle"
-    cached = _read_cache(path)
+    cached = _read_documents(path)
     if cached is not None:
         return cached
     documents = parse_editions(editions)
@@ -98,12 +112,42 @@ def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> 
     return documents
 
 
-def load_editions(config: str | None = None) -> tuple[Edition, ...]:
-    editions = load_manifest()
+def load_editions(config: str | None = None, *, use_cache: bool = True) -> tuple[Edition, ...]:
+    """The manifest's editions plus the user's configuration.
+
+    Cached by the bytes of both files (and the package version), so a warm start needs no TOML
+    parser; file paths inside are re-checked before use.
+    """
+    manifest = rules_dir() / "manifest.toml"
     found = find_config(config)
+    path: Path | None = None
+    if use_cache:
+        try:
+            seed = manifest.read_bytes() + b"\0" + (found.read_bytes() if found else b"")
+        except OSError:
+            seed = None
+        if seed is not None:
+            digest = _digest(f"{__version__}\0{manifest}\0{found}\0".encode() + seed)
+            path = cache_dir() / f"editions-{digest.hexdigest()}.pickle"
+            cached = _read_cache(path)
+            if _valid_editions(cached):
+                return tuple(cached)
+    from .manifest import apply_config, load_manifest
+
+    editions = load_manifest(manifest)
     if found is not None:
         editions = apply_config(editions, found)
+    if path is not None:
+        _write_cache(path, editions)
     return editions
+
+
+def _valid_editions(data: object) -> bool:
+    return (
+        isinstance(data, tuple)
+        and all(isinstance(e, Edition) for e in data)
+        and all(Path(f).is_file() for e in data for t in e.texts for f in t.files)
+    )
 
 
 def load_graph(config: str | None = None, *, use_cache: bool = True) -> RuleGraph:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .graph import RuleGraph
-from .lint import Finding
 from .model import Document, Rule
+
+if TYPE_CHECKING:  # lint is not needed to show a rule: keep `judge rule` start-up light
+    from .lint import Finding
 
 ChecksFor = Callable[[str, str], tuple[str, ...]]
 

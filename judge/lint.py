@@ -6,6 +6,7 @@ term cited with different numbers, numbering gaps and duplicates. Findings, not 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -174,7 +175,7 @@ def _numbering(graph: RuleGraph, edition: str) -> list[Finding]:
         siblings[parent_number(rule.number)].append(rule.number)
     for parent, numbers in siblings.items():
         numbers.sort(key=sort_key)
-        for a, b in zip(numbers, numbers[1:], strict=False):
+        for a, b in itertools.pairwise(numbers):
             gap = _gap(a, b, top=parent is None)
             if gap:
                 findings.append(

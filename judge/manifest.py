@@ -8,7 +8,7 @@ touching the installed package. Errors name the file and the field path, in Fren
 from __future__ import annotations
 
 import os
-import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ _USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only on a cold cache: see corpus.load_editions
+
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -76,14 +78,15 @@ def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
     unknown = sorted(set(raw) - _EDITION_KEYS)
     if unknown:
         raise ManifestError(str(path), f"{field}.{unknown[0]}", "clé inconnue")
+    edition_id = _string(raw.get("id"), path, f"{field}.id") or ""
     texts_raw = raw.get("text", [])
     if not isinstance(texts_raw, list) or not texts_raw:
         raise ManifestError(str(path), f"{field}.text", "au moins un texte est attendu")
     return Edition(
-        id=_string(raw.get("id"), path, f"{field}.id") or "",
+        id=edition_id,
         label=_string(raw.get("label", raw.get("id")), path, f"{field}.label") or "",
         released=_string(raw.get("released"), path, f"{field}.released", optional=True),
-        description=_string(raw.get("description", ""), path, f"{field}.description", optional=True)
+        description=_string(raw.get("description"), path, f"{field}.description", optional=True)
         or "",
         english_counterpart=_string(
             raw.get("english_counterpart"), path, f"{field}.english_counterpart", optional=True
@@ -179,6 +182,4 @@ def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, 
 
 
 def _with_text(edition: Edition, text: Text) -> Edition:
-    from dataclasses import replace
-
-    return replace(edition, texts=edition.texts + (text,))
+    return replace(edition, texts=(*edition.texts, text))

@@ -1,0 +1,117 @@
+"""The `judge` command as a user runs it: JSON contract, French errors, exit codes, help, docs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "judge", *args], capture_output=True, text=True, input=stdin, timeout=120
+    )
+
+
+def test_rule_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "302.3", "--json"]) == 0
+    (rule,) = json.loads(capsys.readouterr().out)
+    for key in ("edition", "language", "number", "title", "text", "status", "parent", "children", "examples",
+                "references", "referenced_by", "source"):
+        assert key in rule
+    assert (rule["edition"], rule["number"], rule["title"], rule["status"], rule["parent"]) == (
+        "2004", "302.3", None, "current", "302")
+    assert rule["text"].startswith("Aucun joueur ne reçoit la priorité")
+    assert rule["references"][0] == {"number": "303", "title": "Étape d'entretien", "range_end": None,
+                                      "resolved": True, "edition": "2004", "language": "fr"}
+    assert rule["source"] == {"file": "rules/000_57306400b9ed3ddd.txt", "line": 14}
+
+
+def test_rule_json_unresolved_and_historical(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "300.3", "--json"]) == 0
+    (rule,) = json.loads(capsys.readouterr().out)
+    assert rule["status"] == "historical" and rule["removed_in"] == ["2010"]
+    assert rule["references"] == [{"number": "406", "title": "Capacités de mana", "range_end": None,
+                                   "resolved": False, "edition": None, "language": None}]
+
+
+def test_rule_backlinks_json(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["rule", "306.2", "--edition", "2004", "--json"])
+    (rule,) = json.loads(capsys.readouterr().out)
+    assert [b["number"] for b in rule["referenced_by"]] == ["308.2g", "309.2e"]
+    assert rule["children"] == ["306.2a", "306.2b"]
+
+
+def test_rule_human_prefix_shows_subrules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "308.2"]) == 0
+    out = capsys.readouterr().out
+    assert "[2004] 308.2." in out and "[2004] 308.2g." in out
+    assert "absente du corpus" in out
+
+
+def test_rule_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "302-303", "--json"]) == 0
+    numbers = [r["number"] for r in json.loads(capsys.readouterr().out)]
+    assert numbers == ["302", "302.1", "302.2", "302.3", "303", "303.1"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["rule", "999"], 1, "règle 999 introuvable"),
+        (["rule", "505.1", "--edition", "2004"], 1, "introuvable dans l'édition 2004"),
+        (["rule", "abc"], 2, "numéro de règle invalide"),
+        (["rule", "300", "--edition", "1999"], 2, "édition inconnue : « 1999 »"),
+        (["parse", "/nonexistent/regles.txt"], 2, "fichier introuvable"),
+        (["rule"], 2, "arguments obligatoires manquants"),
+    ],
+)
+def test_cli_errors_are_french_without_traceback(args: list[str], code: int, message: str) -> None:
+    result = run(*args)
+    assert result.returncode == code
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_parse_syntax_error_shows_caret(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"301. Phase\n\n301.1. Texte \x02 ici.\n")
+    result = run("parse", str(bad))
+    assert result.returncode == 2
+    assert f"{bad}:3:14: erreur de syntaxe" in result.stderr and "^" in result.stderr
+
+
+def test_cli_parse_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(ROOT / "rules" / "000_57306400b9ed3ddd.txt"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["rules"], data["examples"], data["references"], data["unparsed"]) == (72, 2, 31, [])
+
+
+def test_cli_parse_english_2022(en2022: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(en2022), "--lang", "en", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["encoding"], data["rules"], data["examples"], data["unparsed"]) == ("utf-16-be", 2931, 271, [])
+
+
+def test_cli_lint_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--json"]) == 0
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert {"kind", "severity", "edition", "number", "message"} <= set(findings[0])
+    assert any(f["kind"] == "term_numbers" and f["number"] == "502.25" for f in findings)
+    assert main(["lint", "--strict"]) == 1
+
+
+def test_cli_every_command_has_help_and_is_documented() -> None:
+    parser = build_parser()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
+        assert sub.format_help().strip(), name
+        assert f"judge {name}" in readme, f"README ne documente pas « judge {name} »"

@@ -1,0 +1,100 @@
+"""Loading the corpus: manifest, user configuration, the parse cache and its keys."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.corpus import cache_dir, corpus_key, load_editions, load_graph
+from judge.errors import ManifestError
+from judge.manifest import load_manifest
+from judge.resources import rules_dir
+
+
+def test_manifest_names_editions_and_files() -> None:
+    editions = load_manifest()
+    assert [e.id for e in editions] == ["2004", "2010"]
+    assert [Path(f).name for f in editions[0].texts[0].files] == [
+        "004_17a8758e9cd78ccf.txt", "000_57306400b9ed3ddd.txt"]
+    assert editions[1].removed == ("2004:300.3",)
+
+
+def test_corpus_is_byte_for_byte_the_seeds() -> None:
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    if not seeds.is_dir():
+        pytest.skip("../shared/seeds absent")
+    for seed in seeds.glob("*.txt"):
+        assert (rules_dir() / seed.name).read_bytes() == seed.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("content", "field", "reason"),
+    [
+        ("[[edition]]\nid = 2004\n", "edition[0].id", "une chaîne non vide est attendue"),
+        ('[[edition]]\nid = "x"\nbogus = 1\n', "edition[0].bogus", "clé inconnue"),
+        ('[[edition]]\nid = "x"\n', "edition[0].text", "au moins un texte est attendu"),
+        ('[[edition]]\nid = "x"\n[[edition.text]]\nlanguage = "fr"\nfiles = ["absent.txt"]\n',
+         "edition[0].text[0].files[0]", "fichier introuvable"),
+        ("[[edition]\n", "", "TOML invalide"),
+    ],
+)
+def test_manifest_errors_name_the_field(tmp_path: Path, content: str, field: str, reason: str) -> None:
+    path = tmp_path / "manifest.toml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ManifestError) as info:
+        load_manifest(path)
+    assert info.value.field == field and reason in str(info.value)
+
+
+def test_config_rejects_unknown_edition(tmp_path: Path) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text('[[text]]\nedition = "1999"\nlanguage = "en"\npath = "x.txt"\n', encoding="utf-8")
+    with pytest.raises(ManifestError, match="édition inconnue « 1999 »"):
+        load_editions(str(config))
+
+
+def test_config_adds_a_user_text_without_touching_the_package(tmp_path: Path) -> None:
+    text = tmp_path / "mine.txt"
+    text.write_text("901. Variante\n\n901.1. Une règle à moi (voir règle 300.1).\n", encoding="cp1252")
+    config = tmp_path / "judge.toml"
+    config.write_text(
+        '[[edition]]\nid = "maison"\nlabel = "Règles maison"\n[[edition.text]]\nlanguage = "fr"\n'
+        'files = ["mine.txt"]\n', encoding="utf-8")
+    graph = load_graph(str(config))
+    assert graph.edition_ids == ("2004", "2010", "maison")
+    rule = graph.require("maison", "901.1")
+    assert graph.references(rule)[0].target is None  # 300.1 is 2004's, not this edition's
+
+
+def test_cache_warm_load_does_not_import_lark(tmp_path: Path) -> None:
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path))
+    code = "import sys; from judge.corpus import load_graph; load_graph(); print('lark' in sys.modules)"
+    cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert (cold.stdout.strip(), warm.stdout.strip()) == ("True", "False")
+
+
+def test_cache_key_changes_with_a_source(tmp_path: Path) -> None:
+    copy = tmp_path / "rules"
+    shutil.copytree(rules_dir(), copy)
+    editions = load_manifest(copy / "manifest.toml")
+    before = corpus_key(editions)
+    target = copy / "003_bc0c71f8460cf034.txt"
+    target.write_bytes(target.read_bytes() + b"\n\n505.6.\n\nAjout.\n")
+    assert corpus_key(editions) != before
+
+
+def test_cache_corrupt_file_is_ignored_and_rewritten() -> None:
+    load_graph()
+    files = list(cache_dir().glob("corpus-*.pickle"))
+    assert files
+    for file in files:
+        file.write_bytes(b"not a pickle")
+    graph = load_graph()
+    assert len(graph.rules("2004")) == 82
+    assert all(f.read_bytes() != b"not a pickle" for f in files)
