@@ -1,0 +1,106 @@
+"""The built rulebook in a real browser (Debian's Chromium through Playwright), from file://."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.site import build_site
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    return build_site(graph, tmp_path_factory.mktemp("browser") / "site").parent
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.console_errors = errors
+    yield page
+    context.close()
+
+
+def test_browser_follows_cross_reference_302_3_to_303(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "302.html").as_uri())
+    link = page.locator("#R3023 a.ref")
+    assert link.count() == 1
+    link.click()
+    page.wait_for_url("**/2004/303.html#R303")
+    assert page.locator("#R303").is_visible()
+    assert "Etape d'entretien" in page.locator("#R303").inner_text()
+    assert page.evaluate("document.querySelector(':target').id") == "R303"
+    assert page.console_errors == []
+
+
+def test_browser_reference_is_reachable_with_the_keyboard(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "302.html").as_uri())
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.className") == "ref":
+            break
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "../2004/303.html#R303"
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/2004/303.html#R303")
+
+
+def test_browser_offline_search_opens_a_result(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "index.html").as_uri())
+    page.fill("#q", "brûlure de mana")
+    page.press("#q", "Enter")
+    page.wait_for_url("**/search.html?q=*")
+    first = page.locator("#results li a").first
+    first.wait_for()
+    assert first.inner_text().startswith("300.3")
+    first.click()
+    page.wait_for_url("**/2004/300.html#R3003")
+    assert "brûlure de mana" in page.locator("#R3003").inner_text()
+    assert page.console_errors == []
+
+
+def test_browser_turn_diagram_step_opens_its_rule(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "index.html").as_uri())
+    page.locator("svg a[href$='#R314']").click()
+    page.wait_for_url("**/2004/314.html#R314")
+    assert page.console_errors == []
+
+
+def test_browser_phone_screenshot_has_no_horizontal_scroll(site: Path, browser: Any, tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto((site / "2004" / "308.html").as_uri())
+    shot = tmp_path / "308-phone.png"
+    page.screenshot(path=str(shot), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    context.close()
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    assert overflow <= 0
+    assert errors == []

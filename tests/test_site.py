@@ -1,0 +1,316 @@
+"""The static rulebook: pages, links, markers, validity, determinism, atomicity, goldens, search."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+from xml.etree import ElementTree
+
+import html5lib
+import pytest
+
+from judge.corpus import load_graph
+from judge.errors import JudgeError
+from judge.offline_index import build_search_index, search
+from judge.site import SiteError, SiteRenderer, build_site
+from judge.templating import make_environment, rule_anchor
+
+GOLDEN = Path(__file__).parent / "golden"
+SVG = "{http://www.w3.org/2000/svg}"
+EVAL = Path(__file__).parent / "search_eval.toml"
+FALLBACK_QUERIES = ("brûlure de mana", "308.2a", "l’étape d’entretien", "blessures de combat initiative",
+                    "jusqu'à la fin du tour", "déclaration des bloqueurs", "phase principale terrain")
+
+
+def fixed_checks(edition: str, number: str) -> tuple[str, ...]:
+    return ("priority",) if (edition, number) == ("2004", "302.3") else ()
+
+
+@pytest.fixture(scope="module")
+def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    out = tmp_path_factory.mktemp("site") / "site"
+    build_site(graph, out)
+    return out
+
+
+def parse(path: Path) -> ElementTree.Element:
+    return html5lib.parse(path.read_bytes(), namespaceHTMLElements=False)
+
+
+def by_id(root: ElementTree.Element, ident: str) -> ElementTree.Element:
+    found = root.find(f".//*[@id='{ident}']")
+    assert found is not None, ident
+    return found
+
+
+def text_of(element: ElementTree.Element) -> str:
+    return "".join(element.itertext())
+
+
+def test_templating_rule_anchor_drops_dots() -> None:
+    assert rule_anchor("306.2a") == "R3062a"
+    assert rule_anchor("505") == "R505"
+
+
+def test_templating_environment_is_strict_and_escapes() -> None:
+    env = make_environment()
+    assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
+    with pytest.raises(Exception, match="undefined"):
+        env.from_string("{{ missing }}").render()
+
+
+def test_site_layout_has_edition_folders_and_section_pages(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    assert {p.name for p in (site / "2004").glob("*.html")} >= {"index.html", "300.html", "305.html", "314.html"}
+    # 2010 has no `505` section line: its rules are grouped under 505 anyway.
+    assert sorted(p.name for p in (site / "2010").glob("*.html")) == ["505.html", "index.html"]
+    page = parse(site / "2004" / "308.html")
+    for number in ("308", "308.2a", "308.3"):
+        assert by_id(page, rule_anchor(number)).tag == "article"
+
+
+def test_site_every_rule_has_an_element(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+    for edition in ("2004", "2010"):
+        for rule in graph.rules(edition):
+            page = parse(site / edition / f"{rule.number.split('.')[0]}.html")
+            element = by_id(page, rule_anchor(rule.number))
+            assert rule.number in text_of(element)
+
+
+def _links(site: Path) -> list[tuple[Path, str, ElementTree.Element]]:
+    out = []
+    for page in sorted(site.rglob("*.html")):
+        root = parse(page)
+        for a in [*root.iter("a"), *root.iter(f"{SVG}a")]:
+            href = a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or ""
+            out.append((page, href, a))
+    return out
+
+
+def test_site_every_internal_link_lands_on_a_file_and_anchor(site: Path) -> None:
+    anchors: dict[Path, set[str]] = {}
+    checked = 0
+    for page, href, _ in _links(site):
+        assert not re.match(r"[a-z]+:", href), f"{page}: lien externe {href}"
+        if href.startswith("#"):
+            target, fragment = page, href[1:]
+        else:
+            path, _, fragment = href.partition("#")
+            target = (page.parent / path.split("?")[0]).resolve()
+        assert target.is_file(), f"{page}: {href}"
+        if fragment:
+            if target not in anchors:
+                anchors[target] = {e.get("id") for e in parse(target).iter() if e.get("id")}  # type: ignore[misc]
+            assert fragment in anchors[target], f"{page}: {href}"
+        checked += 1
+    assert checked > 500
+
+
+def test_site_references_never_link_to_another_edition(site: Path) -> None:
+    for page, href, a in _links(site):
+        if "ref" in (a.get("class") or "").split():
+            edition = page.relative_to(site).parts[0]
+            assert href.startswith(f"../{edition}/"), f"{page}: {href}"
+
+
+def test_site_cross_reference_302_3_links_to_303(site: Path) -> None:
+    rule = by_id(parse(site / "2004" / "302.html"), "R3023")
+    hrefs = [a.get("href") for a in rule.iter("a") if a.get("class") == "ref"]
+    assert hrefs == ["../2004/303.html#R303"]
+
+
+def test_site_2010_305_terrains_is_unresolved_not_2004(site: Path) -> None:
+    rule = by_id(parse(site / "2010" / "505.html"), "R5055b")
+    assert not [a for a in rule.iter("a") if "2004" in (a.get("href") or "")]
+    missing = [s for s in rule.iter("span") if s.get("class") == "ref-missing"]
+    assert len(missing) == 1
+    assert "« Terrains »" in missing[0].get("title", "")
+    assert "absente du corpus" in missing[0].get("title", "")
+
+
+def test_site_unresolved_references_carry_their_titles(site: Path) -> None:
+    rule = by_id(parse(site / "2004" / "302.html"), "R3021")
+    titles = [s.get("title", "") for s in rule.iter("span") if s.get("class") == "ref-missing"]
+    assert titles == [
+        "« Hors phase » : règle 217.8 absente du corpus (édition 2004)",
+        "« Déphasage » : règle 502.15 absente du corpus (édition 2004)",
+    ]
+
+
+def test_site_rule_shows_backlinks_parent_children_neighbours_permalink(site: Path) -> None:
+    page = parse(site / "2004" / "303.html")
+    section = by_id(page, "R303")
+    text = text_of(section)
+    assert "Citée par" in text and "302.3" in text
+    assert "Sous-règles" in text and "303.1" in text
+    hrefs = {a.get("href") for a in section.iter("a")}
+    assert "#R303" in hrefs  # permalink
+    assert "../2004/302.html#R3023" in hrefs  # cited by, and previous
+    rule = by_id(page, "R3031")
+    assert {"../2004/303.html#R303", "../2004/304.html#R304"} <= {a.get("href") for a in rule.iter("a")}
+
+
+def test_site_historical_rule_is_marked_with_its_note(site: Path) -> None:
+    rule = by_id(parse(site / "2004" / "300.html"), "R3003")
+    assert "historical" in rule.get("class", "").split()
+    text = text_of(rule)
+    assert "Règle historique" in text
+    assert "La règles suivante a disparue dans un changement de règles" in text
+    assert "Règles complètes 2010 (Magic 2010)" in text
+
+
+def test_site_edition_banner_names_release_language_and_counterpart(site: Path) -> None:
+    text = text_of(parse(site / "2004" / "index.html"))
+    assert "Règles complètes 2004" in text and "1er juin 2004" in text
+    assert "français" in text and "CR-2004-06-01.txt" in text and "non chargé" in text
+
+
+def test_site_checks_are_listed_under_their_rule(graph) -> None:  # type: ignore[no-untyped-def]
+    html = SiteRenderer(graph, checks_for=fixed_checks).render_section("2004", "302")
+    assert "Vérifications exécutables : <code>priority</code>" in html
+    assert html.count("Vérifications exécutables") == 1
+
+
+def test_site_turn_diagram_links_each_step_to_its_rule(site: Path) -> None:
+    page = parse(site / "2004" / "index.html")
+    svg = page.find(f".//{SVG}svg")
+    assert svg is not None
+    hrefs = [a.get("href") for a in svg.iter(f"{SVG}a")]
+    assert len(hrefs) == 15  # 5 phases (two main phases share 305) + 10 steps
+    assert {h.split("#")[1] for h in hrefs} == {f"R{n}" for n in range(301, 315)}
+    svg2010 = parse(site / "2010" / "index.html").find(f".//{SVG}svg")
+    assert svg2010 is not None
+    assert sorted({a.get("href") for a in svg2010.iter(f"{SVG}a")}) == ["../2010/505.html#R5051"]
+
+
+def test_site_pages_are_valid_html5_in_french(site: Path) -> None:
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) >= 20
+    for page in pages:
+        html5lib.HTMLParser(strict=True).parse(page.read_bytes())
+        content = page.read_text(encoding="utf-8")
+        assert '<html lang="fr">' in content
+        assert 'name="viewport"' in content
+
+
+def test_site_has_no_external_resources(site: Path) -> None:
+    for file in site.rglob("*"):
+        if file.suffix in {".html", ".css", ".js"}:
+            content = file.read_text(encoding="utf-8")
+            content = content.replace('xmlns="http://www.w3.org/2000/svg"', "")
+            assert not re.search(r"""(src|href)=["']?(https?:)?//""", content), file
+            assert "@import" not in content and "url(http" not in content
+
+
+def test_site_build_is_deterministic(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    first = build_site(graph, tmp_path / "a").parent
+    second = build_site(graph, tmp_path / "b").parent
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    _match, mismatch, errors = filecmp.cmpfiles(first, second, files, shallow=False)
+    assert (mismatch, errors) == ([], [])
+
+
+def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "stale.html").write_text("old")
+    build_site(graph, out)
+    assert not (out / "stale.html").exists() and (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("judge.site.write_site", broken)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    with pytest.raises(SiteError, match="impossible d'écrire le site"):
+        build_site(graph, out)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_site_build_into_unwritable_place_is_a_judge_error(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "fichier"
+    blocker.write_text("x")
+    with pytest.raises(JudgeError, match="impossible d'écrire le site"):
+        build_site(graph, blocker)
+    with pytest.raises(JudgeError, match="impossible d'écrire le site"):
+        build_site(graph, blocker / "site")
+
+
+@pytest.mark.shared
+def test_site_side_by_side_with_english_2004(en2004: Path, tmp_path: Path) -> None:
+    config = tmp_path / "judge.toml"
+    config.write_text(f'[[text]]\nedition = "2004"\nlanguage = "en"\npath = "{en2004}"\n', encoding="utf-8")
+    graph = load_graph(config=str(config))
+    out = build_site(graph, tmp_path / "site").parent
+    rule = by_id(parse(out / "2004" / "302.html"), "R3023")
+    columns = [d for d in rule.iter("div") if d.get("class") == "bilingual"]
+    assert len(columns) == 1
+    langs = [d.get("lang") for d in columns[0] if d.tag == "div"]
+    assert langs == ["fr", "en"]
+    assert "No player receives priority" in text_of(columns[0])
+    # 217.8 is absent in French but present in English 2004: the same edition, so linked.
+    hrefs = [a.get("href") for a in by_id(parse(out / "2004" / "302.html"), "R3021").iter("a")]
+    assert "../2004/en/217.html#R2178" in hrefs
+    assert by_id(parse(out / "2004" / "en" / "217.html"), "R2178") is not None
+    assert "vue côte à côte FR | EN" in text_of(parse(out / "2004" / "index.html"))
+
+
+GOLDEN_PAGES = (("index.html", "render_index", ()), ("2004/302.html", "render_section", ("2004", "302")),
+                ("2004/300.html", "render_section", ("2004", "300")),
+                ("2010/505.html", "render_section", ("2010", "505")))
+
+
+@pytest.mark.parametrize(("name", "method", "args"), GOLDEN_PAGES, ids=[p[0] for p in GOLDEN_PAGES])
+def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    renderer = SiteRenderer(graph, checks_for=fixed_checks)
+    html = getattr(renderer, method)(*args) if args else renderer.render_index("")
+    golden = GOLDEN / name.replace("/", "_")
+    if os.environ.get("JUDGE_REGENERATE_GOLDEN"):
+        golden.write_text(html, encoding="utf-8")
+    assert golden.is_file(), f"golden absent : {golden} (JUDGE_REGENERATE_GOLDEN=1)"
+    assert html == golden.read_text(encoding="utf-8")
+
+
+def eval_queries() -> list[tuple[str, tuple[str, ...]]]:
+    if EVAL.is_file():
+        data = tomllib.loads(EVAL.read_text(encoding="utf-8"))
+        return [(q["q"], tuple(q.get("expect", ()))) for q in data.get("query", [])]
+    return [(q, ()) for q in FALLBACK_QUERIES]
+
+
+def test_offline_index_python_and_js_agree_on_top_result(graph, site: Path) -> None:  # type: ignore[no-untyped-def]
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node absent")
+    queries = [q for q, _ in eval_queries()]
+    script = (
+        "globalThis.window = globalThis;"
+        f"require({json.dumps(str(site / 'search-index.js'))});"
+        f"require({json.dumps(str(site / 'search.js'))});"
+        "const qs = JSON.parse(process.argv[1]);"
+        "console.log(JSON.stringify(qs.map(q => judgeSearch(q, 5).map(r => r.id))));"
+    )
+    run = subprocess.run([node, "-e", script, json.dumps(queries)], capture_output=True, text=True,
+                         check=True, timeout=60)
+    js = json.loads(run.stdout)
+    index = build_search_index(graph)
+    for query, js_ids in zip(queries, js, strict=True):
+        assert js_ids == search(index, query, 5), query
+    assert sum(1 for ids in js if ids) >= len(queries) * 0.8
+
+
+def test_offline_index_finds_expected_rules(graph) -> None:  # type: ignore[no-untyped-def]
+    index = build_search_index(graph)
+    top = {q: search(index, q, 3) for q in ("brûlure de mana", "308.2a", "l’étape d’entretien")}
+    assert top["brûlure de mana"][0] == "2004:fr:300.3"
+    assert top["308.2a"][0] == "2004:fr:308.2a"
+    assert top["l’étape d’entretien"][0] == "2004:fr:303"
