@@ -8,6 +8,7 @@ extra turns). It knows nothing of situation files or of questions (see `checks.p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
 
@@ -142,6 +143,7 @@ def _phase_moments(phase: str, *, extra: bool = False) -> list[Moment]:
     return [Moment(phase=phase, step=step, extra=extra) for step in steps]
 
 
+@cache
 def plan_turn(
     *,
     skip: frozenset[str] = frozenset(),
@@ -157,6 +159,7 @@ def plan_turn(
     and combat damage steps (308.4); `two_damage_steps` splits combat damage (310.5);
     `cleanup_repeats` adds cleanup steps (314.3). Extra phases and steps are given in
     creation order: the most recently created one happens first (300.7, 300.8).
+    Plans are cached: the same arguments give the same (immutable) tuple.
     """
     blocks: list[list[Moment]] = [_phase_moments(phase) for phase in PHASES]
     for extra in extra_phases:

@@ -1,0 +1,60 @@
+"""Benchmark: check 10,000 situations in-process (target: at most 2 s). Run by hand.
+
+    .venv/bin/python bench/bench_checks.py [COUNT]
+
+Cycles over the test situations (events replays included), loading each from its text and
+answering every question; prints load + check time and check-only time.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judge.checker import check, report_json  # noqa: E402
+from judge.corpus import load_graph  # noqa: E402
+from judge.situation import load_situation  # noqa: E402
+
+
+def situation_texts() -> list[str]:
+    texts = []
+    for path in sorted((ROOT / "tests" / "situations").iterdir()):
+        raw = path.read_text(encoding="utf-8")
+        data = tomllib.loads(raw) if path.suffix == ".toml" else json.loads(raw)
+        data.pop("expect", None)
+        texts.append(json.dumps(data))
+    return texts
+
+
+def main() -> None:
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    graph = load_graph()
+    texts = situation_texts()
+    batch = [texts[i % len(texts)] for i in range(count)]
+
+    start = time.perf_counter()
+    answers = 0
+    for text in batch:
+        answers += len(report_json(check(graph, load_situation(text, fmt="json")))["answers"])
+    full = time.perf_counter() - start
+
+    loaded = [load_situation(text, fmt="json") for text in batch]
+    start = time.perf_counter()
+    for situation in loaded:
+        check(graph, situation)
+    only = time.perf_counter() - start
+
+    print(f"{count} situations ({len(texts)} distinctes), {answers} réponses")
+    print(f"chargement + vérification + JSON : {full:.3f} s ({count / full:,.0f} situations/s)")
+    print(f"vérification seule : {only:.3f} s ({count / only:,.0f} situations/s)")
+    print("objectif : ≤ 2 s —", "atteint" if full <= 2.0 else "NON atteint")
+
+
+if __name__ == "__main__":
+    main()

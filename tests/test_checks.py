@@ -1,0 +1,228 @@
+"""The checks against the real corpus: every situation file, registry and coverage invariants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from checks_support import load_case, real_graph, situation, situation_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from judge.checker import (
+    check,
+    checks_for,
+    coverage,
+    coverage_json,
+    coverage_text,
+    report_json,
+    report_text,
+)
+from judge.checks import NO_CHECK, REGISTRY, RuleSource
+from judge.errors import SituationError
+from judge.situation import ASKS
+from judge.turn import PHASE_STEPS, PHASES
+
+
+@pytest.fixture(scope="module")
+def graph() -> RuleSource:
+    return real_graph()
+
+
+def _matches(expected: object, actual: object) -> bool:
+    """Expected dicts are subsets of the actual ones (extra keys are allowed)."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _matches(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(_matches(e, a) for e, a in zip(expected, actual, strict=True)))
+    return type(expected) is type(actual) and expected == actual
+
+
+@pytest.mark.parametrize("path", situation_files(), ids=lambda p: p.stem)
+def test_situation_file_answers_as_expected(graph: RuleSource, path: Path) -> None:
+    loaded, expect = load_case(path)
+    answers = report_json(check(graph, loaded))["answers"]
+    assert isinstance(answers, list)
+    assert len(answers) == len(expect)
+    for got, want in zip(answers, expect, strict=True):
+        value = None if want.get("nobody") else want["answer"]
+        assert _matches(value, got["answer"]), (got["answer"], got["why"])
+        assert got["rules"] == want["rules"], got["why"]
+        if "why_contains" in want:
+            assert str(want["why_contains"]) in got["why"]
+        if "at" in want:
+            assert got["at"] == want["at"]
+
+
+def test_situation_files_cover_every_ask_in_both_editions() -> None:
+    seen: set[tuple[str, str]] = set()
+    for path in situation_files():
+        loaded, _ = load_case(path)
+        for question in loaded.questions or ():
+            seen.add((question.ask, loaded.edition or "2010"))
+    for ask in ASKS:
+        assert (ask, "2004") in seen, ask
+    assert len(situation_files()) >= 60
+    assert len({ask for ask, edition in seen if edition == "2010"}) >= 10
+
+
+def test_report_json_has_the_documented_shape(graph: RuleSource) -> None:
+    report = report_json(check(graph, situation("""
+edition = "2004"
+phase = "precombat_main"
+priority = "A"
+stack = [{kind = "instant", controller = "B"}]
+[[questions]]
+ask = "play_land"
+player = "A"
+""")))
+    assert report["edition"] == "2004"
+    assert report["where"] == {"phase": "precombat_main", "step": None, "main": "precombat",
+                               "priority": "A"}
+    assert report["answers"] == [{"ask": "play_land", "player": "A", "answer": False,
+                                  "rules": ["305.4"], "why": report["answers"][0]["why"]}]
+    assert "pile n'est pas vide" in report["answers"][0]["why"]
+
+
+def test_check_without_questions_answers_where(graph: RuleSource) -> None:
+    report = report_json(check(graph, situation('edition = "2004"\nstep = "pioche"\n')))
+    assert [a["ask"] for a in report["answers"]] == ["where"]
+
+
+def test_registry_rules_exist_in_the_corpus(graph: RuleSource) -> None:
+    for spec in REGISTRY.values():
+        for edition, numbers in spec.rules.items():
+            for number in numbers:
+                home, _, plain = number.rpartition(":")
+                assert graph.get(home or edition, plain) is not None, (spec.name, number)
+
+
+def test_no_check_reasons_name_rules_without_check(graph: RuleSource) -> None:
+    for edition, table in NO_CHECK.items():
+        for number in table:
+            assert graph.get(edition, number) is not None, number
+            assert checks_for(edition, number) == (), number
+
+
+def test_checks_for_names_the_implementing_checks() -> None:
+    assert "play_land" in checks_for("2004", "305.4")
+    assert "play_land" in checks_for("2010", "505.5b")
+    assert checks_for("2004", "300.3") == ("mana_burn",)
+    assert checks_for("2004", "302.1") == ()
+
+
+def test_coverage_lists_every_rule_with_checks_or_reason(graph: RuleSource) -> None:
+    cov = coverage(graph)
+    numbers_2004 = {r.number for r in cov.of("2004")}
+    assert {"300.3", "308.2a", "314.3"} <= numbers_2004
+    assert {r.number for r in cov.of("2010")} == {r.number for r in graph.rules("2010")}
+    assert all(r.checks or r.why_none for r in cov.rules)
+    assert cov.percent == 100.0
+    assert 0 < cov.percent_of_all < 100
+    data = coverage_json(cov)
+    assert data["percent"] == cov.percent
+    assert "Couverture totale" in coverage_text(cov)
+
+
+PLACES = [(phase, step) for phase in PHASES for step in (PHASE_STEPS[phase] or (None,))]
+
+
+@st.composite
+def situations_text(draw: st.DrawFn) -> str:
+    phase, step = draw(st.sampled_from(PLACES))
+    edition = draw(st.sampled_from(["2004", "2010"]))
+    lines = [f'edition = "{edition}"', f'phase = "{phase}"']
+    if step:
+        lines.append(f'step = "{step}"')
+    if draw(st.booleans()):
+        lines.append('stack = [{kind = "instant", controller = "B"}]')
+    lines.append(f"mana_pools = {{A = {draw(st.integers(0, 5))}}}")
+    lines.append(f"hands = {{A = {draw(st.integers(0, 12))}}}")
+    attacking = step in ("declare_blockers", "combat_damage", "end_of_combat") or draw(st.booleans())
+    abilities = draw(st.lists(st.sampled_from(["first_strike", "double_strike", "haste",
+                                                "vigilance"]), max_size=2))
+    lines.append(f'[[creatures]]\nname = "X"\ncontroller = "A"\nattacking = {str(attacking).lower()}'
+                 f"\nabilities = {abilities!r}".replace("'", '"'))
+    lines.append('[[creatures]]\nname = "Y"\ncontroller = "B"\nblocking = "X"')
+    for ask in ASKS:
+        params = {"play_land": 'player = "A"', "cast": 'player = "A"\nkind = "sorcery"',
+                  "attack": 'creature = "X"', "block": 'creature = "Y"\nattacker = "X"',
+                  "deals_damage": 'creature = "X"', "discard": 'player = "A"',
+                  "mana_burn": 'player = "A"', "turn_order": "count = 3"}.get(ask, "")
+        lines.append(f'[[questions]]\nask = "{ask}"\n{params}')
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations_text())
+def test_answers_never_cite_a_rule_absent_from_the_corpus(text: str) -> None:
+    graph = real_graph()
+    report = check(graph, situation(text))
+    for item in report.answers:
+        registered = REGISTRY[item.check].rules.get(report.edition, ())
+        for number in item.rules:
+            home, _, plain = number.rpartition(":")
+            assert graph.get(home or report.edition, plain) is not None, number
+            assert number in registered, (item.ask, number)
+        assert item.why
+
+
+@settings(max_examples=100, deadline=None)
+@given(situations_text())
+def test_rest_of_turn_always_ends_with_cleanup(text: str) -> None:
+    report = report_json(check(real_graph(), situation(text)))
+    rest = next(a for a in report["answers"] if a["ask"] == "rest_of_turn")["answer"]
+    where = report["where"]
+    if where["step"] != "cleanup":
+        assert rest[-1] == {"phase": "ending", "step": "cleanup"}
+    else:
+        assert rest in ([], [{"phase": "ending", "step": "cleanup"}])
+
+
+def test_report_text_shows_timeline_with_current_and_skipped_steps(graph: RuleSource) -> None:
+    text = report_text(check(graph, situation("""
+edition = "2004"
+step = "declare_attackers"
+skip = ["pioche"]
+[[creatures]]
+name = "Ours"
+[[questions]]
+ask = "attack"
+creature = "Ours"
+""")))
+    lines = text.splitlines()
+    assert lines[0] == "Édition 2004"
+    assert lines[1].startswith("Tour de A : dégagement › entretien › (pioche : sautée)")
+    assert "[DÉCLARATION DES ATTAQUANTS]" in lines[1]
+    assert "(déclaration des bloqueurs : sautée)" in lines[1]
+    assert "1. attack (creature = Ours) : oui" in text
+    assert "Règles : 308.2a" in text
+
+
+def test_report_text_says_when_no_rule_of_the_corpus_is_cited(graph: RuleSource) -> None:
+    text = report_text(check(graph, situation('edition = "2010"\nstep = "upkeep"\n')))
+    assert "Règles : aucune règle du corpus" in text
+
+
+def test_check_rejects_an_unknown_edition(graph: RuleSource) -> None:
+    with pytest.raises(SituationError) as info:
+        check(graph, situation('edition = "1999"\nstep = "upkeep"\n'))
+    assert info.value.field == "edition" and "2004, 2010" in info.value.reason
+
+
+def test_discard_without_hand_size_names_the_missing_field(graph: RuleSource) -> None:
+    with pytest.raises(SituationError) as info:
+        check(graph, situation('step = "cleanup"\n[[questions]]\nask = "discard"\n'))
+    assert info.value.field == "hands.A"
+
+
+def test_mana_burn_is_the_same_in_every_step_of_a_phase(graph: RuleSource) -> None:
+    answers = []
+    for step in ("untap", "upkeep", "draw"):
+        report = check(graph, situation(f'edition = "2004"\nstep = "{step}"\nmana_pools = {{A = 2}}\n'
+                                        '[[questions]]\nask = "mana_burn"\n'))
+        answers.append((report.answers[0].value, report.answers[0].extra))
+    assert answers == [(2, (("at", {"phase": "beginning"}),))] * 3

@@ -1,0 +1,128 @@
+"""The turn model: order of steps, priority, skipping, extra phases, steps and turns."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from judge.turn import (
+    PHASE_STEPS,
+    PHASES,
+    ExtraPhase,
+    ExtraStep,
+    Moment,
+    gives_priority,
+    locate,
+    next_step,
+    plan_turn,
+    rest_of_turn,
+    turn_order,
+)
+
+
+def _places(plan: tuple) -> list[tuple[str, str | None]]:  # type: ignore[type-arg]
+    return [(e.moment.phase, e.moment.step) for e in plan if not e.skipped]
+
+
+def test_plan_turn_has_five_phases_and_every_step_in_order() -> None:
+    places = _places(plan_turn())
+    assert [p for p, _ in places if _ is None] == ["precombat_main", "postcombat_main"]
+    assert places[:3] == [("beginning", "untap"), ("beginning", "upkeep"), ("beginning", "draw")]
+    assert places[-2:] == [("ending", "end_of_turn"), ("ending", "cleanup")]
+    assert len(places) == 12
+
+
+def test_gives_priority_is_false_only_in_untap_and_cleanup() -> None:
+    steps = [s for phase in PHASES for s in PHASE_STEPS[phase]]
+    assert [s for s in steps if not gives_priority(s)] == ["untap", "cleanup"]
+    assert gives_priority(None)
+
+
+def test_plan_turn_skips_blockers_and_damage_without_attackers() -> None:
+    plan = plan_turn(no_attackers=True)
+    skipped = [(e.moment.step, e.skip_rule) for e in plan if e.skipped]
+    assert skipped == [("declare_blockers", "308.4"), ("combat_damage", "308.4")]
+
+
+def test_plan_turn_skips_a_whole_phase() -> None:
+    plan = plan_turn(skip=frozenset({"combat"}))
+    assert {e.skip_rule for e in plan if e.skipped} == {"300.9"}
+    assert all(e.skipped for e in plan if e.moment.phase == "combat")
+
+
+def test_plan_turn_splits_combat_damage_in_two() -> None:
+    plan = plan_turn(two_damage_steps=True)
+    damage = [e.moment.damage_step for e in plan if e.moment.step == "combat_damage"]
+    assert damage == ["first_strike", "regular"]
+
+
+def test_plan_turn_repeats_cleanup() -> None:
+    plan = plan_turn(cleanup_repeats=2)
+    assert [e.moment.repeat for e in plan if e.moment.step == "cleanup"] == [0, 1, 2]
+    assert next_step(plan, len(plan) - 2) == len(plan) - 1
+
+
+def test_plan_turn_extra_phases_most_recent_first() -> None:
+    plan = plan_turn(extra_phases=(ExtraPhase(after="combat", phase="postcombat_main"),
+                                   ExtraPhase(after="combat", phase="combat")))
+    phases = [e.moment.phase for e in plan if e.moment.step in (None, "beginning_of_combat")]
+    # the extra combat (created last) comes right after the first combat, then the extra main
+    assert phases == ["precombat_main", "combat", "combat", "postcombat_main", "postcombat_main"]
+    extras = [e.moment.extra for e in plan if e.moment.step in (None, "beginning_of_combat")]
+    assert extras == [False, False, True, True, False]
+
+
+def test_plan_turn_extra_steps_most_recent_first() -> None:
+    plan = plan_turn(extra_steps=(ExtraStep(anchor="draw", step="upkeep"),
+                                  ExtraStep(anchor="draw", step="draw")))
+    steps = [e.moment.step for e in plan if e.moment.phase == "beginning"]
+    assert steps == ["untap", "upkeep", "draw", "draw", "upkeep"]
+    before = plan_turn(extra_steps=(ExtraStep(anchor="cleanup", step="end_of_turn", before=True),))
+    assert [e.moment.step for e in before][-3:] == ["end_of_turn", "end_of_turn", "cleanup"]
+
+
+def test_next_step_returns_none_after_cleanup() -> None:
+    plan = plan_turn()
+    assert next_step(plan, len(plan) - 1) is None
+    index = locate(plan, Moment(phase="combat", step="end_of_combat"))
+    assert plan[next_step(plan, index) or 0].moment.phase == "postcombat_main"
+
+
+def test_locate_rejects_a_place_absent_from_the_plan() -> None:
+    with pytest.raises(ValueError):
+        locate(plan_turn(), Moment(phase="combat", step="combat_damage", damage_step="regular"))
+
+
+@pytest.mark.parametrize(
+    ("extra", "count", "expected"),
+    [
+        ((), 4, ("B", "C", "A", "B")),
+        (("C",), 2, ("C", "B")),
+        (("B", "C"), 3, ("C", "B", "B")),  # most recently created first (300.6)
+        (("A", "A"), 3, ("A", "A", "B")),
+    ],
+)
+def test_turn_order_takes_extra_turns_most_recent_first(
+    extra: tuple[str, ...], count: int, expected: tuple[str, ...]
+) -> None:
+    assert turn_order(("A", "B", "C"), "A", extra, count) == expected
+
+
+@given(
+    skip=st.frozensets(st.sampled_from(["upkeep", "draw", "combat", "declare_blockers",
+                                        "precombat_main", "end_of_turn"])),
+    no_attackers=st.booleans(),
+    two=st.booleans(),
+    repeats=st.integers(0, 3),
+    start=st.integers(0, 20),
+)
+def test_rest_of_turn_always_ends_with_cleanup(
+    skip: frozenset[str], no_attackers: bool, two: bool, repeats: int, start: int
+) -> None:
+    plan = plan_turn(skip=skip, no_attackers=no_attackers, two_damage_steps=two,
+                     cleanup_repeats=repeats)
+    index = min(start, len(plan) - 2)
+    rest = rest_of_turn(plan, index)
+    assert rest[-1].moment.step == "cleanup"
+    assert all(not e.skipped for e in rest)
