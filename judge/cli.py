@@ -47,11 +47,9 @@ def _graph(args: argparse.Namespace) -> Any:
 
 
 def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
-    try:
-        from .checker import checks_for
-    except ImportError:
-        return lambda edition, number: ()
-    return checks_for
+    from .checkmap import load_checks_for
+
+    return load_checks_for()
 
 
 # ---------------------------------------------------------------------- commands
