@@ -1,0 +1,249 @@
+"""Full-text search: numbers, editions, fuzzy, suggestions, snippets, hostile queries, the index cache."""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import shutil
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from judge.corpus import cache_dir
+from judge.errors import JudgeError, UnknownEdition
+from judge.search import (
+    MAX_QUERY,
+    QueryError,
+    SearchResult,
+    build_index,
+    index_name,
+    make_snippet,
+    open_index,
+    result_json,
+    result_text,
+    search,
+    search_with,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def numbers(result: SearchResult) -> list[str]:
+    return [f"{h.edition}:{h.number}" for h in result.hits]
+
+
+def test_search_finds_mana_burn_without_accents(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("brulure de mana", graph=graph)
+    assert numbers(result)[0] == "2004:300.3"
+    assert result.hits[0].status == "historical"
+    assert "<mark>brûlure</mark> de <mark>mana</mark>" in result.hits[0].snippet
+
+
+def test_search_number_goes_straight_to_rule_then_subrules(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("règle 308.2", graph=graph)
+    assert numbers(result)[:8] == ["2004:308.2"] + [f"2004:308.2{c}" for c in "abcdefg"]
+    assert numbers(search("308.2a", graph=graph))[0] == "2004:308.2a"
+
+
+def test_search_section_number_without_heading_lists_its_rules(graph) -> None:  # type: ignore[no-untyped-def]
+    assert numbers(search("505", graph=graph))[:3] == ["2010:505.1", "2010:505.1a", "2010:505.2"]
+
+
+def test_search_number_also_finds_citing_rules(graph) -> None:  # type: ignore[no-untyped-def]
+    found = numbers(search("306.2", graph=graph, limit=20))
+    assert found[0] == "2004:306.2"
+    assert {"2004:308.2g", "2004:309.2e"} <= set(found)
+
+
+def test_search_unknown_number_says_so(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("999.9", graph=graph)
+    assert result.hits == ()
+    assert result.notice is not None and "999.9" in result.notice
+
+
+def test_search_edition_filter(graph) -> None:  # type: ignore[no-untyped-def]
+    both = {h.edition for h in search("phase principale", graph=graph, limit=30).hits}
+    assert both == {"2004", "2010"}
+    only = search("phase principale", graph=graph, edition="2010", limit=30)
+    assert only.hits and {h.edition for h in only.hits} == {"2010"}
+
+
+def test_search_unknown_edition_is_a_french_error(graph) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UnknownEdition, match="édition inconnue"):
+        search("mana", graph=graph, edition="1999")
+
+
+def test_search_typo_falls_back_to_fuzzy_with_suggestion(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("iniative", graph=graph)
+    assert result.suggestion == "initiative"
+    assert numbers(result)[:2] == ["2004:310.5", "2004:306.1"]
+    assert "<mark>initiative</mark>" in result.hits[0].snippet
+
+
+def test_search_nonsense_has_no_hits_and_no_suggestion(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("xylophone", graph=graph)
+    assert result.hits == ()
+    assert result.suggestion is None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("first strike", "2004:310.5"), ("upkeep", "2004:303"), ("mal d'invocation", "2004:308.2a")],
+)
+def test_search_glossary_expands_jargon(graph, query: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert expected in numbers(search(query, graph=graph))[:2]
+
+
+def test_search_subrule_hit_carries_parent_context(graph) -> None:  # type: ignore[no-untyped-def]
+    hit = search("308.2a", graph=graph).hits[0]
+    assert hit.context == "308.2 · 308 Etape de déclaration des attaquants"
+    assert hit.edition == "2004" and hit.status == "current" and hit.language == "fr"
+
+
+def test_make_snippet_escapes_html_and_marks_matches() -> None:
+    text = "a <b>x</b> & mana"
+    snippet = make_snippet(text, [(13, 17)])
+    assert snippet == "a &lt;b&gt;x&lt;/b&gt; &amp; <mark>mana</mark>"
+
+
+def test_make_snippet_windows_long_text() -> None:
+    text = " ".join(["mot"] * 200) + " cible " + " ".join(["mot"] * 200)
+    start = text.index("cible")
+    snippet = make_snippet(text, [(start, start + 5)])
+    assert snippet.startswith("… ") and snippet.endswith(" …")
+    assert "<mark>cible</mark>" in snippet and len(snippet) < 300
+
+
+def test_result_json_has_contract_shape(graph) -> None:  # type: ignore[no-untyped-def]
+    data = result_json(search("brulure de mana", graph=graph))
+    assert data["query"] == "brulure de mana" and data["suggestion"] is None
+    hit = data["hits"][0]
+    assert {"edition", "number", "score", "snippet"} <= set(hit)
+    assert isinstance(hit["score"], float)
+
+
+def test_result_text_is_french(graph) -> None:  # type: ignore[no-untyped-def]
+    text = result_text(search("iniative", graph=graph))
+    assert "Vouliez-vous dire « initiative » ?" in text
+    assert "[initiative]" in text and "<mark>" not in text
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"fin du tour',
+        "((blocage",
+        "créature) engagée)(",
+        "«pile",
+        "AND OR NOT mana",
+        "mana\x00\x07\x1b[31m pile",
+        "* ? ~ ^ : - + [ ] { } mana",
+        "é" * 10_000,
+        "mana " * 2_000,
+        "308.2a 308.2a 308.2a",
+        "\u202e\ufeffpile",
+    ],
+)
+def test_search_hostile_queries_return_results(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    result = search(query, graph=graph)
+    assert isinstance(result, SearchResult)
+    result_text(result)
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\x00\x01", "de la le", "AND OR NOT", "* ? ~ ^ : - + [ ] { }"])
+def test_search_empty_or_stop_words_is_a_french_error(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(QueryError) as info:
+        search(query, graph=graph)
+    assert isinstance(info.value, JudgeError) and info.value.exit_code == 2
+    assert "requête" in str(info.value)
+
+
+def test_search_long_query_is_truncated_with_notice(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("mana " * 1000, graph=graph)
+    assert result.notice is not None and f"tronquée à {MAX_QUERY}" in result.notice
+    assert result.hits
+
+
+@pytest.mark.parametrize("limit", [0, -1])
+def test_search_bad_limit_is_a_french_error(graph, limit: int) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(QueryError, match="nombre de résultats"):
+        search("mana", graph=graph, limit=limit)
+
+
+def test_search_limit_is_respected(graph) -> None:  # type: ignore[no-untyped-def]
+    assert len(search("créature", graph=graph, limit=3).hits) == 3
+
+
+def test_open_index_rebuilds_corrupt_index_once(graph) -> None:  # type: ignore[no-untyped-def]
+    open_index(graph)
+    folder = cache_dir() / index_name(graph)[0]
+    for file in folder.glob("*.seg"):
+        # A new file under the old name: readers still holding the old one are unaffected.
+        garbage = file.with_suffix(".tmp")
+        garbage.write_bytes(b"garbage")
+        garbage.replace(file)
+    with pytest.warns(RuntimeWarning, match="corrompu"):
+        index = open_index(graph)
+    first = search_with(index, "mana")
+    assert first.notice is not None and "corrompu" in first.notice
+    assert search_with(index, "mana").notice is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        open_index(graph)  # sound again: no warning
+
+
+def test_open_index_replaces_stale_index(graph) -> None:  # type: ignore[no-untyped-def]
+    name, prefix = index_name(graph)
+    stale = cache_dir() / f"{prefix}0000stale"
+    shutil.copytree(cache_dir() / name, stale) if (cache_dir() / name).exists() else stale.mkdir()
+    shutil.rmtree(cache_dir() / name, ignore_errors=True)
+    with pytest.warns(RuntimeWarning, match="périmé"):
+        index = open_index(graph)
+    assert not stale.exists()
+    assert numbers(search_with(index, "brulure de mana"))[0] == "2004:300.3"
+
+
+def _build_in_process(dest: str) -> None:
+    from judge.corpus import load_graph
+
+    build_index(load_graph(), Path(dest))
+
+
+def test_build_index_concurrent_processes_leave_one_sound_index(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dest = tmp_path / "index-test"
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_build_in_process, args=(str(dest),)) for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(120)
+        assert proc.exitcode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index-test"]
+    import whoosh.index
+
+    with whoosh.index.open_dir(str(dest)).searcher() as searcher:
+        assert searcher.doc_count() == len(graph.all_rules())
+
+
+def test_search_eval_set_mrr_at_least_0_9(graph) -> None:  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("eval_search", ROOT / "bench" / "eval_search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_search"] = module
+    spec.loader.exec_module(module)
+    cases = module.load_cases()
+    assert len(cases) >= 40
+    score = module.evaluate(module.ours(graph), cases)
+    assert score.mrr >= 0.9, [(c.q, r) for c, r in score.ranks if r != 1]
+    assert score.hit3 >= 0.9
+    baseline = module.evaluate(module.substring_baseline(graph), cases)
+    assert score.mrr > baseline.mrr
+
+
+def test_import_search_does_not_import_jinja2() -> None:
+    import subprocess
+
+    code = "import sys, judge.search; sys.exit('jinja2' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
