@@ -1,0 +1,240 @@
+"""Benchmark: `judge serve` under load on loopback (target: p95 ≤ 50 ms for /api/search). Run by hand.
+
+    .venv/bin/python bench/bench_serve.py [--requests 400] [--clients 32] [--cold]
+
+Starts `judge serve`'s app with uvicorn on 127.0.0.1 (free port) in a child process, so that
+client and server do not share one interpreter lock, then sends the requests of each scenario
+from `--clients` concurrent httpx clients. Prints errors (must be 0), p50/p95 and requests/s.
+`--cold` turns the search result cache off so every /api/search runs a real query.
+Exit status 1 when a request failed or /api/search misses its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from judge.corpus import load_graph  # noqa: E402
+from judge.server import create_app  # noqa: E402
+
+TARGET_P95_MS = 50.0
+QUERIES = (
+    "brûlure de mana", "blessures de combat", "initiative", "308.2a", "priorité", "pioche",
+    "étape de nettoyage", "attaquant", "bloqueur", "défausser", "célérité", "phase principale",
+    "terrain", "pile", "joueur actif", "dégagement", "entretien", "capacité déclenchée",
+    "double initiative", "mana", "tour supplémentaire", "combat", "Mur", "atacker",
+)
+SITUATION = json.dumps({
+    "edition": "2004", "active": "A", "phase": "combat", "step": "declare_attackers",
+    "priority": "A",
+    "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
+    "questions": [{"ask": "attack", "creature": "Ours runeguerrier"}],
+})
+
+Request = tuple[str, str, str | None]  # method, path, body
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    name: str
+    count: int
+    errors: int
+    seconds: float
+    latencies_ms: tuple[float, ...]
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+    def line(self) -> str:
+        return (f"{self.name:<12} {self.count:>5} req  erreurs {self.errors}  "
+                f"p50 {statistics.median(self.latencies_ms):6.1f} ms  p95 {self.percentile(95):6.1f} ms  "
+                f"{self.count / self.seconds:7.0f} req/s")
+
+
+def search_requests(n: int) -> list[Request]:
+    return [("GET", f"/api/search?{urlencode({'q': QUERIES[i % len(QUERIES)], 'limit': 10})}", None)
+            for i in range(n)]
+
+
+def mixed_requests(n: int) -> list[Request]:
+    cycle: list[Request] = [
+        ("GET", "/2004/308.html", None),
+        ("GET", "/api/rule/308.2a", None),
+        ("POST", "/api/check", SITUATION),
+        ("GET", "/recherche?q=blessures", None),
+        ("GET", "/", None),
+        ("GET", "/api/search?q=pile", None),
+    ]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+class Connection:
+    """One kept-alive HTTP/1.1 connection with the least client work possible: on two cores,
+    httpx's own cost per request (~1.5 ms) would be measured instead of the server's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+        self.reader, self.writer, self.host = reader, writer, host
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer, f"{host}:{port}")
+
+    async def request(self, method: str, path: str, body: str | None) -> int:
+        payload = body.encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        await self.writer.drain()
+        header = await self.reader.readuntil(b"\r\n\r\n")
+        lines = header.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(
+            (int(line.split(":", 1)[1]) for line in lines[1:] if line.lower().startswith("content-length:")),
+            None,
+        )
+        if length is None:
+            raise ConnectionError("réponse sans Content-Length")
+        await self.reader.readexactly(length)
+        return status
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+async def run(base_url: str, name: str, requests: list[Request], clients: int) -> Outcome:
+    """Send `requests` from `clients` connections at once (all connected before timing)."""
+    url = httpx.URL(base_url)
+    host, port = url.host, url.port or 80
+    assert host == "127.0.0.1", "loopback only"
+    latencies: list[float] = []
+    errors = 0
+    queue: asyncio.Queue[Request] = asyncio.Queue()
+    for item in requests:
+        queue.put_nowait(item)
+    start = asyncio.Event()  # every client connected: go
+    ready: list[Connection] = []
+
+    async def worker() -> None:
+        nonlocal errors
+        connection = await Connection.open(host, port)
+        await connection.request("GET", "/api/rule/300", None)  # connected before the clock starts
+        ready.append(connection)
+        await start.wait()
+        try:
+            while True:
+                try:
+                    method, path, body = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                sent = time.perf_counter()
+                try:
+                    ok = await connection.request(method, path, body) == 200
+                except (OSError, asyncio.IncompleteReadError, ValueError):
+                    ok = False
+                    connection = await Connection.open(host, port)
+                latencies.append((time.perf_counter() - sent) * 1000)
+                errors += not ok
+        finally:
+            await connection.close()
+
+    tasks = [asyncio.create_task(worker()) for _ in range(clients)]
+    while len(ready) < clients:
+        await asyncio.sleep(0.01)
+    began = time.perf_counter()
+    start.set()
+    await asyncio.gather(*tasks)
+    seconds = time.perf_counter() - began
+    return Outcome(name, len(requests), errors, seconds, tuple(latencies))
+
+
+def serve_child(port: int, cold: bool) -> None:
+    """The child process: the app of `judge serve` on 127.0.0.1:`port`, no access log."""
+    import uvicorn
+
+    warnings.simplefilter("ignore", RuntimeWarning)  # an index rebuild notice is not a result
+    app = create_app(load_graph())
+    if cold:
+        app.state.judge.search_cache_size = 0
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+@contextmanager
+def server_process(*, cold: bool) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, __file__, "--serve", str(port)] + (["--cold"] if cold else [])
+    child = subprocess.Popen(command)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base_url}/api/rule/300", timeout=1).status_code < 500:
+                    break
+            except httpx.HTTPError:
+                pass
+            if child.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("le serveur n'a pas démarré")
+            time.sleep(0.05)
+        yield base_url
+    finally:
+        child.terminate()
+        child.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--cold", action="store_true", help="sans cache des résultats de recherche")
+    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve_child(args.serve, args.cold)
+        return 0
+
+    scenarios: list[tuple[str, Callable[[int], list[Request]]]] = [
+        ("/api/search", search_requests),
+        ("mixte", mixed_requests),
+    ]
+    outcomes: list[Outcome] = []
+    with server_process(cold=args.cold) as base_url:
+        # One warm-up pass so that the first-use costs (page cache, searchers) are not timed.
+        asyncio.run(run(base_url, "chauffe", mixed_requests(12) + search_requests(len(QUERIES)), 4))
+        for name, make in scenarios:
+            outcomes.append(asyncio.run(run(base_url, name, make(args.requests), args.clients)))
+    print(f"{args.requests} requêtes par scénario, {args.clients} clients concurrents, "
+          f"cache de recherche {'désactivé' if args.cold else 'actif'}")
+    for outcome in outcomes:
+        print(outcome.line())
+    search = outcomes[0]
+    failed = sum(o.errors for o in outcomes)
+    verdict = search.percentile(95) <= TARGET_P95_MS and failed == 0
+    print(f"objectif /api/search p95 ≤ {TARGET_P95_MS:.0f} ms : {'atteint' if verdict else 'MANQUÉ'}")
+    return 0 if verdict else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""`judge serve` in a real browser: uvicorn on loopback, Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.server import background_server, create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    with background_server(create_app(graph)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="fr-FR")
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/situation")
+    page.select_option("#edition", "2004")
+    page.select_option("#phase", "combat")
+    page.select_option("#step", "declare_attackers")
+    page.fill("#priority", "A")
+    page.fill("input[name=creature0_name]", "Ours runeguerrier")
+    page.fill("input[name=creature0_controller]", "A")
+    page.uncheck("input[name=creature0_since_turn_start]")
+    page.select_option("select[name=question0_ask]", "attack")
+    page.fill("input[name=question0_creature]", "Ours runeguerrier")
+    page.click("#check-button")
+    page.wait_for_selector("#answers")
+
+    answer = page.locator("li.answer[data-ask=attack]")
+    assert answer.locator(".answer-value").inner_text() == "non"
+    assert "célérité" in answer.locator(".answer-why").inner_text()
+    link = answer.locator("a", has_text="308.2a")
+    assert link.get_attribute("href") == "/2004/308.html#R3082a"
+    assert page.locator("figure.timeline svg g.current").count() == 1
+
+    link.click()
+    page.wait_for_url("**/2004/308.html#R3082a")
+    assert page.locator("#R3082a").is_visible()
+
+
+def test_search_in_browser_from_rulebook_header(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/2004/index.html")
+    page.fill("#q", "brûlure de mana")
+    page.press("#q", "Enter")
+    page.wait_for_selector("ol.search-results")
+    assert "/recherche" in page.url
+    assert page.locator("ol.search-results mark").count() >= 1
+    assert page.locator('a[href="/2004/300.html#R3003"]').count() == 1
+
+
+def test_error_page_in_browser_is_french(page: Any, base_url: str) -> None:
+    response = page.goto(f"{base_url}/2004/999.html")
+    assert response is not None and response.status == 404
+    assert page.locator("h1").inner_text() == "Page introuvable"
+    assert page.locator("html").get_attribute("lang") == "fr"
