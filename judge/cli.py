@@ -21,7 +21,21 @@ _RANGE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)\s*[-–]\s*(\d{3}(?:\.\d+[a-z]?)?
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with French usage errors (exit 2, no traceback)."""
+    """argparse with French help and usage errors (exit 2, no traceback)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        add_help = kwargs.pop("add_help", True)
+        super().__init__(*args, add_help=False, **kwargs)
+        self._positionals.title = "arguments"
+        self._optionals.title = "options"
+        if add_help:
+            self.add_argument("-h", "--help", action="help", help="afficher cette aide et quitter")
+
+    def format_usage(self) -> str:
+        return super().format_usage().replace("usage:", "utilisation :", 1)
+
+    def format_help(self) -> str:
+        return super().format_help().replace("usage:", "utilisation :", 1)
 
     def error(self, message: str) -> Any:
         message = (
@@ -29,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
             .replace("unrecognized arguments", "arguments inconnus")
             .replace("invalid choice", "choix invalide")
             .replace("expected one argument", "une valeur est attendue")
-            .replace("argument", "argument")
+            .replace("invalid int value", "entier invalide")
         )
         self.print_usage(sys.stderr)
         sys.stderr.write(f"judge : erreur : {message}\n")
@@ -182,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Règles de Magic: The Gathering pour arbitres : consulter, chercher, vérifier.",
         parents=[common],
     )
-    parser.add_argument("--version", action="version", version=f"judge {__version__}")
+    parser.add_argument("--version", action="version", version=f"judge {__version__}",
+                        help="afficher la version et quitter")
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_Parser)
 
     p = sub.add_parser("rule", parents=[common], help="afficher une règle, ses sous-règles et ses renvois")
@@ -192,40 +207,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rule)
 
     p = sub.add_parser("search", parents=[common], help="recherche plein texte en français")
-    p.add_argument("query", metavar="REQUETE")
-    p.add_argument("--edition")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("query", metavar="REQUETE", help="mots, expression ou numéro de règle")
+    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
+    p.add_argument("--limit", type=int, default=10, help="nombre maximal de résultats (10)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("parse", parents=[common], help="analyser un fichier de règles et dire ce qui a été trouvé")
-    p.add_argument("path", metavar="FICHIER")
-    p.add_argument("--lang", choices=("fr", "en"), default="fr")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("path", metavar="FICHIER", help="texte de règles (UTF-8, UTF-16, cp1252)")
+    p.add_argument("--lang", choices=("fr", "en"), default="fr", help="langue du texte (fr)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser("lint", parents=[common], help="incohérences du corpus (renvois, titres, numéros)")
-    p.add_argument("--edition")
+    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
     p.add_argument("--strict", action="store_true", help="code de sortie 1 s'il y a un avertissement")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("check", parents=[common], help="répondre aux questions d'une situation de jeu")
     p.add_argument("file", metavar="FICHIER", help="situation TOML ou JSON, ou - pour l'entrée standard")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("checks", parents=[common], help="couverture des règles par les vérifications")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_checks)
 
     p = sub.add_parser("build", parents=[common], help="écrire le livre de règles HTML")
-    p.add_argument("--out", default="site", metavar="DOSSIER")
+    p.add_argument("--out", default="site", metavar="DOSSIER", help="dossier de sortie (site)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("serve", parents=[common], help="servir le livre, la recherche et les situations")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="adresse d'écoute (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
     p.set_defaults(func=cmd_serve)
     return parser
 

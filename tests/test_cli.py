@@ -115,3 +115,12 @@ def test_cli_every_command_has_help_and_is_documented() -> None:
     for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
         assert sub.format_help().strip(), name
         assert f"judge {name}" in readme, f"README ne documente pas « judge {name} »"
+
+
+def test_cli_help_is_french() -> None:
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name, sub in [("judge", parser), *subparsers.choices.items()]:  # type: ignore[union-attr]
+        text = sub.format_help()
+        assert text.startswith("utilisation :"), name
+        assert "show this help" not in text and "positional arguments" not in text, name
