@@ -12,7 +12,8 @@ from pathlib import Path
 from . import __version__
 from .corpus import _digest, _read_cache, _write_cache, cache_dir
 
-_SOURCES = ("checks.py", "checker.py", "replay.py", "turn.py", "situation.py")
+_SOURCES = ("checks.py", "check_context.py", "checks_turn.py", "checks_combat.py",
+            "check_reasons.py", "checker.py", "replay.py", "turn.py", "situation.py")
 ChecksFor = Callable[[str, str], tuple[str, ...]]
 
 

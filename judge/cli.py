@@ -25,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         add_help = kwargs.pop("add_help", True)
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False  # our own -h, with a French help text
+        super().__init__(*args, **kwargs)
         self._positionals.title = "arguments"
         self._optionals.title = "options"
         if add_help:

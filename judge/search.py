@@ -1,52 +1,55 @@
-"""Full-text search over every rule of a graph: the Whoosh index, queries, hits and snippets.
+"""Full-text search over every rule of a graph: queries, ranking and the open index.
 
-Owns the cached index (built in a temporary folder, renamed into place, rebuilt by itself
-when stale or corrupt), query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy
-fallback, "did you mean") and the result shapes. Text analysis lives in `analysis.py`.
-Queries longer than `MAX_QUERY` characters are truncated, with a notice in the result.
+Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
+mean") and the shared `RuleIndex`. The cached index is `search_index.py`, result shapes and
+outputs `search_output.py`, text analysis `analysis.py`. Queries longer than `MAX_QUERY`
+characters are truncated, with a notice in the result.
 """
 
 from __future__ import annotations
 
-import hashlib
-import html
-import os
 import re
-import shutil
-import tempfile
 import threading
 import tomllib
 import warnings
 import weakref
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import whoosh.index
 from whoosh import query as wq
 from whoosh import scoring
-from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from . import analysis
-from .analysis import FrenchAnalyzer, analyze_terms, fold_terms, folded_tokens, stem
-from .corpus import cache_dir, corpus_key
+from .analysis import analyze_terms, fold_terms, folded_tokens, stem
 from .errors import JudgeError
 from .graph import RuleGraph
 from .model import Rule
 from .normalize import fold
 from .resources import rules_dir
+from .search_index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
+from .search_output import (
+    Hit,
+    SearchResult,
+    context_of,
+    make_hit,
+    make_snippet,
+    result_json,
+    result_text,
+)
 
-SCHEMA_VERSION = 2
+__all__ = [
+    "MAX_QUERY", "SCHEMA_VERSION", "GlossaryTerm", "Hit", "QueryError", "RuleIndex",
+    "SearchResult", "build_index", "context_of", "index_for", "index_name", "load_glossary",
+    "make_snippet", "open_index", "plan_query", "result_json", "result_text", "schema",
+    "search", "search_with",
+]
+
 MAX_QUERY = 500
 GLOSSARY_NAME = "glossary-fr-en.toml"
 # Query-time weights of the ranked fields (BM25F sums them).
 FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
 DIRECT_SCORE = 100.0
 CHILD_SCORE = 50.0
-_SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 _NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
@@ -57,30 +60,6 @@ _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 
 class QueryError(JudgeError):
     """A search query that cannot be run (empty, only stop words, bad limit)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Hit:
-    """One rule found: where it is, how well it matched and the matching passage."""
-
-    edition: str
-    language: str
-    number: str
-    title: str | None
-    score: float
-    snippet: str
-    status: str
-    context: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SearchResult:
-    """Ranked hits for one query, with a "did you mean" suggestion and a notice if any."""
-
-    query: str
-    suggestion: str | None
-    hits: tuple[Hit, ...]
-    notice: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,181 +117,7 @@ def _glossary() -> tuple[re.Pattern[str] | None, dict[str, GlossaryTerm]]:
     return _glossary_cache[1], _glossary_cache[2]
 
 
-# ---------------------------------------------------------------------- index
-def schema() -> Schema:
-    stemmed, exact = FrenchAnalyzer(stemmed=True), FrenchAnalyzer(stemmed=False)
-    return Schema(
-        id=ID(stored=True, unique=True),
-        edition=ID(stored=True),
-        language=ID(stored=True),
-        number=ID(stored=True),
-        status=ID(stored=True),
-        title=TEXT(analyzer=stemmed, phrase=False),
-        text=TEXT(analyzer=stemmed, phrase=False),
-        examples=TEXT(analyzer=stemmed, phrase=False),
-        context=TEXT(analyzer=stemmed, phrase=False),
-        exact=TEXT(analyzer=exact, phrase=True),
-        heading=TEXT(analyzer=exact, phrase=True),
-    )
-
-
-def _titled_ancestor(graph: RuleGraph, rule: Rule) -> Rule | None:
-    parent = graph.parent(rule)
-    while parent is not None and not parent.title:
-        parent = graph.parent(parent)
-    return parent
-
-
-def context_of(graph: RuleGraph, rule: Rule) -> str | None:
-    """`308.2 · 308 Etape de déclaration des attaquants` for 308.2a; None for a section."""
-    parent = graph.parent(rule)
-    if parent is None:
-        return None
-    titled = parent if parent.title else _titled_ancestor(graph, parent)
-    named = f"{titled.number} {titled.title}" if titled is not None else None
-    if titled is parent:
-        return named
-    return f"{parent.number} · {named}" if named else parent.number
-
-
-def _documents(graph: RuleGraph) -> Iterable[dict[str, str]]:
-    for rule in graph.all_rules():
-        examples = " ".join(example.text for example in rule.examples)
-        ancestors = []
-        parent = graph.parent(rule)
-        while parent is not None:
-            if parent.title:
-                ancestors.append(parent.title)
-            parent = graph.parent(parent)
-        yield {
-            "id": f"{rule.edition}:{rule.language}:{rule.number}",
-            "edition": rule.edition,
-            "language": rule.language,
-            "number": rule.number,
-            "status": rule.status,
-            "title": rule.title or "",
-            "text": rule.text,
-            "examples": examples,
-            "context": " ".join(ancestors),
-            "exact": " ".join(part for part in (rule.title or "", rule.text, examples) if part),
-            "heading": rule.title or "",
-        }
-
-
-def _fill(ix: Any, graph: RuleGraph) -> None:
-    writer = ix.writer(limitmb=128)
-    for doc in _documents(graph):
-        writer.add_document(**doc)
-    writer.commit()
-
-
-_keys: weakref.WeakKeyDictionary[RuleGraph, tuple[str, str]] = weakref.WeakKeyDictionary()
-
-
-def index_name(graph: RuleGraph) -> tuple[str, str]:
-    """(`index-<config>-<key>`, `index-<config>-`): the folder name and its stale-sibling prefix."""
-    cached = _keys.get(graph)
-    if cached is not None:
-        return cached
-    analysis_code = Path(analysis.__file__).read_bytes()
-    key = hashlib.sha256(
-        f"{corpus_key(graph.editions)} schema {SCHEMA_VERSION}\n".encode() + analysis_code
-    ).hexdigest()[:24]
-    config = hashlib.sha256(
-        repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in graph.editions]).encode()
-    ).hexdigest()[:8]
-    prefix = f"index-{config}-"
-    _keys[graph] = (prefix + key, prefix)
-    return _keys[graph]
-
-
-def _valid(path: Path, expected: int) -> Any | None:
-    """The opened index at `path` if it is complete and readable, else None."""
-    try:
-        if (path / "complete").read_text() != str(expected):
-            return None
-        ix = _load_in_memory(path)
-        with ix.searcher() as searcher:
-            if searcher.doc_count() != expected:
-                return None
-            if expected:
-                searcher.stored_fields(0)
-        return ix
-    except Exception:  # any failure to read a cache means "rebuild it"
-        return None
-
-
-def _load_in_memory(path: Path) -> Any:
-    """Open the index from a RAM copy of its files: no mmap (a cache file truncated under a
-    running server would kill it with SIGBUS) and no seek per term lookup (speed)."""
-    ram = RamStorage()
-    for name in FileStorage(str(path)).list():
-        ram.files[name] = (path / name).read_bytes()
-    return ram.open_index()
-
-
-def _discard(path: Path) -> None:
-    """Move a folder aside atomically, then delete it (another process may race us)."""
-    trash = path.with_name(f".trash-{path.name}-{os.getpid()}-{threading.get_ident()}")
-    try:
-        os.rename(path, trash)
-    except OSError:
-        return
-    shutil.rmtree(trash, ignore_errors=True)
-
-
-def build_index(graph: RuleGraph, dest: Path) -> None:
-    """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))
-    try:
-        ix = whoosh.index.create_in(str(tmp), schema())
-        _fill(ix, graph)
-        ix.close()
-        (tmp / "complete").write_text(str(len(graph.all_rules())))
-        try:
-            os.rename(tmp, dest)
-        except OSError:
-            if not dest.is_dir():
-                raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _ram_index(graph: RuleGraph) -> Any:
-    ix = RamStorage().create_index(schema())
-    _fill(ix, graph)
-    return ix
-
-
-def _open_or_build(graph: RuleGraph) -> tuple[Any, str | None]:
-    name, prefix = index_name(graph)
-    root = cache_dir()
-    dest = root / name
-    expected = len(graph.all_rules())
-    notice = None
-    if dest.exists():
-        ix = _valid(dest, expected)
-        if ix is not None:
-            return ix, None
-        notice = "index de recherche corrompu : reconstruction"
-        _discard(dest)
-    stale = [p for p in root.glob(prefix + "*") if p.name != name] if root.is_dir() else []
-    if stale and notice is None:
-        notice = "index de recherche périmé (règles ou version modifiées) : reconstruction"
-    for old in stale:
-        _discard(old)
-    try:
-        build_index(graph, dest)
-    except OSError:
-        # An unwritable cache only costs speed: search from memory.
-        return _ram_index(graph), notice
-    ix = _valid(dest, expected)
-    if ix is None:
-        return _ram_index(graph), notice
-    return ix, notice
-
-
+# ---------------------------------------------------------------------- open index
 class RuleIndex:
     """An open index over a graph; share one across threads and requests (reads only)."""
 
@@ -360,7 +165,7 @@ class RuleIndex:
 
 def open_index(graph: RuleGraph) -> RuleIndex:
     """The graph's index from the cache, built (or rebuilt, saying so once) when needed."""
-    ix, notice = _open_or_build(graph)
+    ix, notice = open_or_build(graph)
     return RuleIndex(graph, ix, notice)
 
 
@@ -521,71 +326,7 @@ def _suggestion(text: str, corrections: dict[str, str]) -> str:
     return "".join(out)
 
 
-# ---------------------------------------------------------------------- snippets
-@lru_cache(maxsize=16384)
-def _tokens(text: str) -> tuple[tuple[str, str, int, int], ...]:
-    return tuple((term, stem(term), start, end) for term, start, end in folded_tokens(text))
-
-
-def _marked(text: str, stems: set[str], words: set[str]) -> list[tuple[int, int]]:
-    return [(start, end) for term, stemmed, start, end in _tokens(text) if term in words or stemmed in stems]
-
-
-def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_CHARS) -> str:
-    """The passage of `text` with the most matches, HTML-escaped, matches in `<mark>`."""
-    if not text:
-        return ""
-    start, end = 0, len(text)
-    if len(text) > width:
-        best = 0
-        if spans:
-            counts = [sum(1 for s, _ in spans if a <= s < a + width - 40) for a, _ in spans]
-            best = spans[counts.index(max(counts))][0]
-        start = max(0, best - 40)
-        if start:
-            space = text.find(" ", start)
-            start = space + 1 if 0 <= space < best else start
-        end = min(len(text), start + width)
-        if end < len(text):
-            space = text.rfind(" ", start, end)
-            end = space if space > start else end
-    pieces = ["… "] if start > 0 else []
-    cursor = start
-    for s, e in spans:
-        if s < start or e > end:
-            continue
-        pieces.extend(
-            (html.escape(text[cursor:s], quote=False), "<mark>", html.escape(text[s:e], quote=False), "</mark>")
-        )
-        cursor = e
-    pieces.append(html.escape(text[cursor:end], quote=False))
-    if end < len(text):
-        pieces.append(" …")
-    return "".join(pieces)
-
-
-def _snippet(rule: Rule, stems: set[str], words: set[str]) -> str:
-    sources = [rule.text, *(example.text for example in rule.examples), rule.title or ""]
-    for source in sources:
-        spans = _marked(source, stems, words)
-        if spans:
-            return make_snippet(source, spans)
-    return make_snippet(rule.text or rule.title or "", [])
-
-
 # ---------------------------------------------------------------------- search
-def _hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words: set[str]) -> Hit:
-    return Hit(
-        edition=rule.edition,
-        language=rule.language,
-        number=rule.number,
-        title=rule.title,
-        score=round(float(score), 3),
-        snippet=_snippet(rule, stems, words),
-        status=rule.status,
-        context=context_of(graph, rule),
-    )
-
 
 def _direct(graph: RuleGraph, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Rule, float]]:
     found: list[tuple[Rule, float]] = []
@@ -663,7 +404,7 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
         ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
 
     hits = tuple(
-        _hit(graph, rule, score, stems, exact_words) for rule, score in list(ranked.values())[:limit]
+        make_hit(graph, rule, score, stems, exact_words) for rule, score in list(ranked.values())[:limit]
     )
     suggestion = _suggestion(plan.text, corrections) if corrections else None
     return SearchResult(
@@ -683,61 +424,3 @@ def search(
 
         graph = load_graph()
     return search_with(index_for(graph), query, edition=edition, limit=limit)
-
-
-# ---------------------------------------------------------------------- output
-def result_json(result: SearchResult) -> dict[str, Any]:
-    """The stable `judge search --json` shape (see cli-contract.md), plus extra keys."""
-    return {
-        "query": result.query,
-        "suggestion": result.suggestion,
-        "notice": result.notice,
-        "hits": [
-            {
-                "edition": hit.edition,
-                "number": hit.number,
-                "score": hit.score,
-                "snippet": hit.snippet,
-                "language": hit.language,
-                "title": hit.title,
-                "status": hit.status,
-                "context": hit.context,
-            }
-            for hit in result.hits
-        ],
-    }
-
-
-_MARK = re.compile(r"<mark>(.*?)</mark>")
-
-
-def _plain(snippet: str) -> str:
-    return html.unescape(_MARK.sub(r"[\1]", snippet))
-
-
-def result_text(result: SearchResult) -> str:
-    """French human output: one block per hit, matched words in [brackets]."""
-    lines = []
-    if result.notice:
-        lines.append(f"Note : {result.notice}")
-    count = len(result.hits)
-    if not count:
-        lines.append(f"Aucun résultat pour « {result.query.strip()[:80]} ».")
-    else:
-        lines.append(f"{count} résultat{'s' if count > 1 else ''} pour « {result.query.strip()[:80]} » :")
-    if result.suggestion:
-        lines.append(f"Vouliez-vous dire « {result.suggestion} » ?")
-    for i, hit in enumerate(result.hits, 1):
-        head = f"{i:2}. {hit.number}"
-        if hit.title:
-            head += f" {hit.title}"
-        tags = [f"édition {hit.edition}", hit.language]
-        if hit.status == "historical":
-            tags.append("historique")
-        head += f"  ({', '.join(tags)})"
-        lines.append(head)
-        if hit.context:
-            lines.append(f"    dans {hit.context}")
-        if hit.snippet:
-            lines.append(f"    {_plain(hit.snippet)}")
-    return "\n".join(lines)

@@ -1,28 +1,21 @@
 """`judge serve`: the rulebook, search and the situation checker as one local Starlette app.
 
-Owns routing, request limits, error pages and the JSON API (same shapes as `--json`). The
-corpus, the page cache and the search index are built once per app and shared by all
-requests. Pages come from `site.py`, form conversion and the timeline from `server_forms.py`.
+Owns routing and the JSON API (same shapes as `--json`). Shared state (corpus, page cache,
+search index) is `server_state.py`, limits and error pages `server_errors.py`, form
+conversion and the timeline `server_forms.py`; pages come from `site.py`.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
 import socket
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from importlib import import_module
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-import jinja2
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
@@ -31,11 +24,19 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import JudgeError, NotFound
 from .graph import RuleGraph
-from .resources import templates_dir
+from .server_errors import (
+    MAX_BODY,
+    STATUS_MESSAGES,
+    Problem,
+    RequestLimits,
+    exception_handlers,
+    limit_param,
+    query_param,
+    unavailable,
+)
 from .server_forms import (
     ASK_LABELS,
     FormState,
@@ -45,270 +46,20 @@ from .server_forms import (
     timeline,
     turn_steps,
 )
+from .server_state import ASSET_TYPES, AppState, app_state, build_state, render
 from .situation import STACK_KINDS
-from .templating import make_environment, rule_anchor, section_of
+from .templating import rule_anchor, section_of
 from .turn import PHASE_LABELS, STEP_LABELS
 
-LOG = logging.getLogger("judge.server")
-MAX_BODY = 64 * 1024
-MAX_QUERY = 500
-MAX_URL = 4096
-MAX_LIMIT = 100
-SEARCH_CACHE_SIZE = 1024
-ASSET_TYPES = {
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".svg": "image/svg+xml",
-}
-_ASSET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:css|js|svg)$")
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
-
-STATUS_TITLES = {
-    400: "Requête invalide",
-    404: "Page introuvable",
-    405: "Méthode non autorisée",
-    413: "Requête trop volumineuse",
-    414: "Adresse trop longue",
-    500: "Erreur interne",
-    503: "Service indisponible",
-}
-STATUS_MESSAGES = {
-    404: "Cette page n'existe pas.",
-    405: "Cette adresse n'accepte pas cette méthode HTTP.",
-    413: f"Le corps de la requête dépasse {MAX_BODY // 1024} Kio.",
-    414: f"L'adresse dépasse {MAX_URL} caractères.",
-    500: "Une erreur inattendue s'est produite ; elle n'a pas été causée par votre requête.",
-}
-
-
-class Problem(Exception):
-    """A request the app refuses, with its HTTP status and a French message."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def _optional_module(name: str) -> ModuleType | None:
-    """A sibling module that may not exist yet (search, checker, site): None when absent."""
-    try:
-        return import_module(f"judge.{name}")
-    except ImportError:
-        return None
-
-
-# ---------------------------------------------------------------------- shared state
-@dataclass(slots=True, kw_only=True)
-class AppState:
-    """What every request shares: graph, templates, search, checker and rendered pages."""
-
-    graph: RuleGraph
-    env: jinja2.Environment
-    search: ModuleType | None
-    search_index: Any
-    checker: ModuleType | None
-    site: Any  # a `site.SiteRenderer`, None while that module is absent
-    assets: dict[str, tuple[bytes, str]]
-    pages: dict[str, str] = field(default_factory=dict)
-    search_cache_size: int = SEARCH_CACHE_SIZE
-    search_cache: OrderedDict[tuple[str, str | None, int], dict[str, Any]] = field(
-        default_factory=OrderedDict
-    )
-
-    def checks_for(self, edition: str, number: str) -> tuple[str, ...]:
-        if self.checker is None or not hasattr(self.checker, "checks_for"):
-            return ()
-        found: tuple[str, ...] = tuple(self.checker.checks_for(edition, number))
-        return found
-
-    def edition(self, value: str | None) -> str | None:
-        """A validated edition id, or None; an unknown one is a 400."""
-        if value is None or value == "":
-            return None
-        return self.graph.edition(value).id
-
-
-def _load_assets() -> dict[str, tuple[bytes, str]]:
-    """Every stylesheet, script and picture the pages link to, read once: no path is opened
-    per request, so no URL can reach a file outside this list."""
-    assets: dict[str, tuple[bytes, str]] = {}
-    for folder in (Path(__file__).resolve().parent / "static", templates_dir()):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.iterdir()):
-            kind = ASSET_TYPES.get(path.suffix)
-            if kind and path.is_file() and _ASSET_NAME.match(path.name) and path.name not in assets:
-                assets[path.name] = (path.read_bytes(), kind)
-    return assets
-
-
-def _open_search(module: ModuleType | None, graph: RuleGraph) -> Any:
-    if module is None:
-        return None
-    # `index_for` shares the process-wide index of this graph; `open_index` opens a new one.
-    opener = getattr(module, "index_for", None) or getattr(module, "open_index", None)
-    return opener(graph) if callable(opener) else None
-
-
-def _site_renderer(graph: RuleGraph, env: jinja2.Environment, checker: ModuleType | None) -> Any:
-    site = _optional_module("site")
-    if site is None or not hasattr(site, "SiteRenderer"):
-        return None
-    checks_for = getattr(checker, "checks_for", None)
-    return site.SiteRenderer(graph, checks_for=checks_for, env=env)
-
-
-def build_state(graph: RuleGraph) -> AppState:
-    env = make_environment(root="/", search_action="/recherche")
-    search = _optional_module("search")
-    checker = _optional_module("checker")
-    return AppState(
-        graph=graph,
-        env=env,
-        search=search,
-        search_index=_open_search(search, graph),
-        checker=checker,
-        site=_site_renderer(graph, env, checker),
-        assets=_load_assets(),
-    )
-
-
-def _state(request: Request) -> AppState:
-    state: AppState = request.app.state.judge
-    return state
-
-
-# ---------------------------------------------------------------------- rendering helpers
-def _is_api(request: Request) -> bool:
-    return request.url.path.startswith("/api/")
-
-
-def render(state: AppState, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
-    context.setdefault("query", "")
-    html = state.env.get_template(template).render(**context)
-    return HTMLResponse(html, status_code=http_status)
-
-
-def error_response(request: Request, status: int, message: str) -> Response:
-    """A French error: `{"error": …}` under /api/, an HTML page elsewhere."""
-    headers = {"Allow": "GET, HEAD, POST"} if status == 405 else None
-    if _is_api(request):
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
-    title = STATUS_TITLES.get(status, "Erreur")
-    state = getattr(request.app.state, "judge", None)
-    if state is not None:
-        try:
-            response = render(state, "error.html", status, status=status, title=title, message=message)
-        except Exception:
-            response = None
-        if response is not None:
-            if headers:
-                response.headers.update(headers)
-            return response
-    body = (
-        f'<!DOCTYPE html><html lang="fr"><meta charset="utf-8"><title>{escape(title)}</title>'
-        f"<h1>{escape(title)}</h1><p>{escape(message)}</p><p><a href=\"/\">Accueil</a></p></html>"
-    )
-    return HTMLResponse(body, status_code=status, headers=headers)
-
-
-async def _on_http_exception(request: Request, exc: Exception) -> Response:
-    status = exc.status_code if isinstance(exc, HTTPException) else 500
-    return error_response(request, status, STATUS_MESSAGES.get(status, STATUS_TITLES.get(status, "Erreur")))
-
-
-async def _on_problem(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, Problem)
-    return error_response(request, exc.status, exc.message)
-
-
-async def _on_judge_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, JudgeError)
-    status = 404 if isinstance(exc, NotFound) else 400
-    return error_response(request, status, str(exc))
-
-
-async def _on_crash(request: Request, exc: Exception) -> Response:
-    # The traceback goes to the server log (uvicorn's), never to the client.
-    LOG.error("erreur interne sur %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(request, 500, STATUS_MESSAGES[500])
-
-
-def _unavailable(what: str) -> Problem:
-    return Problem(503, f"{what} n'est pas encore disponible sur ce serveur.")
-
-
-# ---------------------------------------------------------------------- request limits
-class RequestLimits:
-    """Refuses over-long URLs and bodies over `MAX_BODY` (declared or streamed) with a French 413."""
-
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, max_url: int = MAX_URL) -> None:
-        self.app = app
-        self.max_body = max_body
-        self.max_url = max_url
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        refused = self._refusal(scope)
-        if refused is not None:
-            await error_response(Request(scope), *refused)(scope, receive, send)
-            return
-        received = 0
-
-        async def limited() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise Problem(413, STATUS_MESSAGES[413])
-            return message
-
-        await self.app(scope, limited, send)
-
-    def _refusal(self, scope: Scope) -> tuple[int, str] | None:
-        """What is wrong with the request line and headers alone (the body is not read yet)."""
-        if len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) > self.max_url:
-            return 414, STATUS_MESSAGES[414]
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    return 400, "en-tête Content-Length invalide"
-                if declared > self.max_body:
-                    return 413, STATUS_MESSAGES[413]
-        return None
-
-
-def _param(request: Request, name: str, *, cap: int = MAX_QUERY) -> str | None:
-    value = request.query_params.get(name)
-    if value is not None and len(value) > cap:
-        raise Problem(400, f"paramètre « {name} » trop long : {len(value)} caractères ({cap} au plus)")
-    return value
-
-
-def _limit(value: str | None, default: int = 10) -> int:
-    if value is None or value == "":
-        return default
-    try:
-        limit = int(value)
-    except ValueError:
-        raise Problem(400, f"limit : un entier est attendu (reçu « {value} »)") from None
-    if not 1 <= limit <= MAX_LIMIT:
-        raise Problem(400, f"limit : doit être compris entre 1 et {MAX_LIMIT} (reçu {limit})")
-    return limit
 
 
 # ---------------------------------------------------------------------- search
 def run_search(state: AppState, query: str, edition: str | None, limit: int) -> dict[str, Any]:
     """`judge search --json` for one query; results are cached (the index never changes)."""
     if state.search is None:
-        raise _unavailable("La recherche")
+        raise unavailable("La recherche")
     cache_key = (query, edition, limit)
     cached = state.search_cache.get(cache_key)
     if cached is not None:
@@ -344,22 +95,22 @@ def rule_link(state: AppState, edition: str, number: str) -> str | None:
 
 
 async def api_search(request: Request) -> Response:
-    state = _state(request)
-    query = (_param(request, "q") or "").strip()
+    state = app_state(request)
+    query = (query_param(request, "q") or "").strip()
     if not query:
         raise Problem(400, "q : une requête de recherche est attendue")
-    edition = state.edition(_param(request, "edition"))
-    data = run_search(state, query, edition, _limit(_param(request, "limit")))
+    edition = state.edition(query_param(request, "edition"))
+    data = run_search(state, query, edition, limit_param(query_param(request, "limit")))
     return JSONResponse(data)
 
 
 async def search_page(request: Request) -> Response:
-    state = _state(request)
-    query = (_param(request, "q") or "").strip()
-    edition = state.edition(_param(request, "edition"))
+    state = app_state(request)
+    query = (query_param(request, "q") or "").strip()
+    edition = state.edition(query_param(request, "edition"))
     data: dict[str, Any] | None = None
     if query:
-        data = run_search(state, query, edition, _limit(_param(request, "limit"), 20))
+        data = run_search(state, query, edition, limit_param(query_param(request, "limit"), 20))
     hits = [
         {**hit, "snippet_html": safe_snippet(str(hit.get("snippet") or "")),
          "url": rule_link(state, str(hit["edition"]), str(hit["number"]))}
@@ -375,11 +126,11 @@ async def search_page(request: Request) -> Response:
 
 # ---------------------------------------------------------------------- rules
 async def api_rule(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     from .export import rule_json
 
     number = request.path_params["number"].strip().rstrip(".")
-    edition = state.edition(_param(request, "edition"))
+    edition = state.edition(query_param(request, "edition"))
     if not _NUMBER.match(number):
         raise Problem(400, f"numéro de règle invalide : « {number[:40]} » (attendu par exemple 300, 300.3 ou 306.2a)")
     found = state.graph.lookup(number, edition)
@@ -400,12 +151,12 @@ def _site_page(state: AppState, key: str, build: Callable[[], str]) -> HTMLRespo
 
 def _site(state: AppState) -> Any:
     if state.site is None:
-        raise _unavailable("Le livre de règles")
+        raise unavailable("Le livre de règles")
     return state.site
 
 
 async def index_page(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     site = _site(state)
     return _site_page(state, "index", lambda: str(site.render_index("/")))
 
@@ -420,7 +171,7 @@ def _edition_language(state: AppState, edition: str, language: str | None) -> tu
 
 
 async def edition_page(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     site = _site(state)
     edition, language = _edition_language(
         state, request.path_params["edition"], request.path_params.get("language")
@@ -432,7 +183,7 @@ async def edition_page(request: Request) -> Response:
 
 
 async def section_page(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     edition, language = _edition_language(
         state, request.path_params["edition"], request.path_params.get("language")
     )
@@ -454,7 +205,7 @@ async def section_page(request: Request) -> Response:
 
 
 async def asset(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     name = request.path_params["name"]
     found = state.assets.get(name)
     if found is None and name == "search-index.js" and state.site is not None:
@@ -481,7 +232,7 @@ async def _read_body(request: Request) -> str:
 def _check(state: AppState, text: str, fmt: str | None) -> tuple[Any, dict[str, Any], Any]:
     """Load through the same validation as the CLI, then answer: (situation, report JSON, report)."""
     if state.checker is None:
-        raise _unavailable("Le vérificateur de situations")
+        raise unavailable("Le vérificateur de situations")
     from .situation import load_situation
 
     situation = load_situation(text, source="requête", fmt=fmt)
@@ -491,7 +242,7 @@ def _check(state: AppState, text: str, fmt: str | None) -> tuple[Any, dict[str, 
 
 
 async def api_check(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     text = await _read_body(request)
     if not text.strip():
         raise Problem(400, "le corps de la requête est vide : une situation JSON est attendue")
@@ -515,7 +266,7 @@ def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, A
 
 
 async def situation_page(request: Request) -> Response:
-    state = _state(request)
+    state = app_state(request)
     if request.method == "GET":
         return render(state, "situation.html", **_form_context(state, FormState.empty()))
     try:
@@ -601,13 +352,7 @@ def _routes() -> list[Route]:
 
 def create_app(graph: RuleGraph) -> Starlette:
     """The web app over one loaded corpus; the search index is opened here, once."""
-    handlers: Mapping[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
-        HTTPException: _on_http_exception,
-        Problem: _on_problem,
-        JudgeError: _on_judge_error,
-        Exception: _on_crash,
-    }
-    app = Starlette(debug=False, routes=_routes(), exception_handlers=handlers)
+    app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers())
     app.add_middleware(RequestLimits)
     app.state.judge = build_state(graph)
     return app

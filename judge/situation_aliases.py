@@ -1,0 +1,83 @@
+"""The French (and English) names a situation file may use for each slug, and `fold()`.
+
+Owns the alias tables and the folded form they are compared in; not the readers using them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from functools import lru_cache
+
+
+@lru_cache(maxsize=4096)
+def fold(text: str) -> str:
+    """Lower case, no accents, `_ - ' ’` as spaces: the form aliases are compared in."""
+    decomposed = unicodedata.normalize("NFD", text.strip().lower())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[_\-'’]", " ", plain).split())
+
+
+def _aliases(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for slug, names in table.items():
+        for name in (slug, *names):
+            out[fold(name)] = slug
+    return out
+
+
+PHASE_ALIASES = _aliases({
+    "beginning": ("début", "phase de début", "debut du tour"),
+    "precombat_main": (
+        "main", "main1", "main 1", "phase principale", "première phase principale",
+        "phase principale 1", "phase principale d'avant combat", "principale 1",
+        "phase principale précombat",
+    ),
+    "combat": ("phase de combat",),
+    "postcombat_main": (
+        "main2", "main 2", "seconde phase principale", "deuxième phase principale",
+        "phase principale 2", "phase principale d'après combat", "principale 2",
+        "phase principale postcombat",
+    ),
+    "ending": ("end", "fin", "phase de fin"),
+})
+STEP_ALIASES = _aliases({
+    "untap": ("dégagement", "étape de dégagement"),
+    "upkeep": ("entretien", "étape d'entretien"),
+    "draw": ("pioche", "étape de pioche"),
+    "beginning_of_combat": ("début du combat", "début de combat", "étape de début du combat"),
+    "declare_attackers": ("déclaration des attaquants", "étape de déclaration des attaquants"),
+    "declare_blockers": ("déclaration des bloqueurs", "étape de déclaration des bloqueurs"),
+    "combat_damage": ("blessures de combat", "étape des blessures de combat", "dégâts de combat"),
+    "end_of_combat": ("fin du combat", "fin de combat", "étape de fin de combat"),
+    "end_of_turn": ("end step", "fin du tour", "fin de tour", "étape de fin du tour"),
+    "cleanup": ("nettoyage", "étape de nettoyage"),
+})
+DAMAGE_STEP_ALIASES = _aliases({
+    "first_strike": ("initiative", "première", "premiere etape"),
+    "regular": ("normale", "normales", "seconde", "seconde etape"),
+})
+KIND_ALIASES = _aliases({
+    "instant": ("éphémère",),
+    "sorcery": ("rituel",),
+    "creature": ("créature",),
+    "artifact": ("artefact",),
+    "enchantment": ("enchantement",),
+    "planeswalker": (),
+    "ability": ("capacité", "capacité activée"),
+    "trigger": ("capacité déclenchée", "déclenchée", "triggered"),
+    "combat_damage": ("blessures de combat",),
+})
+ABILITY_ALIASES = _aliases({
+    "haste": ("célérité",),
+    "first_strike": ("initiative",),
+    "double_strike": ("double initiative",),
+    "defender": ("défenseur",),
+    "vigilance": (),
+    "trample": ("piétinement",),
+    "flash": (),
+    "flying": ("vol",),
+    "reach": ("portée",),
+})
+NO_MAXIMUM = frozenset({"none", "aucune", "aucun", "illimitee", "sans maximum", "null"})

@@ -1,0 +1,173 @@
+"""The described game situation as frozen dataclasses: `Situation`, creatures, stack, events.
+
+Owns the vocabulary (spell kinds, asks and their parameters, accepted keys). Reading and
+validating TOML/JSON into these objects is `situation.py`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SPELL_KINDS: tuple[str, ...] = (
+    "instant",
+    "sorcery",
+    "creature",
+    "artifact",
+    "enchantment",
+    "planeswalker",
+)
+STACK_KINDS: tuple[str, ...] = (*SPELL_KINDS, "ability", "trigger", "combat_damage")
+SORCERY_SPEED: frozenset[str] = frozenset(SPELL_KINDS) - {"instant"}
+
+ASKS: dict[str, tuple[str, ...]] = {
+    "where": (),
+    "priority": (),
+    "next": (),
+    "rest_of_turn": (),
+    "play_land": ("player",),
+    "cast": ("player", "kind"),
+    "attack": ("creature",),
+    "block": ("creature", "attacker"),
+    "damage_steps": (),
+    "deals_damage": ("creature",),
+    "discard": ("player",),
+    "mana_burn": ("player",),
+    "turn_order": ("count",),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Creature:
+    """A creature on the battlefield as the judge describes it."""
+
+    name: str
+    controller: str
+    tapped: bool = False
+    since_turn_start: bool = True
+    abilities: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    power: int | None = None
+    toughness: int | None = None
+    attacking: bool = False
+    blocking: str | None = None
+    blocked: bool = False
+    is_creature: bool = True
+    # None: not said; inferred from first strike in the regular damage step.
+    dealt_first_strike_damage: bool | None = None
+
+    def has(self, ability: str) -> bool:
+        return ability in self.abilities
+
+    @property
+    def strikes_first(self) -> bool:
+        return self.has("first_strike") or self.has("double_strike")
+
+    @property
+    def in_combat(self) -> bool:
+        return self.is_creature and (self.attacking or self.blocking is not None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StackItem:
+    """An object on the stack."""
+
+    kind: str
+    controller: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pass:
+    """The player holding priority passes."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cast:
+    kind: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Activate:
+    ability: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayLand:
+    player: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareAttackers:
+    attackers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeclareBlockers:
+    blocks: tuple[tuple[str, str], ...]  # (blocker, attacker)
+
+
+Event = Pass | Cast | Activate | PlayLand | DeclareAttackers | DeclareBlockers
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """One `ask` with its parameters (those the ask does not take stay None)."""
+
+    ask: str
+    player: str | None = None
+    kind: str | None = None
+    creature: str | None = None
+    attacker: str | None = None
+    count: int | None = None
+
+    def params(self) -> tuple[tuple[str, object], ...]:
+        return tuple((name, getattr(self, name)) for name in ASKS[self.ask])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Situation:
+    """A described game situation; `edition` None means the newest edition."""
+
+    edition: str | None = None
+    players: tuple[str, ...] = ("A", "B")
+    active: str = "A"
+    phase: str = "beginning"
+    step: str | None = "untap"
+    damage_step: str | None = None
+    priority: str | None = None
+    stack: tuple[StackItem, ...] = ()
+    lands_played: int = 0
+    land_plays: int = 1
+    hands: tuple[tuple[str, int], ...] = ()
+    max_hand_size: int | None = 7
+    mana_pools: tuple[tuple[str, int], ...] = ()
+    creatures: tuple[Creature, ...] = ()
+    extra_turns: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+    events: tuple[Event, ...] | None = None
+    questions: tuple[Question, ...] = ()
+    source: str = field(default="-", compare=False)
+
+    def creature(self, name: str) -> Creature | None:
+        for creature in self.creatures:
+            if creature.name == name:
+                return creature
+        return None
+
+    def hand(self, player: str) -> int | None:
+        return dict(self.hands).get(player)
+
+    def mana(self, player: str) -> int:
+        return dict(self.mana_pools).get(player, 0)
+
+
+TOP_KEYS: tuple[str, ...] = (
+    "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
+    "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "creatures",
+    "extra_turns", "skip", "events", "questions",
+)
+CREATURE_KEYS: tuple[str, ...] = (
+    "name", "controller", "tapped", "since_turn_start", "abilities", "types", "power",
+    "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
+)
