@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import httpx
+from starlette.applications import Starlette
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -168,23 +169,36 @@ async def run(base_url: str, name: str, requests: list[Request], clients: int) -
     return Outcome(name, len(requests), errors, seconds, tuple(latencies))
 
 
-def serve_child(port: int, cold: bool) -> None:
+def warm_app() -> Starlette:
+    """App factory for the worker processes: `judge serve`'s app, as is."""
+    warnings.simplefilter("ignore", RuntimeWarning)  # an index rebuild notice is not a result
+    return create_app(load_graph())
+
+
+def cold_app() -> Starlette:
+    """App factory for the worker processes: no search result cache (every query runs)."""
+    app = warm_app()
+    app.state.judge.search_cache_size = 0
+    return app
+
+
+def serve_child(port: int, cold: bool, workers: int) -> None:
     """The child process: the app of `judge serve` on 127.0.0.1:`port`, no access log."""
     import uvicorn
 
-    warnings.simplefilter("ignore", RuntimeWarning)  # an index rebuild notice is not a result
-    app = create_app(load_graph())
-    if cold:
-        app.state.judge.search_cache_size = 0
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    factory = f"bench_serve:{'cold_app' if cold else 'warm_app'}"
+    uvicorn.run(factory, factory=True, workers=workers, host="127.0.0.1", port=port,
+                log_level="warning", access_log=False)
 
 
 @contextmanager
-def server_process(*, cold: bool) -> Iterator[str]:
+def server_process(*, cold: bool, workers: int) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, __file__, "--serve", str(port)] + (["--cold"] if cold else [])
+    command = [sys.executable, __file__, "--serve", str(port), "--workers", str(workers)]
+    command += ["--cold"] if cold else []
     child = subprocess.Popen(command)
     base_url = f"http://127.0.0.1:{port}"
     try:
@@ -209,10 +223,11 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--cold", action="store_true", help="sans cache des résultats de recherche")
+    parser.add_argument("--workers", type=int, default=1, help="processus serveurs (judge serve --workers)")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve_child(args.serve, args.cold)
+        serve_child(args.serve, args.cold, args.workers)
         return 0
 
     scenarios: list[tuple[str, Callable[[int], list[Request]]]] = [
@@ -220,12 +235,13 @@ def main() -> int:
         ("mixte", mixed_requests),
     ]
     outcomes: list[Outcome] = []
-    with server_process(cold=args.cold) as base_url:
+    with server_process(cold=args.cold, workers=args.workers) as base_url:
         # One warm-up pass so that the first-use costs (page cache, searchers) are not timed.
         asyncio.run(run(base_url, "chauffe", mixed_requests(12) + search_requests(len(QUERIES)), 4))
         for name, make in scenarios:
             outcomes.append(asyncio.run(run(base_url, name, make(args.requests), args.clients)))
     print(f"{args.requests} requêtes par scénario, {args.clients} clients concurrents, "
+          f"{args.workers} processus serveur(s), "
           f"cache de recherche {'désactivé' if args.cold else 'actif'}")
     for outcome in outcomes:
         print(outcome.line())
