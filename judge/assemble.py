@@ -18,7 +18,6 @@ from .model import (
     Rule,
     Segment,
     Span,
-    parent_number,
     rule_kind,
 )
 
@@ -106,14 +105,11 @@ class _Assembler:
 
     # ------------------------------------------------------------------ driving
     def feed(self, item: Item) -> None:
-        blank_before = item.line > self.last_line + 1
-        self.last_line = item.line
         if item.kind == "text" and not item.text.strip():
-            self.last_line = item.line
+            return  # a whitespace-only line is a blank line: the next item sees the gap
+        if item.line > self.last_line + 1:
             self._blank()
-            return
-        if blank_before:
-            self._blank()
+        self.last_line = item.line
         getattr(self, f"_on_{self.mode}")(item)
 
     def _blank(self) -> None:
@@ -329,4 +325,4 @@ def assemble(
     return assembler.finish(encoding)
 
 
-__all__ = ["Item", "assemble", "parent_number"]
+__all__ = ["Item", "assemble"]

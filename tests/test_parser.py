@@ -258,3 +258,14 @@ def test_parse_file_english_2004_keeps_mana_burn_and_titles(en2004: Path) -> Non
     rule = next(r for r in doc.rules if r.number == "300.3")
     assert "mana burn" in rule.text
     assert [(r.number, r.title) for r in rule.references] == [("406", "Mana Abilities")]
+
+
+def test_parse_text_whitespace_only_line_separates_glossary_entries() -> None:
+    doc = parse_text(
+        "100. General\n\n100.1. Text.\n\nGlossary\n\nAbandon\nTo turn a scheme face down.\n   \n"
+        "Ability\nText that explains.\n"
+    )
+    assert [(e.term, e.text) for e in doc.glossary] == [
+        ("Abandon", "To turn a scheme face down."),
+        ("Ability", "Text that explains."),
+    ]
