@@ -124,3 +124,15 @@ def test_cli_help_is_french() -> None:
         text = sub.format_help()
         assert text.startswith("utilisation :"), name
         assert "show this help" not in text and "positional arguments" not in text, name
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "examples").iterdir()))
+def test_cli_examples_of_the_readme_are_answered(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(ROOT / "examples" / name), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["answers"] and all(a["rules"] for a in report["answers"])
+    if name == "attaque-2004.toml":
+        assert (report["answers"][0]["answer"], report["answers"][0]["rules"]) == (False, ["308.2a"])
+    if name == "brulure-2010.json":
+        burn = next(a for a in report["answers"] if a["ask"] == "mana_burn")
+        assert (burn["answer"], burn["rules"]) == (0, ["2004:300.3"])
