@@ -83,6 +83,19 @@ def test_browser_offline_search_opens_a_result(site: Path, page: Any) -> None:
     assert page.console_errors == []
 
 
+def test_browser_offline_search_corrects_a_typo_and_offers_the_fix(site: Path, page: Any) -> None:
+    page.goto((site / "search.html").as_uri() + "?q=blesures%20de%20combat")
+    hint = page.locator("#search-suggestion")
+    hint.wait_for()
+    assert hint.inner_text() == "Vouliez-vous dire : blessures de combat ?"
+    assert page.locator("#results li a").first.inner_text().startswith("310")
+    hint.locator("a").click()
+    page.wait_for_url("**/search.html?q=blessures%20de%20combat")
+    page.locator("#results li a").first.wait_for()
+    assert page.locator("#search-suggestion").is_hidden()
+    assert page.console_errors == []
+
+
 def test_browser_turn_diagram_step_opens_its_rule(site: Path, page: Any) -> None:
     page.goto((site / "2004" / "index.html").as_uri())
     page.locator("svg a[href$='#R314']").click()
