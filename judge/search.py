@@ -1,9 +1,10 @@
 """Full-text search over every rule of a graph: queries, ranking and the open index.
 
 Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") and the shared `RuleIndex`. The cached index is `search_index.py`, result shapes and
-outputs `search_output.py`, text analysis `analysis.py`. Queries longer than `MAX_QUERY`
-characters are truncated, with a notice in the result.
+mean") and the shared `RuleIndex`. Matching and scoring the query tree is `search_match.py`,
+the cached index `search_index.py`, result shapes and outputs `search_output.py`, text
+analysis `analysis.py`. Queries longer than `MAX_QUERY` characters are truncated, with a
+notice in the result.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from whoosh import query as wq
 from whoosh import scoring
 
 from .analysis import analyze_terms, fold_terms, folded_tokens, stem
@@ -27,6 +27,7 @@ from .model import Rule
 from .normalize import fold
 from .resources import rules_dir
 from .search_index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
+from .search_match import And, Clause, Node, Or, Phrase, Postings
 from .search_output import (
     Hit,
     SearchResult,
@@ -45,6 +46,7 @@ __all__ = [
 ]
 
 MAX_QUERY = 500
+_MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
 GLOSSARY_NAME = "glossary-fr-en.toml"
 # Query-time weights of the ranked fields (BM25F sums them).
 FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
@@ -128,6 +130,9 @@ class RuleIndex:
         self._lock = threading.Lock()
         self._notice = notice
         self._stems: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._rules: dict[int, Rule | None] = {}
+        self._corrections: dict[str, str | None] = {}
+        self.postings = Postings(FIELD_BOOSTS, ("exact", "heading"))
         self.notice = notice
         if notice:
             warnings.warn(notice, RuntimeWarning, stacklevel=3)
@@ -139,6 +144,25 @@ class RuleIndex:
             searcher = self._ix.searcher(weighting=scoring.BM25F())
             self._local.searcher = searcher
         return searcher
+
+    def rule(self, searcher: Any, doc: int) -> Rule | None:
+        """The rule of an index document (cached)."""
+        try:
+            return self._rules[doc]
+        except KeyError:
+            fields = searcher.stored_fields(doc)
+            found = self._rules[doc] = self.graph.get(fields["edition"], fields["number"], fields["language"])
+            return found
+
+    def correction(self, reader: Any, word: str) -> str | None:
+        """`_correct` memoized per word (the fuzzy scan costs ~2 ms; the index never changes)."""
+        try:
+            return self._corrections[word]
+        except KeyError:
+            if len(self._corrections) >= _MEMO_SIZE:
+                self._corrections.clear()
+            found = self._corrections[word] = _correct(reader, word)
+            return found
 
     def stems(self, rule: Rule) -> frozenset[str]:
         """Every stem of a rule's title, text, examples and ancestors' titles (cached)."""
@@ -233,43 +257,30 @@ def plan_query(raw: str) -> _Plan:
     )
 
 
-def _or(subqueries: list[wq.Query], boost: float = 1.0) -> wq.Query:
-    """An Or with Whoosh's binary-tree union: far faster than the array one on small indexes."""
-    query = wq.Or(subqueries, boost=boost)
-    query.matcher_type = wq.Or.DEFAULT_MATCHER
-    return query
-
-
-def _term_clause(stemmed: str, boost: float = 1.0) -> wq.Query:
-    return _or(
-        [wq.Term(name, stemmed, boost=weight) for name, weight in FIELD_BOOSTS.items()],
-        boost=boost,
-    )
-
-
-def _group_clause(words: tuple[str, ...], boost: float = 1.0) -> wq.Query:
+def _group_clause(words: tuple[str, ...], boost: float = 1.0) -> Node:
     """A multi-word notion: all its stems (any field), better still as a phrase."""
-    stems = [_term_clause(stem(w)) for w in words]
+    stems = tuple(Clause(stem(w)) for w in words)
     if len(words) == 1:
-        return _or(stems, boost=boost)
-    together = wq.And(stems)
-    phrase = wq.Phrase("exact", list(words), slop=2, boost=2.0)
-    heading = wq.Phrase("heading", list(words), slop=1, boost=4.0)
-    return _or([together, phrase, heading], boost=boost)
+        return Or(stems, boost=boost)
+    together = And(stems)
+    phrase = Phrase("exact", words, slop=2, boost=2.0)
+    heading = Phrase("heading", words, slop=1, boost=4.0)
+    return Or((together, phrase, heading), boost=boost)
 
 
-def _compose(words: tuple[str, ...], plan: _Plan, numbers: tuple[str, ...]) -> wq.Query | None:
-    clauses: list[wq.Query] = [_term_clause(stem(w)) for w in dict.fromkeys(words)]
-    clauses.extend(_term_clause(n, boost=0.5) for n in numbers)
+def _compose(words: tuple[str, ...], plan: _Plan, numbers: tuple[str, ...]) -> Node | None:
+    """The query tree: each word, number, phrase and glossary notion; scores add up."""
+    clauses: list[Node] = [Clause(stem(w)) for w in dict.fromkeys(words)]
+    clauses.extend(Clause(n, boost=0.5) for n in numbers)
     clauses.extend(_group_clause(p, boost=3.0) for p in plan.phrases)
-    clauses.extend(_or([_group_clause(alt) for alt in e]) for e in plan.expansions)
+    clauses.extend(Or(tuple(_group_clause(alt) for alt in e)) for e in plan.expansions)
     if len(words) > 1:
         # Proximity bonus: the typed words close together, better still in a title.
-        clauses.append(wq.Phrase("exact", list(words), slop=3, boost=1.5))
-        clauses.append(wq.Phrase("heading", list(words), slop=1, boost=4.0))
+        clauses.append(Phrase("exact", words, slop=3, boost=1.5))
+        clauses.append(Phrase("heading", words, slop=1, boost=4.0))
     if not clauses:
         return None
-    return _or(clauses)
+    return Or(tuple(clauses))
 
 
 def _concepts(words: tuple[str, ...], plan: _Plan) -> list[tuple[frozenset[str], ...]]:
@@ -368,7 +379,8 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
 
     searcher = index.searcher()
     reader = searcher.reader()
-    filter_ = wq.Term("edition", edition) if edition else None
+    postings = index.postings
+    allowed = postings.edition(searcher, edition) if edition else None
     words = plan.words
     corrections: dict[str, str] = {}
     stems = {stem(w) for w in (*words, *(w for group in plan.phrases for w in group))}
@@ -381,18 +393,19 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
             return []
         concepts = _concepts(terms, plan)
         found = []
-        for hit in searcher.search(q, limit=3 * limit + 20 + len(ranked), filter=filter_):
-            rule = graph.get(hit["edition"], hit["number"], hit["language"])
+        scores = postings.evaluate(searcher, q)
+        for doc, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
+            rule = index.rule(searcher, doc)
             if rule is not None:
                 # Coordination: a rule that answers every notion of the query beats one
                 # that repeats a single word (BM25 alone does not see this).
-                found.append((rule, hit.score * _coverage(index.stems(rule), concepts) ** 2))
+                found.append((rule, score * _coverage(index.stems(rule), concepts) ** 2))
         found.sort(key=lambda item: -item[1])
         return found[: limit + len(ranked)]
 
     for word in words:
         # An unknown word finds nothing by itself (few hits): fuzzy fallback on `exact`.
-        fixed = _correct(reader, word)
+        fixed = index.correction(reader, word)
         if fixed is not None:
             corrections[word] = fixed
     if corrections:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -80,7 +81,9 @@ def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_
     if len(text) > width:
         best = 0
         if spans:
-            counts = [sum(1 for s, _ in spans if a <= s < a + width - 40) for a, _ in spans]
+            # For each span, how many start in [its start, + width - 40): by bisection.
+            starts = sorted(s for s, _ in spans)
+            counts = [bisect_left(starts, a + width - 40) - bisect_left(starts, a) for a, _ in spans]
             best = spans[counts.index(max(counts))][0]
         start = max(0, best - 40)
         if start:

@@ -247,3 +247,52 @@ def test_import_search_does_not_import_jinja2() -> None:
 
     code = "import sys, judge.search; sys.exit('jinja2' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def _whoosh_query(node):  # type: ignore[no-untyped-def]
+    """The same tree as Whoosh queries (what search.py ran before `search_match`)."""
+    from whoosh import query as wq
+
+    from judge.search import FIELD_BOOSTS
+    from judge.search_match import And, Clause, Or
+
+    if isinstance(node, Clause):
+        terms = [wq.Term(name, node.text, boost=weight) for name, weight in FIELD_BOOSTS.items()]
+        return wq.Or(terms, boost=node.boost)
+    if isinstance(node, Or | And):
+        cls = wq.Or if isinstance(node, Or) else wq.And
+        return cls([_whoosh_query(child) for child in node.children], boost=node.boost)
+    return wq.Phrase(node.field, list(node.words), slop=node.slop, boost=node.boost)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["blessures de combat", '"fin du tour" attaquant', "combat damage on the stack", "mana mana",
+     "créature bloquée", "308.2 attaquant", "capacité déclenchée par un bloqueur", "first strike",
+     "déclaration des attaquants", "deuxième phase principale sans combat", "combat"],
+)
+def test_search_match_scores_as_whoosh(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    from judge.search import _compose, index_for, plan_query
+
+    index = index_for(graph)
+    plan = plan_query(query)
+    tree = _compose(plan.words, plan, plan.numbers)
+    assert tree is not None
+    searcher = index.searcher()
+    scores = index.postings.evaluate(searcher, tree)
+    ours = index.postings.top(scores, len(scores))
+    theirs = [(hit.docnum, hit.score) for hit in searcher.search(_whoosh_query(tree), limit=None)]
+    assert ours and [doc for doc, _ in ours] == [doc for doc, _ in theirs]
+    assert [round(score, 9) for _, score in ours] == [round(score, 9) for _, score in theirs]
+
+
+@pytest.mark.parametrize(
+    ("positions", "slop", "found"),
+    [([(0,), (1,)], 1, True), ([(0,), (2,)], 1, False), ([(0,), (2,)], 2, True), ([(5,), (3,)], 3, False),
+     ([(1,), (1,)], 1, False), ([(1, 2), (1, 2)], 1, True), ([(0,), (1,), (3,)], 2, True),
+     ([(0, 9), (4, 10), (12,)], 2, True), ([(0,), (4,), (12,)], 4, False)],
+)
+def test_phrase_positions_as_whoosh_span_near(positions: list[tuple[int, ...]], slop: int, found: bool) -> None:
+    from judge.search_match import _phrase_at
+
+    assert _phrase_at(positions, slop) is found
