@@ -1,7 +1,7 @@
 """Text folding for matching: case, accents, apostrophes, spaces. Display text is never folded.
 
-Shared by lint (title comparison), search (analysis) and the offline JavaScript index,
-which must fold exactly the same way.
+Shared by lint (title comparison), search (analysis, typo distance) and the offline
+JavaScript index, which must fold exactly the same way.
 """
 
 from __future__ import annotations
@@ -26,3 +26,14 @@ def fold(text: str) -> str:
 def fold_title(title: str) -> str:
     """Fold a quoted title for comparison: `« Terrains. »` and `terrains` are the same title."""
     return fold(title).strip(_PUNCT_EDGES)
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance (insertions, deletions, substitutions) for typo correction."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analysis import fold_terms, folded_tokens
+from .normalize import levenshtein
 from .offline_index import SearchIndex, has_digit
 
 MIN_PREFIX = 4  # a query word this long also matches the longer vocabulary words it starts
@@ -51,16 +52,6 @@ class OfflineResult:
     ids: tuple[str, ...]
     corrections: dict[str, str]
     suggestion: str | None
-
-
-def levenshtein(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
 
 
 def correct(index: SearchIndex, word: str) -> str | None:

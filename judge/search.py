@@ -24,7 +24,7 @@ from .analysis import analyze_terms, fold_terms, folded_tokens, stem
 from .errors import JudgeError
 from .graph import RuleGraph
 from .model import Rule
-from .normalize import fold
+from .normalize import fold, levenshtein
 from .resources import rules_dir
 from .search_index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
 from .search_match import And, Clause, Node, Or, Phrase, Postings
@@ -298,16 +298,6 @@ def _coverage(stems: frozenset[str], concepts: list[tuple[frozenset[str], ...]])
     return covered / len(concepts)
 
 
-def _levenshtein(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
-
-
 def _known(reader: Any, word: str) -> bool:
     if (reader.doc_frequency("exact", word)) > 0:
         return True
@@ -322,7 +312,7 @@ def _correct(reader: Any, word: str) -> str | None:
     candidates = set(reader.terms_within("exact", word, maxdist, prefix=1))
     if not candidates:
         return None
-    return str(min(candidates, key=lambda c: (_levenshtein(c, word), -reader.doc_frequency("exact", c), c)))
+    return str(min(candidates, key=lambda c: (levenshtein(c, word), -reader.doc_frequency("exact", c), c)))
 
 
 def _suggestion(text: str, corrections: dict[str, str]) -> str:

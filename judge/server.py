@@ -44,7 +44,6 @@ from .server_forms import (
     form_to_situation,
     step_urls,
     timeline,
-    turn_steps,
 )
 from .server_state import ASSET_TYPES, AppState, app_state, build_state, render
 from .situation import STACK_KINDS
@@ -302,7 +301,7 @@ async def situation_page(request: Request) -> Response:
         state, "situation.html",
         **_form_context(
             state, form, report=data, answers=answers, edition=edition, report_text=text_report,
-            timeline=timeline(turn_steps(report, situation, data), step_urls(state.graph, edition)),
+            timeline=timeline(report.timeline, step_urls(state.graph, edition)),
         ),
     )
 

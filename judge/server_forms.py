@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checker import TimelineEntry
 from .errors import SituationError
 from .graph import RuleGraph
 from .templating import rule_url
-from .turn import PHASE_LABELS, STEP_LABELS, plan_turn
+from .turn import PHASE_LABELS, STEP_LABELS
 
 CREATURE_ROWS = 3
 QUESTION_ROWS = 3
@@ -205,17 +206,6 @@ MARGIN = 8
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TurnStep:
-    """One entry of the turn as the checker reports it (state: past, current, future, skipped)."""
-
-    phase: str
-    step: str | None
-    label: str
-    state: str
-    skip_rule: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class TimelineBox:
     """One step (or main phase) of the turn drawn as a box, linked to its rule when known."""
 
@@ -266,31 +256,7 @@ def _wrap(text: str, width: int = 14) -> tuple[str, ...]:
     return tuple(lines[:3])
 
 
-def planned_steps(situation: Any, where: Mapping[str, Any] | None) -> tuple[TurnStep, ...]:
-    """The turn from `judge.turn` alone, for a report that carries no timeline."""
-    plan = plan_turn(
-        skip=frozenset(getattr(situation, "skip", ()) or ()),
-        two_damage_steps=getattr(situation, "damage_step", None) is not None,
-    )
-    current = None
-    for index, entry in enumerate(plan):
-        if where and (entry.moment.phase, entry.moment.step) == (where.get("phase"), where.get("step")):
-            current = index
-            break
-    steps: list[TurnStep] = []
-    for index, entry in enumerate(plan):
-        if entry.skipped:
-            state = "skipped"
-        elif current is None or index > current:
-            state = "future"
-        else:
-            state = "current" if index == current else "past"
-        steps.append(TurnStep(phase=entry.moment.phase, step=entry.moment.step,
-                              label=entry.moment.label, state=state, skip_rule=entry.skip_rule))
-    return tuple(steps)
-
-
-def timeline(steps: tuple[TurnStep, ...], urls: Mapping[str, str]) -> Timeline:
+def timeline(steps: tuple[TimelineEntry, ...], urls: Mapping[str, str]) -> Timeline:
     """Boxes in turn order under one band per phase; `urls` maps a step (or `main`) to its rule."""
     boxes: list[TimelineBox] = []
     bands: list[TimelineBand] = []
@@ -329,18 +295,6 @@ def timeline(steps: tuple[TurnStep, ...], urls: Mapping[str, str]) -> Timeline:
 
 
 # ---------------------------------------------------------------------- answers
-def turn_steps(report: Any, situation: Any, data: Mapping[str, Any]) -> tuple[TurnStep, ...]:
-    """The checker's timeline of the report, else the plain turn plan around `where`."""
-    entries = getattr(report, "timeline", None)
-    if entries:
-        return tuple(
-            TurnStep(phase=e.phase, step=e.step, label=e.label, state=e.state, skip_rule=e.skip_rule)
-            for e in entries
-        )
-    where = data.get("where")
-    return planned_steps(situation, where if isinstance(where, Mapping) else None)
-
-
 def step_urls(graph: RuleGraph, edition: str) -> dict[str, str]:
     """Each step slug (and `main`) -> URL of the rule describing it in this edition."""
     try:
