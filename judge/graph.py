@@ -150,6 +150,15 @@ class RuleGraph:
         k = self._parent_key(rule)
         return self._by_key[k] if k else None
 
+    def ancestors(self, rule: Rule) -> tuple[Rule, ...]:
+        """Parent, grandparent … up to the section heading."""
+        out: list[Rule] = []
+        parent = self.parent(rule)
+        while parent is not None:
+            out.append(parent)
+            parent = self.parent(parent)
+        return tuple(out)
+
     def children(self, rule: Rule) -> tuple[Rule, ...]:
         return tuple(self._children.get(key(rule), ()))
 

@@ -81,12 +81,7 @@ def _words_json(words: dict[str, str]) -> dict[str, str | int]:
 
 def _fields(graph: RuleGraph, rule: Rule) -> dict[str, str]:
     """A rule's ranked fields, as `judge search` indexes them (`search_index._documents`)."""
-    ancestors = []
-    parent = graph.parent(rule)
-    while parent is not None:
-        if parent.title:
-            ancestors.append(parent.title)
-        parent = graph.parent(parent)
+    ancestors = [a.title for a in graph.ancestors(rule) if a.title]
     return {"title": rule.title or "", "text": plain_text(rule.segments),
             "examples": " ".join(ex.text for ex in rule.examples), "context": " ".join(ancestors)}
 

@@ -50,12 +50,7 @@ def schema() -> Schema:
 def _documents(graph: RuleGraph) -> Iterable[dict[str, str]]:
     for rule in graph.all_rules():
         examples = " ".join(example.text for example in rule.examples)
-        ancestors = []
-        parent = graph.parent(rule)
-        while parent is not None:
-            if parent.title:
-                ancestors.append(parent.title)
-            parent = graph.parent(parent)
+        ancestors = [a.title for a in graph.ancestors(rule) if a.title]
         yield {
             "id": f"{rule.edition}:{rule.language}:{rule.number}",
             "edition": rule.edition,

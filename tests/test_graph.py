@@ -103,3 +103,8 @@ def test_graph_english_translation_same_edition(tmp_path: Path, en2004: Path) ->
     refs = graph.references(graph.require("2004", "302.1"))
     assert refs[0].target is not None and refs[0].target.language == "en"
     assert graph.references(graph.require("2010", "505.5b"))[0].target is None
+
+
+def test_graph_ancestors(graph: RuleGraph) -> None:
+    assert [r.number for r in graph.ancestors(graph.require("2004", "308.2a"))] == ["308.2", "308"]
+    assert graph.ancestors(graph.require("2004", "308")) == ()
