@@ -123,7 +123,8 @@ def report_json(report: CheckReport) -> dict[str, object]:
     }
 
 
-def _value_text(value: object) -> str:
+def value_text(value: object) -> str:
+    """An answer value as French words (`oui`, `non`, step names…), as the CLI prints it."""
     if value is True:
         return "oui"
     if value is False:
@@ -131,7 +132,7 @@ def _value_text(value: object) -> str:
     if value is None:
         return "personne"
     if isinstance(value, list):
-        return ", ".join(_value_text(v) for v in value) or "rien"
+        return ", ".join(value_text(v) for v in value) or "rien"
     if isinstance(value, dict):
         if "phase" in value:
             step = value.get("step")
@@ -139,7 +140,7 @@ def _value_text(value: object) -> str:
             if value.get("new_turn"):
                 text = f"tour de {value['player']} : {text}"
             return text
-        return ", ".join(f"{k} = {_value_text(v)}" for k, v in value.items())
+        return ", ".join(f"{k} = {value_text(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -162,7 +163,7 @@ def report_text(report: CheckReport) -> str:
     for number, item in enumerate(report.answers, 1):
         params = ", ".join(f"{k} = {v}" for k, v in item.params)
         head = f"{number}. {item.ask}" + (f" ({params})" if params else "")
-        lines.append(f"{head} : {_value_text(item.value)}")
+        lines.append(f"{head} : {value_text(item.value)}")
         lines.append(f"   {item.why}")
         cited = ", ".join(item.rules) if item.rules else "aucune règle du corpus"
         lines.append(f"   Règles : {cited}")

@@ -40,7 +40,6 @@ from .server_errors import (
 from .server_forms import (
     ASK_LABELS,
     FormState,
-    answer_text,
     form_to_situation,
     step_urls,
     timeline,
@@ -292,7 +291,7 @@ async def situation_page(request: Request) -> Response:
             "links": [
                 {"number": str(n), "url": rule_link(state, edition, str(n))} for n in answer.get("rules", [])
             ],
-            "answer_text": answer_text(answer.get("answer")),
+            "answer_text": state.checker.value_text(answer.get("answer")) if state.checker else "",
         }
         for answer in data.get("answers", [])
     ]

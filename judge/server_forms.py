@@ -7,7 +7,6 @@ error names the same field path as the CLI. Also the answer views and the SVG tu
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -307,16 +306,3 @@ def step_urls(graph: RuleGraph, edition: str) -> dict[str, str]:
         for slot, rule in step_rules(graph, edition).items()
         if rule is not None
     }
-
-
-def answer_text(value: Any) -> str:
-    """An answer value as a short French word or text."""
-    if value is True:
-        return "oui"
-    if value is False:
-        return "non"
-    if value is None:
-        return "personne"
-    if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)

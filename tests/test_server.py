@@ -454,3 +454,23 @@ def test_raw_traversal_paths_on_a_real_server_are_404(app) -> None:  # type: ign
             head, _, body = raw.partition(b"\r\n\r\n")
             assert head.split(b" ")[1] == b"404", path
             assert b"root:" not in body and b"[build-system]" not in body and b"def " not in body
+
+
+def _next_form() -> dict[str, str]:
+    data = _form(question0_ask="next")
+    del data["question0_creature"]
+    return data
+
+
+def test_situation_form_shows_step_answers_in_french_words(client: TestClient) -> None:
+    response = client.post("/situation", data=_next_form())
+    assert response.status_code == 200
+    answers = response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0]
+    assert '<span class="answer-value">fin du combat</span>' in answers
+    assert "&#34;phase&#34;" not in answers and '"phase"' not in answers
+
+
+def test_situation_form_separates_cited_rules(client: TestClient) -> None:
+    response = client.post("/situation", data=_next_form())
+    rules = response.text.split('class="answer-rules"', 1)[1].split("</p>", 1)[0]
+    assert '306.1</a>, <a href="/2004/308.html#R3084">308.4</a>' in rules
