@@ -153,3 +153,17 @@ class FrenchAnalyzer(Analyzer):  # type: ignore[misc]
                 token.startchar = start_char + start
                 token.endchar = start_char + end
             yield token
+
+
+def suggestion(query: str, corrections: dict[str, str]) -> str | None:
+    """The query as typed with each corrected word replaced, or None without corrections."""
+    if not corrections:
+        return None
+    out: list[str] = []
+    last = 0
+    for term, start, end in folded_tokens(query):
+        if term in corrections:
+            out.extend((query[last:start], corrections[term]))
+            last = end
+    out.append(query[last:])
+    return " ".join("".join(out).split())

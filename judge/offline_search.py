@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analysis import fold_terms, folded_tokens
+from .analysis import fold_terms, suggestion
 from .normalize import levenshtein
 from .offline_index import SearchIndex, has_digit
 
@@ -164,20 +164,6 @@ def rank(index: SearchIndex, notions: list[Notion]) -> list[int]:
     n = len(notions)
     final = {doc: score * covered[doc] * covered[doc] // (n * n) for doc, score in scores.items()}
     return sorted(final, key=lambda d: (-final[d], -scores[d], d))
-
-
-def suggestion(query: str, corrections: dict[str, str]) -> str | None:
-    """The query as typed with each corrected word replaced, or None without corrections."""
-    if not corrections:
-        return None
-    out: list[str] = []
-    last = 0
-    for term, start, end in folded_tokens(query):
-        if term in corrections:
-            out.extend((query[last:start], corrections[term]))
-            last = end
-    out.append(query[last:])
-    return " ".join("".join(out).split())
 
 
 def search_full(index: SearchIndex, query: str, limit: int = 10) -> OfflineResult:

@@ -20,7 +20,7 @@ from typing import Any
 
 from whoosh import scoring
 
-from .analysis import analyze_terms, fold_terms, folded_tokens, stem
+from .analysis import analyze_terms, fold_terms, stem, suggestion
 from .errors import JudgeError
 from .graph import RuleGraph
 from .model import Rule
@@ -315,18 +315,6 @@ def _correct(reader: Any, word: str) -> str | None:
     return str(min(candidates, key=lambda c: (levenshtein(c, word), -reader.doc_frequency("exact", c), c)))
 
 
-def _suggestion(text: str, corrections: dict[str, str]) -> str:
-    """The cleaned query with each corrected word replaced, everything else as typed."""
-    out: list[str] = []
-    last = 0
-    for term, start, end in folded_tokens(text):
-        if term in corrections:
-            out.extend((text[last:start], corrections[term]))
-            last = end
-    out.append(text[last:])
-    return "".join(out)
-
-
 # ---------------------------------------------------------------------- search
 
 def _direct(graph: RuleGraph, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Rule, float]]:
@@ -409,10 +397,9 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
     hits = tuple(
         make_hit(graph, rule, score, stems, exact_words) for rule, score in list(ranked.values())[:limit]
     )
-    suggestion = _suggestion(plan.text, corrections) if corrections else None
     return SearchResult(
         query=query,
-        suggestion=suggestion,
+        suggestion=suggestion(plan.text, corrections),
         hits=hits,
         notice=" ; ".join(notices) if notices else None,
     )
