@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.corpus import load_graph
-from judge.site import build_site
+from judge.corpus.loader import load_graph
+from judge.site.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 EN2022 = Path(os.environ.get("JUDGE_SHARED", ROOT.parent / "shared")) / "corpora" / "en" / "CR-2022-11-18.txt"

@@ -17,9 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.checker import check, report_json  # noqa: E402
-from judge.corpus import load_graph  # noqa: E402
-from judge.situation import load_situation  # noqa: E402
+from judge.checks.report import check, report_json  # noqa: E402
+from judge.corpus.loader import load_graph  # noqa: E402
+from judge.game.situation import load_situation  # noqa: E402
 
 
 def situation_texts() -> list[str]:

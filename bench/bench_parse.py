@@ -18,10 +18,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from judge.graph import RuleGraph
-from judge.model import Edition, Text
-from judge.parser import parse_text
-from judge.textio import read_text
+from judge.corpus.graph import RuleGraph
+from judge.corpus.model import Edition, Text
+from judge.corpus.parser import parse_text
+from judge.corpus.textio import read_text
 
 DEFAULT_CR = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "en" / "CR-2022-11-18.txt"
 _NUMBERED = re.compile(r"^(\d{3})\.(\d+)", re.MULTILINE)

@@ -32,8 +32,8 @@ from starlette.applications import Starlette
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.corpus import load_graph  # noqa: E402
-from judge.server import create_app  # noqa: E402
+from judge.corpus.loader import load_graph  # noqa: E402
+from judge.web.app import create_app  # noqa: E402
 
 TARGET_P95_MS = 50.0
 QUERIES = (

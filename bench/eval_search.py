@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.graph import RuleGraph
+from judge.corpus.graph import RuleGraph
 from judge.normalize import fold
 
 EVAL_FILE = Path(__file__).resolve().parent.parent / "tests" / "search_eval.toml"
@@ -51,7 +51,7 @@ def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
 
 
 def ours(graph: RuleGraph) -> Ranker:
-    from judge.search import search
+    from judge.search.query import search
 
     def rank(q: str) -> list[str]:
         return [f"{h.edition}:{h.number}" for h in search(q, graph=graph, limit=10).hits]
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--verbose", action="store_true", help="list the queries that miss the top 1")
     args = parser.parse_args(argv)
-    from judge.corpus import load_graph
+    from judge.corpus.loader import load_graph
 
     graph = load_graph()
     cases = load_cases()

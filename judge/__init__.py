@@ -12,7 +12,7 @@ __all__ = ["__version__", "load_graph"]
 
 
 def load_graph(config: str | None = None, *, use_cache: bool = True):  # type: ignore[no-untyped-def]
-    """See `judge.corpus.load_graph` (imported lazily to keep start-up light)."""
-    from .corpus import load_graph as _load
+    """See `judge.corpus.loader.load_graph` (imported lazily to keep start-up light)."""
+    from judge.corpus.loader import load_graph as _load
 
     return _load(config, use_cache=use_cache)

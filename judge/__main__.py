@@ -1,5 +1,5 @@
 """`python -m judge`: the same as the `judge` command."""
 
-from .cli import main
+from judge.cli import main
 
 raise SystemExit(main())

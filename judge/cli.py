@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import __version__
-from .errors import JudgeError, NotFound
+from judge import __version__
+from judge.errors import JudgeError, NotFound
 
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 _RANGE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)\s*[-–]\s*(\d{3}(?:\.\d+[a-z]?)?)$")
@@ -56,20 +56,20 @@ def _emit(data: Any) -> None:
 
 
 def _graph(args: argparse.Namespace) -> Any:
-    from .corpus import load_graph
+    from judge.corpus.loader import load_graph
 
     return load_graph(args.config)
 
 
 def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
-    from .checkmap import load_checks_for
+    from judge.checks.rulemap import load_checks_for
 
     return load_checks_for()
 
 
 # ---------------------------------------------------------------------- commands
 def cmd_rule(args: argparse.Namespace) -> int:
-    from .export import rule_json, rule_text
+    from judge.corpus.export import rule_json, rule_text
 
     query = args.number.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     graph = _graph(args)
@@ -77,7 +77,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     checks_for = _checks_for()
     span = _RANGE.match(query)
     if span:
-        from .model import sort_key
+        from judge.corpus.model import sort_key
 
         low, high = sort_key(span.group(1)), sort_key(span.group(2))
         rules = [
@@ -109,8 +109,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from .export import parse_json, parse_text_report
-    from .parser import parse_file
+    from judge.corpus.export import parse_json, parse_text_report
+    from judge.corpus.parser import parse_file
 
     doc = parse_file(args.path, language=args.lang)
     if args.json:
@@ -121,8 +121,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from .export import lint_json, lint_text
-    from .lint import lint
+    from judge.corpus.export import lint_json, lint_text
+    from judge.corpus.lint import lint
 
     findings = lint(_graph(args))
     if args.edition:
@@ -135,7 +135,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .search import result_json, result_text, search
+    from judge.search.query import result_json, result_text, search
 
     graph = _graph(args)
     if args.edition:
@@ -149,8 +149,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .checker import check, report_json, report_text
-    from .situation import load_situation_file
+    from judge.checks.report import check, report_json, report_text
+    from judge.game.situation import load_situation_file
 
     stdin_text = sys.stdin.read() if args.file == "-" else None
     situation = load_situation_file(args.file, stdin_text)
@@ -163,7 +163,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_checks(args: argparse.Namespace) -> int:
-    from .checker import coverage, coverage_json, coverage_text
+    from judge.checks.report import coverage, coverage_json, coverage_text
 
     cov = coverage(_graph(args))
     if args.json:
@@ -174,7 +174,7 @@ def cmd_checks(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .site import build_site
+    from judge.site.build import build_site
 
     index = build_site(_graph(args), args.out)
     print(f"Livre de règles écrit : {index}")
@@ -182,7 +182,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .server import serve
+    from judge.web.app import serve
 
     serve(_graph(args), host=args.host, port=args.port)
     return 0

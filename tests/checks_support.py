@@ -7,9 +7,9 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from judge.checks import RuleSource
-from judge.corpus import load_graph
-from judge.situation import Situation, load_situation
+from judge.checks.catalog import RuleSource
+from judge.corpus.loader import load_graph
+from judge.game.situation import Situation, load_situation
 
 SITUATIONS = Path(__file__).parent / "situations"
 

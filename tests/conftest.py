@@ -19,7 +19,7 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 @pytest.fixture(scope="session")
 def graph():  # type: ignore[no-untyped-def]
-    from judge.corpus import load_graph
+    from judge.corpus.loader import load_graph
 
     return load_graph()
 

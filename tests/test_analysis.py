@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from judge.analysis import FrenchAnalyzer, analyze_terms, fold_terms, folded_tokens
+from judge.search.analysis import FrenchAnalyzer, analyze_terms, fold_terms, folded_tokens
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from judge.site import build_site
+from judge.site.build import build_site
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judge.checker import checks_for
-from judge.checkmap import load_checks_for
-from judge.graph import RuleGraph
+from judge.checks.report import checks_for
+from judge.checks.rulemap import load_checks_for
+from judge.corpus.graph import RuleGraph
 
 
 def test_checkmap_matches_registry_for_every_rule(graph: RuleGraph) -> None:

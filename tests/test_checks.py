@@ -9,7 +9,8 @@ from checks_support import load_case, real_graph, situation, situation_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checker import (
+from judge.checks.catalog import NO_CHECK, REGISTRY, RuleSource
+from judge.checks.report import (
     check,
     checks_for,
     coverage,
@@ -18,10 +19,9 @@ from judge.checker import (
     report_json,
     report_text,
 )
-from judge.checks import NO_CHECK, REGISTRY, RuleSource
 from judge.errors import SituationError
-from judge.situation import ASKS
-from judge.turn import PHASE_STEPS, PHASES
+from judge.game.situation import ASKS
+from judge.game.turn import PHASE_STEPS, PHASES
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.corpus import cache_dir, corpus_key, load_editions, load_graph
+from judge.corpus.loader import cache_dir, corpus_key, load_editions, load_graph
+from judge.corpus.manifest import load_manifest
 from judge.errors import ManifestError
-from judge.manifest import load_manifest
 from judge.resources import rules_dir
 
 
@@ -73,7 +73,7 @@ def test_config_adds_a_user_text_without_touching_the_package(tmp_path: Path) ->
 
 def test_cache_warm_load_does_not_import_lark(tmp_path: Path) -> None:
     env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path))
-    code = "import sys; from judge.corpus import load_graph; load_graph(); print('lark' in sys.modules)"
+    code = "import sys; from judge.corpus.loader import load_graph; load_graph(); print('lark' in sys.modules)"
     cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert (cold.stdout.strip(), warm.stdout.strip()) == ("True", "False")

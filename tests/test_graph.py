@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.corpus import load_graph
+from judge.corpus.graph import RuleGraph
+from judge.corpus.loader import load_graph
 from judge.errors import NotFound, UnknownEdition
-from judge.graph import RuleGraph
 
 
 def targets(graph: RuleGraph, edition: str, number: str) -> list[tuple[str, str | None]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from judge.graph import RuleGraph
-from judge.lint import Finding, cited_term, lint
-from judge.model import Edition, Text
-from judge.parser import parse_text
+from judge.corpus.graph import RuleGraph
+from judge.corpus.lint import Finding, cited_term, lint
+from judge.corpus.model import Edition, Text
+from judge.corpus.parser import parse_text
 
 
 def by_kind(findings: tuple[Finding, ...], kind: str, edition: str = "2004") -> dict[str, Finding]:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from judge.corpus.model import Plain, Reference, plain_text
+from judge.corpus.parser import parse_bytes, parse_file, parse_inline, parse_text
 from judge.errors import RuleSyntaxError, SourceError
-from judge.model import Plain, Reference, plain_text
-from judge.parser import parse_bytes, parse_file, parse_inline, parse_text
 from judge.resources import rules_dir
 
 RULES = rules_dir()

@@ -7,10 +7,10 @@ from checks_support import real_graph, situation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checker import check, report_json
-from judge.checks import RuleSource
+from judge.checks.catalog import RuleSource
+from judge.checks.replay import replay
+from judge.checks.report import check, report_json
 from judge.errors import IllegalEvent
-from judge.replay import replay
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.corpus import cache_dir
+from judge.cache import cache_dir
 from judge.errors import JudgeError, UnknownEdition
-from judge.search import (
+from judge.search.query import (
     MAX_QUERY,
     QueryError,
     SearchResult,
@@ -206,7 +206,7 @@ def test_open_index_replaces_stale_index(graph) -> None:  # type: ignore[no-unty
 
 
 def _build_in_process(dest: str) -> None:
-    from judge.corpus import load_graph
+    from judge.corpus.loader import load_graph
 
     build_index(load_graph(), Path(dest))
 
@@ -245,7 +245,7 @@ def test_search_eval_set_mrr_at_least_0_9(graph) -> None:  # type: ignore[no-unt
 def test_import_search_does_not_import_jinja2() -> None:
     import subprocess
 
-    code = "import sys, judge.search; sys.exit('jinja2' in sys.modules)"
+    code = "import sys, judge.search.query; sys.exit('jinja2' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
@@ -253,8 +253,8 @@ def _whoosh_query(node):  # type: ignore[no-untyped-def]
     """The same tree as Whoosh queries (what search.py ran before `search_match`)."""
     from whoosh import query as wq
 
-    from judge.search import FIELD_BOOSTS
-    from judge.search_match import And, Clause, Or
+    from judge.search.match import And, Clause, Or
+    from judge.search.query import FIELD_BOOSTS
 
     if isinstance(node, Clause):
         terms = [wq.Term(name, node.text, boost=weight) for name, weight in FIELD_BOOSTS.items()]
@@ -272,7 +272,7 @@ def _whoosh_query(node):  # type: ignore[no-untyped-def]
      "déclaration des attaquants", "deuxième phase principale sans combat", "combat"],
 )
 def test_search_match_scores_as_whoosh(graph, query: str) -> None:  # type: ignore[no-untyped-def]
-    from judge.search import _compose, index_for, plan_query
+    from judge.search.query import _compose, index_for, plan_query
 
     index = index_for(graph)
     plan = plan_query(query)
@@ -293,6 +293,6 @@ def test_search_match_scores_as_whoosh(graph, query: str) -> None:  # type: igno
      ([(0, 9), (4, 10), (12,)], 2, True), ([(0,), (4,), (12,)], 4, False)],
 )
 def test_phrase_positions_as_whoosh_span_near(positions: list[tuple[int, ...]], slop: int, found: bool) -> None:
-    from judge.search_match import _phrase_at
+    from judge.search.match import _phrase_at
 
     assert _phrase_at(positions, slop) is found

@@ -15,9 +15,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
-from judge.export import rule_json
-from judge.server import MAX_BODY, create_app
-from judge.server_forms import FormState, form_to_situation
+from judge.corpus.export import rule_json
+from judge.web.app import MAX_BODY, create_app
+from judge.web.forms import FormState, form_to_situation
 
 ATTACK_2004: dict[str, Any] = {
     "edition": "2004",
@@ -58,7 +58,7 @@ def test_index_lists_every_edition(client: TestClient, graph) -> None:  # type: 
 
 
 def test_rulebook_pages_are_the_static_templates_with_server_root(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.site import SiteRenderer
+    from judge.site.build import SiteRenderer
 
     served = client.get("/2004/308.html")
     assert served.status_code == 200
@@ -115,7 +115,7 @@ def test_path_traversal_never_reads_outside_the_site(client: TestClient, url: st
 
 # ---------------------------------------------------------------------- JSON rule API
 def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.checker import checks_for
+    from judge.checks.report import checks_for
 
     response = client.get("/api/rule/308.2a")
     assert response.status_code == 200
@@ -156,7 +156,7 @@ def test_api_rule_bad_number_and_edition_are_400(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------- search
 def test_api_search_same_json_as_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.search import result_json, search
+    from judge.search.query import result_json, search
 
     response = client.get("/api/search", params={"q": "blessures de combat", "edition": "2004", "limit": "5"})
     assert response.status_code == 200
@@ -221,7 +221,7 @@ def test_search_page_unknown_edition_is_400_html(client: TestClient) -> None:
 
 
 def test_safe_snippet_escapes_anything_but_mark() -> None:
-    from judge.server import safe_snippet
+    from judge.web.app import safe_snippet
 
     assert str(safe_snippet("un <mark>mot</mark> &amp; fin")) == "un <mark>mot</mark> &amp; fin"
     assert "<img" not in str(safe_snippet('<mark>x</mark><img src=x onerror="a()">'))
@@ -229,8 +229,8 @@ def test_safe_snippet_escapes_anything_but_mark() -> None:
 
 # ---------------------------------------------------------------------- checks
 def test_api_check_answers_like_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.checker import check, report_json
-    from judge.situation import load_situation
+    from judge.checks.report import check, report_json
+    from judge.game.situation import load_situation
 
     text = json.dumps(ATTACK_2004)
     response = client.post("/api/check", content=text, headers={"content-type": "application/json"})
@@ -418,19 +418,6 @@ def test_internal_error_is_french_500_without_traceback(graph) -> None:  # type:
     assert api.status_code == 500 and "secret" not in api.json()["error"]
 
 
-def test_missing_module_route_answers_503(graph) -> None:  # type: ignore[no-untyped-def]
-    app = create_app(graph)
-    app.state.judge.checker = None
-    app.state.judge.search = None
-    app.state.judge.search_index = None
-    app.state.judge.search_cache.clear()
-    with TestClient(app, raise_server_exceptions=False) as test_client:
-        check = test_client.post("/api/check", content=json.dumps(ATTACK_2004))
-        search = test_client.get("/recherche", params={"q": "mana"})
-    assert check.status_code == 503 and "pas encore disponible" in check.json()["error"]
-    assert search.status_code == 503 and "pas encore disponible" in search.text
-
-
 def test_head_requests_work(client: TestClient) -> None:
     assert client.head("/2004/308.html").status_code == 200
 
@@ -439,7 +426,7 @@ def test_raw_traversal_paths_on_a_real_server_are_404(app) -> None:  # type: ign
     """Sent byte for byte (an HTTP client would remove the dot segments before sending)."""
     import socket
 
-    from judge.server import background_server
+    from judge.web.app import background_server
 
     paths = ["/../../etc/passwd", "/2004/../../pyproject.toml", "/..%2f..%2fetc/passwd",
              "/2004/..%2F..%2Fjudge%2Fserver.py", "/%2e%2e/%2e%2e/etc/passwd"]

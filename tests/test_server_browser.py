@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from judge.server import background_server, create_app
+from judge.web.app import background_server, create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

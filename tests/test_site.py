@@ -14,13 +14,13 @@ from xml.etree import ElementTree
 
 import html5lib
 import pytest
+from offline_search_ref import search, search_full
 
-from judge.corpus import load_graph
+from judge.corpus.loader import load_graph
 from judge.errors import JudgeError
-from judge.offline_index import build_search_index
-from judge.offline_search import search, search_full
-from judge.site import SiteError, SiteRenderer, build_site
-from judge.templating import make_environment, rule_anchor
+from judge.site.build import SiteError, SiteRenderer, build_site
+from judge.site.offline_index import build_search_index
+from judge.site.templating import make_environment, rule_anchor
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -229,7 +229,7 @@ def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, m
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("judge.site.write_site", broken)
+    monkeypatch.setattr("judge.site.build.write_site", broken)
     before = sorted(p.relative_to(out) for p in out.rglob("*"))
     with pytest.raises(SiteError, match="impossible d'écrire le site"):
         build_site(graph, out)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SituationError
-from judge.situation import (
+from judge.game.situation import (
     Cast,
     DeclareAttackers,
     DeclareBlockers,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.turn import (
+from judge.game.turn import (
     PHASE_STEPS,
     PHASES,
     ExtraPhase,

@@ -1,0 +1,286 @@
+"""Public entry points of the situation checker, used by the CLI and the web server.
+
+`check()` answers a situation's questions; `report_json()` / `report_text()` render the
+answers; `coverage()` says which rules of 300–314 (2004) and 505 (2010) each check
+implements, or why none does. The checks themselves live in `checks.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from judge.checks.catalog import NO_CHECK, REGISTRY, Answer, Context, RuleSource, answer, build_context
+from judge.checks.catalog import checks_for as checks_for
+from judge.checks.replay import replay_context
+from judge.errors import SituationError
+from judge.game.situation import Question, Situation
+from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
+
+__all__ = [
+    "CheckReport", "Coverage", "RuleCoverage", "TimelineEntry", "check", "checks_for",
+    "coverage", "coverage_json", "coverage_text", "report_json", "report_text",
+]
+
+# The sections whose rules the checks are measured against, per edition.
+COVERED_SECTIONS: dict[str, tuple[int, int]] = {"2004": (300, 314), "2010": (505, 505)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimelineEntry:
+    """One step of the turn, with its state: past, current, future or skipped."""
+
+    phase: str
+    step: str | None
+    damage_step: str | None
+    label: str
+    state: str
+    skip_rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckReport:
+    """The answers to one situation."""
+
+    edition: str
+    active: str
+    where: dict[str, object]
+    answers: tuple[Answer, ...]
+    timeline: tuple[TimelineEntry, ...]
+    ended: bool = False
+
+
+def _edition(graph: RuleSource, situation: Situation) -> str:
+    edition = situation.edition or graph.newest_edition
+    if edition not in graph.edition_ids:
+        raise SituationError("edition", f"édition inconnue « {edition} » (éditions disponibles : "
+                             f"{', '.join(graph.edition_ids)})")
+    return edition
+
+
+def context(graph: RuleSource, situation: Situation) -> Context:
+    """The situation placed in its turn (events replayed first when there are any)."""
+    edition = _edition(graph, situation)
+    if situation.events is not None:
+        return replay_context(graph, edition, situation)
+    return build_context(graph, edition, situation)
+
+
+def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
+    return _timeline_of(ctx.plan, ctx.index, ctx.ended)
+
+
+@cache
+def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool
+                 ) -> tuple[TimelineEntry, ...]:
+    entries = []
+    for index, entry in enumerate(plan):
+        if entry.skipped:
+            state = "skipped"
+        elif index < current or (index == current and ended):
+            state = "past"
+        elif index == current:
+            state = "current"
+        else:
+            state = "future"
+        m = entry.moment
+        entries.append(TimelineEntry(phase=m.phase, step=m.step, damage_step=m.damage_step,
+                                     label=m.label, state=state, skip_rule=entry.skip_rule))
+    return tuple(entries)
+
+
+def check(graph: RuleSource, situation: Situation) -> CheckReport:
+    """Answer every question of a situation (`where` when it asks none)."""
+    ctx = context(graph, situation)
+    questions = situation.questions or (Question(ask="where"),)
+    answers = tuple(answer(ctx, question) for question in questions)
+    where = answer(ctx, Question(ask="where")).value
+    assert isinstance(where, dict)
+    return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
+                       timeline=_timeline(ctx), ended=ctx.ended)
+
+
+def answer_json(item: Answer) -> dict[str, object]:
+    out: dict[str, object] = {"ask": item.ask}
+    out.update(item.params)
+    out["answer"] = item.value
+    out["rules"] = list(item.rules)
+    out["why"] = item.why
+    out.update(item.extra)
+    return out
+
+
+def report_json(report: CheckReport) -> dict[str, object]:
+    """The `judge check --json` document (situation-format.md)."""
+    return {
+        "edition": report.edition,
+        "where": report.where,
+        "answers": [answer_json(item) for item in report.answers],
+        "timeline": [
+            {"phase": e.phase, "step": e.step, "damage_step": e.damage_step, "state": e.state}
+            for e in report.timeline
+        ],
+    }
+
+
+def value_text(value: object) -> str:
+    """An answer value as French words (`oui`, `non`, step names…), as the CLI prints it."""
+    if value is True:
+        return "oui"
+    if value is False:
+        return "non"
+    if value is None:
+        return "personne"
+    if isinstance(value, list):
+        return ", ".join(value_text(v) for v in value) or "rien"
+    if isinstance(value, dict):
+        if "phase" in value:
+            step = value.get("step")
+            text = STEP_LABELS[str(step)] if step else PHASE_LABELS[str(value["phase"])]
+            if value.get("new_turn"):
+                text = f"tour de {value['player']} : {text}"
+            return text
+        return ", ".join(f"{k} = {value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def timeline_text(report: CheckReport) -> str:
+    parts = []
+    for entry in report.timeline:
+        if entry.state == "skipped":
+            parts.append(f"({entry.label} : sautée)")
+        elif entry.state == "current":
+            parts.append(f"[{entry.label.upper()}]")
+        else:
+            parts.append(entry.label)
+    tail = " — tour terminé" if report.ended else ""
+    return f"Tour de {report.active} : " + " › ".join(parts) + tail
+
+
+def report_text(report: CheckReport) -> str:
+    """French human output: the turn's timeline, then every answer with its rules."""
+    lines = [f"Édition {report.edition}", timeline_text(report), ""]
+    for number, item in enumerate(report.answers, 1):
+        params = ", ".join(f"{k} = {v}" for k, v in item.params)
+        head = f"{number}. {item.ask}" + (f" ({params})" if params else "")
+        lines.append(f"{head} : {value_text(item.value)}")
+        lines.append(f"   {item.why}")
+        cited = ", ".join(item.rules) if item.rules else "aucune règle du corpus"
+        lines.append(f"   Règles : {cited}")
+    return "\n".join(lines) + "\n"
+
+
+# -- coverage ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleCoverage:
+    """One rule: the checks implementing it, or why it has none."""
+
+    edition: str
+    number: str
+    title: str | None
+    checks: tuple[str, ...]
+    why_none: str | None
+
+    @property
+    def checkable(self) -> bool:
+        return bool(self.checks) or self.why_none is None
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.checks)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Coverage:
+    """Every rule of the checked sections, per edition, and the coverage figure."""
+
+    rules: tuple[RuleCoverage, ...]
+
+    def of(self, edition: str) -> tuple[RuleCoverage, ...]:
+        return tuple(rule for rule in self.rules if rule.edition == edition)
+
+    @staticmethod
+    def _percent(rules: tuple[RuleCoverage, ...]) -> float:
+        checkable = [rule for rule in rules if rule.checkable]
+        if not checkable:
+            return 100.0
+        return round(100.0 * sum(rule.covered for rule in checkable) / len(checkable), 1)
+
+    @property
+    def percent(self) -> float:
+        return self._percent(self.rules)
+
+    @property
+    def percent_of_all(self) -> float:
+        """Covered rules among every rule that is not a section heading."""
+        rules = [rule for rule in self.rules if rule.why_none != "titre de section"]
+        return round(100.0 * sum(rule.covered for rule in rules) / max(len(rules), 1), 1)
+
+    def edition_percent(self, edition: str) -> float:
+        return self._percent(self.of(edition))
+
+
+def coverage(graph: RuleSource) -> Coverage:
+    """For each rule of 300–314 (2004) and 505 (2010) in the graph: checks or reason."""
+    out: list[RuleCoverage] = []
+    for edition in graph.edition_ids:
+        low, high = COVERED_SECTIONS.get(edition, (0, -1))
+        for rule in graph.rules(edition):
+            head = rule.number.split(".")[0]
+            if not head.isdigit() or not low <= int(head) <= high:
+                continue
+            names = checks_for(edition, rule.number)
+            why = None
+            if not names:
+                why = NO_CHECK.get(edition, {}).get(rule.number)
+                if why is None and rule.kind == "section":
+                    why = "titre de section"
+            out.append(RuleCoverage(edition=edition, number=rule.number, title=rule.title,
+                                    checks=names, why_none=why))
+    return Coverage(rules=tuple(out))
+
+
+def coverage_json(cov: Coverage) -> dict[str, object]:
+    editions = sorted({rule.edition for rule in cov.rules})
+    return {
+        "percent": cov.percent,
+        "percent_of_all_rules": cov.percent_of_all,
+        "editions": [
+            {
+                "edition": edition,
+                "percent": cov.edition_percent(edition),
+                "checkable": sum(r.checkable for r in cov.of(edition)),
+                "covered": sum(r.covered for r in cov.of(edition)),
+                "rules": [
+                    {"number": r.number, "title": r.title, "checks": list(r.checks),
+                     "why_none": r.why_none}
+                    for r in cov.of(edition)
+                ],
+            }
+            for edition in editions
+        ],
+        "checks": sorted(name for name, spec in REGISTRY.items() if spec.ask is not None),
+    }
+
+
+def coverage_text(cov: Coverage) -> str:
+    lines: list[str] = []
+    for edition in sorted({rule.edition for rule in cov.rules}):
+        rules = cov.of(edition)
+        covered = sum(r.covered for r in rules)
+        checkable = sum(r.checkable for r in rules)
+        lines.append(f"Édition {edition} : {covered}/{checkable} règles vérifiables couvertes "
+                     f"({cov.edition_percent(edition)} %)")
+        for r in rules:
+            if r.checks:
+                detail = ", ".join(r.checks)
+            else:
+                detail = f"— {r.why_none}" if r.why_none else "— NON COUVERTE"
+            lines.append(f"  {r.number:<8} {detail}")
+        lines.append("")
+    lines.append(f"Couverture totale : {cov.percent} % des règles vérifiables, "
+                 f"{cov.percent_of_all} % de toutes les règles (titres de section exclus)")
+    return "\n".join(lines) + "\n"
+

@@ -1,0 +1,328 @@
+"""Placing classified lines: rules with their text, examples and notes; glossary; contents; credits.
+
+Works on `Item`s (one per non-blank line, already classified by the grammar) with a small
+state machine over the document's parts. Knows nothing of Lark.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from judge.corpus.model import (
+    Document,
+    Example,
+    GlossaryEntry,
+    Line,
+    Rule,
+    Segment,
+    Span,
+    rule_kind,
+)
+
+InlineParser = Callable[..., tuple[Segment, ...]]
+
+_TITLE_LINE = re.compile(r"(?i)règles complètes|comprehensive rules")
+_CONTENTS = ("contents", "sommaire", "table des matières")
+_GLOSSARY = ("glossary", "glossaire")
+_CREDITS = ("credits", "crédits", "questions?")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """One source line as the grammar classified it."""
+
+    kind: str
+    line: int
+    column: int
+    number: str | None
+    head: str
+    text: str
+    text_column: int
+
+
+@dataclass(slots=True)
+class _Piece:
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(slots=True)
+class _OpenRule:
+    item: Item
+    pieces: list[_Piece] = field(default_factory=list)
+    examples: list[list[_Piece]] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
+    historical: bool = False
+
+
+def _locator(pieces: list[_Piece]) -> Callable[[int], tuple[int, int]]:
+    """Map an offset in the `\\n`-joined pieces back to a source line and column."""
+    starts: list[tuple[int, _Piece]] = []
+    offset = 0
+    for piece in pieces:
+        starts.append((offset, piece))
+        offset += len(piece.text) + 1
+
+    def locate(pos: int) -> tuple[int, int]:
+        chosen = starts[0]
+        for start in starts:
+            if start[0] <= pos:
+                chosen = start
+            else:
+                break
+        return chosen[1].line, chosen[1].column + pos - chosen[0]
+
+    return locate
+
+
+def _heading_like(text: str) -> bool:
+    words = text.split()
+    return 0 < len(words) <= 5 and len(text) <= 40 and not text.rstrip().endswith((".", ";", ","))
+
+
+class _Assembler:
+    def __init__(self, *, file: str, language: str, edition: str, inline: InlineParser) -> None:
+        self.file = file
+        self.language = language
+        self.edition = edition
+        self.inline = inline
+        self.mode = "preamble"
+        self.rules: list[Rule] = []
+        self.glossary: list[GlossaryEntry] = []
+        self.other: list[Line] = []
+        self.unparsed: list[Line] = []
+        self.title: str | None = None
+        self.effective: str | None = None
+        self.current: _OpenRule | None = None
+        self.entry: tuple[Item, list[_Piece]] | None = None
+        self.toc: set[str] = set()
+        self.removal_note: str | None = None
+        self.removed_roots: list[str] = []
+        self.last_line = 0
+
+    # ------------------------------------------------------------------ driving
+    def feed(self, item: Item) -> None:
+        if item.kind == "text" and not item.text.strip():
+            return  # a whitespace-only line is a blank line: the next item sees the gap
+        if item.line > self.last_line + 1:
+            self._blank()
+        self.last_line = item.line
+        getattr(self, f"_on_{self.mode}")(item)
+
+    def _blank(self) -> None:
+        if self.mode == "glossary":
+            self._close_entry()
+
+    def _other(self, kind: str, item: Item) -> None:
+        text = f"{item.number}. {item.text}" if item.number else item.text
+        if item.kind in ("heading", "removal", "effective"):
+            text = item.head.strip()
+        self.other.append(Line(kind=kind, text=text, line=item.line))
+
+    # ------------------------------------------------------------------ modes
+    def _on_preamble(self, item: Item) -> None:
+        kind = item.kind
+        if kind in ("rule", "section", "chapter"):
+            self.mode = "body"
+            self._on_body(item)
+        elif kind == "heading":
+            word = item.head.strip().lower()
+            if word in _CONTENTS:
+                self.mode = "contents"
+            self._other("heading", item)
+        elif kind == "effective":
+            self.effective = item.head.strip()
+            self._other("effective", item)
+        elif kind == "removal":
+            self.removal_note = item.head.strip()
+            self._other("note", item)
+        elif kind == "text" and self.title is None and _TITLE_LINE.search(item.text):
+            self.title = item.text
+            self._other("title", item)
+        elif kind == "text":
+            self._other("heading" if _heading_like(item.text) else "intro", item)
+        else:
+            self.unparsed.append(Line(kind=kind, text=item.head + item.text, line=item.line))
+
+    def _on_contents(self, item: Item) -> None:
+        if item.kind in ("chapter", "section") and item.number in self.toc:
+            self.mode = "body"
+            self._on_body(item)
+            return
+        if item.kind == "rule":
+            self.mode = "body"
+            self._on_body(item)
+            return
+        if item.number:
+            self.toc.add(item.number)
+        self._other("contents", item)
+
+    def _on_body(self, item: Item) -> None:
+        kind = item.kind
+        if kind in ("rule", "section"):
+            self._close_rule()
+            self.current = _OpenRule(item=item)
+            if item.text:
+                self.current.pieces.append(_Piece(item.text, item.line, item.text_column))
+            number = item.number or ""
+            if self.removal_note is not None:
+                self.current.historical = True
+                self.current.notes = (self.removal_note,)
+                self.removed_roots.append(number)
+                self.removal_note = None
+            elif any(number.startswith(root) and number != root for root in self.removed_roots):
+                self.current.historical = True
+        elif kind == "chapter":
+            self._close_rule()
+            self._other("chapter", item)
+        elif kind == "example":
+            if self.current is None:
+                self.unparsed.append(Line(kind="example", text=item.head + " " + item.text, line=item.line))
+            else:
+                self.current.examples.append([_Piece(item.text, item.line, item.text_column)])
+        elif kind == "removal":
+            self._close_rule()
+            self.removal_note = item.head.strip()
+            self._other("note", item)
+        elif kind == "heading":
+            word = item.head.strip().lower()
+            self._close_rule()
+            if word in _GLOSSARY:
+                self.mode = "glossary"
+            elif word in _CREDITS:
+                self.mode = "credits"
+            self._other("heading", item)
+        elif kind == "effective":
+            self._other("effective", item)
+        else:  # text
+            current = self.current
+            if current is None:
+                kind_name = "heading" if _heading_like(item.text) else "intro"
+                self._other(kind_name, item)
+            elif current.examples and self.last_line == current.examples[-1][-1].line + 1:
+                current.examples[-1].append(_Piece(item.text, item.line, item.text_column))
+            else:
+                current.pieces.append(_Piece(item.text, item.line, item.text_column))
+
+    def _on_glossary(self, item: Item) -> None:
+        if item.kind == "heading" and item.head.strip().lower() in _CREDITS:
+            self._close_entry()
+            self.mode = "credits"
+            self._other("heading", item)
+            return
+        text = item.head.strip() if item.kind in ("heading", "removal", "effective") else (
+            f"{item.head.strip()} {item.text}".strip() if item.kind != "text" else item.text
+        )
+        piece = _Piece(text, item.line, item.column)
+        if self.entry is None:
+            self.entry = (item, [piece])
+        else:
+            self.entry[1].append(piece)
+
+    def _on_credits(self, item: Item) -> None:
+        self._other("credits", item)
+
+    # ------------------------------------------------------------------ closing
+    def _close_rule(self) -> None:
+        open_rule = self.current
+        if open_rule is None:
+            return
+        self.current = None
+        item = open_rule.item
+        number = item.number or ""
+        is_section = item.kind == "section"
+        text = "" if is_section else "\n".join(p.text for p in open_rule.pieces)
+        segments: tuple[Segment, ...] = ()
+        if text:
+            segments = self.inline(text, file=self.file, locate=_locator(open_rule.pieces))
+        examples = tuple(
+            Example(
+                text=" ".join(p.text for p in pieces),
+                segments=self.inline(
+                    " ".join(p.text for p in pieces), file=self.file, locate=_locator(pieces)
+                ),
+                span=self._span(pieces[0].line, pieces[0].column, pieces[-1]),
+            )
+            for pieces in open_rule.examples
+        )
+        last = open_rule.pieces[-1] if open_rule.pieces else _Piece("", item.line, item.column)
+        self.rules.append(
+            Rule(
+                edition=self.edition,
+                language=self.language,
+                number=number,
+                kind=rule_kind(number),
+                title=(" ".join(p.text for p in open_rule.pieces) or None) if is_section else None,
+                text=text,
+                segments=segments,
+                examples=examples,
+                notes=open_rule.notes,
+                status="historical" if open_rule.historical else "current",
+                span=self._span(item.line, item.column, last),
+            )
+        )
+
+    def _close_entry(self) -> None:
+        if self.entry is None:
+            return
+        item, pieces = self.entry
+        self.entry = None
+        term = pieces[0].text
+        body = pieces[1:]
+        text = "\n".join(p.text for p in body)
+        segments = self.inline(text, file=self.file, locate=_locator(body)) if body else ()
+        self.glossary.append(
+            GlossaryEntry(
+                term=term,
+                text=text,
+                segments=segments,
+                span=self._span(item.line, item.column, pieces[-1]),
+            )
+        )
+
+    def _span(self, line: int, column: int, last: _Piece) -> Span:
+        return Span(
+            file=self.file,
+            line=line,
+            column=column,
+            end_line=last.line,
+            end_column=last.column + len(last.text),
+        )
+
+    def finish(self, encoding: str) -> Document:
+        self._close_rule()
+        self._close_entry()
+        return Document(
+            file=self.file,
+            encoding=encoding,
+            language=self.language,
+            edition=self.edition,
+            title=self.title,
+            effective=self.effective,
+            rules=tuple(self.rules),
+            glossary=tuple(self.glossary),
+            other_lines=tuple(self.other),
+            unparsed=tuple(self.unparsed),
+        )
+
+
+def assemble(
+    items: list[Item],
+    *,
+    file: str,
+    language: str,
+    edition: str,
+    encoding: str,
+    inline: InlineParser,
+) -> Document:
+    """Place every line item; what cannot be placed goes to `Document.unparsed`."""
+    assembler = _Assembler(file=file, language=language, edition=edition, inline=inline)
+    for item in items:
+        assembler.feed(item)
+    return assembler.finish(encoding)
+
+
+__all__ = ["Item", "assemble"]

@@ -1,0 +1,221 @@
+"""The cross-referenced rule graph over every edition and language of a corpus.
+
+Owns lookup, hierarchy (parent, children, previous, next), reference resolution inside
+the citing rule's own edition, backlinks and translations. Building it never parses:
+it takes `Document`s (see `corpus.py`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from judge.corpus.model import Document, Edition, GlossaryEntry, Reference, Rule, parent_number, sort_key
+from judge.errors import NotFound, UnknownEdition
+
+RuleKey = tuple[str, str, str]  # (edition, language, number)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResolvedReference:
+    """A reference and what it points to in the citing rule's edition (None: absent)."""
+
+    reference: Reference
+    target: Rule | None
+
+    @property
+    def resolved(self) -> bool:
+        return self.target is not None
+
+
+def key(rule: Rule) -> RuleKey:
+    return (rule.edition, rule.language, rule.number)
+
+
+class RuleGraph:
+    """Rules of several editions, each in one or more languages, cross-referenced."""
+
+    def __init__(self, editions: tuple[Edition, ...], documents: tuple[Document, ...]) -> None:
+        self.editions = editions
+        self.documents = documents
+        self._by_key: dict[RuleKey, Rule] = {}
+        self._duplicates: list[Rule] = []
+        self._ordered: dict[tuple[str, str], list[Rule]] = defaultdict(list)
+        for doc in documents:
+            for rule in doc.rules:
+                k = key(rule)
+                if k in self._by_key:
+                    self._duplicates.append(rule)
+                    continue
+                self._by_key[k] = rule
+                self._ordered[(rule.edition, rule.language)].append(rule)
+        self._position: dict[RuleKey, int] = {}
+        self._children: dict[RuleKey, list[Rule]] = defaultdict(list)
+        for rules in self._ordered.values():
+            rules.sort(key=lambda r: sort_key(r.number))
+            for i, rule in enumerate(rules):
+                self._position[key(rule)] = i
+                parent = self._parent_key(rule)
+                if parent is not None:
+                    self._children[parent].append(rule)
+        self._outgoing: dict[RuleKey, tuple[ResolvedReference, ...]] = {}
+        self._backlinks: dict[RuleKey, list[Rule]] = defaultdict(list)
+        for rule in self._by_key.values():
+            resolved = tuple(
+                ResolvedReference(reference=ref, target=self._resolve(rule, ref.number))
+                for ref in rule.references
+            )
+            self._outgoing[key(rule)] = resolved
+            seen: set[RuleKey] = set()
+            for item in resolved:
+                if item.target is not None and key(item.target) not in seen:
+                    seen.add(key(item.target))
+                    self._backlinks[key(item.target)].append(rule)
+
+    # ------------------------------------------------------------------ editions
+    @property
+    def edition_ids(self) -> tuple[str, ...]:
+        return tuple(e.id for e in self.editions)
+
+    @property
+    def newest_edition(self) -> str:
+        dated = sorted(self.editions, key=lambda e: (e.released or "", self.edition_ids.index(e.id)))
+        return dated[-1].id
+
+    def edition(self, edition_id: str) -> Edition:
+        for edition in self.editions:
+            if edition.id == edition_id:
+                return edition
+        raise UnknownEdition(edition_id, self.edition_ids)
+
+    def primary_language(self, edition_id: str) -> str:
+        return self.edition(edition_id).languages[0]
+
+    # ------------------------------------------------------------------ lookup
+    def get(self, edition: str, number: str, language: str | None = None) -> Rule | None:
+        lang = language or self.primary_language(edition)
+        return self._by_key.get((edition, lang, number))
+
+    def require(self, edition: str, number: str, language: str | None = None) -> Rule:
+        rule = self.get(edition, number, language)
+        if rule is None:
+            raise NotFound(f"règle {number} absente de l'édition {edition}")
+        return rule
+
+    def lookup(self, number: str, edition: str | None = None) -> tuple[Rule, ...]:
+        """The rule with this number in each edition that has it (primary language)."""
+        editions = (self.edition(edition).id,) if edition else self.edition_ids
+        found = (self.get(e, number) for e in editions)
+        return tuple(rule for rule in found if rule is not None)
+
+    def rules(self, edition: str | None = None, language: str | None = None) -> tuple[Rule, ...]:
+        out: list[Rule] = []
+        for e in self.editions:
+            if edition is not None and e.id != edition:
+                continue
+            for lang in e.languages:
+                if language is None and edition is not None and lang != e.languages[0]:
+                    continue
+                if language is not None and lang != language:
+                    continue
+                out.extend(self._ordered.get((e.id, lang), ()))
+        return tuple(out)
+
+    def all_rules(self) -> tuple[Rule, ...]:
+        return tuple(r for rules in self._ordered.values() for r in rules)
+
+    def duplicates(self) -> tuple[Rule, ...]:
+        return tuple(self._duplicates)
+
+    def glossary(self, edition: str, language: str | None = None) -> tuple[GlossaryEntry, ...]:
+        lang = language or self.primary_language(edition)
+        return tuple(
+            entry
+            for doc in self.documents
+            if doc.edition == edition and doc.language == lang
+            for entry in doc.glossary
+        )
+
+    # ------------------------------------------------------------------ hierarchy
+    def _parent_key(self, rule: Rule) -> RuleKey | None:
+        number = parent_number(rule.number)
+        while number is not None:
+            k = (rule.edition, rule.language, number)
+            if k in self._by_key:
+                return k
+            number = parent_number(number)
+        return None
+
+    def parent(self, rule: Rule) -> Rule | None:
+        k = self._parent_key(rule)
+        return self._by_key[k] if k else None
+
+    def ancestors(self, rule: Rule) -> tuple[Rule, ...]:
+        """Parent, grandparent … up to the section heading."""
+        out: list[Rule] = []
+        parent = self.parent(rule)
+        while parent is not None:
+            out.append(parent)
+            parent = self.parent(parent)
+        return tuple(out)
+
+    def children(self, rule: Rule) -> tuple[Rule, ...]:
+        return tuple(self._children.get(key(rule), ()))
+
+    def descendants(self, rule: Rule) -> tuple[Rule, ...]:
+        out: list[Rule] = []
+        for child in self.children(rule):
+            out.append(child)
+            out.extend(self.descendants(child))
+        return tuple(out)
+
+    def previous(self, rule: Rule) -> Rule | None:
+        i = self._position[key(rule)]
+        return self._ordered[(rule.edition, rule.language)][i - 1] if i > 0 else None
+
+    def next(self, rule: Rule) -> Rule | None:
+        rules = self._ordered[(rule.edition, rule.language)]
+        i = self._position[key(rule)]
+        return rules[i + 1] if i + 1 < len(rules) else None
+
+    # ------------------------------------------------------------------ references
+    def _resolve(self, rule: Rule, number: str) -> Rule | None:
+        """Same edition only; the citing language first, then another language of it."""
+        same = self._by_key.get((rule.edition, rule.language, number))
+        if same is not None:
+            return same
+        for lang in self.edition(rule.edition).languages:
+            other = self._by_key.get((rule.edition, lang, number))
+            if other is not None:
+                return other
+        return None
+
+    def references(self, rule: Rule) -> tuple[ResolvedReference, ...]:
+        return self._outgoing.get(key(rule), ())
+
+    def resolve(self, rule: Rule, reference: Reference) -> Rule | None:
+        return self._resolve(rule, reference.number)
+
+    def backlinks(self, rule: Rule) -> tuple[Rule, ...]:
+        return tuple(self._backlinks.get(key(rule), ()))
+
+    def translations(self, rule: Rule) -> tuple[Rule, ...]:
+        """The same number in the other languages of the same edition."""
+        return tuple(
+            other
+            for lang in self.edition(rule.edition).languages
+            if lang != rule.language
+            and (other := self._by_key.get((rule.edition, lang, rule.number))) is not None
+        )
+
+    def removed_in(self, rule: Rule) -> tuple[Edition, ...]:
+        """Later editions whose manifest says they removed this rule."""
+        tag = f"{rule.edition}:{rule.number}"
+        return tuple(e for e in self.editions if tag in e.removed)
+
+    def prefix(self, edition: str, number: str) -> tuple[Rule, ...]:
+        """A rule with its sub-rules (`308.2` -> 308.2, 308.2a …)."""
+        rule = self.get(edition, number)
+        if rule is None:
+            return ()
+        return (rule, *self.descendants(rule))

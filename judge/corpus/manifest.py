@@ -1,0 +1,185 @@
+"""Reading the corpus manifest (`rules/manifest.toml`) and a user's configuration file.
+
+The manifest names each edition, its languages and their source files in order. A user's
+`judge.toml` (or `--config FILE`, or `$JUDGE_CONFIG`) adds texts or editions without
+touching the installed package. Errors name the file and the field path, in French.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from judge.corpus.model import Edition, Text
+from judge.errors import ManifestError
+from judge.resources import rules_dir
+
+CONFIG_NAME = "judge.toml"
+_EDITION_KEYS = {"id", "label", "released", "description", "english_counterpart", "removed", "text"}
+_TEXT_KEYS = {"language", "files", "origin"}
+_USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib  # only on a cold cache: see corpus.load_editions
+
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ManifestError(str(path), "", "fichier introuvable") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(str(path), "", f"TOML invalide : {exc}") from None
+    except OSError as exc:
+        raise ManifestError(str(path), "", f"lecture impossible ({exc.strerror})") from None
+
+
+def _string(value: object, path: Path, field: str, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ManifestError(str(path), field, "une chaîne non vide est attendue")
+    return value
+
+
+def _strings(value: object, path: Path, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ManifestError(str(path), field, "une liste de chaînes est attendue")
+    return tuple(value)
+
+
+def _files(names: tuple[str, ...], base: Path, path: Path, field: str) -> tuple[str, ...]:
+    out = []
+    for i, name in enumerate(names):
+        file = (base / name).resolve()
+        if not file.is_file():
+            raise ManifestError(str(path), f"{field}[{i}]", f"fichier introuvable : {file}")
+        out.append(str(file))
+    return tuple(out)
+
+
+def _text(raw: object, base: Path, path: Path, field: str) -> Text:
+    if not isinstance(raw, dict):
+        raise ManifestError(str(path), field, "une table est attendue")
+    unknown = sorted(set(raw) - _TEXT_KEYS)
+    if unknown:
+        raise ManifestError(str(path), f"{field}.{unknown[0]}", "clé inconnue")
+    language = _string(raw.get("language"), path, f"{field}.language") or ""
+    files = _files(_strings(raw.get("files"), path, f"{field}.files"), base, path, f"{field}.files")
+    origin = _string(raw.get("origin"), path, f"{field}.origin", optional=True) or ""
+    return Text(language=language, files=files, origin=origin)
+
+
+def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
+    if not isinstance(raw, dict):
+        raise ManifestError(str(path), field, "une table est attendue")
+    unknown = sorted(set(raw) - _EDITION_KEYS)
+    if unknown:
+        raise ManifestError(str(path), f"{field}.{unknown[0]}", "clé inconnue")
+    edition_id = _string(raw.get("id"), path, f"{field}.id") or ""
+    texts_raw = raw.get("text", [])
+    if not isinstance(texts_raw, list) or not texts_raw:
+        raise ManifestError(str(path), f"{field}.text", "au moins un texte est attendu")
+    return Edition(
+        id=edition_id,
+        label=_string(raw.get("label", raw.get("id")), path, f"{field}.label") or "",
+        released=_string(raw.get("released"), path, f"{field}.released", optional=True),
+        description=_string(raw.get("description"), path, f"{field}.description", optional=True)
+        or "",
+        english_counterpart=_string(
+            raw.get("english_counterpart"), path, f"{field}.english_counterpart", optional=True
+        ),
+        texts=tuple(_text(t, base, path, f"{field}.text[{i}]") for i, t in enumerate(texts_raw)),
+        removed=_strings(raw.get("removed", []), path, f"{field}.removed"),
+    )
+
+
+def load_manifest(path: Path | None = None) -> tuple[Edition, ...]:
+    """The embedded editions (or those of another manifest file)."""
+    manifest = path or rules_dir() / "manifest.toml"
+    data = _read_toml(manifest)
+    unknown = sorted(set(data) - {"edition"})
+    if unknown:
+        raise ManifestError(str(manifest), unknown[0], "clé inconnue")
+    editions = data.get("edition")
+    if not isinstance(editions, list) or not editions:
+        raise ManifestError(str(manifest), "edition", "au moins une édition est attendue")
+    out = tuple(
+        _edition(e, manifest.parent, manifest, f"edition[{i}]") for i, e in enumerate(editions)
+    )
+    _check_unique(out, manifest)
+    return out
+
+
+def _check_unique(editions: tuple[Edition, ...], path: Path) -> None:
+    seen: set[str] = set()
+    for i, edition in enumerate(editions):
+        if edition.id in seen:
+            raise ManifestError(str(path), f"edition[{i}].id", f"édition « {edition.id} » en double")
+        seen.add(edition.id)
+
+
+def find_config(explicit: str | None = None) -> Path | None:
+    """`--config FILE`, else `$JUDGE_CONFIG`, else `./judge.toml` if present."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("JUDGE_CONFIG")
+    if env:
+        return Path(env)
+    local = Path.cwd() / CONFIG_NAME
+    return local if local.is_file() else None
+
+
+def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, ...]:
+    """Add a user's texts (`[[text]]`) and editions (`[[edition]]`) to the embedded ones."""
+    data = _read_toml(config)
+    unknown = sorted(set(data) - {"text", "edition"})
+    if unknown:
+        raise ManifestError(str(config), unknown[0], "clé inconnue (attendu : text, edition)")
+    by_id = {e.id: e for e in editions}
+    order = [e.id for e in editions]
+    for i, raw in enumerate(data.get("edition", [])):
+        edition = _edition(raw, config.parent, config, f"edition[{i}]")
+        if edition.id in by_id:
+            raise ManifestError(str(config), f"edition[{i}].id", f"l'édition « {edition.id} » existe déjà")
+        by_id[edition.id] = edition
+        order.append(edition.id)
+    texts = data.get("text", [])
+    if not isinstance(texts, list):
+        raise ManifestError(str(config), "text", "une liste de tables est attendue")
+    for i, raw in enumerate(texts):
+        field = f"text[{i}]"
+        if not isinstance(raw, dict):
+            raise ManifestError(str(config), field, "une table est attendue")
+        bad = sorted(set(raw) - _USER_TEXT_KEYS)
+        if bad:
+            raise ManifestError(str(config), f"{field}.{bad[0]}", "clé inconnue")
+        edition_id = _string(raw.get("edition"), config, f"{field}.edition") or ""
+        if edition_id not in by_id:
+            raise ManifestError(
+                str(config), f"{field}.edition", f"édition inconnue « {edition_id} » ({', '.join(order)})"
+            )
+        names = (
+            (_string(raw.get("path"), config, f"{field}.path") or "",)
+            if "path" in raw
+            else _strings(raw.get("files"), config, f"{field}.files")
+        )
+        text = Text(
+            language=_string(raw.get("language"), config, f"{field}.language") or "",
+            files=_files(names, config.parent, config, f"{field}.path"),
+            origin=_string(raw.get("origin"), config, f"{field}.origin", optional=True) or str(config),
+        )
+        edition = by_id[edition_id]
+        if text.language in edition.languages:
+            raise ManifestError(
+                str(config), f"{field}.language",
+                f"l'édition {edition_id} a déjà un texte en « {text.language} »",
+            )
+        by_id[edition_id] = _with_text(edition, text)
+    return tuple(by_id[i] for i in order)
+
+
+def _with_text(edition: Edition, text: Text) -> Edition:
+    return replace(edition, texts=(*edition.texts, text))

@@ -1,0 +1,85 @@
+"""Typed readers for the fields of parsed TOML/JSON data, each failing with a `SituationError`.
+
+Owns the generic checks (table, known keys, string, bool, int, list, slug, player) and the
+field-path spelling (`creatures[1].tapped`); what each situation key means is `situation.py`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from judge.errors import SituationError
+from judge.game.aliases import fold
+
+T = TypeVar("T")
+
+
+def join_path(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def read_table(value: object, path: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise SituationError(path, "une table est attendue")
+    return value
+
+
+def check_keys(table: Mapping[str, object], path: str, allowed: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise SituationError(
+                join_path(path, key), f"clé inconnue (clés possibles : {', '.join(allowed)})"
+            )
+
+
+def read_string(value: object, path: str) -> str:
+    if not isinstance(value, str):
+        raise SituationError(path, "une chaîne est attendue")
+    if not value.strip():
+        raise SituationError(path, "une chaîne non vide est attendue")
+    return value.strip()
+
+
+def read_bool(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise SituationError(path, "un booléen est attendu")
+    return value
+
+
+def read_int(value: object, path: str, *, minimum: int | None = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SituationError(path, "un entier est attendu")
+    if minimum is not None and value < minimum:
+        raise SituationError(path, f"un entier supérieur ou égal à {minimum} est attendu")
+    return value
+
+
+def read_list(value: object, path: str) -> list[object]:
+    if not isinstance(value, list):
+        raise SituationError(path, "une liste est attendue")
+    return value
+
+
+def read_items(value: object, path: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
+    return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(read_list(value, path)))
+
+
+def read_slug(value: object, path: str, aliases: Mapping[str, str], what: str) -> str:
+    text = read_string(value, path)
+    slug = aliases.get(fold(text))
+    if slug is None:
+        known = ", ".join(sorted(set(aliases.values())))
+        raise SituationError(path, f"{what} inconnu(e) « {text} » (valeurs possibles : {known})")
+    return slug
+
+
+def read_player(value: object, path: str, players: tuple[str, ...]) -> str:
+    name = read_string(value, path)
+    if name not in players:
+        raise SituationError(path, f"joueur inconnu « {name} » (joueurs : {', '.join(players)})")
+    return name
+
+
+def read_optional(value: object, path: str, read: Callable[[object, str], T]) -> T | None:
+    return None if value is None else read(value, path)

@@ -1,0 +1,453 @@
+"""Described game situations (format 1): TOML or JSON text -> frozen `Situation`.
+
+Owns the keys, their defaults and the validation: every unknown key or wrong type is a
+`SituationError` naming its field path (0-based indexes, `creatures[1].tapped`). The model is in
+`situation_model.py`, the aliases in `situation_aliases.py`; it does not answer questions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from judge.errors import SituationError
+from judge.game.aliases import (
+    ABILITY_ALIASES,
+    DAMAGE_STEP_ALIASES,
+    KIND_ALIASES,
+    NO_MAXIMUM,
+    PHASE_ALIASES,
+    STEP_ALIASES,
+    fold,
+)
+from judge.game.fields import (
+    check_keys,
+    join_path,
+    read_bool,
+    read_int,
+    read_items,
+    read_list,
+    read_optional,
+    read_player,
+    read_slug,
+    read_string,
+    read_table,
+)
+from judge.game.model import (
+    ASKS,
+    CREATURE_KEYS,
+    SORCERY_SPEED,
+    SPELL_KINDS,
+    STACK_KINDS,
+    TOP_KEYS,
+    Activate,
+    Cast,
+    Creature,
+    DeclareAttackers,
+    DeclareBlockers,
+    Event,
+    Pass,
+    PlayLand,
+    Question,
+    Situation,
+    StackItem,
+)
+from judge.game.turn import MAIN_PHASES, PHASE_STEPS, PHASES, STEP_PHASE
+
+__all__ = [
+    "ABILITY_ALIASES", "ASKS", "CREATURE_KEYS", "DAMAGE_STEP_ALIASES", "KIND_ALIASES",
+    "NO_MAXIMUM", "PHASE_ALIASES", "SORCERY_SPEED", "SPELL_KINDS", "STACK_KINDS", "STEP_ALIASES",
+    "TOP_KEYS", "Activate", "Cast", "Creature", "DeclareAttackers", "DeclareBlockers", "Event",
+    "Pass", "PlayLand", "Question", "Situation", "StackItem", "fold", "load_situation",
+    "load_situation_file", "situation_from_data",
+]
+
+
+# -- loading -------------------------------------------------------------------------
+
+
+def load_situation_file(path: str, stdin_text: str | None = None) -> Situation:
+    """Read a situation file; `-` means `stdin_text` (or standard input when None)."""
+    if path == "-":
+        text = stdin_text if stdin_text is not None else sys.stdin.read()
+        return load_situation(text, source="-")
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise SituationError(path, "fichier introuvable") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SituationError(path, f"lecture impossible ({error})") from None
+    return load_situation(text, source=path)
+
+
+def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> Situation:
+    """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation."""
+    fmt = fmt or _guess_format(text, source)
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise SituationError(
+                f"{source}:{error.lineno}:{error.colno}",
+                f"erreur de syntaxe JSON : {_json_reason(error.msg)}",
+            ) from None
+    elif fmt == "toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            line, column, reason = _toml_position(str(error), text)
+            raise SituationError(
+                f"{source}:{line}:{column}", f"erreur de syntaxe TOML : {reason}"
+            ) from None
+    else:
+        raise SituationError("", f"format inconnu « {fmt} » (toml ou json)")
+    return situation_from_data(data, source=source)
+
+
+def _guess_format(text: str, source: str) -> str:
+    if source.lower().endswith(".json"):
+        return "json"
+    if source.lower().endswith(".toml"):
+        return "toml"
+    return "json" if text.lstrip().startswith(("{", "[")) else "toml"
+
+
+_JSON_REASONS = {
+    "Expecting value": "valeur attendue",
+    "Expecting ',' delimiter": "virgule attendue",
+    "Expecting ':' delimiter": "deux-points attendus",
+    "Expecting property name enclosed in double quotes": "nom de clé entre guillemets attendu",
+    "Extra data": "texte en trop après la fin du document",
+    "Unterminated string starting at": "chaîne non terminée",
+    "Invalid control character at": "caractère de contrôle interdit",
+}
+_TOML_REASONS = {
+    "Invalid value": "valeur invalide",
+    "Invalid statement": "instruction invalide",
+    "Expected '=' after a key in a key/value pair": "« = » attendu après la clé",
+    "Cannot overwrite a value": "clé définie deux fois",
+    "Cannot declare": "table déclarée deux fois",
+    "Unterminated string": "chaîne non terminée",
+    "Illegal character": "caractère interdit",
+    "Invalid initial character for a key part": "caractère initial de clé invalide",
+    "Expected newline or end of document after a statement": (
+        "fin de ligne attendue après une instruction"
+    ),
+    "Unclosed array": "liste non fermée",
+    "Unclosed inline table": "table en ligne non fermée",
+}
+
+
+def _json_reason(message: str) -> str:
+    for english, french in _JSON_REASONS.items():
+        if message.startswith(english):
+            return french
+    return f"syntaxe invalide ({message})"
+
+
+def _toml_position(message: str, text: str) -> tuple[int, int, str]:
+    match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    head = re.sub(r"\s*\(at .*\)$", "", message)
+    reason = next(
+        (french for english, french in _TOML_REASONS.items() if head.startswith(english)),
+        f"syntaxe invalide ({head})",
+    )
+    if match:
+        return int(match.group(1)), int(match.group(2)), reason
+    lines = text.splitlines() or [""]
+    return len(lines), len(lines[-1]) + 1, reason  # "at end of document"
+
+
+# -- the situation -------------------------------------------------------------------
+
+
+def situation_from_data(data: object, *, source: str = "-") -> Situation:
+    """Validate parsed TOML/JSON data and build the Situation."""
+    top = read_table(data, "")
+    check_keys(top, "", TOP_KEYS)
+    edition = _edition(top.get("edition"))
+    players = _players(top.get("players"))
+    active = read_player(top["active"], "active", players) if "active" in top else players[0]
+    has_events = top.get("events") is not None
+    phase, step = _place(top, required=not has_events)
+    creatures = _creatures(top.get("creatures", []), players, active)
+    names = {creature.name for creature in creatures}
+    situation = Situation(
+        edition=edition,
+        players=players,
+        active=active,
+        phase=phase,
+        step=step,
+        damage_step=_damage_step(top.get("damage_step"), step),
+        priority=read_optional(top.get("priority"), "priority", lambda v, p: read_player(v, p, players)),
+        stack=read_items(top.get("stack", []), "stack", lambda v, p: _stack_item(v, p, players, active)),
+        lands_played=read_int(top.get("lands_played", 0), "lands_played"),
+        land_plays=read_int(top.get("land_plays", 1), "land_plays"),
+        hands=_counts(top.get("hands", {}), "hands", players),
+        max_hand_size=_max_hand(top.get("max_hand_size", 7)),
+        mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
+        creatures=creatures,
+        extra_turns=read_items(top.get("extra_turns", []), "extra_turns",
+                           lambda v, p: read_player(v, p, players)),
+        skip=_skips(top.get("skip", []), phase, step, has_events),
+        events=_events(top["events"], players, names) if has_events else None,
+        questions=read_items(top.get("questions", []), "questions",
+                         lambda v, p: _question(v, p, players, names, active)),
+        source=source,
+    )
+    return situation
+
+
+def _edition(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return read_string(value, "edition")
+
+
+def _players(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ("A", "B")
+    players = read_items(value, "players", read_string)
+    if len(players) < 2:
+        raise SituationError("players", "au moins deux joueurs sont attendus")
+    for i, name in enumerate(players):
+        if name in players[:i]:
+            raise SituationError(f"players[{i}]", f"joueur « {name} » en double")
+    return players
+
+
+def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | None]:
+    raw_phase, raw_step = top.get("phase"), top.get("step")
+    if not required:
+        return "beginning", "untap"  # replaced by the replay of the events
+    step: str | None = None
+    phase: str | None = None
+    if raw_step is not None:
+        text = read_string(raw_step, "step")
+        if fold(text) in STEP_ALIASES:
+            step = STEP_ALIASES[fold(text)]
+        elif fold(text) in PHASE_ALIASES and PHASE_ALIASES[fold(text)] in MAIN_PHASES:
+            phase = PHASE_ALIASES[fold(text)]  # "phase principale" written as a step
+        else:
+            known = ", ".join(sorted(set(STEP_ALIASES.values())))
+            raise SituationError("step", f"étape inconnue « {text} » (valeurs possibles : {known})")
+    if raw_phase is not None:
+        given = read_slug(raw_phase, "phase", PHASE_ALIASES, "phase")
+        if phase is not None and given != phase:
+            raise SituationError("step", f"« {raw_step} » n'est pas une étape de la phase {given}")
+        phase = given
+    if phase is None:
+        if step is None:
+            raise SituationError("phase", "clé obligatoire manquante (ou donnez events)")
+        phase = STEP_PHASE[step]
+    if step is not None and STEP_PHASE[step] != phase:
+        raise SituationError(
+            "step", f"l'étape {step} n'appartient pas à la phase {phase} (phases : {', '.join(PHASES)})"
+        )
+    if step is None and PHASE_STEPS[phase]:
+        raise SituationError(
+            "step", f"une étape de la phase {phase} est attendue ({', '.join(PHASE_STEPS[phase])})"
+        )
+    return phase, step
+
+
+def _damage_step(value: object, step: str | None) -> str | None:
+    if value is None:
+        return None
+    slug = read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
+    if step != "combat_damage":
+        raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage")
+    return slug
+
+
+def _stack_item(value: object, path: str, players: tuple[str, ...], active: str) -> StackItem:
+    table = read_table(value, path)
+    check_keys(table, path, ("kind", "controller"))
+    if "kind" not in table:
+        raise SituationError(join_path(path, "kind"), "clé obligatoire manquante")
+    kind = read_slug(table["kind"], join_path(path, "kind"), KIND_ALIASES, "type d'objet")
+    controller = (
+        read_player(table["controller"], join_path(path, "controller"), players)
+        if "controller" in table
+        else active
+    )
+    return StackItem(kind=kind, controller=controller)
+
+
+def _counts(value: object, path: str, players: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    table = read_table(value, path)
+    out: list[tuple[str, int]] = []
+    for name, count in table.items():
+        key_path = join_path(path, name)
+        if name not in players:
+            raise SituationError(key_path, f"joueur inconnu « {name} » (joueurs : {', '.join(players)})")
+        out.append((name, read_int(count, key_path)))
+    return tuple(out)
+
+
+def _max_hand(value: object) -> int | None:
+    if value is None or (isinstance(value, str) and fold(value) in NO_MAXIMUM):
+        return None
+    if isinstance(value, str):
+        raise SituationError("max_hand_size", "un entier ou « aucune » est attendu")
+    return read_int(value, "max_hand_size")
+
+
+def _skips(value: object, phase: str, step: str | None, has_events: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    for i, item in enumerate(read_list(value, "skip")):
+        path = f"skip[{i}]"
+        text = read_string(item, path)
+        slug = STEP_ALIASES.get(fold(text)) or PHASE_ALIASES.get(fold(text))
+        if slug is None:
+            raise SituationError(path, f"étape ou phase inconnue « {text} »")
+        if not has_events and slug in (phase, step):
+            raise SituationError(path, "l'étape ou la phase en cours ne peut pas être sautée")
+        out.append(slug)
+    return tuple(out)
+
+
+def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Creature, ...]:
+    creatures = read_items(value, "creatures", lambda v, p: _creature(v, p, players, active))
+    names = [creature.name for creature in creatures]
+    for i, creature in enumerate(creatures):
+        if creature.name in names[:i]:
+            raise SituationError(f"creatures[{i}].name", f"créature « {creature.name} » en double")
+        if creature.blocking is not None and creature.blocking not in names:
+            raise SituationError(
+                f"creatures[{i}].blocking", f"aucune créature ne s'appelle « {creature.blocking} »"
+            )
+    return creatures
+
+
+def _ability(value: object, path: str) -> str:
+    text = read_string(value, path)
+    return ABILITY_ALIASES.get(fold(text), fold(text).replace(" ", "_"))
+
+
+def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
+    table = read_table(value, path)
+    check_keys(table, path, CREATURE_KEYS)
+
+    def sub(key: str) -> str:
+        return join_path(path, key)
+
+    if "name" not in table:
+        raise SituationError(sub("name"), "clé obligatoire manquante")
+    flags = {
+        key: read_bool(table[key], sub(key))
+        for key in ("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
+                    "dealt_first_strike_damage")
+        if key in table
+    }
+    return Creature(
+        name=read_string(table["name"], sub("name")),
+        controller=(read_player(table["controller"], sub("controller"), players)
+                    if "controller" in table else active),
+        abilities=read_items(table.get("abilities", []), sub("abilities"), _ability),
+        types=read_items(table.get("types", []), sub("types"), read_string),
+        power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
+        toughness=read_optional(table.get("toughness"), sub("toughness"),
+                            lambda v, p: read_int(v, p, minimum=None)),
+        blocking=read_optional(table.get("blocking"), sub("blocking"), read_string),
+        **flags,
+    )
+
+
+def _names(value: object, path: str, names: set[str]) -> str:
+    name = read_string(value, path)
+    if name not in names:
+        raise SituationError(path, f"aucune créature ne s'appelle « {name} »")
+    return name
+
+
+def _events(value: object, players: tuple[str, ...], names: set[str]) -> tuple[Event, ...]:
+    return read_items(value, "events", lambda v, p: _event(v, p, players, names))
+
+
+def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) -> Event:
+    if isinstance(value, str):
+        if fold(value) in ("pass", "passe", "passer"):
+            return Pass()
+        raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
+    table = read_table(value, path)
+    kinds = [key for key in ("cast", "activate", "play_land", "declare_attackers",
+                             "declare_blockers") if key in table]
+    if len(kinds) != 1:
+        raise SituationError(
+            path, "un événement est attendu : pass, cast, activate, play_land, "
+            "declare_attackers ou declare_blockers"
+        )
+    kind = kinds[0]
+    if kind in ("cast", "activate"):
+        check_keys(table, path, (kind, "by"))
+        if "by" not in table:
+            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
+        by = read_player(table["by"], join_path(path, "by"), players)
+        if kind == "cast":
+            spell = read_slug(table["cast"], join_path(path, "cast"), KIND_ALIASES, "type de sort")
+            if spell not in SPELL_KINDS:
+                raise SituationError(join_path(path, "cast"), f"« {spell} » n'est pas un type de sort")
+            return Cast(kind=spell, by=by)
+        ability = read_string(table["activate"], join_path(path, "activate"))
+        if fold(ability) not in ("ability", "capacite"):
+            raise SituationError(join_path(path, "activate"), "« ability » est attendu")
+        return Activate(ability="ability", by=by)
+    check_keys(table, path, (kind,))
+    sub = join_path(path, kind)
+    if kind == "play_land":
+        return PlayLand(player=read_player(table[kind], sub, players))
+    if kind == "declare_attackers":
+        return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: _names(v, p, names)))
+    blocks = read_table(table[kind], sub)
+    return DeclareBlockers(blocks=tuple(
+        (_names(blocker, join_path(sub, blocker), names),
+         _names(attacker, join_path(sub, blocker), names))
+        for blocker, attacker in blocks.items()
+    ))
+
+
+def _question(
+    value: object, path: str, players: tuple[str, ...], names: set[str], active: str
+) -> Question:
+    table = read_table(value, path)
+    if "ask" not in table:
+        raise SituationError(join_path(path, "ask"), "clé obligatoire manquante")
+    ask = read_string(table["ask"], join_path(path, "ask"))
+    if ask not in ASKS:
+        raise SituationError(
+            join_path(path, "ask"), f"question inconnue « {ask} » (questions : {', '.join(ASKS)})"
+        )
+    params = ASKS[ask]
+    check_keys(table, path, ("ask", *params))
+    read: dict[str, Callable[[object, str], object]] = {
+        "player": lambda v, p: read_player(v, p, players),
+        "kind": _spell_kind,
+        "creature": lambda v, p: _names(v, p, names),
+        "attacker": lambda v, p: _names(v, p, names),
+        "count": lambda v, p: read_int(v, p, minimum=1),
+    }
+    values: dict[str, object] = {}
+    for param in params:
+        if param in table:
+            values[param] = read[param](table[param], join_path(path, param))
+        elif param == "player":
+            values[param] = active
+        elif param == "count":
+            values[param] = len(players)
+        else:
+            raise SituationError(join_path(path, param), "clé obligatoire manquante")
+    return Question(ask=ask, **values)  # type: ignore[arg-type]
+
+
+def _spell_kind(value: object, path: str) -> str:
+    kind = read_slug(value, path, KIND_ALIASES, "type de sort")
+    if kind not in SPELL_KINDS:
+        raise SituationError(path, f"« {kind} » n'est pas un type de sort ({', '.join(SPELL_KINDS)})")
+    return kind

@@ -1,0 +1,188 @@
+"""What a search returns and how it is shown: `Hit`, `SearchResult`, snippets, JSON and text.
+
+Owns the result shapes, the marked snippet of each hit and its context line, and the
+`judge search` outputs. Finding and ranking the rules is `search.py`'s job.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from judge.corpus.graph import RuleGraph
+from judge.corpus.model import Rule
+from judge.search.analysis import folded_tokens, stem
+
+_SNIPPET_CHARS = 220
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit:
+    """One rule found: where it is, how well it matched and the matching passage."""
+
+    edition: str
+    language: str
+    number: str
+    title: str | None
+    score: float
+    snippet: str
+    status: str
+    context: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchResult:
+    """Ranked hits for one query, with a "did you mean" suggestion and a notice if any."""
+
+    query: str
+    suggestion: str | None
+    hits: tuple[Hit, ...]
+    notice: str | None = None
+
+
+def _titled_ancestor(graph: RuleGraph, rule: Rule) -> Rule | None:
+    parent = graph.parent(rule)
+    while parent is not None and not parent.title:
+        parent = graph.parent(parent)
+    return parent
+
+
+def context_of(graph: RuleGraph, rule: Rule) -> str | None:
+    """`308.2 · 308 Etape de déclaration des attaquants` for 308.2a; None for a section."""
+    parent = graph.parent(rule)
+    if parent is None:
+        return None
+    titled = parent if parent.title else _titled_ancestor(graph, parent)
+    named = f"{titled.number} {titled.title}" if titled is not None else None
+    if titled is parent:
+        return named
+    return f"{parent.number} · {named}" if named else parent.number
+
+
+# ---------------------------------------------------------------------- snippets
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    return tuple((term, stem(term), start, end) for term, start, end in folded_tokens(text))
+
+
+def _marked(text: str, stems: set[str], words: set[str]) -> list[tuple[int, int]]:
+    return [(start, end) for term, stemmed, start, end in _tokens(text) if term in words or stemmed in stems]
+
+
+def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_CHARS) -> str:
+    """The passage of `text` with the most matches, HTML-escaped, matches in `<mark>`."""
+    if not text:
+        return ""
+    start, end = 0, len(text)
+    if len(text) > width:
+        best = 0
+        if spans:
+            # For each span, how many start in [its start, + width - 40): by bisection.
+            starts = sorted(s for s, _ in spans)
+            counts = [bisect_left(starts, a + width - 40) - bisect_left(starts, a) for a, _ in spans]
+            best = spans[counts.index(max(counts))][0]
+        start = max(0, best - 40)
+        if start:
+            space = text.find(" ", start)
+            start = space + 1 if 0 <= space < best else start
+        end = min(len(text), start + width)
+        if end < len(text):
+            space = text.rfind(" ", start, end)
+            end = space if space > start else end
+    pieces = ["… "] if start > 0 else []
+    cursor = start
+    for s, e in spans:
+        if s < start or e > end:
+            continue
+        pieces.extend(
+            (html.escape(text[cursor:s], quote=False), "<mark>", html.escape(text[s:e], quote=False), "</mark>")
+        )
+        cursor = e
+    pieces.append(html.escape(text[cursor:end], quote=False))
+    if end < len(text):
+        pieces.append(" …")
+    return "".join(pieces)
+
+
+def _snippet(rule: Rule, stems: set[str], words: set[str]) -> str:
+    sources = [rule.text, *(example.text for example in rule.examples), rule.title or ""]
+    for source in sources:
+        spans = _marked(source, stems, words)
+        if spans:
+            return make_snippet(source, spans)
+    return make_snippet(rule.text or rule.title or "", [])
+
+
+def make_hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words: set[str]) -> Hit:
+    return Hit(
+        edition=rule.edition,
+        language=rule.language,
+        number=rule.number,
+        title=rule.title,
+        score=round(float(score), 3),
+        snippet=_snippet(rule, stems, words),
+        status=rule.status,
+        context=context_of(graph, rule),
+    )
+
+
+# ---------------------------------------------------------------------- output
+def result_json(result: SearchResult) -> dict[str, Any]:
+    """The stable `judge search --json` shape (see cli-contract.md), plus extra keys."""
+    return {
+        "query": result.query,
+        "suggestion": result.suggestion,
+        "notice": result.notice,
+        "hits": [
+            {
+                "edition": hit.edition,
+                "number": hit.number,
+                "score": hit.score,
+                "snippet": hit.snippet,
+                "language": hit.language,
+                "title": hit.title,
+                "status": hit.status,
+                "context": hit.context,
+            }
+            for hit in result.hits
+        ],
+    }
+
+
+_MARK = re.compile(r"<mark>(.*?)</mark>")
+
+
+def _plain(snippet: str) -> str:
+    return html.unescape(_MARK.sub(r"[\1]", snippet))
+
+
+def result_text(result: SearchResult) -> str:
+    """French human output: one block per hit, matched words in [brackets]."""
+    lines = []
+    if result.notice:
+        lines.append(f"Note : {result.notice}")
+    count = len(result.hits)
+    if not count:
+        lines.append(f"Aucun résultat pour « {result.query.strip()[:80]} ».")
+    else:
+        lines.append(f"{count} résultat{'s' if count > 1 else ''} pour « {result.query.strip()[:80]} » :")
+    if result.suggestion:
+        lines.append(f"Vouliez-vous dire « {result.suggestion} » ?")
+    for i, hit in enumerate(result.hits, 1):
+        head = f"{i:2}. {hit.number}"
+        if hit.title:
+            head += f" {hit.title}"
+        tags = [f"édition {hit.edition}", hit.language]
+        if hit.status == "historical":
+            tags.append("historique")
+        head += f"  ({', '.join(tags)})"
+        lines.append(head)
+        if hit.context:
+            lines.append(f"    dans {hit.context}")
+        if hit.snippet:
+            lines.append(f"    {_plain(hit.snippet)}")
+    return "\n".join(lines)

@@ -1,0 +1,416 @@
+"""Full-text search over every rule of a graph: queries, ranking and the open index.
+
+Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
+mean") and the shared `RuleIndex`. Matching and scoring the query tree is `search_match.py`,
+the cached index `search_index.py`, result shapes and outputs `search_output.py`, text
+analysis `analysis.py`. Queries longer than `MAX_QUERY` characters are truncated, with a
+notice in the result.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import tomllib
+import warnings
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import scoring
+
+from judge.corpus.graph import RuleGraph
+from judge.corpus.model import Rule
+from judge.errors import JudgeError
+from judge.normalize import fold, levenshtein
+from judge.resources import rules_dir
+from judge.search.analysis import analyze_terms, fold_terms, stem, suggestion
+from judge.search.index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
+from judge.search.match import And, Clause, Node, Or, Phrase, Postings
+from judge.search.output import (
+    Hit,
+    SearchResult,
+    context_of,
+    make_hit,
+    make_snippet,
+    result_json,
+    result_text,
+)
+
+__all__ = [
+    "MAX_QUERY", "SCHEMA_VERSION", "GlossaryTerm", "Hit", "QueryError", "RuleIndex",
+    "SearchResult", "build_index", "context_of", "index_for", "index_name", "load_glossary",
+    "make_snippet", "open_index", "plan_query", "result_json", "result_text", "schema",
+    "search", "search_with",
+]
+
+MAX_QUERY = 500
+_MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
+GLOSSARY_NAME = "glossary-fr-en.toml"
+# Query-time weights of the ranked fields (BM25F sums them).
+FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
+DIRECT_SCORE = 100.0
+CHILD_SCORE = 50.0
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
+_OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
+# Words that only introduce a rule number (`règle 308.2a`).
+_NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
+_QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
+
+
+class QueryError(JudgeError):
+    """A search query that cannot be run (empty, only stop words, bad limit)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GlossaryTerm:
+    """One notion of the FR↔EN glossary: its English and French names."""
+
+    en: tuple[str, ...]
+    fr: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Plan:
+    """What a query asks for once cleaned: numbers, words, phrases, expansions."""
+
+    text: str
+    numbers: tuple[str, ...]
+    words: tuple[str, ...]
+    phrases: tuple[tuple[str, ...], ...]
+    expansions: tuple[tuple[tuple[str, ...], ...], ...]  # per glossary notion, its French names
+    notices: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------------- glossary
+_glossary_cache: tuple[tuple[GlossaryTerm, ...], re.Pattern[str] | None, dict[str, GlossaryTerm]] | None = None
+
+
+def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
+    """The glossary entries of `rules/glossary-fr-en.toml` (or `path`)."""
+    path = path or rules_dir() / GLOSSARY_NAME
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise JudgeError(f"{path} : glossaire illisible ({exc})") from None
+    terms = []
+    for i, raw in enumerate(data.get("term", [])):
+        en, fr = raw.get("en", []), raw.get("fr", [])
+        if not isinstance(en, list) or not isinstance(fr, list) or not fr:
+            raise JudgeError(f"{path} (term[{i}]) : listes « en » et « fr » attendues")
+        terms.append(GlossaryTerm(en=tuple(map(str, en)), fr=tuple(map(str, fr))))
+    return tuple(terms)
+
+
+def _glossary() -> tuple[re.Pattern[str] | None, dict[str, GlossaryTerm]]:
+    global _glossary_cache
+    if _glossary_cache is None:
+        terms = load_glossary()
+        names: dict[str, GlossaryTerm] = {}
+        for term in terms:
+            for name in (*term.en, *term.fr):
+                names.setdefault(fold(name), term)
+        ordered = sorted(names, key=len, reverse=True)
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + r")(?!\w)") if ordered else None
+        _glossary_cache = (terms, pattern, names)
+    return _glossary_cache[1], _glossary_cache[2]
+
+
+# ---------------------------------------------------------------------- open index
+class RuleIndex:
+    """An open index over a graph; share one across threads and requests (reads only)."""
+
+    def __init__(self, graph: RuleGraph, ix: Any, notice: str | None = None) -> None:
+        self.graph = graph
+        self._ix = ix
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._notice = notice
+        self._stems: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._rules: dict[int, Rule | None] = {}
+        self._corrections: dict[str, str | None] = {}
+        self.postings = Postings(FIELD_BOOSTS, ("exact", "heading"))
+        self.notice = notice
+        if notice:
+            warnings.warn(notice, RuntimeWarning, stacklevel=3)
+
+    def searcher(self) -> Any:
+        """This thread's Whoosh searcher (Whoosh searchers are not shared across threads)."""
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._ix.searcher(weighting=scoring.BM25F())
+            self._local.searcher = searcher
+        return searcher
+
+    def rule(self, searcher: Any, doc: int) -> Rule | None:
+        """The rule of an index document (cached)."""
+        try:
+            return self._rules[doc]
+        except KeyError:
+            fields = searcher.stored_fields(doc)
+            found = self._rules[doc] = self.graph.get(fields["edition"], fields["number"], fields["language"])
+            return found
+
+    def correction(self, reader: Any, word: str) -> str | None:
+        """`_correct` memoized per word (the fuzzy scan costs ~2 ms; the index never changes)."""
+        try:
+            return self._corrections[word]
+        except KeyError:
+            if len(self._corrections) >= _MEMO_SIZE:
+                self._corrections.clear()
+            found = self._corrections[word] = _correct(reader, word)
+            return found
+
+    def stems(self, rule: Rule) -> frozenset[str]:
+        """Every stem of a rule's title, text, examples and ancestors' titles (cached)."""
+        k = (rule.edition, rule.language, rule.number)
+        found = self._stems.get(k)
+        if found is None:
+            parts = [rule.title or "", rule.text, *(e.text for e in rule.examples)]
+            ancestor = self.graph.parent(rule)
+            while ancestor is not None:
+                parts.append(ancestor.title or "")
+                ancestor = self.graph.parent(ancestor)
+            found = self._stems[k] = frozenset(analyze_terms(" ".join(parts)))
+        return found
+
+    def take_notice(self) -> str | None:
+        """The rebuild notice, once: the first result after a rebuild says so."""
+        with self._lock:
+            notice, self._notice = self._notice, None
+        return notice
+
+    def search(self, query: str, *, edition: str | None = None, limit: int = 10) -> SearchResult:
+        return search_with(self, query, edition=edition, limit=limit)
+
+
+def open_index(graph: RuleGraph) -> RuleIndex:
+    """The graph's index from the cache, built (or rebuilt, saying so once) when needed."""
+    ix, notice = open_or_build(graph)
+    return RuleIndex(graph, ix, notice)
+
+
+_open: weakref.WeakKeyDictionary[RuleGraph, RuleIndex] = weakref.WeakKeyDictionary()
+_open_lock = threading.Lock()
+
+
+def index_for(graph: RuleGraph) -> RuleIndex:
+    """One open index per graph for the life of the process."""
+    with _open_lock:
+        index = _open.get(graph)
+        if index is None:
+            index = _open[graph] = open_index(graph)
+        return index
+
+
+# ---------------------------------------------------------------------- queries
+def _clean(raw: str) -> tuple[str, list[str]]:
+    notices = []
+    text = _CONTROL.sub(" ", raw)
+    if len(text) > MAX_QUERY:
+        text = text[:MAX_QUERY]
+        notices.append(f"requête tronquée à {MAX_QUERY} caractères")
+    if _OPERATORS.search(text):
+        text = _OPERATORS.sub(" ", text)
+        notices.append("opérateurs AND, OR, NOT ignorés : tous les mots comptent")
+    return " ".join(text.split()), notices
+
+
+def plan_query(raw: str) -> _Plan:
+    """Split a query into rule numbers, phrases, glossary expansions and plain words."""
+    text, notices = _clean(raw)
+    if not text:
+        raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
+    folded = fold(text)
+    numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
+    phrases = []
+    for match in _QUOTED.finditer(folded):
+        words = fold_terms(next(g for g in match.groups() if g))
+        if len(words) > 1:
+            phrases.append(tuple(words))
+    rest = folded.replace('"', " ").replace("«", " ").replace("»", " ")
+    expansions: list[tuple[tuple[str, ...], ...]] = []
+    pattern, names = _glossary()
+    if pattern is not None:
+        for match in pattern.finditer(rest):
+            term = names[match.group(0)]
+            alternatives = tuple(w for w in (tuple(fold_terms(name)) for name in term.fr) if w)
+            if alternatives and alternatives not in expansions:
+                expansions.append(alternatives)
+        # The matched words now count as one notion (any of its French names).
+        rest = pattern.sub(" ", rest)
+    plain = tuple(w for w in fold_terms(rest) if w not in numbers)
+    if numbers:
+        plain = tuple(w for w in plain if w not in _NUMBER_WORDS)
+    if not numbers and not plain and not expansions and not phrases:
+        raise QueryError(f"la requête « {text[:60]} » ne contient que des mots vides (de, la, le…)")
+    return _Plan(
+        text=text,
+        numbers=numbers,
+        words=plain,
+        phrases=tuple(phrases),
+        expansions=tuple(expansions),
+        notices=tuple(notices),
+    )
+
+
+def _group_clause(words: tuple[str, ...], boost: float = 1.0) -> Node:
+    """A multi-word notion: all its stems (any field), better still as a phrase."""
+    stems = tuple(Clause(stem(w)) for w in words)
+    if len(words) == 1:
+        return Or(stems, boost=boost)
+    together = And(stems)
+    phrase = Phrase("exact", words, slop=2, boost=2.0)
+    heading = Phrase("heading", words, slop=1, boost=4.0)
+    return Or((together, phrase, heading), boost=boost)
+
+
+def _compose(words: tuple[str, ...], plan: _Plan, numbers: tuple[str, ...]) -> Node | None:
+    """The query tree: each word, number, phrase and glossary notion; scores add up."""
+    clauses: list[Node] = [Clause(stem(w)) for w in dict.fromkeys(words)]
+    clauses.extend(Clause(n, boost=0.5) for n in numbers)
+    clauses.extend(_group_clause(p, boost=3.0) for p in plan.phrases)
+    clauses.extend(Or(tuple(_group_clause(alt) for alt in e)) for e in plan.expansions)
+    if len(words) > 1:
+        # Proximity bonus: the typed words close together, better still in a title.
+        clauses.append(Phrase("exact", words, slop=3, boost=1.5))
+        clauses.append(Phrase("heading", words, slop=1, boost=4.0))
+    if not clauses:
+        return None
+    return Or(tuple(clauses))
+
+
+def _concepts(words: tuple[str, ...], plan: _Plan) -> list[tuple[frozenset[str], ...]]:
+    """Each notion the query asks for, as alternative sets of stems (any one covers it)."""
+    concepts: list[tuple[frozenset[str], ...]] = [(frozenset({stem(w)}),) for w in dict.fromkeys(words)]
+    concepts.extend((frozenset(stem(w) for w in p),) for p in plan.phrases)
+    concepts.extend(tuple(frozenset(stem(w) for w in alt) for alt in e) for e in plan.expansions)
+    return concepts
+
+
+def _coverage(stems: frozenset[str], concepts: list[tuple[frozenset[str], ...]]) -> float:
+    if not concepts:
+        return 1.0
+    covered = sum(1 for alts in concepts if any(alt <= stems for alt in alts))
+    return covered / len(concepts)
+
+
+def _known(reader: Any, word: str) -> bool:
+    if (reader.doc_frequency("exact", word)) > 0:
+        return True
+    return any(reader.doc_frequency(name, stem(word)) > 0 for name in FIELD_BOOSTS)
+
+
+def _correct(reader: Any, word: str) -> str | None:
+    """The closest indexed word to an unknown one (most frequent on ties), or None."""
+    if not 4 <= len(word) <= 30 or any(c.isdigit() for c in word) or _known(reader, word):
+        return None
+    maxdist = 1 if len(word) <= 5 else 2
+    candidates = set(reader.terms_within("exact", word, maxdist, prefix=1))
+    if not candidates:
+        return None
+    return str(min(candidates, key=lambda c: (levenshtein(c, word), -reader.doc_frequency("exact", c), c)))
+
+
+# ---------------------------------------------------------------------- search
+
+def _direct(graph: RuleGraph, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Rule, float]]:
+    found: list[tuple[Rule, float]] = []
+    for number in numbers:
+        for ed in graph.editions:
+            if edition is not None and ed.id != edition:
+                continue
+            for language in ed.languages:
+                rule = graph.get(ed.id, number, language)
+                if rule is None:
+                    # `505` when only 505.1 … exist: the rules under that number.
+                    under = [r for r in graph.rules(ed.id, language) if r.number.startswith(number + ".")]
+                    found.extend((r, CHILD_SCORE) for r in under)
+                    continue
+                found.append((rule, DIRECT_SCORE))
+                found.extend((child, CHILD_SCORE) for child in graph.descendants(rule))
+    return found
+
+
+def search_with(index: RuleIndex, query: str, *, edition: str | None = None, limit: int = 10) -> SearchResult:
+    """Run one query on an open index (see `open_index`); thread-safe."""
+    if not isinstance(limit, int) or limit < 1:
+        raise QueryError(f"nombre de résultats invalide : {limit} (un entier positif est attendu)")
+    graph = index.graph
+    if edition is not None:
+        graph.edition(edition)
+    plan = plan_query(query)
+    notices = list(plan.notices)
+    rebuilt = index.take_notice()
+    if rebuilt:
+        notices.insert(0, rebuilt)
+
+    ranked: dict[tuple[str, str, str], tuple[Rule, float]] = {}
+    for rule, score in _direct(graph, plan.numbers, edition):
+        ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
+    missing = [n for n in plan.numbers if not any(r.number == n for r, _ in ranked.values())]
+    if missing:
+        notices.append("règle introuvable : " + ", ".join(missing))
+
+    searcher = index.searcher()
+    reader = searcher.reader()
+    postings = index.postings
+    allowed = postings.edition(searcher, edition) if edition else None
+    words = plan.words
+    corrections: dict[str, str] = {}
+    stems = {stem(w) for w in (*words, *(w for group in plan.phrases for w in group))}
+    stems |= {stem(w) for e in plan.expansions for alt in e for w in alt}
+    exact_words = set(plan.numbers) | {w for group in plan.phrases for w in group}
+
+    def run(terms: tuple[str, ...]) -> list[tuple[Rule, float]]:
+        q = _compose(terms, plan, plan.numbers)
+        if q is None:
+            return []
+        concepts = _concepts(terms, plan)
+        found = []
+        scores = postings.evaluate(searcher, q)
+        for doc, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
+            rule = index.rule(searcher, doc)
+            if rule is not None:
+                # Coordination: a rule that answers every notion of the query beats one
+                # that repeats a single word (BM25 alone does not see this).
+                found.append((rule, score * _coverage(index.stems(rule), concepts) ** 2))
+        found.sort(key=lambda item: -item[1])
+        return found[: limit + len(ranked)]
+
+    for word in words:
+        # An unknown word finds nothing by itself (few hits): fuzzy fallback on `exact`.
+        fixed = index.correction(reader, word)
+        if fixed is not None:
+            corrections[word] = fixed
+    if corrections:
+        words = tuple(corrections.get(w, w) for w in words)
+        stems |= {stem(w) for w in corrections.values()}
+        exact_words |= set(corrections.values())
+    text_hits = run(words)
+    for rule, score in text_hits:
+        ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
+
+    hits = tuple(
+        make_hit(graph, rule, score, stems, exact_words) for rule, score in list(ranked.values())[:limit]
+    )
+    return SearchResult(
+        query=query,
+        suggestion=suggestion(plan.text, corrections),
+        hits=hits,
+        notice=" ; ".join(notices) if notices else None,
+    )
+
+
+def search(
+    query: str, *, edition: str | None = None, limit: int = 10, graph: RuleGraph | None = None
+) -> SearchResult:
+    """Search the rules of `graph` (default: the embedded corpus plus user configuration)."""
+    if graph is None:
+        from judge.corpus.loader import load_graph
+
+        graph = load_graph()
+    return search_with(index_for(graph), query, edition=edition, limit=limit)

@@ -1,0 +1,361 @@
+"""The static HTML rulebook: view models, page rendering and the atomic, deterministic build.
+
+Owns what each page shows (edition banner, sections, rules with their links) and the
+`site/` layout; the Jinja2 setup is in `templating.py`, the turn diagram in `diagram.py`,
+the offline search index in `offline_index.py`. Rendering functions return strings so that
+the web app (`judge serve`) can reuse them with `root="/"`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from judge.site.diagram import turn_diagram_svg
+from judge.errors import JudgeError
+from judge.checks.rulemap import load_checks_for
+from judge.corpus.export import ChecksFor
+from judge.corpus.graph import RuleGraph
+from judge.corpus.model import Edition, Reference, Rule, Segment, sort_key
+from judge.site.offline_index import build_search_index, search_index_js
+from judge.resources import templates_dir
+from judge.site.templating import edition_path, make_environment, page_path, rule_anchor, rule_url, section_of
+
+
+LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
+MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+          "septembre", "octobre", "novembre", "décembre")
+STATIC_FILES = ("style.css", "search.js")
+
+
+class SiteError(JudgeError):
+    """The output folder cannot be written (or replaced)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"impossible d'écrire le site dans {path} : {reason}")
+        self.path = path
+        self.reason = reason
+
+
+# ---------------------------------------------------------------------- view models
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Link:
+    """A link to a rule (label, relative URL, tooltip)."""
+
+    label: str
+    href: str
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SegmentView:
+    """A piece of rule text: plain (href None, missing False), a link, or a missing target."""
+
+    text: str
+    href: str | None = None
+    title: str = ""
+    missing: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleView:
+    """Everything the page shows about one rule."""
+
+    rule: Rule
+    anchor: str
+    depth: int
+    segments: tuple[SegmentView, ...]
+    examples: tuple[tuple[SegmentView, ...], ...]
+    parent: Link | None
+    children: tuple[Link, ...]
+    previous: Link | None
+    next: Link | None
+    backlinks: tuple[Link, ...]
+    checks: tuple[str, ...]
+    removed_in: tuple[Edition, ...]
+    translations: tuple[RuleView, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SectionEntry:
+    """One line of a table of contents."""
+
+    number: str
+    title: str
+    href: str
+    rule_count: int
+
+
+def language_name(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def french_date(iso: str | None) -> str:
+    """`2004-06-01` -> `1er juin 2004`; anything else as given."""
+    if not iso:
+        return "date inconnue"
+    parts = iso.split("-")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return iso
+    year, month, day = (int(p) for p in parts)
+    if not 1 <= month <= 12:
+        return iso
+    return f"{'1er' if day == 1 else day} {MONTHS[month - 1]} {year}"
+
+
+# ---------------------------------------------------------------------- the renderer
+class SiteRenderer:
+    """Renders the pages of one graph; `root` is the prefix from a page to the site root."""
+
+    def __init__(self, graph: RuleGraph, *, checks_for: ChecksFor | None = None,
+                 env: jinja2.Environment | None = None) -> None:
+        self.graph = graph
+        self.checks_for = checks_for or load_checks_for()
+        self.env = env or make_environment()
+
+    # -------------------------------------------------------------- helpers
+    def primary(self, edition: str) -> str:
+        return self.graph.primary_language(edition)
+
+    def url(self, rule: Rule, root: str) -> str:
+        return rule_url(rule, root, self.primary(rule.edition))
+
+    def link(self, rule: Rule, root: str) -> Link:
+        label = rule.number if not rule.title else f"{rule.number} {rule.title}"
+        if rule.language != self.primary(rule.edition):
+            label += f" ({rule.language})"
+        return Link(label=label, href=self.url(rule, root), title=f"Règle {rule.number}")
+
+    def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str) -> tuple[SegmentView, ...]:
+        out: list[SegmentView] = []
+        for segment in segments:
+            if not isinstance(segment, Reference):
+                out.append(SegmentView(text=segment.text))
+                continue
+            text = segment.text or segment.number
+            target = self.graph.resolve(rule, segment)
+            if target is None:
+                quoted = f"« {segment.title} » : " if segment.title else ""
+                out.append(SegmentView(
+                    text=text, missing=True,
+                    title=f"{quoted}règle {segment.number} absente du corpus (édition {rule.edition})",
+                ))
+            else:
+                name = f" — {target.title}" if target.title else ""
+                lang = f" ({language_name(target.language)})" if target.language != rule.language else ""
+                out.append(SegmentView(text=text, href=self.url(target, root),
+                                       title=f"Règle {target.number}{name}{lang}"))
+        return tuple(out)
+
+    def depth(self, rule: Rule) -> int:
+        return {"section": 0, "rule": 0, "subrule": 1}[rule.kind]
+
+    def rule_view(self, rule: Rule, root: str, *, with_translations: bool = True) -> RuleView:
+        g = self.graph
+        parent, previous, following = g.parent(rule), g.previous(rule), g.next(rule)
+        translations: tuple[RuleView, ...] = ()
+        if with_translations:
+            translations = tuple(self.rule_view(t, root, with_translations=False)
+                                 for t in g.translations(rule))
+        return RuleView(
+            rule=rule,
+            anchor=rule_anchor(rule.number),
+            depth=self.depth(rule),
+            segments=self.segments(rule, rule.segments, root),
+            examples=tuple(self.segments(rule, ex.segments, root) for ex in rule.examples),
+            parent=self.link(parent, root) if parent else None,
+            children=tuple(self.link(c, root) for c in g.children(rule)),
+            previous=self.link(previous, root) if previous else None,
+            next=self.link(following, root) if following else None,
+            backlinks=tuple(self.link(b, root) for b in g.backlinks(rule)),
+            checks=tuple(self.checks_for(rule.edition, rule.number)) if rule.language == self.primary(rule.edition) else (),
+            removed_in=g.removed_in(rule),
+            translations=translations,
+        )
+
+    def sections(self, edition: str, language: str | None = None) -> dict[str, list[Rule]]:
+        """Rules grouped by section number, in numeric order (a missing section line is fine)."""
+        grouped: dict[str, list[Rule]] = {}
+        for rule in self.graph.rules(edition, language or self.primary(edition)):
+            grouped.setdefault(section_of(rule.number), []).append(rule)
+        return dict(sorted(grouped.items(), key=lambda item: sort_key(item[0])))
+
+    def section_title(self, edition: str, section: str, rules: list[Rule]) -> str:
+        head = rules[0] if rules and rules[0].number == section else None
+        if head is not None and head.title:
+            return head.title
+        for language in self.graph.edition(edition).languages:
+            other = self.graph.get(edition, section, language)
+            if other is not None and other.title:
+                return f"{other.title} ({language_name(language)})"
+        return f"Section {section}"
+
+    def toc(self, edition: str, root: str, language: str | None = None) -> tuple[SectionEntry, ...]:
+        lang = None if language in (None, self.primary(edition)) else language
+        return tuple(
+            SectionEntry(number=number, title=self.section_title(edition, number, rules),
+                         href=root + page_path(edition, number, lang), rule_count=len(rules))
+            for number, rules in self.sections(edition, language).items()
+        )
+
+    def banner(self, edition: Edition) -> dict[str, object]:
+        languages = edition.languages
+        return {
+            "edition": edition,
+            "released": french_date(edition.released),
+            "languages": tuple(language_name(lang) for lang in languages),
+            "primary": language_name(languages[0]),
+            "english_loaded": "en" in languages[1:] or languages[0] == "en",
+            "bilingual": len(languages) > 1,
+        }
+
+    def _render(self, template: str, **context: object) -> str:
+        return self.env.get_template(template).render(**context)
+
+    # -------------------------------------------------------------- pages
+    def render_index(self, root: str = "") -> str:
+        editions = [
+            {"banner": self.banner(e), "href": root + edition_path(e.id),
+             "toc": self.toc(e.id, root)}
+            for e in self.graph.editions
+        ]
+        return self._render("index.html", root=root, editions=editions)
+
+    def render_edition(self, edition_id: str, root: str = "../", language: str | None = None) -> str:
+        edition = self.graph.edition(edition_id)
+        lang = language or edition.languages[0]
+        other_languages = [
+            {"name": language_name(code),
+             "href": root + edition_path(edition_id, None if code == edition.languages[0] else code)}
+            for code in edition.languages if code != lang
+        ]
+        return self._render(
+            "edition.html", root=root, banner=self.banner(edition), language=lang,
+            language_label=language_name(lang), toc=self.toc(edition_id, root, lang),
+            other_languages=other_languages,
+            diagram=turn_diagram_svg(self.graph, edition_id, root) if lang == edition.languages[0] else "",
+            edition_href=root + edition_path(edition_id, None if lang == edition.languages[0] else lang),
+        )
+
+    def render_section(self, edition_id: str, section: str, root: str = "../",
+                       language: str | None = None) -> str:
+        edition = self.graph.edition(edition_id)
+        lang = language or edition.languages[0]
+        grouped = self.sections(edition_id, lang)
+        if section not in grouped:
+            from judge.errors import NotFound
+
+            raise NotFound(f"section {section} absente de l'édition {edition_id} ({lang})")
+        rules = grouped[section]
+        numbers = list(grouped)
+        i = numbers.index(section)
+        sub = None if lang == edition.languages[0] else lang
+
+        def neighbour(j: int) -> Link | None:
+            if 0 <= j < len(numbers):
+                n = numbers[j]
+                return Link(label=f"{n} {self.section_title(edition_id, n, grouped[n])}",
+                            href=root + page_path(edition_id, n, sub))
+            return None
+
+        return self._render(
+            "section.html", root=root, banner=self.banner(edition), language=lang,
+            language_label=language_name(lang), section=section,
+            title=self.section_title(edition_id, section, rules),
+            rules=[self.rule_view(r, root, with_translations=sub is None) for r in rules],
+            previous_section=neighbour(i - 1), next_section=neighbour(i + 1),
+            edition_href=root + edition_path(edition_id, sub),
+        )
+
+    def render_search(self, root: str = "") -> str:
+        return self._render("search.html", root=root)
+
+    # -------------------------------------------------------------- the whole site
+    def pages(self) -> Iterator[tuple[str, str]]:
+        """Every (relative path, content) of the site, in a stable order."""
+        yield "index.html", self.render_index("")
+        yield "search.html", self.render_search("")
+        for edition in self.graph.editions:
+            for n, lang in enumerate(edition.languages):
+                sub = None if n == 0 else lang
+                root = "../" if sub is None else "../../"
+                yield edition_path(edition.id, sub), self.render_edition(edition.id, root, lang)
+                for section in self.sections(edition.id, lang):
+                    yield page_path(edition.id, section, sub), self.render_section(
+                        edition.id, section, root, lang)
+        index = build_search_index(self.graph)
+        yield "search-index.js", search_index_js(index)
+        for name in STATIC_FILES:
+            yield name, _static_text(name)
+
+
+@lru_cache(maxsize=8)
+def _static_text_cached(path: str, mtime: float) -> str:
+    return Path(path).read_text(encoding="utf-8")
+
+
+def _static_text(name: str) -> str:
+    path = templates_dir() / name
+    return _static_text_cached(str(path), path.stat().st_mtime)
+
+
+# ---------------------------------------------------------------------- public API
+def render_index(graph: RuleGraph, root: str = "") -> str:
+    return SiteRenderer(graph).render_index(root)
+
+
+def render_edition(graph: RuleGraph, edition: str, root: str = "../", language: str | None = None) -> str:
+    return SiteRenderer(graph).render_edition(edition, root, language)
+
+
+def render_section(graph: RuleGraph, edition: str, section_number: str, root: str = "../",
+                   language: str | None = None) -> str:
+    return SiteRenderer(graph).render_section(edition, section_number, root, language)
+
+
+def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None) -> None:
+    """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends."""
+    for relative, content in SiteRenderer(graph, checks_for=checks_for).pages():
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.encode("utf-8"))
+
+
+def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None) -> Path:
+    """Build into a temporary folder beside `out_dir`, then swap it in; returns index.html's path.
+
+    An existing `out_dir` is replaced only once the new site is complete; on any failure
+    it is left untouched and the temporary folder is removed.
+    """
+    out = Path(out_dir).absolute()
+    if out.exists() and not out.is_dir():
+        raise SiteError(out, "ce chemin existe et n'est pas un dossier")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
+    except OSError as exc:
+        raise SiteError(out, exc.strerror or str(exc)) from exc
+    try:
+        staging.chmod(0o755)
+        write_site(graph, staging, checks_for=checks_for)
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            old.rmdir()
+            out.rename(old)
+            staging.rename(out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            staging.rename(out)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise SiteError(out, exc.strerror or str(exc)) from exc
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return out / "index.html"

@@ -1,0 +1,71 @@
+"""The Jinja2 environment shared by the static site (`site.py`) and the web app.
+
+Owns the loader, autoescaping, `StrictUndefined` and every filter, registered by name in
+`register_filters`. Link strategy: each page receives `root`, the prefix to the site root
+("" for the index, "../" for an edition page, "/" for the server), and builds every URL from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+
+from judge.corpus.model import Rule, sort_key
+from judge.resources import templates_dir
+
+
+def rule_anchor(number: str) -> str:
+    """`306.2a` -> `R3062a`: the id of a rule's element on its page."""
+    return "R" + number.replace(".", "").replace("-", "")
+
+
+def section_of(number: str) -> str:
+    """`306.2a` -> `306`: the section a rule is grouped under (its page)."""
+    return number.split(".", 1)[0]
+
+
+def page_path(edition: str, section: str, language: str | None = None) -> str:
+    """Path of a section page relative to the site root (`2004/305.html`, `2004/en/217.html`)."""
+    if language:
+        return f"{edition}/{language}/{section}.html"
+    return f"{edition}/{section}.html"
+
+
+def edition_path(edition: str, language: str | None = None) -> str:
+    """Path of an edition's table of contents relative to the site root."""
+    return f"{edition}/{language}/index.html" if language else f"{edition}/index.html"
+
+
+def rule_url(rule: Rule, root: str = "", primary_language: str | None = None) -> str:
+    """URL of a rule's anchor. Rules of a non-primary language live under `<edition>/<lang>/`."""
+    language = None if primary_language in (None, rule.language) else rule.language
+    return f"{root}{page_path(rule.edition, section_of(rule.number), language)}#{rule_anchor(rule.number)}"
+
+
+def rule_sort_key(number: str) -> tuple[int, int, str]:
+    return sort_key(number)
+
+
+def register_filters(env: jinja2.Environment) -> None:
+    """Every filter the templates use, by name."""
+    env.filters["rule_anchor"] = rule_anchor
+    env.filters["rule_url"] = rule_url
+    env.filters["section_of"] = section_of
+    env.filters["page_path"] = page_path
+    env.filters["edition_path"] = edition_path
+
+
+def make_environment(**globals_: Any) -> jinja2.Environment:
+    """A fresh environment on `templates_dir()`; keyword arguments become template globals."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=jinja2.select_autoescape(["html", "htm", "xml", "svg"], default_for_string=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    register_filters(env)
+    env.globals.update(site_name="Juge — Règles de Magic", **globals_)
+    return env

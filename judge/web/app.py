@@ -1,0 +1,389 @@
+"""`judge serve`: the rulebook, search and the situation checker as one local Starlette app.
+
+Owns routing and the JSON API (same shapes as `--json`). Shared state (corpus, page cache,
+search index) is `server_state.py`, limits and error pages `server_errors.py`, form
+conversion and the timeline `server_forms.py`; pages come from `site.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from markupsafe import Markup, escape
+from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from judge.checks.report import check, report_json, report_text, value_text
+from judge.corpus.graph import RuleGraph
+from judge.errors import JudgeError, NotFound
+from judge.game.situation import STACK_KINDS
+from judge.game.turn import PHASE_LABELS, STEP_LABELS
+from judge.search.output import result_json
+from judge.site.build import SiteRenderer
+from judge.site.templating import rule_anchor, section_of
+from judge.web.errors import (
+    MAX_BODY,
+    STATUS_MESSAGES,
+    Problem,
+    RequestLimits,
+    exception_handlers,
+    limit_param,
+    query_param,
+)
+from judge.web.forms import (
+    ASK_LABELS,
+    FormState,
+    form_to_situation,
+    step_urls,
+    timeline,
+)
+from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
+
+_NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+_SNIPPET_TAGS = re.compile(r"</?mark>")
+
+
+# ---------------------------------------------------------------------- search
+def run_search(state: AppState, query: str, edition: str | None, limit: int) -> dict[str, Any]:
+    """`judge search --json` for one query; results are cached (the index never changes)."""
+    cache_key = (query, edition, limit)
+    cached = state.search_cache.get(cache_key)
+    if cached is not None:
+        state.search_cache.move_to_end(cache_key)
+        return cached
+    result = state.search_index.search(query, edition=edition, limit=limit)
+    data: dict[str, Any] = result_json(result)
+    if state.search_cache_size > 0:
+        state.search_cache[cache_key] = data
+        if len(state.search_cache) > state.search_cache_size:
+            state.search_cache.popitem(last=False)
+    return data
+
+
+def safe_snippet(snippet: str) -> Markup:
+    """The search module escapes snippets and adds `<mark>`; trust that only if it holds."""
+    if "<" in _SNIPPET_TAGS.sub("", snippet) or ">" in _SNIPPET_TAGS.sub("", snippet):
+        return escape(snippet)
+    return Markup(snippet)
+
+
+def rule_link(state: AppState, edition: str, number: str) -> str | None:
+    """URL of a rule on the served rulebook, None if the edition has no such rule."""
+    bare = number.split(":", 1)[-1]
+    if ":" in number:
+        edition = number.split(":", 1)[0]
+    if edition not in state.graph.edition_ids or state.graph.get(edition, bare) is None:
+        return None
+    return f"/{edition}/{section_of(bare)}.html#{rule_anchor(bare)}"
+
+
+async def api_search(request: Request) -> Response:
+    state = app_state(request)
+    query = (query_param(request, "q") or "").strip()
+    if not query:
+        raise Problem(400, "q : une requête de recherche est attendue")
+    edition = state.edition(query_param(request, "edition"))
+    data = run_search(state, query, edition, limit_param(query_param(request, "limit")))
+    return JSONResponse(data)
+
+
+async def search_page(request: Request) -> Response:
+    state = app_state(request)
+    query = (query_param(request, "q") or "").strip()
+    edition = state.edition(query_param(request, "edition"))
+    data: dict[str, Any] | None = None
+    if query:
+        data = run_search(state, query, edition, limit_param(query_param(request, "limit"), 20))
+    hits = [
+        {**hit, "snippet_html": safe_snippet(str(hit.get("snippet") or "")),
+         "url": rule_link(state, str(hit["edition"]), str(hit["number"]))}
+        for hit in (data or {}).get("hits", [])
+    ]
+    return render(
+        state, "search.html", query=query, edition=edition or "",
+        editions=state.graph.editions, hits=hits,
+        suggestion=(data or {}).get("suggestion"), notice=(data or {}).get("notice"),
+        searched=data is not None,
+    )
+
+
+# ---------------------------------------------------------------------- rules
+async def api_rule(request: Request) -> Response:
+    state = app_state(request)
+    from judge.corpus.export import rule_json
+
+    number = request.path_params["number"].strip().rstrip(".")
+    edition = state.edition(query_param(request, "edition"))
+    if not _NUMBER.match(number):
+        raise Problem(400, f"numéro de règle invalide : « {number[:40]} » (attendu par exemple 300, 300.3 ou 306.2a)")
+    found = state.graph.lookup(number, edition)
+    if not found:
+        editions = edition or ", ".join(state.graph.edition_ids)
+        raise NotFound(f"règle {number} introuvable (éditions : {editions})")
+    return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in found])
+
+
+# ---------------------------------------------------------------------- rulebook pages
+def _site_page(state: AppState, key: str, build: Callable[[], str]) -> HTMLResponse:
+    html = state.pages.get(key)
+    if html is None:
+        html = build()
+        state.pages[key] = html
+    return HTMLResponse(html)
+
+
+def _site(state: AppState) -> SiteRenderer:
+    return state.site
+
+
+async def index_page(request: Request) -> Response:
+    state = app_state(request)
+    site = _site(state)
+    return _site_page(state, "index", lambda: str(site.render_index("/")))
+
+
+def _edition_language(state: AppState, edition: str, language: str | None) -> tuple[str, str | None]:
+    if edition not in state.graph.edition_ids:
+        raise Problem(404, f"édition inconnue : « {edition[:40]} »")
+    languages = state.graph.edition(edition).languages
+    if language is not None and (language not in languages or language == languages[0]):
+        raise Problem(404, f"langue « {language[:20]} » absente de l'édition {edition}")
+    return edition, language
+
+
+async def edition_page(request: Request) -> Response:
+    state = app_state(request)
+    site = _site(state)
+    edition, language = _edition_language(
+        state, request.path_params["edition"], request.path_params.get("language")
+    )
+    return _site_page(
+        state, f"{edition}/{language}/index",
+        lambda: str(site.render_edition(edition, "/", language)),
+    )
+
+
+async def section_page(request: Request) -> Response:
+    state = app_state(request)
+    edition, language = _edition_language(
+        state, request.path_params["edition"], request.path_params.get("language")
+    )
+    page = request.path_params["page"]
+    if page == "index.html":
+        return await edition_page(request)
+    match = re.fullmatch(r"(\d{3})\.html", page)
+    if match is None:
+        raise Problem(404, STATUS_MESSAGES[404])
+    section = match.group(1)
+    lang = language or state.graph.primary_language(edition)
+    if state.graph.get(edition, section, lang) is None:
+        raise Problem(404, f"section {section} absente de l'édition {edition}")
+    site = _site(state)
+    return _site_page(
+        state, f"{edition}/{language}/{section}",
+        lambda: str(site.render_section(edition, section, "/", language)),
+    )
+
+
+async def asset(request: Request) -> Response:
+    state = app_state(request)
+    name = request.path_params["name"]
+    found = state.assets.get(name)
+    if found is None and name == "search-index.js":
+        # The offline index of the static search page, built on first use.
+        from judge.site.offline_index import build_search_index, search_index_js
+
+        found = (search_index_js(build_search_index(state.graph)).encode(), ASSET_TYPES[".js"])
+        state.assets[name] = found
+    if found is None:
+        raise Problem(404, STATUS_MESSAGES[404])
+    body, kind = found
+    return Response(body, media_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+
+
+# ---------------------------------------------------------------------- situations
+async def _read_body(request: Request) -> str:
+    body = await request.body()
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Problem(400, "le corps de la requête n'est pas de l'UTF-8 valide") from None
+
+
+def _check(state: AppState, text: str, fmt: str | None) -> tuple[Any, dict[str, Any], Any]:
+    """Load through the same validation as the CLI, then answer: (situation, report JSON, report)."""
+    from judge.game.situation import load_situation
+
+    situation = load_situation(text, source="requête", fmt=fmt)
+    report = check(state.graph, situation)
+    data: dict[str, Any] = report_json(report)
+    return situation, data, report
+
+
+async def api_check(request: Request) -> Response:
+    state = app_state(request)
+    text = await _read_body(request)
+    if not text.strip():
+        raise Problem(400, "le corps de la requête est vide : une situation JSON est attendue")
+    kind = request.headers.get("content-type", "")
+    fmt = "toml" if "toml" in kind else "json"
+    _, data, _ = _check(state, text, fmt)
+    return JSONResponse(data)
+
+
+def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, Any]:
+    return {
+        "form": form,
+        "editions": state.graph.editions,
+        "newest": state.graph.newest_edition,
+        "ask_labels": ASK_LABELS,
+        "phase_labels": PHASE_LABELS,
+        "step_labels": STEP_LABELS,
+        "stack_kinds": STACK_KINDS,
+        **extra,
+    }
+
+
+async def situation_page(request: Request) -> Response:
+    state = app_state(request)
+    if request.method == "GET":
+        return render(state, "situation.html", **_form_context(state, FormState.empty()))
+    try:
+        raw: FormData = await request.form(max_files=0, max_fields=400, max_part_size=MAX_BODY)
+    except HTTPException as error:
+        raise Problem(400, "formulaire illisible") from error
+    values = {key: str(value) for key, value in raw.multi_items() if isinstance(value, str)}
+    form = FormState.from_values(values)
+    try:
+        if form.source.strip():
+            situation, data, report = _check(state, form.source, None)
+        else:
+            text = json.dumps(form_to_situation(form), ensure_ascii=False)
+            situation, data, report = _check(state, text, "json")
+    except (JudgeError, Problem) as error:
+        status = error.status if isinstance(error, Problem) else 400
+        if status == 503:
+            raise
+        return render(state, "situation.html", status, **_form_context(state, form, error=str(error)))
+    edition = str(data.get("edition") or situation.edition or state.graph.newest_edition)
+    answers = [
+        {
+            **answer,
+            "links": [
+                {"number": str(n), "url": rule_link(state, edition, str(n))} for n in answer.get("rules", [])
+            ],
+            "answer_text": value_text(answer.get("answer")),
+        }
+        for answer in data.get("answers", [])
+    ]
+    text_report = report_text(report)
+    return render(
+        state, "situation.html",
+        **_form_context(
+            state, form, report=data, answers=answers, edition=edition, report_text=text_report,
+            timeline=timeline(report.timeline, step_urls(state.graph, edition)),
+        ),
+    )
+
+
+# ---------------------------------------------------------------------- app
+class _EditionSegment(Convertor[str]):
+    """An edition id in a rulebook URL; never `api`, so `/api/…` errors stay JSON and 405s."""
+
+    regex = r"(?!api(?:/|$))[A-Za-z0-9][A-Za-z0-9_.-]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class _PageSegment(_EditionSegment):
+    regex = r"(?:index|\d{3})\.html"
+
+
+class _LanguageSegment(_EditionSegment):
+    regex = r"[a-z]{2,3}"
+
+
+register_url_convertor("judge_edition", _EditionSegment())
+register_url_convertor("judge_page", _PageSegment())
+register_url_convertor("judge_language", _LanguageSegment())
+
+
+def _routes() -> list[Route]:
+    page = ["GET", "HEAD"]
+    return [
+        Route("/", index_page, methods=page),
+        Route("/index.html", index_page, methods=page),
+        Route("/recherche", search_page, methods=page),
+        Route("/search.html", search_page, methods=page),
+        Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
+        Route("/api/search", api_search, methods=page),
+        Route("/api/rule/{number}", api_rule, methods=page),
+        Route("/api/check", api_check, methods=["POST"]),
+        Route("/{edition:judge_edition}/{page:judge_page}", section_page, methods=page),
+        Route("/{edition:judge_edition}/{language:judge_language}/{page:judge_page}", section_page, methods=page),
+        Route("/{name}", asset, methods=page),
+    ]
+
+
+def create_app(graph: RuleGraph) -> Starlette:
+    """The web app over one loaded corpus; the search index is opened here, once."""
+    app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers())
+    app.add_middleware(RequestLimits)
+    app.state.judge = build_state(graph)
+    return app
+
+
+@contextmanager
+def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0) -> Iterator[str]:
+    """Run `app` with uvicorn in a thread on a free port of `host`; yields the base URL.
+
+    For tests and the load benchmark: the socket is bound before the thread starts, so the
+    URL is valid as soon as the server reports it has started.
+    """
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise RuntimeError("le serveur de test n'a pas démarré")
+        time.sleep(0.01)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
+        sock.close()
+
+
+def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the app with uvicorn until interrupted (uvicorn logs the address)."""
+    import uvicorn
+
+    uvicorn.run(create_app(graph), host=host, port=port, log_level="info", server_header=False)
+
+
+__all__ = ["AppState", "Problem", "background_server", "create_app", "serve"]

@@ -1,0 +1,95 @@
+"""What every request of `judge serve` shares: the `AppState` built once per app, and `render`.
+
+Owns loading the graph's companions (templates, search index, checker, rulebook renderer,
+static assets) and page rendering. Routes are in `judge.web.app`, errors in `judge.web.errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from judge.checks.report import checks_for
+from judge.corpus.graph import RuleGraph
+from judge.resources import templates_dir
+from judge.search.query import RuleIndex, index_for
+from judge.site.build import SiteRenderer
+from judge.site.templating import make_environment
+
+SEARCH_CACHE_SIZE = 1024
+ASSET_TYPES = {
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+_ASSET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:css|js|svg)$")
+
+
+# ---------------------------------------------------------------------- shared state
+@dataclass(slots=True, kw_only=True)
+class AppState:
+    """What every request shares: graph, templates, search, checker and rendered pages."""
+
+    graph: RuleGraph
+    env: jinja2.Environment
+    search_index: RuleIndex
+    site: SiteRenderer
+    assets: dict[str, tuple[bytes, str]]
+    pages: dict[str, str] = field(default_factory=dict)
+    search_cache_size: int = SEARCH_CACHE_SIZE
+    search_cache: OrderedDict[tuple[str, str | None, int], dict[str, Any]] = field(
+        default_factory=OrderedDict
+    )
+
+    def checks_for(self, edition: str, number: str) -> tuple[str, ...]:
+        return checks_for(edition, number)
+
+    def edition(self, value: str | None) -> str | None:
+        """A validated edition id, or None; an unknown one is a 400."""
+        if value is None or value == "":
+            return None
+        return self.graph.edition(value).id
+
+
+def _load_assets() -> dict[str, tuple[bytes, str]]:
+    """Every stylesheet, script and picture the pages link to, read once: no path is opened
+    per request, so no URL can reach a file outside this list."""
+    assets: dict[str, tuple[bytes, str]] = {}
+    for folder in (Path(__file__).resolve().parent / "static", templates_dir()):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            kind = ASSET_TYPES.get(path.suffix)
+            if kind and path.is_file() and _ASSET_NAME.match(path.name) and path.name not in assets:
+                assets[path.name] = (path.read_bytes(), kind)
+    return assets
+
+
+def build_state(graph: RuleGraph) -> AppState:
+    env = make_environment(root="/", search_action="/recherche")
+    return AppState(
+        graph=graph,
+        env=env,
+        # `index_for` shares the process-wide index of this graph.
+        search_index=index_for(graph),
+        site=SiteRenderer(graph, checks_for=checks_for, env=env),
+        assets=_load_assets(),
+    )
+
+
+def app_state(request: Request) -> AppState:
+    state: AppState = request.app.state.judge
+    return state
+
+
+def render(state: AppState, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("query", "")
+    html = state.env.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=http_status)
