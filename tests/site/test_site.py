@@ -24,7 +24,7 @@ from judge.site.templating import make_environment, rule_anchor
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
-EVAL = Path(__file__).parent / "search_eval.toml"
+EVAL = Path(__file__).parent.parent / "search_eval.toml"
 FALLBACK_QUERIES = ("brûlure de mana", "308.2a", "l’étape d’entretien", "blessures de combat initiative",
                     "jusqu'à la fin du tour", "déclaration des bloqueurs", "phase principale terrain")
 

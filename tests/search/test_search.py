@@ -27,7 +27,7 @@ from judge.search.query import (
     search_with,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def numbers(result: SearchResult) -> list[str]:

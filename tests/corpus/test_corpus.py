@@ -25,7 +25,7 @@ def test_manifest_names_editions_and_files() -> None:
 
 
 def test_corpus_is_byte_for_byte_the_seeds() -> None:
-    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    seeds = Path(__file__).resolve().parents[3] / "shared" / "seeds"
     if not seeds.is_dir():
         pytest.skip("../shared/seeds absent")
     for seed in seeds.glob("*.txt"):
