@@ -1,6 +1,6 @@
 """The exception tree: one root `JudgeError`, leaves with structured fields and French messages.
 
-Broken references and lint results are findings (see `lint.py`), not exceptions.
+Broken references and lint results are findings (see `judge.corpus.lint`), not exceptions.
 The CLI turns any `JudgeError` into a message on stderr and `exit_code`.
 """
 

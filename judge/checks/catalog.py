@@ -2,7 +2,7 @@
 
 Importing this module registers every check, in a fixed order (`checks_turn`, `checks_combat`,
 then the cleanup checks below and the replay's rules). The context and registry live in
-`check_context.py`, the rules without check in `check_reasons.py`.
+`judge.checks.context`, the rules without check in `judge.checks.reasons`.
 """
 
 from __future__ import annotations

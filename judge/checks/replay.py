@@ -2,7 +2,7 @@
 
 Owns the priority loop (passes in succession, resolution, step ends), the turn-based
 actions the events trigger (declarations, combat damage, cleanup discard) and the
-`IllegalEvent` errors. Legality of spells, lands and declarations is asked of `checks.py`.
+`IllegalEvent` errors. Legality of spells, lands and declarations is asked of `judge.checks.catalog`.
 """
 
 from __future__ import annotations

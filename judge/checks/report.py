@@ -2,7 +2,7 @@
 
 `check()` answers a situation's questions; `report_json()` / `report_text()` render the
 answers; `coverage()` says which rules of 300–314 (2004) and 505 (2010) each check
-implements, or why none does. The checks themselves live in `checks.py`.
+implements, or why none does. The checks themselves live in `judge.checks.catalog`.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def answer_json(item: Answer) -> dict[str, object]:
 
 
 def report_json(report: CheckReport) -> dict[str, object]:
-    """The `judge check --json` document (situation-format.md)."""
+    """The `judge check --json` document (docs/situation-format.md)."""
     return {
         "edition": report.edition,
         "where": report.where,

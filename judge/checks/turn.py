@@ -1,6 +1,6 @@
 """Checks about the turn itself: where we are, who has priority, what comes next, lands, spells.
 
-Registered in `checks.py` order; combat checks are in `checks_combat.py`.
+Registered in `judge.checks.catalog` order; combat checks are in `judge.checks.combat`.
 """
 
 from __future__ import annotations

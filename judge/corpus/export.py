@@ -1,4 +1,4 @@
-"""The stable `--json` shapes (cli-contract.md) and the French human renderings of rules.
+"""The stable `--json` shapes (docs/cli.md) and the French human renderings of rules.
 
 Shared by the CLI and the web server so that both print the same thing.
 """

@@ -2,7 +2,7 @@
 
 Owns lookup, hierarchy (parent, children, previous, next), reference resolution inside
 the citing rule's own edition, backlinks and translations. Building it never parses:
-it takes `Document`s (see `corpus.py`).
+it takes `Document`s (see `judge.corpus.loader`).
 """
 
 from __future__ import annotations

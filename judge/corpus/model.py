@@ -1,7 +1,7 @@
 """The rule model: frozen records produced by the parser and read by everything else.
 
 Owns only data shapes (spans, references, rules, documents, editions). Parsing lives in
-`parser.py`, cross-referencing in `graph.py`. Source positions never take part in equality.
+`judge.corpus.parser`, cross-referencing in `judge.corpus.graph`. Source positions never take part in equality.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Lark front end: loads `grammar.lark` once and turns parse trees into line items and segments.
 
 This module is the only code that knows the grammar's rule and terminal names. Placing lines
-into rules, examples, glossary and so on is `assemble.py`'s job.
+into rules, examples, glossary and so on is `judge.corpus.assemble`'s job.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reading rule texts as real files come: BOMs, UTF-8/UTF-16/cp1252, LF/CRLF/CR line ends.
 
 Owns decoding and line-end normalisation only. The decoded text is kept as written
-(apostrophes, non-breaking spaces); folding for matching lives in `normalize.py`.
+(apostrophes, non-breaking spaces); folding for matching lives in `judge.normalize`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Typed readers for the fields of parsed TOML/JSON data, each failing with a `SituationError`.
 
 Owns the generic checks (table, known keys, string, bool, int, list, slug, player) and the
-field-path spelling (`creatures[1].tapped`); what each situation key means is `situation.py`'s.
+field-path spelling (`creatures[1].tapped`); what each situation key means is `judge.game.situation`'s.
 """
 
 from __future__ import annotations

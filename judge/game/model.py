@@ -1,7 +1,7 @@
 """The described game situation as frozen dataclasses: `Situation`, creatures, stack, events.
 
 Owns the vocabulary (spell kinds, asks and their parameters, accepted keys). Reading and
-validating TOML/JSON into these objects is `situation.py`'s job.
+validating TOML/JSON into these objects is `judge.game.situation`'s job.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Owns the keys, their defaults and the validation: every unknown key or wrong type is a
 `SituationError` naming its field path (0-based indexes, `creatures[1].tapped`). The model is in
-`situation_model.py`, the aliases in `situation_aliases.py`; it does not answer questions.
+`judge.game.model`, the aliases in `judge.game.aliases`; it does not answer questions.
 """
 
 from __future__ import annotations

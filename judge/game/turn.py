@@ -2,7 +2,7 @@
 
 Owns the order of phases and steps, who receives priority in each step, and the plan of
 one turn (skipped steps, two combat damage steps, cleanup repeats, extra phases and steps,
-extra turns). It knows nothing of situation files or of questions (see `checks.py`).
+extra turns). It knows nothing of situation files or of questions (see `judge.checks.catalog`).
 """
 
 from __future__ import annotations

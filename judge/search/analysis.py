@@ -2,10 +2,10 @@
 
 Owns tokenizing, elision, stop words and stemming, as pure functions (`analyze_terms`,
 `fold_terms`) and as Whoosh analyzers (importable here because Whoosh pickles the schema
-by reference). It does not know about rules, indexes or queries (see `search.py`).
+by reference). It does not know about rules, indexes or queries (see `judge.search.query`).
 
 The pipeline, step by step (the offline JavaScript search reimplements steps 1–4 and takes
-step 5 from the word → stem table that `offline_index.py` ships with the index):
+step 5 from the word → stem table that `judge.site.offline_index` ships with the index):
 
 1. Tokens: the regex `TOKEN_PATTERN` over the original text: a rule number kept whole
    (`308.2a`, `300.3`, `505`), else a run of word characters with inner apostrophes

@@ -1,8 +1,8 @@
 """The on-disk Whoosh index of a graph's rules: schema, documents, cache key, build and reuse.
 
 Owns the cache folder (built in a temporary folder, renamed into place, rebuilt when stale
-or corrupt, kept in RAM when unwritable). Its key includes the source of `analysis.py`.
-Querying the open index is `search.py`'s job.
+or corrupt, kept in RAM when unwritable). Its key includes the source of `judge.search.analysis`.
+Querying the open index is `judge.search.query`'s job.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ an open index: each (field, term) is read from Whoosh once (BM25F score per docu
 positions for phrase fields), then every query runs on plain dicts. Whoosh's matchers cost
 ~5 ms of CPU per query on our large query trees; this gives the same scores and the same
 order (score, then document number) in a fraction of it. Building the tree from a query is
-`search.py`'s job, the index itself `search_index.py`'s.
+`judge.search.query`'s job, the index itself `judge.search.index`'s.
 
 Semantics, as Whoosh's: a term scores its BM25F weight in a field; `Or` sums the scores of
 the children that match a document, `And` requires them all and sums them; a boost

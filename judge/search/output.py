@@ -1,7 +1,7 @@
 """What a search returns and how it is shown: `Hit`, `SearchResult`, snippets, JSON and text.
 
 Owns the result shapes, the marked snippet of each hit and its context line, and the
-`judge search` outputs. Finding and ranking the rules is `search.py`'s job.
+`judge search` outputs. Finding and ranking the rules is `judge.search.query`'s job.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def make_hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words:
 
 # ---------------------------------------------------------------------- output
 def result_json(result: SearchResult) -> dict[str, Any]:
-    """The stable `judge search --json` shape (see cli-contract.md), plus extra keys."""
+    """The stable `judge search --json` shape (see docs/cli.md), plus extra keys."""
     return {
         "query": result.query,
         "suggestion": result.suggestion,

@@ -1,9 +1,9 @@
 """Full-text search over every rule of a graph: queries, ranking and the open index.
 
 Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") and the shared `RuleIndex`. Matching and scoring the query tree is `search_match.py`,
-the cached index `search_index.py`, result shapes and outputs `search_output.py`, text
-analysis `analysis.py`. Queries longer than `MAX_QUERY` characters are truncated, with a
+mean") and the shared `RuleIndex`. Matching and scoring the query tree is `judge.search.match`,
+the cached index `judge.search.index`, result shapes and outputs `judge.search.output`, text
+analysis `judge.search.analysis`. Queries longer than `MAX_QUERY` characters are truncated, with a
 notice in the result.
 """
 

@@ -1,8 +1,8 @@
 """The static HTML rulebook: view models, page rendering and the atomic, deterministic build.
 
 Owns what each page shows (edition banner, sections, rules with their links) and the
-`site/` layout; the Jinja2 setup is in `templating.py`, the turn diagram in `diagram.py`,
-the offline search index in `offline_index.py`. Rendering functions return strings so that
+`site/` layout; the Jinja2 setup is in `judge.site.templating`, the turn diagram in `judge.site.diagram`,
+the offline search index in `judge.site.offline_index`. Rendering functions return strings so that
 the web app (`judge serve`) can reuse them with `root="/"`.
 """
 

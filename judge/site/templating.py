@@ -1,4 +1,4 @@
-"""The Jinja2 environment shared by the static site (`site.py`) and the web app.
+"""The Jinja2 environment shared by the static site (`judge.site.build`) and the web app.
 
 Owns the loader, autoescaping, `StrictUndefined` and every filter, registered by name in
 `register_filters`. Link strategy: each page receives `root`, the prefix to the site root

@@ -1,8 +1,8 @@
 """`judge serve`: the rulebook, search and the situation checker as one local Starlette app.
 
 Owns routing and the JSON API (same shapes as `--json`). Shared state (corpus, page cache,
-search index) is `server_state.py`, limits and error pages `server_errors.py`, form
-conversion and the timeline `server_forms.py`; pages come from `site.py`.
+search index) is `judge.web.state`, limits and error pages `judge.web.errors`, form
+conversion and the timeline `judge.web.forms`; pages come from `judge.site.build`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How `judge serve` refuses and fails: request limits, `Problem`, French error pages and JSON.
 
 Owns the size limits (URL, body, parameters), the status texts, the exception handlers and
-the `RequestLimits` middleware. What each route does is `server.py`'s job.
+the `RequestLimits` middleware. What each route does is `judge.web.app`'s job.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The situation form of `judge serve`: posted fields -> situation data, and the turn timeline.
 
-Owns the field names and their conversion to the situation-format.md keys; validation
-stays in `situation.py` (the data goes through `load_situation` like a file would), so an
+Owns the field names and their conversion to the docs/situation-format.md keys; validation
+stays in `judge.game.situation` (the data goes through `load_situation` like a file would), so an
 error names the same field path as the CLI. Also the answer views and the SVG turn timeline.
 """
 
@@ -141,7 +141,7 @@ def _stack(text: str) -> list[dict[str, str]]:
 
 
 def form_to_situation(form: FormState) -> dict[str, Any]:
-    """The situation dict (situation-format.md keys) the form describes; empty fields omitted."""
+    """The situation dict (docs/situation-format.md keys) the form describes; empty fields omitted."""
     state = form.state
     data: dict[str, Any] = {}
     for key in ("edition", "active", "phase", "step", "damage_step", "priority"):
