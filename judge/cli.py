@@ -190,13 +190,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
+    # `--config` is accepted before and after the command. The subcommands' copy is SUPPRESSed
+    # so that, when absent after the command, it does not overwrite a value given before it.
     common = _Parser(add_help=False)
-    common.add_argument("--config", help="fichier de configuration (textes supplémentaires), voir README")
+    common.add_argument("--config", default=argparse.SUPPRESS, metavar="FICHIER",
+                        help="fichier de configuration (textes, éditions supplémentaires), voir README")
     parser = _Parser(
         prog="judge",
         description="Règles de Magic: The Gathering pour arbitres : consulter, chercher, vérifier.",
-        parents=[common],
     )
+    parser.add_argument("--config", default=None, metavar="FICHIER",
+                        help="fichier de configuration (textes, éditions supplémentaires), voir README")
     parser.add_argument("--version", action="version", version=f"judge {__version__}",
                         help="afficher la version et quitter")
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_Parser)

@@ -136,3 +136,54 @@ def test_cli_examples_of_the_readme_are_answered(name: str, capsys: pytest.Captu
     if name == "brulure-2010.json":
         burn = next(a for a in report["answers"] if a["ask"] == "mana_burn")
         assert (burn["answer"], burn["rules"]) == (0, ["2004:300.3"])
+
+
+@pytest.mark.parametrize("position", ["before", "after"])
+def test_cli_missing_config_file_is_a_french_error(position: str, tmp_path: Path) -> None:
+    missing = str(tmp_path / "absent.toml")
+    args = ["--config", missing, "rule", "300.3"] if position == "before" else ["rule", "300.3", "--config", missing]
+    result = run(*args)
+    assert result.returncode == 2
+    assert "fichier de configuration introuvable" in result.stderr and missing in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("position", ["before", "after"])
+def test_cli_config_edition_usable_in_either_position(position: str, tmp_path: Path) -> None:
+    # A user edition made of a copy of the 2004 French text under another id: its rules are
+    # then found under that id, whichever side of the command `--config` is written.
+    source = ROOT / "rules" / "000_57306400b9ed3ddd.txt"
+    config = tmp_path / "perso.toml"
+    config.write_text(
+        '[[edition]]\nid = "perso"\nlabel = "Copie de test"\n[[edition.text]]\nlanguage = "fr"\n'
+        f'files = ["{source}"]\n',
+        encoding="utf-8",
+    )
+    rule = ["rule", "302.3", "--edition", "perso", "--json"]
+    args = ["--config", str(config), *rule] if position == "before" else [*rule, "--config", str(config)]
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [d["edition"] for d in data] == ["perso"]
+    assert data[0]["text"].startswith("Aucun joueur ne reçoit la priorité")
+
+
+def test_cli_invalid_config_file_is_a_french_error(tmp_path: Path) -> None:
+    config = tmp_path / "cassé.toml"
+    config.write_text("edition = [\n", encoding="utf-8")
+    result = run("--config", str(config), "rule", "300.3")
+    assert result.returncode == 2 and "TOML invalide" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_every_command_and_option_is_in_docs_cli() -> None:
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
+        assert f"## judge {name}" in doc, f"docs/cli.md ne documente pas « judge {name} »"
+        section = doc.split(f"## judge {name}", 1)[1].split("\n## ", 1)[0]
+        for action in sub._actions:
+            for flag in action.option_strings:
+                if flag.startswith("--") and flag not in ("--help", "--config"):
+                    assert flag in section, f"docs/cli.md : « judge {name} » sans l'option {flag}"

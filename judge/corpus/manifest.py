@@ -122,12 +122,17 @@ def _check_unique(editions: tuple[Edition, ...], path: Path) -> None:
 
 
 def find_config(explicit: str | None = None) -> Path | None:
-    """`--config FILE`, else `$JUDGE_CONFIG`, else `./judge.toml` if present."""
-    if explicit:
-        return Path(explicit)
-    env = os.environ.get("JUDGE_CONFIG")
-    if env:
-        return Path(env)
+    """`--config FILE`, else `$JUDGE_CONFIG`, else `./judge.toml` if present.
+
+    A file named explicitly (option or variable) must exist: a typo in its name is an error,
+    never a silent fallback to the embedded corpus alone.
+    """
+    named = explicit or os.environ.get("JUDGE_CONFIG")
+    if named:
+        path = Path(named)
+        if not path.is_file():
+            raise ManifestError(named, "", "fichier de configuration introuvable")
+        return path
     local = Path.cwd() / CONFIG_NAME
     return local if local.is_file() else None
 
