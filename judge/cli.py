@@ -16,9 +16,6 @@ from typing import Any
 from judge import __version__
 from judge.errors import JudgeError, NotFound
 
-_NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
-_RANGE = re.compile(r"^(\d{3}(?:\.\d+[a-z]?)?)\s*[-–]\s*(\d{3}(?:\.\d+[a-z]?)?)$")
-
 
 class _Parser(argparse.ArgumentParser):
     """argparse with French help and usage errors (exit 2, no traceback)."""
@@ -70,12 +67,16 @@ def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
 # ---------------------------------------------------------------------- commands
 def cmd_rule(args: argparse.Namespace) -> int:
     from judge.corpus.export import rule_json, rule_text
+    from judge.corpus.model import RULE_NUMBER
+
+    number_pattern = re.compile(rf"^{RULE_NUMBER}$")
+    range_pattern = re.compile(rf"^({RULE_NUMBER})\s*[-–]\s*({RULE_NUMBER})$")
 
     query = args.number.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     graph = _graph(args)
     editions = (graph.edition(args.edition).id,) if args.edition else graph.edition_ids
     checks_for = _checks_for()
-    span = _RANGE.match(query)
+    span = range_pattern.match(query)
     if span:
         from judge.corpus.model import sort_key
 
@@ -87,7 +88,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
         ]
         exact = rules
         shown = rules
-    elif _NUMBER.match(query):
+    elif number_pattern.match(query):
         exact = [r for e in editions if (r := graph.get(e, query)) is not None]
         shown = [x for r in exact for x in graph.prefix(r.edition, r.number)]
     else:

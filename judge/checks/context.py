@@ -143,10 +143,6 @@ class Context:
         return self.situation.active
 
     @property
-    def stack_empty(self) -> bool:
-        return not self.situation.stack
-
-    @property
     def in_main(self) -> bool:
         return self.moment.phase in MAIN_PHASES
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+# A rule number as written in the texts and typed by users: 300, 300.3, 306.2a.
+RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
+
 Status = Literal["current", "historical"]
 RuleKind = Literal["section", "rule", "subrule"]
 

@@ -1,4 +1,4 @@
-"""The French (and English) names a situation file may use for each slug, and `fold()`.
+"""The French (and English) names a situation file may use for each slug, and `fold_name()`.
 
 Owns the alias tables and the folded form they are compared in; not the readers using them.
 """
@@ -6,24 +6,25 @@ Owns the alias tables and the folded form they are compared in; not the readers 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 
+from judge.normalize import fold
+
+_SEPARATORS = re.compile(r"[_\-']")
+
 
 @lru_cache(maxsize=4096)
-def fold(text: str) -> str:
-    """Lower case, no accents, `_ - ' ’` as spaces: the form aliases are compared in."""
-    decomposed = unicodedata.normalize("NFD", text.strip().lower())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[_\-'’]", " ", plain).split())
+def fold_name(text: str) -> str:
+    """`judge.normalize.fold` with `_ - '` as spaces: the form aliases are compared in."""
+    return " ".join(_SEPARATORS.sub(" ", fold(text)).split())
 
 
 def _aliases(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
     out: dict[str, str] = {}
     for slug, names in table.items():
         for name in (slug, *names):
-            out[fold(name)] = slug
+            out[fold_name(name)] = slug
     return out
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from judge.errors import SituationError
-from judge.game.aliases import fold
+from judge.game.aliases import fold_name
 
 T = TypeVar("T")
 
@@ -67,7 +67,7 @@ def read_items(value: object, path: str, read: Callable[[object, str], T]) -> tu
 
 def read_slug(value: object, path: str, aliases: Mapping[str, str], what: str) -> str:
     text = read_string(value, path)
-    slug = aliases.get(fold(text))
+    slug = aliases.get(fold_name(text))
     if slug is None:
         known = ", ".join(sorted(set(aliases.values())))
         raise SituationError(path, f"{what} inconnu(e) « {text} » (valeurs possibles : {known})")

@@ -32,10 +32,6 @@ STEP_PHASE: dict[str, str] = {
 
 MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
 
-# 2010 has the same phases and steps as 2004 (505.1 for the main phases; the 2010 text of
-# the other steps is not in the corpus).
-EDITIONS: tuple[str, ...] = ("2004", "2010")
-
 PHASE_LABELS: dict[str, str] = {
     "beginning": "phase de début",
     "precombat_main": "première phase principale",
@@ -132,10 +128,6 @@ def gives_priority(step: str | None) -> bool:
     return step not in NO_PRIORITY_STEPS
 
 
-def phase_of(step: str) -> str:
-    return STEP_PHASE[step]
-
-
 def _phase_moments(phase: str, *, extra: bool = False) -> list[Moment]:
     steps = PHASE_STEPS[phase]
     if not steps:
@@ -225,10 +217,6 @@ def next_step(plan: tuple[PlannedStep, ...], index: int) -> int | None:
 def rest_of_turn(plan: tuple[PlannedStep, ...], index: int) -> tuple[PlannedStep, ...]:
     """The steps still to come after `index`, skipped ones left out."""
     return tuple(entry for entry in plan[index + 1:] if not entry.skipped)
-
-
-def skipped_between(plan: tuple[PlannedStep, ...], start: int, end: int) -> tuple[PlannedStep, ...]:
-    return tuple(entry for entry in plan[start + 1:end] if entry.skipped)
 
 
 def turn_order(

@@ -21,11 +21,12 @@ from typing import Any
 from whoosh import scoring
 
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule
+from judge.corpus.model import RULE_NUMBER, Rule
 from judge.errors import JudgeError
 from judge.normalize import fold, levenshtein
 from judge.resources import rules_dir
 from judge.search.analysis import analyze_terms, fold_terms, stem, suggestion
+from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
 from judge.search.index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
 from judge.search.match import And, Clause, Node, Or, Phrase, Postings
 from judge.search.output import (
@@ -45,15 +46,13 @@ __all__ = [
     "search", "search_with",
 ]
 
-MAX_QUERY = 500
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
 GLOSSARY_NAME = "glossary-fr-en.toml"
 # Query-time weights of the ranked fields (BM25F sums them).
-FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
 DIRECT_SCORE = 100.0
 CHILD_SCORE = 50.0
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
-_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
+_NUMBER = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w])")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
@@ -170,10 +169,7 @@ class RuleIndex:
         found = self._stems.get(k)
         if found is None:
             parts = [rule.title or "", rule.text, *(e.text for e in rule.examples)]
-            ancestor = self.graph.parent(rule)
-            while ancestor is not None:
-                parts.append(ancestor.title or "")
-                ancestor = self.graph.parent(ancestor)
+            parts.extend(a.title or "" for a in self.graph.ancestors(rule))
             found = self._stems[k] = frozenset(analyze_terms(" ".join(parts)))
         return found
 

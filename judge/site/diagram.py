@@ -9,11 +9,11 @@ Magic 2010 rules change, 500s after). Only rules present in the graph are linked
 
 from __future__ import annotations
 
-import unicodedata
 
 from markupsafe import Markup, escape
 
 from judge.game import turn
+from judge.normalize import fold
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
 from judge.site.templating import rule_url
@@ -46,11 +46,6 @@ M10_CHANGE = "2009-07-11"  # Magic 2010 rules: the turn structure moved from 300
 PHASE_WIDTH, GAP, BOX_HEIGHT, ROW = 168, 12, 34, 44
 
 
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFD", text.lower())
-    return "".join(c for c in text if not unicodedata.combining(c)).replace("’", "'")
-
-
 def turn_base(graph: RuleGraph, edition: str) -> int:
     """The number just before the first turn section (300 in 2004, 500 from 2010 on)."""
     language = graph.primary_language(edition)
@@ -58,7 +53,7 @@ def turn_base(graph: RuleGraph, edition: str) -> int:
     for rule in graph.rules(edition, language):
         if rule.kind != "section" or not rule.title:
             continue
-        title = _fold(rule.title)
+        title = fold(rule.title)
         for offset, slot in enumerate(SECTION_ORDER, start=1):
             if any(key in title for key in TITLE_KEYS[slot]):
                 base = int(rule.number) - offset

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule, plain_text
+from judge.search.fields import FIELD_BOOSTS
 from judge.site.templating import rule_url
 
 GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
-# Field boosts and BM25 parameters of `judge search` (search.FIELD_BOOSTS, Whoosh's BM25F).
-FIELD_BOOSTS = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
+# Field boosts of `judge search`; BM25 parameters as Whoosh's BM25F.
 K1 = 1.2
 B = 0.75
 NUMBER_SCORE = 20000  # a rule's own number: above any words

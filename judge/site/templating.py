@@ -43,10 +43,6 @@ def rule_url(rule: Rule, root: str = "", primary_language: str | None = None) ->
     return f"{root}{page_path(rule.edition, section_of(rule.number), language)}#{rule_anchor(rule.number)}"
 
 
-def rule_sort_key(number: str) -> tuple[int, int, str]:
-    return sort_key(number)
-
-
 def register_filters(env: jinja2.Environment) -> None:
     """Every filter the templates use, by name."""
     env.filters["rule_anchor"] = rule_anchor

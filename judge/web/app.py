@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
+from judge.corpus.model import RULE_NUMBER
 from judge.errors import JudgeError, NotFound
 from judge.game.situation import STACK_KINDS
 from judge.game.turn import PHASE_LABELS, STEP_LABELS
@@ -51,7 +52,7 @@ from judge.web.forms import (
 )
 from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
 
-_NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+_NUMBER = re.compile(rf"^{RULE_NUMBER}$")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
 
 

@@ -17,11 +17,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.errors import JudgeError, NotFound
+from judge.search.fields import MAX_QUERY
 from judge.web.state import render
 
 LOG = logging.getLogger("judge.web.app")
 MAX_BODY = 64 * 1024
-MAX_QUERY = 500
 MAX_URL = 4096
 MAX_LIMIT = 100
 

@@ -1,0 +1,9 @@
+"""The constants every search path shares, without importing Whoosh: the indexed fields with
+their BM25F boosts (the Whoosh index of record, the query evaluator, the offline index) and the
+longest query accepted (the CLI, the web app).
+"""
+
+from __future__ import annotations
+
+FIELD_BOOSTS: dict[str, float] = {"title": 3.0, "text": 1.0, "examples": 0.6, "context": 0.4}
+MAX_QUERY = 500
