@@ -136,7 +136,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from judge.search.query import result_json, result_text, search
+    from judge.search.output import result_json, result_text
+    from judge.search.query import search
 
     graph = _graph(args)
     if args.edition:

@@ -7,9 +7,10 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from judge.checks.catalog import RuleSource
+from judge.checks.context import RuleSource
 from judge.corpus.loader import load_graph
-from judge.game.situation import Situation, load_situation
+from judge.game.model import Situation
+from judge.game.situation import load_situation
 
 SITUATIONS = Path(__file__).parent / "situations"
 

@@ -6,7 +6,7 @@ The `attack_reasons` / `block_reasons` helpers are shared with the replay's decl
 from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
-from judge.game.situation import Creature, Question
+from judge.game.model import Creature, Question
 from judge.game.turn import Moment
 
 # -- combat -------------------------------------------------------------------------------

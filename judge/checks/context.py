@@ -12,7 +12,7 @@ from typing import Protocol
 
 from judge.corpus.model import Rule, sort_key
 from judge.errors import SituationError
-from judge.game.situation import Creature, Question, Situation
+from judge.game.model import Creature, Question, Situation
 from judge.game.turn import (
     MAIN_PHASES,
     PHASE_LABELS,

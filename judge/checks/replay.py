@@ -9,18 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from judge.checks.catalog import (
-    Context,
-    RuleSource,
-    attack_reasons,
-    block_reasons,
-    build_context,
-    check_cast,
-    check_play_land,
-    priority_rules,
-)
+from judge.checks.combat import attack_reasons, block_reasons
+from judge.checks.context import Context, RuleSource, build_context, priority_rules
+from judge.checks.turn import check_cast, check_play_land
 from judge.errors import IllegalEvent
-from judge.game.situation import (
+from judge.game.model import (
     Activate,
     Cast,
     Creature,

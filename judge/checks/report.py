@@ -2,7 +2,8 @@
 
 `check()` answers a situation's questions; `report_json()` / `report_text()` render the
 answers; `coverage()` says which rules of 300–314 (2004) and 505 (2010) each check
-implements, or why none does. The checks themselves live in `judge.checks.catalog`.
+implements, or why none does. The checks themselves live in the topic modules that
+`judge.checks.catalog` registers.
 """
 
 from __future__ import annotations
@@ -10,17 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from judge.checks.catalog import NO_CHECK, REGISTRY, Answer, Context, RuleSource, answer, build_context
-from judge.checks.catalog import checks_for as checks_for
+from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
+from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context, checks_for
+from judge.checks.reasons import NO_CHECK
 from judge.checks.replay import replay_context
 from judge.errors import SituationError
-from judge.game.situation import Question, Situation
+from judge.game.model import Question, Situation
 from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
-
-__all__ = [
-    "CheckReport", "Coverage", "RuleCoverage", "TimelineEntry", "check", "checks_for",
-    "coverage", "coverage_json", "coverage_text", "report_json", "report_text",
-]
 
 # The sections whose rules the checks are measured against, per edition.
 COVERED_SECTIONS: dict[str, tuple[int, int]] = {"2004": (300, 314), "2010": (505, 505)}

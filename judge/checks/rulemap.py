@@ -11,8 +11,8 @@ from judge.corpus.export import ChecksFor
 
 
 def _build() -> dict[tuple[str, str], tuple[str, ...]]:
-    from judge.checks.catalog import REGISTRY
-    from judge.checks.report import checks_for  # noqa: F401  (importing it registers every check)
+    from judge.checks import catalog  # noqa: F401  (importing it registers every check)
+    from judge.checks.context import REGISTRY
 
     mapping: dict[tuple[str, str], list[str]] = {}
     for spec in REGISTRY.values():

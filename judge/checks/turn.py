@@ -15,7 +15,7 @@ from judge.checks.context import (
     where_label,
     who_label,
 )
-from judge.game.situation import SORCERY_SPEED, Question
+from judge.game.model import SORCERY_SPEED, Question
 from judge.game.turn import MAIN_PHASES, next_step, rest_of_turn, turn_order
 
 # -- where, priority, next, rest of turn ------------------------------------------------

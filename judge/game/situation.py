@@ -22,7 +22,7 @@ from judge.game.aliases import (
     NO_MAXIMUM,
     PHASE_ALIASES,
     STEP_ALIASES,
-    fold,
+    fold_name,
 )
 from judge.game.fields import (
     check_keys,
@@ -40,9 +40,7 @@ from judge.game.fields import (
 from judge.game.model import (
     ASKS,
     CREATURE_KEYS,
-    SORCERY_SPEED,
     SPELL_KINDS,
-    STACK_KINDS,
     TOP_KEYS,
     Activate,
     Cast,
@@ -57,15 +55,6 @@ from judge.game.model import (
     StackItem,
 )
 from judge.game.turn import MAIN_PHASES, PHASE_STEPS, PHASES, STEP_PHASE
-
-__all__ = [
-    "ABILITY_ALIASES", "ASKS", "CREATURE_KEYS", "DAMAGE_STEP_ALIASES", "KIND_ALIASES",
-    "NO_MAXIMUM", "PHASE_ALIASES", "SORCERY_SPEED", "SPELL_KINDS", "STACK_KINDS", "STEP_ALIASES",
-    "TOP_KEYS", "Activate", "Cast", "Creature", "DeclareAttackers", "DeclareBlockers", "Event",
-    "Pass", "PlayLand", "Question", "Situation", "StackItem", "fold", "load_situation",
-    "load_situation_file", "situation_from_data",
-]
-
 
 # -- loading -------------------------------------------------------------------------
 
@@ -230,10 +219,10 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
     phase: str | None = None
     if raw_step is not None:
         text = read_string(raw_step, "step")
-        if fold(text) in STEP_ALIASES:
-            step = STEP_ALIASES[fold(text)]
-        elif fold(text) in PHASE_ALIASES and PHASE_ALIASES[fold(text)] in MAIN_PHASES:
-            phase = PHASE_ALIASES[fold(text)]  # "phase principale" written as a step
+        if fold_name(text) in STEP_ALIASES:
+            step = STEP_ALIASES[fold_name(text)]
+        elif fold_name(text) in PHASE_ALIASES and PHASE_ALIASES[fold_name(text)] in MAIN_PHASES:
+            phase = PHASE_ALIASES[fold_name(text)]  # "phase principale" written as a step
         else:
             known = ", ".join(sorted(set(STEP_ALIASES.values())))
             raise SituationError("step", f"étape inconnue « {text} » (valeurs possibles : {known})")
@@ -292,7 +281,7 @@ def _counts(value: object, path: str, players: tuple[str, ...]) -> tuple[tuple[s
 
 
 def _max_hand(value: object) -> int | None:
-    if value is None or (isinstance(value, str) and fold(value) in NO_MAXIMUM):
+    if value is None or (isinstance(value, str) and fold_name(value) in NO_MAXIMUM):
         return None
     if isinstance(value, str):
         raise SituationError("max_hand_size", "un entier ou « aucune » est attendu")
@@ -304,7 +293,7 @@ def _skips(value: object, phase: str, step: str | None, has_events: bool) -> tup
     for i, item in enumerate(read_list(value, "skip")):
         path = f"skip[{i}]"
         text = read_string(item, path)
-        slug = STEP_ALIASES.get(fold(text)) or PHASE_ALIASES.get(fold(text))
+        slug = STEP_ALIASES.get(fold_name(text)) or PHASE_ALIASES.get(fold_name(text))
         if slug is None:
             raise SituationError(path, f"étape ou phase inconnue « {text} »")
         if not has_events and slug in (phase, step):
@@ -328,7 +317,7 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
 
 def _ability(value: object, path: str) -> str:
     text = read_string(value, path)
-    return ABILITY_ALIASES.get(fold(text), fold(text).replace(" ", "_"))
+    return ABILITY_ALIASES.get(fold_name(text), fold_name(text).replace(" ", "_"))
 
 
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
@@ -373,7 +362,7 @@ def _events(value: object, players: tuple[str, ...], names: set[str]) -> tuple[E
 
 def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) -> Event:
     if isinstance(value, str):
-        if fold(value) in ("pass", "passe", "passer"):
+        if fold_name(value) in ("pass", "passe", "passer"):
             return Pass()
         raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
     table = read_table(value, path)
@@ -396,7 +385,7 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) 
                 raise SituationError(join_path(path, "cast"), f"« {spell} » n'est pas un type de sort")
             return Cast(kind=spell, by=by)
         ability = read_string(table["activate"], join_path(path, "activate"))
-        if fold(ability) not in ("ability", "capacite"):
+        if fold_name(ability) not in ("ability", "capacite"):
             raise SituationError(join_path(path, "activate"), "« ability » est attendu")
         return Activate(ability="ability", by=by)
     check_keys(table, path, (kind,))

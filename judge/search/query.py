@@ -27,24 +27,12 @@ from judge.normalize import fold, levenshtein
 from judge.resources import rules_dir
 from judge.search.analysis import analyze_terms, fold_terms, stem, suggestion
 from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
-from judge.search.index import SCHEMA_VERSION, build_index, index_name, open_or_build, schema
+from judge.search.index import open_or_build
 from judge.search.match import And, Clause, Node, Or, Phrase, Postings
 from judge.search.output import (
-    Hit,
     SearchResult,
-    context_of,
     make_hit,
-    make_snippet,
-    result_json,
-    result_text,
 )
-
-__all__ = [
-    "MAX_QUERY", "SCHEMA_VERSION", "GlossaryTerm", "Hit", "QueryError", "RuleIndex",
-    "SearchResult", "build_index", "context_of", "index_for", "index_name", "load_glossary",
-    "make_snippet", "open_index", "plan_query", "result_json", "result_text", "schema",
-    "search", "search_with",
-]
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
 GLOSSARY_NAME = "glossary-fr-en.toml"

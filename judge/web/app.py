@@ -29,7 +29,7 @@ from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import RULE_NUMBER
 from judge.errors import JudgeError, NotFound
-from judge.game.situation import STACK_KINDS
+from judge.game.model import STACK_KINDS
 from judge.game.turn import PHASE_LABELS, STEP_LABELS
 from judge.search.output import result_json
 from judge.site.build import SiteRenderer

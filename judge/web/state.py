@@ -16,7 +16,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from judge.checks.report import checks_for
+from judge.checks.rulemap import load_checks_for
 from judge.corpus.graph import RuleGraph
 from judge.resources import templates_dir
 from judge.search.query import RuleIndex, index_for
@@ -49,7 +49,7 @@ class AppState:
     )
 
     def checks_for(self, edition: str, number: str) -> tuple[str, ...]:
-        return checks_for(edition, number)
+        return self.site.checks_for(edition, number)
 
     def edition(self, value: str | None) -> str | None:
         """A validated edition id, or None; an unknown one is a 400."""
@@ -79,7 +79,7 @@ def build_state(graph: RuleGraph) -> AppState:
         env=env,
         # `index_for` shares the process-wide index of this graph.
         search_index=index_for(graph),
-        site=SiteRenderer(graph, checks_for=checks_for, env=env),
+        site=SiteRenderer(graph, checks_for=load_checks_for(), env=env),
         assets=_load_assets(),
     )
 

@@ -9,10 +9,10 @@ from checks_support import load_case, real_graph, situation, situation_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checks.catalog import NO_CHECK, REGISTRY, RuleSource
+from judge.checks.context import REGISTRY, RuleSource, checks_for
+from judge.checks.reasons import NO_CHECK
 from judge.checks.report import (
     check,
-    checks_for,
     coverage,
     coverage_json,
     coverage_text,
@@ -20,7 +20,7 @@ from judge.checks.report import (
     report_text,
 )
 from judge.errors import SituationError
-from judge.game.situation import ASKS
+from judge.game.model import ASKS
 from judge.game.turn import PHASE_STEPS, PHASES
 
 

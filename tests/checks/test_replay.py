@@ -7,7 +7,7 @@ from checks_support import real_graph, situation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checks.catalog import RuleSource
+from judge.checks.context import RuleSource
 from judge.checks.replay import replay
 from judge.checks.report import check, report_json
 from judge.errors import IllegalEvent

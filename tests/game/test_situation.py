@@ -7,15 +7,8 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SituationError
-from judge.game.situation import (
-    Cast,
-    DeclareAttackers,
-    DeclareBlockers,
-    Pass,
-    PlayLand,
-    load_situation,
-    load_situation_file,
-)
+from judge.game.model import Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand
+from judge.game.situation import load_situation, load_situation_file
 
 
 def test_load_situation_applies_every_default() -> None:

@@ -13,19 +13,10 @@ import pytest
 
 from judge.cache import cache_dir
 from judge.errors import JudgeError, UnknownEdition
-from judge.search.query import (
-    MAX_QUERY,
-    QueryError,
-    SearchResult,
-    build_index,
-    index_name,
-    make_snippet,
-    open_index,
-    result_json,
-    result_text,
-    search,
-    search_with,
-)
+from judge.search.fields import MAX_QUERY
+from judge.search.index import build_index, index_name
+from judge.search.output import SearchResult, make_snippet, result_json, result_text
+from judge.search.query import QueryError, open_index, search, search_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -253,8 +244,8 @@ def _whoosh_query(node):  # type: ignore[no-untyped-def]
     """The same tree as Whoosh queries (what search.py ran before `search_match`)."""
     from whoosh import query as wq
 
+    from judge.search.fields import FIELD_BOOSTS
     from judge.search.match import And, Clause, Or
-    from judge.search.query import FIELD_BOOSTS
 
     if isinstance(node, Clause):
         terms = [wq.Term(name, node.text, boost=weight) for name, weight in FIELD_BOOSTS.items()]

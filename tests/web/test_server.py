@@ -115,7 +115,7 @@ def test_path_traversal_never_reads_outside_the_site(client: TestClient, url: st
 
 # ---------------------------------------------------------------------- JSON rule API
 def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.checks.report import checks_for
+    from judge.checks.context import checks_for
 
     response = client.get("/api/rule/308.2a")
     assert response.status_code == 200
@@ -156,7 +156,8 @@ def test_api_rule_bad_number_and_edition_are_400(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------- search
 def test_api_search_same_json_as_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.search.query import result_json, search
+    from judge.search.output import result_json
+    from judge.search.query import search
 
     response = client.get("/api/search", params={"q": "blessures de combat", "edition": "2004", "limit": "5"})
     assert response.status_code == 200
