@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import threading
 import tomllib
-import warnings
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,9 +119,8 @@ class RuleIndex:
         self._rules: dict[int, Rule | None] = {}
         self._corrections: dict[str, str | None] = {}
         self.postings = Postings(FIELD_BOOSTS, ("exact", "heading"))
+        # Said once, with the first result (`take_notice`): never as a Python warning line.
         self.notice = notice
-        if notice:
-            warnings.warn(notice, RuntimeWarning, stacklevel=3)
 
     def searcher(self) -> Any:
         """This thread's Whoosh searcher (Whoosh searchers are not shared across threads)."""

@@ -82,9 +82,10 @@ player = "A"
     assert report["edition"] == "2004"
     assert report["where"] == {"phase": "precombat_main", "step": None, "main": "precombat",
                                "priority": "A"}
-    assert report["answers"] == [{"ask": "play_land", "player": "A", "answer": False,
-                                  "rules": ["305.4"], "why": report["answers"][0]["why"]}]
-    assert "pile n'est pas vide" in report["answers"][0]["why"]
+    [only] = report["answers"]
+    assert {k: v for k, v in only.items() if k != "why"} == {
+        "ask": "play_land", "player": "A", "answer": False, "rules": ["305.4"]}
+    assert "pile n'est pas vide" in only["why"]
 
 
 def test_check_without_questions_answers_where(graph: RuleSource) -> None:

@@ -277,6 +277,7 @@ def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str
     golden = GOLDEN / name.replace("/", "_")
     if os.environ.get("JUDGE_REGENERATE_GOLDEN"):
         golden.write_text(html, encoding="utf-8")
+        pytest.skip(f"page de référence réécrite : {golden.name} (relire le diff)")
     assert golden.is_file(), f"golden absent : {golden} (JUDGE_REGENERATE_GOLDEN=1)"
     assert html == golden.read_text(encoding="utf-8")
 
