@@ -1,0 +1,3 @@
+"""The site layer: the static HTML rulebook (`build`), Jinja2 set-up and URLs (`templating`),
+the turn diagram (`diagram`) and the offline search index (`offline_index`).
+"""
