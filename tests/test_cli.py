@@ -38,8 +38,10 @@ def test_rule_json_unresolved_and_historical(capsys: pytest.CaptureFixture[str])
     assert main(["rule", "300.3", "--json"]) == 0
     (rule,) = json.loads(capsys.readouterr().out)
     assert rule["status"] == "historical" and rule["removed_in"] == ["2010"]
+    assert rule["removed_by"] == ["le changement de règles de Magic 2010 (juillet 2009)"]
+    # No French 406 in 2004: the reference leads to the English text of the same release.
     assert rule["references"] == [{"number": "406", "title": "Capacités de mana", "range_end": None,
-                                   "resolved": False, "edition": None, "language": None}]
+                                   "resolved": True, "edition": "2004", "language": "en"}]
 
 
 def test_rule_backlinks_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +55,8 @@ def test_rule_human_prefix_shows_subrules(capsys: pytest.CaptureFixture[str]) ->
     assert main(["rule", "308.2"]) == 0
     out = capsys.readouterr().out
     assert "[2004] 308.2." in out and "[2004] 308.2g." in out
-    assert "absente du corpus" in out
+    assert "absente du corpus" not in out
+    assert "→ 422 « Gérer les actions illégales » — 422. Handling Illegal Actions (texte anglais)" in out
 
 
 def test_rule_range(capsys: pytest.CaptureFixture[str]) -> None:

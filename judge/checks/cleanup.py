@@ -45,8 +45,9 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     phase = PHASE_LABELS[ctx.moment.phase]
     extra: tuple[tuple[str, JSON], ...] = (("at", {"phase": ctx.moment.phase}),)
     if ctx.edition != "2004":
+        change = ctx.graph.edition(ctx.edition).removed_by or "un changement de règles"
         why = (f"Aucune : la brûlure de mana (règle 300.3 de l'édition 2004) a été supprimée par "
-               f"un changement de règles ; en {ctx.edition}, le mana inutilisé est perdu sans "
+               f"{change} ; en {ctx.edition}, le mana inutilisé est perdu sans "
                "perte de points de vie.")
         return ctx.verdict(0, {ctx.edition: ("2004:300.3",)}, why, "la brûlure de mana", extra)
     pool = ctx.situation.mana(player)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from judge.corpus.model import Rule, sort_key
+from judge.corpus.model import Edition, Rule, sort_key
 from judge.errors import SituationError
 from judge.game.model import Creature, Question, Situation
 from judge.game.turn import (
@@ -29,6 +29,8 @@ class RuleSource(Protocol):
     """What the checks need of the rule graph."""
 
     def get(self, edition: str, number: str) -> Rule | None: ...
+
+    def edition(self, edition_id: str) -> Edition: ...
 
     def rules(self, edition: str | None = None) -> tuple[Rule, ...]: ...
 

@@ -34,6 +34,7 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks) 
         "status": rule.status,
         "notes": list(rule.notes),
         "removed_in": [e.id for e in removed_in],
+        "removed_by": [e.removed_by for e in removed_in],
         "parent": parent.number if parent else None,
         "children": [c.number for c in graph.children(rule)],
         "previous": (p.number if (p := graph.previous(rule)) else None),
@@ -70,6 +71,19 @@ def _wrap(text: str, indent: str) -> str:
     )
 
 
+_LANGUAGE_FR = {"fr": "français", "en": "anglais"}
+
+
+def _target_text(rule: Rule, target: Rule | None) -> str:
+    """Where a reference leads, when that is not plain: absent, or in another language."""
+    if target is None:
+        return " — absente du corpus"
+    if target.language == rule.language:
+        return ""
+    name = f" {target.heading}" if target.heading else ""
+    return f" — {target.number}.{name} (texte {_LANGUAGE_FR.get(target.language, target.language)})"
+
+
 def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, *, brief: bool = False) -> str:
     """A rule as a judge reads it in a terminal, in French."""
     head = f"{rule.number}. {rule.title}" if rule.title else f"{rule.number}."
@@ -77,7 +91,8 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
     for note in rule.notes:
         lines.append(f"  Note : {note}")
     for edition in graph.removed_in(rule):
-        lines.append(f"  Supprimée dans l'édition {edition.id} ({edition.label}).")
+        by = f" par {edition.removed_by}" if edition.removed_by else ""
+        lines.append(f"  Supprimée{by} : absente de l'édition {edition.id} ({edition.label}).")
     if rule.text:
         lines.append(_wrap(rule.text, "  "))
     for example in rule.examples:
@@ -89,8 +104,7 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append("  Renvois :")
         for r in refs:
             title = f" « {r.reference.title} »" if r.reference.title else ""
-            where = "" if r.target else " — absente du corpus"
-            lines.append(f"    → {r.reference.number}{title}{where}")
+            lines.append(f"    → {r.reference.number}{title}{_target_text(rule, r.target)}")
     backlinks = graph.backlinks(rule)
     if backlinks:
         lines.append("  Citée par : " + ", ".join(b.number for b in backlinks))

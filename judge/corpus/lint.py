@@ -89,7 +89,8 @@ def _title_conflicts(graph: RuleGraph, edition: str) -> list[Finding]:
     for rule, ref, target in _citations(graph, edition):
         if ref.title:
             titles[ref.number][fold_title(ref.title)].append(f"{rule.number} : « {ref.title} »")
-            if target is not None and target.title:
+            # A title in another language is not a disagreement (see the glossary for that).
+            if target is not None and target.title and target.language == rule.language:
                 titles[ref.number][fold_title(target.title)].append(
                     f"titre de {target.number} : « {target.title} »"
                 )

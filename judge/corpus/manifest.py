@@ -17,7 +17,7 @@ from judge.errors import ManifestError
 from judge.resources import rules_dir
 
 CONFIG_NAME = "judge.toml"
-_EDITION_KEYS = {"id", "label", "released", "description", "english_counterpart", "removed", "text"}
+_EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text"}
 _TEXT_KEYS = {"language", "files", "origin"}
 _USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
 
@@ -88,11 +88,9 @@ def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
         released=_string(raw.get("released"), path, f"{field}.released", optional=True),
         description=_string(raw.get("description"), path, f"{field}.description", optional=True)
         or "",
-        english_counterpart=_string(
-            raw.get("english_counterpart"), path, f"{field}.english_counterpart", optional=True
-        ),
         texts=tuple(_text(t, base, path, f"{field}.text[{i}]") for i, t in enumerate(texts_raw)),
         removed=_strings(raw.get("removed", []), path, f"{field}.removed"),
+        removed_by=_string(raw.get("removed_by"), path, f"{field}.removed_by", optional=True) or "",
     )
 
 

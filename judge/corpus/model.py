@@ -88,6 +88,17 @@ class Rule:
     def parent_number(self) -> str | None:
         return parent_number(self.number)
 
+    @property
+    def heading(self) -> str | None:
+        """The rule's name: its title, or its text when that is only a name (English
+        `212.6. Land`, `502.25. Fear`: a short line without a final full stop)."""
+        if self.title:
+            return self.title
+        text = self.text.strip()
+        if text and len(text) <= 40 and "\n" not in text and not text.endswith((".", ":", ";")):
+            return text
+        return None
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GlossaryEntry:
@@ -154,7 +165,7 @@ class Edition:
     description: str
     texts: tuple[Text, ...]
     removed: tuple[str, ...] = ()
-    english_counterpart: str | None = None
+    removed_by: str = ""  # the rules change that removed them (French, for display)
 
     @property
     def languages(self) -> tuple[str, ...]:

@@ -1,8 +1,14 @@
 """The on-disk Whoosh index of a graph's rules: schema, documents, cache key, build and reuse.
 
+One Whoosh index per language, side by side in one folder (Whoosh's `indexname` = the
+language code): BM25 statistics (document counts, average field lengths) stay those of one
+language, so the 2 600 English rules do not dilute the ranking of the 90 French ones.
 Owns the cache folder (built in a temporary folder, renamed into place, rebuilt when stale
 or corrupt, kept in RAM when unwritable). Its key includes the source of `judge.search.analysis`.
-Querying the open index is `judge.search.query`'s job.
+Querying the open indexes is `judge.search.query`'s job.
+
+Public, stable: `schema()`, `languages(graph)`, `index_name(graph)`, `build_index(graph, dest)`
+and `open_or_build(graph)` -> ({language: Whoosh index}, notice or None).
 """
 
 from __future__ import annotations
@@ -24,10 +30,12 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from judge.cache import cache_dir
 from judge.corpus.graph import RuleGraph
 from judge.corpus.loader import corpus_key
+from judge.corpus.model import Rule
 from judge.search import analysis
 from judge.search.analysis import FrenchAnalyzer
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+Indexes = dict[str, Any]  # language -> open Whoosh index
 
 
 # ---------------------------------------------------------------------- index
@@ -48,8 +56,17 @@ def schema() -> Schema:
     )
 
 
-def _documents(graph: RuleGraph) -> Iterable[dict[str, str]]:
-    for rule in graph.all_rules():
+def languages(graph: RuleGraph) -> tuple[str, ...]:
+    """Every language of the graph's editions, in the order the manifest first names them."""
+    return tuple(dict.fromkeys(lang for edition in graph.editions for lang in edition.languages))
+
+
+def _rules(graph: RuleGraph, language: str) -> tuple[Rule, ...]:
+    return tuple(rule for rule in graph.all_rules() if rule.language == language)
+
+
+def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, str]]:
+    for rule in _rules(graph, language):
         examples = " ".join(example.text for example in rule.examples)
         ancestors = [a.title for a in graph.ancestors(rule) if a.title]
         yield {
@@ -67,9 +84,9 @@ def _documents(graph: RuleGraph) -> Iterable[dict[str, str]]:
         }
 
 
-def _fill(ix: Any, graph: RuleGraph) -> None:
+def _fill(ix: Any, graph: RuleGraph, language: str) -> None:
     writer = ix.writer(limitmb=128)
-    for doc in _documents(graph):
+    for doc in _documents(graph, language):
         writer.add_document(**doc)
     writer.commit()
 
@@ -94,29 +111,41 @@ def index_name(graph: RuleGraph) -> tuple[str, str]:
     return _keys[graph]
 
 
-def _valid(path: Path, expected: int) -> Any | None:
-    """The opened index at `path` if it is complete and readable, else None."""
+def _expected(graph: RuleGraph) -> dict[str, int]:
+    return {language: len(_rules(graph, language)) for language in languages(graph)}
+
+
+def _complete_text(expected: dict[str, int]) -> str:
+    return " ".join(f"{language}:{count}" for language, count in expected.items())
+
+
+def _valid(path: Path, expected: dict[str, int]) -> Indexes | None:
+    """The opened indexes at `path` if they are complete and readable, else None."""
     try:
-        if (path / "complete").read_text() != str(expected):
+        if (path / "complete").read_text() != _complete_text(expected):
             return None
-        ix = _load_in_memory(path)
-        with ix.searcher() as searcher:
-            if searcher.doc_count() != expected:
-                return None
-            if expected:
-                searcher.stored_fields(0)
-        return ix
+        ram = _load_in_memory(path)
+        out: Indexes = {}
+        for language, count in expected.items():
+            ix = ram.open_index(indexname=language)
+            with ix.searcher() as searcher:
+                if searcher.doc_count() != count:
+                    return None
+                if count:
+                    searcher.stored_fields(0)
+            out[language] = ix
+        return out
     except Exception:  # any failure to read a cache means "rebuild it"
         return None
 
 
 def _load_in_memory(path: Path) -> Any:
-    """Open the index from a RAM copy of its files: no mmap (a cache file truncated under a
-    running server would kill it with SIGBUS) and no seek per term lookup (speed)."""
+    """A RAM copy of the index files: no mmap (a cache file truncated under a running server
+    would kill it with SIGBUS) and no seek per term lookup (speed)."""
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
         ram.files[name] = (path / name).read_bytes()
-    return ram.open_index()
+    return ram
 
 
 def _discard(path: Path) -> None:
@@ -134,10 +163,11 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))
     try:
-        ix = whoosh.index.create_in(str(tmp), schema())
-        _fill(ix, graph)
-        ix.close()
-        (tmp / "complete").write_text(str(len(graph.all_rules())))
+        for language in languages(graph):
+            ix = whoosh.index.create_in(str(tmp), schema(), indexname=language)
+            _fill(ix, graph, language)
+            ix.close()
+        (tmp / "complete").write_text(_complete_text(_expected(graph)))
         try:
             os.rename(tmp, dest)
         except OSError:
@@ -147,17 +177,21 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _ram_index(graph: RuleGraph) -> Any:
-    ix = RamStorage().create_index(schema())
-    _fill(ix, graph)
-    return ix
+def _ram_index(graph: RuleGraph) -> Indexes:
+    storage = RamStorage()
+    out: Indexes = {}
+    for language in languages(graph):
+        ix = out[language] = storage.create_index(schema(), indexname=language)
+        _fill(ix, graph, language)
+    return out
 
 
-def open_or_build(graph: RuleGraph) -> tuple[Any, str | None]:
+def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
+    """The graph's index of each language, from the cache or built (notice: why rebuilt)."""
     name, prefix = index_name(graph)
     root = cache_dir()
     dest = root / name
-    expected = len(graph.all_rules())
+    expected = _expected(graph)
     notice = None
     if dest.exists():
         ix = _valid(dest, expected)

@@ -26,7 +26,7 @@ from judge.normalize import fold, levenshtein
 from judge.resources import rules_dir
 from judge.search.analysis import analyze_terms, fold_terms, stem, suggestion
 from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
-from judge.search.index import open_or_build
+from judge.search.index import Indexes, open_or_build
 from judge.search.match import And, Clause, Node, Or, Phrase, Postings
 from judge.search.output import (
     SearchResult,
@@ -38,6 +38,9 @@ GLOSSARY_NAME = "glossary-fr-en.toml"
 # Query-time weights of the ranked fields (BM25F sums them).
 DIRECT_SCORE = 100.0
 CHILD_SCORE = 50.0
+# A rule in another language than the one asked for (the edition's first language unless the
+# query says otherwise) keeps this share of its score: French first, English still found.
+OTHER_LANGUAGE = 0.4
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 _NUMBER = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w])")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
@@ -107,46 +110,60 @@ def _glossary() -> tuple[re.Pattern[str] | None, dict[str, GlossaryTerm]]:
 
 # ---------------------------------------------------------------------- open index
 class RuleIndex:
-    """An open index over a graph; share one across threads and requests (reads only)."""
+    """The open indexes of a graph (one per language); share one across threads and requests."""
 
-    def __init__(self, graph: RuleGraph, ix: Any, notice: str | None = None) -> None:
+    def __init__(self, graph: RuleGraph, indexes: Indexes, notice: str | None = None) -> None:
         self.graph = graph
-        self._ix = ix
+        self._indexes = indexes
+        self.languages = tuple(indexes)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._notice = notice
         self._stems: dict[tuple[str, str, str], frozenset[str]] = {}
-        self._rules: dict[int, Rule | None] = {}
+        self._rules: dict[tuple[str, int], Rule | None] = {}
         self._corrections: dict[str, str | None] = {}
-        self.postings = Postings(FIELD_BOOSTS, ("exact", "heading"))
+        self._postings = {language: Postings(FIELD_BOOSTS, ("exact", "heading")) for language in indexes}
         # Said once, with the first result (`take_notice`): never as a Python warning line.
         self.notice = notice
 
-    def searcher(self) -> Any:
-        """This thread's Whoosh searcher (Whoosh searchers are not shared across threads)."""
-        searcher = getattr(self._local, "searcher", None)
+    def searcher(self, language: str) -> Any:
+        """This thread's Whoosh searcher of one language (searchers are not shared across threads)."""
+        searchers: dict[str, Any] | None = getattr(self._local, "searchers", None)
+        if searchers is None:
+            searchers = self._local.searchers = {}
+        searcher = searchers.get(language)
         if searcher is None:
-            searcher = self._ix.searcher(weighting=scoring.BM25F())
-            self._local.searcher = searcher
+            searcher = searchers[language] = self._indexes[language].searcher(weighting=scoring.BM25F())
         return searcher
 
-    def rule(self, searcher: Any, doc: int) -> Rule | None:
-        """The rule of an index document (cached)."""
+    def postings(self, language: str) -> Postings:
+        """The term cache of one language's index."""
+        return self._postings[language]
+
+    def rule(self, language: str, searcher: Any, doc: int) -> Rule | None:
+        """The rule of a document of one language's index (cached)."""
         try:
-            return self._rules[doc]
+            return self._rules[(language, doc)]
         except KeyError:
             fields = searcher.stored_fields(doc)
-            found = self._rules[doc] = self.graph.get(fields["edition"], fields["number"], fields["language"])
+            found = self._rules[(language, doc)] = self.graph.get(
+                fields["edition"], fields["number"], fields["language"])
             return found
 
-    def correction(self, reader: Any, word: str) -> str | None:
-        """`_correct` memoized per word (the fuzzy scan costs ~2 ms; the index never changes)."""
+    def correction(self, word: str, languages: tuple[str, ...]) -> str | None:
+        """The closest indexed word to an unknown one, looked for in `languages` in order;
+        memoized (the fuzzy scan costs ~2 ms; the indexes never change)."""
+        key = f"{','.join(languages)}:{word}"
         try:
-            return self._corrections[word]
+            return self._corrections[key]
         except KeyError:
             if len(self._corrections) >= _MEMO_SIZE:
                 self._corrections.clear()
-            found = self._corrections[word] = _correct(reader, word)
+            readers = [self.searcher(language).reader() for language in languages]
+            found = None
+            if not any(_known(reader, word) for reader in readers):
+                found = next((c for reader in readers if (c := _correct(reader, word)) is not None), None)
+            self._corrections[key] = found
             return found
 
     def stems(self, rule: Rule) -> frozenset[str]:
@@ -171,8 +188,8 @@ class RuleIndex:
 
 def open_index(graph: RuleGraph) -> RuleIndex:
     """The graph's index from the cache, built (or rebuilt, saying so once) when needed."""
-    ix, notice = open_or_build(graph)
-    return RuleIndex(graph, ix, notice)
+    indexes, notice = open_or_build(graph)
+    return RuleIndex(graph, indexes, notice)
 
 
 _open: weakref.WeakKeyDictionary[RuleGraph, RuleIndex] = weakref.WeakKeyDictionary()
@@ -288,7 +305,7 @@ def _known(reader: Any, word: str) -> bool:
 
 def _correct(reader: Any, word: str) -> str | None:
     """The closest indexed word to an unknown one (most frequent on ties), or None."""
-    if not 4 <= len(word) <= 30 or any(c.isdigit() for c in word) or _known(reader, word):
+    if not 4 <= len(word) <= 30 or any(c.isdigit() for c in word):
         return None
     maxdist = 1 if len(word) <= 5 else 2
     candidates = set(reader.terms_within("exact", word, maxdist, prefix=1))
@@ -330,50 +347,55 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
     if rebuilt:
         notices.insert(0, rebuilt)
 
+    def weight(rule: Rule, score: float) -> float:
+        return score if rule.language == graph.primary_language(rule.edition) else score * OTHER_LANGUAGE
+
     ranked: dict[tuple[str, str, str], tuple[Rule, float]] = {}
-    for rule, score in _direct(graph, plan.numbers, edition):
+    direct = sorted(((r, weight(r, s)) for r, s in _direct(graph, plan.numbers, edition)),
+                    key=lambda item: -item[1])
+    for rule, score in direct:
         ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
     missing = [n for n in plan.numbers if not any(r.number == n for r, _ in ranked.values())]
     if missing:
         notices.append("règle introuvable : " + ", ".join(missing))
 
-    searcher = index.searcher()
-    reader = searcher.reader()
-    postings = index.postings
-    allowed = postings.edition(searcher, edition) if edition else None
+    languages = index.languages
     words = plan.words
     corrections: dict[str, str] = {}
     stems = {stem(w) for w in (*words, *(w for group in plan.phrases for w in group))}
     stems |= {stem(w) for e in plan.expansions for alt in e for w in alt}
     exact_words = set(plan.numbers) | {w for group in plan.phrases for w in group}
 
-    def run(terms: tuple[str, ...]) -> list[tuple[Rule, float]]:
+    def run(language: str, terms: tuple[str, ...]) -> list[tuple[Rule, float]]:
         q = _compose(terms, plan, plan.numbers)
         if q is None:
             return []
+        searcher = index.searcher(language)
+        postings = index.postings(language)
+        allowed = postings.edition(searcher, edition) if edition else None
         concepts = _concepts(terms, plan)
         found = []
         scores = postings.evaluate(searcher, q)
         for doc, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
-            rule = index.rule(searcher, doc)
+            rule = index.rule(language, searcher, doc)
             if rule is not None:
                 # Coordination: a rule that answers every notion of the query beats one
                 # that repeats a single word (BM25 alone does not see this).
-                found.append((rule, score * _coverage(index.stems(rule), concepts) ** 2))
-        found.sort(key=lambda item: -item[1])
-        return found[: limit + len(ranked)]
+                found.append((rule, weight(rule, score) * _coverage(index.stems(rule), concepts) ** 2))
+        return found
 
     for word in words:
         # An unknown word finds nothing by itself (few hits): fuzzy fallback on `exact`.
-        fixed = index.correction(reader, word)
+        fixed = index.correction(word, languages)
         if fixed is not None:
             corrections[word] = fixed
     if corrections:
         words = tuple(corrections.get(w, w) for w in words)
         stems |= {stem(w) for w in corrections.values()}
         exact_words |= set(corrections.values())
-    text_hits = run(words)
-    for rule, score in text_hits:
+    text_hits = [hit for language in languages for hit in run(language, words)]
+    text_hits.sort(key=lambda item: -item[1])
+    for rule, score in text_hits[: limit + len(ranked)]:
         ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
 
     hits = tuple(

@@ -147,7 +147,7 @@ class SiteRenderer:
                     title=f"{quoted}règle {segment.number} absente du corpus (édition {rule.edition})",
                 ))
             else:
-                name = f" — {target.title}" if target.title else ""
+                name = f" — {target.heading}" if target.heading else ""
                 lang = f" ({language_name(target.language)})" if target.language != rule.language else ""
                 out.append(SegmentView(text=text, href=self.url(target, root),
                                        title=f"Règle {target.number}{name}{lang}"))
@@ -210,8 +210,8 @@ class SiteRenderer:
             "edition": edition,
             "released": french_date(edition.released),
             "languages": tuple(language_name(lang) for lang in languages),
+            "codes": tuple(lang.upper() for lang in languages),
             "primary": language_name(languages[0]),
-            "english_loaded": "en" in languages[1:] or languages[0] == "en",
             "bilingual": len(languages) > 1,
         }
 

@@ -91,7 +91,7 @@ def _mean(values: list[int]) -> float:
 
 
 def build_search_index(graph: RuleGraph) -> SearchIndex:
-    """One document per rule of every edition and language, weighted by BM25F with the field
+    """One document per rule of every edition (in its first language), weighted by BM25F with the field
     boosts of `judge search`; weights are rounded to integers so that Python and JavaScript
     rank identically (no floating-point drift between engines)."""
     from judge.search.analysis import stem
@@ -102,7 +102,9 @@ def build_search_index(graph: RuleGraph) -> SearchIndex:
     def stems(text: str) -> list[str]:
         return [t if has_digit(t) else words.setdefault(t, stem(t)) for t in fold(text)]
 
-    rules = list(graph.all_rules())
+    # Each edition's first language only (French): the offline page searches the rulebook a
+    # judge reads; both languages are `judge search`'s (and `judge serve`'s) job.
+    rules = [r for e in graph.editions for r in graph.rules(e.id, e.languages[0])]
     docs: list[tuple[str, str, str, str, str, str]] = []
     fields: list[dict[str, Counter[str]]] = []
     for rule in rules:
@@ -114,14 +116,19 @@ def build_search_index(graph: RuleGraph) -> SearchIndex:
         docs.append((f"{rule.edition}:{rule.language}:{rule.number}", rule.edition, rule.language,
                      label, rule_url(rule, "", primary), _snippet(body or rule.title or "")))
     glossary = glossary_expansions(stems)
-    n = len(docs)
-    # Each field's average length over the rules that have it (most rules have no title).
-    average = {f: _mean([sum(d[f].values()) for d in fields if d[f]]) for f in FIELD_BOOSTS}
-    df: Counter[str] = Counter()
-    for doc in fields:
-        df.update(set().union(*(doc[f].keys() for f in FIELD_BOOSTS)))
+    # BM25 statistics per language, as `judge search` keeps one index per language.
+    stats: dict[str, tuple[int, dict[str, float], Counter[str]]] = {}
+    for language in dict.fromkeys(rule.language for rule in rules):
+        mine = [doc for doc, rule in zip(fields, rules, strict=True) if rule.language == language]
+        # Each field's average length over the rules that have it (most rules have no title).
+        average = {f: _mean([sum(d[f].values()) for d in mine if d[f]]) for f in FIELD_BOOSTS}
+        df: Counter[str] = Counter()
+        for doc in mine:
+            df.update(set().union(*(doc[f].keys() for f in FIELD_BOOSTS)))
+        stats[language] = (len(mine), average, df)
     postings: dict[str, list[tuple[int, int]]] = {}
     for i, (doc, rule) in enumerate(zip(fields, rules, strict=True)):
+        n, average, df = stats[rule.language]
         lengths = {f: sum(doc[f].values()) for f in FIELD_BOOSTS}
         weights: dict[str, float] = {}
         for f, boost in FIELD_BOOSTS.items():
@@ -132,7 +139,7 @@ def build_search_index(graph: RuleGraph) -> SearchIndex:
             idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
             postings.setdefault(term, []).append((i, round(1000 * w * idf)))
         postings.setdefault(rule.number, [])
-        postings[rule.number] = [p for p in postings[rule.number] if p[0] != i] + [(i, NUMBER_SCORE)]
+        postings[rule.number] = [p for p in postings[rule.number] if p[0] != i] +  [(i, NUMBER_SCORE)]
     return SearchIndex(docs=tuple(docs), postings={t: tuple(p) for t, p in postings.items()},
                        words=dict(sorted(words.items())), stop_words=stop, elisions=elisions,
                        glossary=glossary)

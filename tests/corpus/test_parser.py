@@ -6,6 +6,7 @@ import codecs
 from pathlib import Path
 
 import pytest
+import source_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -209,14 +210,14 @@ def test_parse_text_keeps_original_apostrophes_and_nbsp() -> None:
 
 
 # ---------------------------------------------------------------- the real corpus
-def test_parse_file_french_corpus_counts() -> None:
-    docs = [parse_file(p) for p in sorted(RULES.glob("*.txt"))]
-    by_name = {Path(d.file).name[:3]: d for d in docs}
-    assert len(by_name["000"].rules) + len(by_name["004"].rules) == 82
-    assert len(by_name["003"].rules) == 8
-    assert sum(d.examples for d in docs) == 2
-    assert all(d.unparsed == () for d in docs)
-    assert by_name["003"].title == "Règles complètes de Magic: The Gathering"
+def test_parse_file_corpus_counts() -> None:
+    """Each shipped text: one rule per numbered line of its body, its examples, nothing unplaced."""
+    for path in sorted(RULES.glob("*.txt")):
+        doc = parse_file(path, language="en" if path.name.startswith("CR-") else "fr")
+        assert [r.number for r in doc.rules] == [n for _, n in source_text.numbered(path.name)], path.name
+        assert doc.examples == source_text.examples(path.name), path.name
+        assert doc.unparsed == (), path.name
+    assert parse_file(RULES / "003_bc0c71f8460cf034.txt").title == "Règles complètes de Magic: The Gathering"
 
 
 def test_parse_file_reference_span_points_at_number_in_source() -> None:

@@ -228,11 +228,13 @@ def test_build_index_concurrent_processes_leave_one_sound_index(graph, tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index-test"]
     import whoosh.index
 
-    with whoosh.index.open_dir(str(dest)).searcher() as searcher:
-        assert searcher.doc_count() == len(graph.all_rules())
+    # One index per language, each holding exactly that language's rules.
+    for language in ("fr", "en"):
+        with whoosh.index.open_dir(str(dest), indexname=language).searcher() as searcher:
+            assert searcher.doc_count() == sum(1 for r in graph.all_rules() if r.language == language)
 
 
-def test_search_eval_set_mrr_at_least_0_9(graph) -> None:  # type: ignore[no-untyped-def]
+def test_search_eval_set_mrr_at_least_0_93(graph) -> None:  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("eval_search", ROOT / "bench" / "eval_search.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -241,7 +243,7 @@ def test_search_eval_set_mrr_at_least_0_9(graph) -> None:  # type: ignore[no-unt
     cases = module.load_cases()
     assert len(cases) >= 40
     score = module.evaluate(module.ours(graph), cases)
-    assert score.mrr >= 0.9, [(c.q, r) for c, r in score.ranks if r != 1]
+    assert score.mrr >= 0.93, [(c.q, r) for c, r in score.ranks if r != 1]
     assert score.hit3 >= 0.9
     baseline = module.evaluate(module.substring_baseline(graph), cases)
     assert score.mrr > baseline.mrr
@@ -283,9 +285,9 @@ def test_search_match_scores_as_whoosh(graph, query: str) -> None:  # type: igno
     plan = plan_query(query)
     tree = _compose(plan.words, plan, plan.numbers)
     assert tree is not None
-    searcher = index.searcher()
-    scores = index.postings.evaluate(searcher, tree)
-    ours = index.postings.top(scores, len(scores))
+    searcher = index.searcher("fr")
+    scores = index.postings("fr").evaluate(searcher, tree)
+    ours = index.postings("fr").top(scores, len(scores))
     theirs = [(hit.docnum, hit.score) for hit in searcher.search(_whoosh_query(tree), limit=None)]
     assert ours and [doc for doc, _ in ours] == [doc for doc, _ in theirs]
     assert [round(score, 9) for _, score in ours] == [round(score, 9) for _, score in theirs]

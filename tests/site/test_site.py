@@ -113,35 +113,45 @@ def test_site_every_internal_link_lands_on_a_file_and_anchor(site: Path) -> None
     assert checked > 500
 
 
-def test_site_references_never_link_to_another_edition(site: Path) -> None:
+def test_site_references_never_link_to_another_edition(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+    checked = 0
     for page, href, a in _links(site):
         if "ref" in (a.get("class") or "").split():
             edition = page.relative_to(site).parts[0]
-            assert href.startswith(f"../{edition}/"), f"{page}: {href}"
+            target = (page.parent / href.partition("#")[0]).resolve()
+            assert target.relative_to(site.resolve()).parts[0] == edition, f"{page}: {href}"
+            checked += 1
+    # At least every reference of the English 2004 rules, each shown on its English page.
+    assert checked >= sum(len(r.references) for r in graph.rules("2004", "en")) > 0
 
 
-def test_site_cross_reference_302_3_links_to_303(site: Path) -> None:
-    rule = by_id(parse(site / "2004" / "302.html"), "R3023")
-    hrefs = [a.get("href") for a in rule.iter("a") if a.get("class") == "ref"]
-    assert hrefs == ["../2004/303.html#R303"]
+def _columns(rule: ElementTree.Element) -> dict[str, ElementTree.Element]:
+    (bilingual,) = [d for d in rule.iter("div") if d.get("class") == "bilingual"]
+    return {d.get("lang") or "": d for d in bilingual if d.tag == "div"}
 
 
-def test_site_2010_305_terrains_is_unresolved_not_2004(site: Path) -> None:
+def test_site_cross_reference_302_3_links_to_303_in_each_language(site: Path) -> None:
+    columns = _columns(by_id(parse(site / "2004" / "302.html"), "R3023"))
+    assert list(columns) == ["fr", "en"]
+    hrefs = {lang: [a.get("href") for a in c.iter("a") if a.get("class") == "ref"] for lang, c in columns.items()}
+    assert hrefs == {"fr": ["../2004/303.html#R303"], "en": ["../2004/en/303.html#R303"]}
+
+
+def test_site_2010_305_terrains_links_to_2010_english_305_not_2004(site: Path) -> None:
     rule = by_id(parse(site / "2010" / "505.html"), "R5055b")
-    assert not [a for a in rule.iter("a") if "2004" in (a.get("href") or "")]
-    missing = [s for s in rule.iter("span") if s.get("class") == "ref-missing"]
-    assert len(missing) == 1
-    assert "« Terrains »" in missing[0].get("title", "")
-    assert "absente du corpus" in missing[0].get("title", "")
+    links = [a for a in _columns(rule)["fr"].iter("a") if a.get("class") == "ref"]
+    assert [a.get("href") for a in links] == ["../2010/en/305.html#R305"]
+    assert links[0].get("title") == "Règle 305 — Lands (anglais)"
+    assert not [s for s in rule.iter("span") if s.get("class") == "ref-missing"]
+    assert by_id(parse(site / "2010" / "en" / "305.html"), "R305") is not None
 
 
-def test_site_unresolved_references_carry_their_titles(site: Path) -> None:
-    rule = by_id(parse(site / "2004" / "302.html"), "R3021")
-    titles = [s.get("title", "") for s in rule.iter("span") if s.get("class") == "ref-missing"]
-    assert titles == [
-        "« Hors phase » : règle 217.8 absente du corpus (édition 2004)",
-        "« Déphasage » : règle 502.15 absente du corpus (édition 2004)",
-    ]
+def test_site_references_to_english_rules_say_so(site: Path) -> None:
+    column = _columns(by_id(parse(site / "2004" / "302.html"), "R3021"))["fr"]
+    links = [(a.get("href"), a.get("title")) for a in column.iter("a") if a.get("class") == "ref"]
+    assert links == [("../2004/en/217.html#R2178", "Règle 217.8 — Phased-Out (anglais)"),
+                     ("../2004/en/502.html#R50215", "Règle 502.15 — Phasing (anglais)")]
+    assert not [s for s in column.iter("span") if s.get("class") == "ref-missing"]
 
 
 def test_site_rule_shows_backlinks_parent_children_neighbours_permalink(site: Path) -> None:
@@ -163,13 +173,16 @@ def test_site_historical_rule_is_marked_with_its_note(site: Path) -> None:
     text = text_of(rule)
     assert "Règle historique" in text
     assert "La règles suivante a disparue dans un changement de règles" in text
-    assert "Règles complètes 2010 (Magic 2010)" in text
+    assert "Supprimée par le changement de règles de Magic 2010 (juillet 2009)" in text
+    assert "Règles complètes du 16 juillet 2010 (Magic 2011)" in text
 
 
-def test_site_edition_banner_names_release_language_and_counterpart(site: Path) -> None:
+def test_site_edition_banner_names_release_and_languages(site: Path) -> None:
     text = text_of(parse(site / "2004" / "index.html"))
     assert "Règles complètes 2004" in text and "1er juin 2004" in text
-    assert "français" in text and "CR-2004-06-01.txt" in text and "non chargé" in text
+    assert "Langues : français, anglais." in text and "Vue côte à côte FR | EN" in text
+    text = text_of(parse(site / "2010" / "index.html"))
+    assert "16 juillet 2010" in text and "Magic 2011" in text and "Vue côte à côte FR | EN" in text
 
 
 def test_site_checks_are_listed_under_their_rule(graph) -> None:  # type: ignore[no-untyped-def]
@@ -247,22 +260,13 @@ def test_site_build_into_unwritable_place_is_a_judge_error(graph, tmp_path: Path
 
 
 @pytest.mark.shared
-def test_site_side_by_side_with_english_2004(en2004: Path, tmp_path: Path) -> None:
-    config = tmp_path / "judge.toml"
-    config.write_text(f'[[text]]\nedition = "2004"\nlanguage = "en"\npath = "{en2004}"\n', encoding="utf-8")
-    graph = load_graph(config=str(config))
-    out = build_site(graph, tmp_path / "site").parent
-    rule = by_id(parse(out / "2004" / "302.html"), "R3023")
-    columns = [d for d in rule.iter("div") if d.get("class") == "bilingual"]
-    assert len(columns) == 1
-    langs = [d.get("lang") for d in columns[0] if d.tag == "div"]
-    assert langs == ["fr", "en"]
-    assert "No player receives priority" in text_of(columns[0])
-    # 217.8 is absent in French but present in English 2004: the same edition, so linked.
-    hrefs = [a.get("href") for a in by_id(parse(out / "2004" / "302.html"), "R3021").iter("a")]
-    assert "../2004/en/217.html#R2178" in hrefs
-    assert by_id(parse(out / "2004" / "en" / "217.html"), "R2178") is not None
-    assert "vue côte à côte FR | EN" in text_of(parse(out / "2004" / "index.html"))
+def test_site_side_by_side_fr_en_by_default(site: Path) -> None:
+    """Every French rule with an English text of the same number shows both, French first."""
+    columns = _columns(by_id(parse(site / "2004" / "302.html"), "R3023"))
+    assert "No player receives priority" in text_of(columns["en"])
+    columns = _columns(by_id(parse(site / "2010" / "505.html"), "R5051"))
+    assert list(columns) == ["fr", "en"]
+    assert "There are two main phases in a turn" in text_of(columns["en"])
 
 
 GOLDEN_PAGES = (("index.html", "render_index", ()), ("2004/302.html", "render_section", ("2004", "302")),
