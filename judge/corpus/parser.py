@@ -1,6 +1,9 @@
-"""The Lark front end: loads `grammar.lark` once and turns parse trees into line items and segments.
+"""The Lark front end: loads `grammar.lark` once and turns its parses into line items and segments.
 
-This module is the only code that knows the grammar's rule and terminal names. Placing lines
+This module is the only code that knows the grammar's rule and terminal names. The parser of
+record runs its callbacks inside the LALR parse (no tree) and parses inline text only when it
+holds three digits in a row (a `NUMBER`); `reference=True` keeps the plain path (a tree
+with positions, then the same callbacks) so that the tests can compare the two. Placing lines
 into rules, examples, glossary and so on is `judge.corpus.assemble`'s job.
 """
 
@@ -8,9 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
+import lark_cython
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 from judge.corpus.assemble import Item, assemble
@@ -20,90 +26,58 @@ from judge.errors import RuleSyntaxError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
-_LINE_KINDS = {
-    "rule_line": "rule",
-    "section_line": "section",
-    "chapter_line": "chapter",
-    "example_line": "example",
-    "removal_note": "removal",
-    "heading_line": "heading",
-    "effective_line": "effective",
-    "text_line": "text",
-}
-_MAY_CITE = re.compile(r"\d{3}")
 _QUOTES = "\"«»“”"
+# Every citation target is a three-digit `NUMBER`: text without three digits in a row is plain.
+_MAY_CITE = re.compile(r"\d{3}")
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return Lark.open(
-        str(GRAMMAR_PATH),
-        parser="lalr",
-        lexer="contextual",
-        start=["document", "inline"],
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
-
-
-class _Lines(Transformer[Token, list[Item]]):
-    """Block tree -> flat list of classified line items."""
+class _Callbacks(Transformer[Token, object]):
+    """One callback per grammar rule, position-free: usable inside the LALR parse (fast path)
+    or on a built parse tree (the reference path), with the same results."""
 
     def document(self, children: list[Item]) -> list[Item]:
         return children
 
-    def __default__(self, data: object, children: list[Token], meta: object) -> Item:
-        kind = _LINE_KINDS[str(data)]
+    def rule_line(self, children: list[Token]) -> Item:
+        return _numbered("rule", children)
+
+    def section_line(self, children: list[Token]) -> Item:
+        return _numbered("section", children)
+
+    def chapter_line(self, children: list[Token]) -> Item:
+        return _numbered("chapter", children)
+
+    def example_line(self, children: list[Token]) -> Item:
         head = children[0]
-        number = None
-        text_token: Token | None = None
-        if kind in ("rule", "section", "chapter"):
-            number = head.value.rstrip(".")
-            text_token = children[1] if len(children) > 1 else None
-        elif kind == "example":
-            text_token = children[1] if len(children) > 1 else None
-        else:
-            text_token = head
-        raw = text_token.value if text_token is not None else ""
-        stripped = raw.lstrip(" \t\u00a0")
-        column = (text_token.column or 1) + len(raw) - len(stripped) if text_token else 0
-        if kind == "example":
-            stripped = raw.strip()
-        return Item(
-            kind=kind,
-            line=head.line or 0,
-            column=head.column or 1,
-            number=number,
-            head=head.value,
-            text=stripped.rstrip(" \t\u00a0"),
-            text_column=column,
-        )
+        token = children[1] if len(children) > 1 else None
+        raw = token.value if token is not None else ""
+        return _item("example", head, None, token, raw.strip())
 
+    def removal_note(self, children: list[Token]) -> Item:
+        return _whole("removal", children[0])
 
-class _Inline(Transformer[Token, list[Segment]]):
-    """Inline tree -> plain text and reference segments, with source spans."""
+    def heading_line(self, children: list[Token]) -> Item:
+        return _whole("heading", children[0])
 
-    def __init__(self, locate: Callable[[int], tuple[int, int]], file: str) -> None:
-        super().__init__()
-        self._locate = locate
-        self._file = file
+    def effective_line(self, children: list[Token]) -> Item:
+        return _whole("effective", children[0])
 
-    def inline(self, children: list[Token | list[Segment]]) -> list[Segment]:
-        out: list[Segment] = []
+    def text_line(self, children: list[Token]) -> Item:
+        return _whole("text", children[0])
+
+    def inline(self, children: list[Token | list[str | _Target]]) -> list[str | _Target]:
+        out: list[str | _Target] = []
         for child in children:
-            if isinstance(child, Token):
-                out.append(Plain(text=child.value))
-            else:
+            if isinstance(child, list):
                 out.extend(child)
+            else:
+                out.append(child.value)
         return out
 
-    def citation(self, children: list[Token | Reference]) -> list[Segment]:
-        return [
-            Plain(text=c.value) if isinstance(c, Token) else c for c in children
-        ]
+    def citation(self, children: list[Token | _Target]) -> list[str | _Target]:
+        return [c if isinstance(c, _Target) else c.value for c in children]
 
-    def target(self, children: list[Token]) -> Reference:
-        number = children[0]
+    def target(self, children: list[Token]) -> _Target:
         range_end = None
         title = None
         for token in children[1:]:
@@ -111,44 +85,117 @@ class _Inline(Transformer[Token, list[Segment]]):
                 range_end = token.value
             elif token.type == "QUOTED":
                 title = token.value.strip(" \t\u00a0,").strip(_QUOTES).strip().rstrip(".,;: ").strip()
-        start = number.start_pos or 0
-        end = children[-1].end_pos or start
-        line, column = self._locate(start)
-        end_line, end_column = self._locate(end)
-        text = "".join(t.value for t in children)
-        return Reference(
-            number=number.value,
+        start = children[0].start_pos or 0
+        return _Target(
+            number=children[0].value,
             title=title or None,
             range_end=range_end,
-            text=text,
-            span=Span(
-                file=self._file, line=line, column=column, end_line=end_line, end_column=end_column
-            ),
+            text="".join(t.value for t in children),
+            start=start,
+            end=children[-1].end_pos or start,
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """A citation target as parsed, with offsets in the inline text (spans come later)."""
+
+    number: str
+    title: str | None
+    range_end: str | None
+    text: str
+    start: int
+    end: int
+
+
+def _item(kind: str, head: Token, number: str | None, token: Token | None, text: str) -> Item:
+    column = 0
+    if token is not None:
+        raw = token.value
+        column = (token.column or 1) + len(raw) - len(raw.lstrip(" \t\u00a0"))
+    return Item(
+        kind=kind, line=head.line or 0, column=head.column or 1, number=number, head=head.value,
+        text=text, text_column=column,
+    )
+
+
+def _numbered(kind: str, children: list[Token]) -> Item:
+    head = children[0]
+    token = children[1] if len(children) > 1 else None
+    text = token.value.strip(" \t\u00a0") if token is not None else ""
+    return _item(kind, head, head.value.rstrip("."), token, text)
+
+
+def _whole(kind: str, token: Token) -> Item:
+    return _item(kind, token, None, token, token.value.strip(" \t\u00a0"))
+
+
+def _open(**options: Any) -> Lark:
+    return Lark.open(
+        str(GRAMMAR_PATH),
+        parser="lalr",
+        lexer="contextual",
+        start=["document", "inline"],
+        maybe_placeholders=False,
+        **options,
+    )
+
+
+@lru_cache(maxsize=1)
+def _fast() -> Lark:
+    """The parser of record: lark-cython's lexer and parser, callbacks run as LALR reduces
+    (no tree is built)."""
+    return _open(transformer=_Callbacks(), _plugins=lark_cython.plugins)
+
+
+@lru_cache(maxsize=1)
+def _tree() -> Lark:
+    """The reference path: pure-Python Lark, a full parse tree with positions, transformed
+    afterwards."""
+    return _open(propagate_positions=True)
+
+
+def _parse(text: str, start: str, reference: bool) -> Any:
+    if reference:
+        return _Callbacks().transform(_tree().parse(text, start=start))
+    return _fast().parse(text, start=start)
+
+
 def parse_inline(
-    text: str, *, file: str = "", locate: Callable[[int], tuple[int, int]] | None = None
+    text: str,
+    *,
+    file: str = "",
+    locate: Callable[[int], tuple[int, int]] | None = None,
+    reference: bool = False,
 ) -> tuple[Segment, ...]:
-    """Cut one rule text into plain runs and references (concatenation gives `text` back)."""
+    """Cut one rule text into plain runs and references (concatenation gives `text` back).
+
+    `reference=True` takes the slow reference path (tree, then transform, no pre-filter):
+    the tests check that both give the same segments and spans.
+    """
     if not text:
         return ()
-    if not _MAY_CITE.search(text):
+    if not reference and not _MAY_CITE.search(text):
         return (Plain(text=text),)
     where = locate or (lambda offset: (1, offset + 1))
-    tree = _lark().parse(text, start="inline")
-    segments = _Inline(where, file).transform(tree)
-    return tuple(_merge_plain(segments))
-
-
-def _merge_plain(segments: list[Segment]) -> list[Segment]:
     out: list[Segment] = []
-    for seg in segments:
-        if isinstance(seg, Plain) and out and isinstance(out[-1], Plain):
-            out[-1] = Plain(text=out[-1].text + seg.text)
-        else:
-            out.append(seg)
-    return out
+    pending = ""
+    for part in _parse(text, "inline", reference):
+        if isinstance(part, str):
+            pending += part
+            continue
+        if pending:
+            out.append(Plain(text=pending))
+            pending = ""
+        line, column = where(part.start)
+        end_line, end_column = where(part.end)
+        out.append(Reference(
+            number=part.number, title=part.title, range_end=part.range_end, text=part.text,
+            span=Span(file=file, line=line, column=column, end_line=end_line, end_column=end_column),
+        ))
+    if pending:
+        out.append(Plain(text=pending))
+    return tuple(out)
 
 
 def parse_text(
@@ -158,21 +205,24 @@ def parse_text(
     language: str = "fr",
     edition: str = "",
     encoding: str = "utf-8",
+    reference: bool = False,
 ) -> Document:
-    """Parse a decoded rule text (line ends already `\\n`) into a `Document`."""
+    """Parse a decoded rule text (line ends already `\\n`) into a `Document`.
+
+    `reference=True`: the slow reference path (see `parse_inline`), for the tests.
+    """
     source = text if text.endswith("\n") else text + "\n"
     try:
-        tree = _lark().parse(source, start="document")
+        items: list[Item] = _parse(source, "document", reference)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source, file) from None
-    items: list[Item] = _Lines().transform(tree)
     return assemble(
         items,
         file=file,
         language=language,
         edition=edition,
         encoding=encoding,
-        inline=parse_inline,
+        inline=partial(parse_inline, reference=reference),
     )
 
 

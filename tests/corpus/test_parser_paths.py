@@ -1,0 +1,106 @@
+"""The fast parse (lark-cython, callbacks inside the LALR parse, digit pre-filter) against the
+reference path (pure-Python Lark, a full tree with positions, every text parsed inline), and
+the grammar's faster terminals against their plain forms."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EN_DIR
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lark import Lark
+
+from judge.corpus.model import Document, Reference, Span
+from judge.corpus.parser import GRAMMAR_PATH, parse_text
+from judge.corpus.textio import read_text
+from judge.resources import rules_dir
+
+SHIPPED = sorted(rules_dir().glob("*.txt"))
+SHARED_TEXTS = sorted(EN_DIR.glob("*.txt")) if EN_DIR.is_dir() else []
+
+
+def _spans(doc: Document) -> list[tuple[str, Span | None]]:
+    """Every source position of a document (equality of records ignores them)."""
+    out: list[tuple[str, Span | None]] = []
+    for rule in doc.rules:
+        out.append((rule.number, rule.span))
+        out.extend((ref.number, ref.span) for ref in rule.references)
+        out.extend((rule.number, example.span) for example in rule.examples)
+    for entry in doc.glossary:
+        out.append((entry.term, entry.span))
+        out.extend((s.number, s.span) for s in entry.segments if isinstance(s, Reference))
+    return out
+
+
+def _both(path: Path) -> tuple[Document, Document]:
+    text = read_text(path).text
+    language = "fr" if path.name[0].isdigit() else "en"
+    fast = parse_text(text, file=path.name, language=language, edition="x")
+    slow = parse_text(text, file=path.name, language=language, edition="x", reference=True)
+    return fast, slow
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_fast_parse_equals_reference_parse_shipped(path: Path) -> None:
+    fast, slow = _both(path)
+    assert fast.rules and fast == slow
+    assert _spans(fast) == _spans(slow)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name", ["CR-2004-06-01.txt", "CR-2010-07-16.txt", "CR-2022-11-18.txt"])
+def test_fast_parse_equals_reference_parse_shared(name: str) -> None:
+    path = EN_DIR / name
+    if not path.is_file():
+        pytest.skip(f"texte de référence absent : {path}")
+    fast, slow = _both(path)
+    assert fast.rules and fast == slow
+    assert _spans(fast) == _spans(slow)
+
+
+@pytest.mark.parametrize("path", [*SHIPPED, *SHARED_TEXTS], ids=lambda p: p.name)
+def test_rule_lines_are_where_a_plain_split_finds_them(path: Path) -> None:
+    """Line numbers (blank lines are one `_NL` token with the line end before them) against
+    `str.split`: each rule starts on a line that begins with its number."""
+    text = read_text(path).text
+    lines = text.split("\n")
+    fast, _ = _both(path)
+    for rule in fast.rules:
+        assert rule.span is not None
+        line = lines[rule.span.line - 1].lstrip(" \t\u00a0")
+        assert re.match(re.escape(rule.number) + r"\.?(?:[ \t\u00a0]|$)", line), (rule.number, rule.span)
+        # the column is the number's own
+        assert lines[rule.span.line - 1][rule.span.column - 1:].startswith(rule.number)
+    # every line that starts with a rule number outside the contents is a rule
+    numbered = {
+        i + 1 for i, line in enumerate(lines) if re.match(r"\d{3}\.\d+[a-z]?\.?(?:[ \t\u00a0]|$)", line)
+    }
+    found = {rule.span.line for rule in fast.rules if rule.span is not None}
+    assert numbered <= found | {line.line for line in fast.other_lines if line.kind == "contents"}
+
+
+def _terminal(name: str) -> str:
+    grammar = Lark.open(str(GRAMMAR_PATH), parser="lalr", lexer="contextual", start=["document", "inline"])
+    pattern: Any = grammar.get_terminal(name).pattern
+    return str(pattern.to_regexp())
+
+
+PLAIN = re.compile(_terminal("PLAIN"))
+# The plain form: any character where no citation starts.
+SLOW_PLAIN = re.compile(r"(?:(?!" + _terminal("CITE") + r")[\s\S])+")
+_PIECES = st.sampled_from(
+    ["voir ", "Voir la règle ", "see rule ", "cf. ", "règles ", "Rules ", "ſee ", "rule", "300", "306.2a",
+     " ", "\u00a0", "\n", "s", "v", "c", "r", "S", "a", "é", "1", ", et ", "(", "x300", "«", "»"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES | st.text(max_size=3), max_size=30).map("".join))
+def test_plain_terminal_matches_what_its_plain_form_matches(text: str) -> None:
+    for start in range(len(text) + 1):
+        fast, slow = PLAIN.match(text, start), SLOW_PLAIN.match(text, start)
+        assert (fast and fast.end()) == (slow and slow.end())
