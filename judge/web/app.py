@@ -1,6 +1,8 @@
 """`judge serve`: the rulebook, search and the situation checker as one local Starlette app.
 
-Owns routing and the JSON API (same shapes as `--json`). Shared state (corpus, page cache,
+Owns routing and the JSON API (same shapes as `--json`). Every route's work runs in a worker
+thread within a time budget (`judge.web.work`): a route is wrapped in `offloaded`, or is a
+`budgeted` endpoint that reads its body and hands its work to `run_budgeted`. Shared state (corpus, page cache,
 search index) is `judge.web.state`, limits and error pages `judge.web.errors`, form
 conversion and the timeline `judge.web.forms`; pages come from `judge.site.build`.
 """
@@ -51,6 +53,7 @@ from judge.web.forms import (
     timeline,
 )
 from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
+from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
@@ -60,16 +63,18 @@ _SNIPPET_TAGS = re.compile(r"</?mark>")
 def run_search(state: AppState, query: str, edition: str | None, limit: int) -> dict[str, Any]:
     """`judge search --json` for one query; results are cached (the index never changes)."""
     cache_key = (query, edition, limit)
-    cached = state.search_cache.get(cache_key)
-    if cached is not None:
-        state.search_cache.move_to_end(cache_key)
-        return cached
+    with state.search_lock:
+        cached = state.search_cache.get(cache_key)
+        if cached is not None:
+            state.search_cache.move_to_end(cache_key)
+            return cached
     result = state.search_index.search(query, edition=edition, limit=limit)
     data: dict[str, Any] = result_json(result)
     if state.search_cache_size > 0:
-        state.search_cache[cache_key] = data
-        if len(state.search_cache) > state.search_cache_size:
-            state.search_cache.popitem(last=False)
+        with state.search_lock:
+            state.search_cache[cache_key] = data
+            while len(state.search_cache) > state.search_cache_size:
+                state.search_cache.popitem(last=False)
     return data
 
 
@@ -90,7 +95,7 @@ def rule_link(state: AppState, edition: str, number: str) -> str | None:
     return f"/{edition}/{section_of(bare)}.html#{rule_anchor(bare)}"
 
 
-async def api_search(request: Request) -> Response:
+def api_search(request: Request) -> Response:
     state = app_state(request)
     query = (query_param(request, "q") or "").strip()
     if not query:
@@ -100,7 +105,7 @@ async def api_search(request: Request) -> Response:
     return JSONResponse(data)
 
 
-async def search_page(request: Request) -> Response:
+def search_page(request: Request) -> Response:
     state = app_state(request)
     query = (query_param(request, "q") or "").strip()
     edition = state.edition(query_param(request, "edition"))
@@ -121,7 +126,7 @@ async def search_page(request: Request) -> Response:
 
 
 # ---------------------------------------------------------------------- rules
-async def api_rule(request: Request) -> Response:
+def api_rule(request: Request) -> Response:
     state = app_state(request)
     from judge.corpus.export import rule_json
 
@@ -149,7 +154,7 @@ def _site(state: AppState) -> SiteRenderer:
     return state.site
 
 
-async def index_page(request: Request) -> Response:
+def index_page(request: Request) -> Response:
     state = app_state(request)
     site = _site(state)
     return _site_page(state, "index", lambda: str(site.render_index("/")))
@@ -164,7 +169,7 @@ def _edition_language(state: AppState, edition: str, language: str | None) -> tu
     return edition, language
 
 
-async def edition_page(request: Request) -> Response:
+def edition_page(request: Request) -> Response:
     state = app_state(request)
     site = _site(state)
     edition, language = _edition_language(
@@ -176,14 +181,14 @@ async def edition_page(request: Request) -> Response:
     )
 
 
-async def section_page(request: Request) -> Response:
+def section_page(request: Request) -> Response:
     state = app_state(request)
     edition, language = _edition_language(
         state, request.path_params["edition"], request.path_params.get("language")
     )
     page = request.path_params["page"]
     if page == "index.html":
-        return await edition_page(request)
+        return edition_page(request)
     match = re.fullmatch(r"(\d{3})\.html", page)
     if match is None:
         raise Problem(404, STATUS_MESSAGES[404])
@@ -198,7 +203,7 @@ async def section_page(request: Request) -> Response:
     )
 
 
-async def asset(request: Request) -> Response:
+def asset(request: Request) -> Response:
     state = app_state(request)
     name = request.path_params["name"]
     found = state.assets.get(name)
@@ -233,6 +238,7 @@ def _check(state: AppState, text: str, fmt: str | None) -> tuple[Any, dict[str, 
     return situation, data, report
 
 
+@budgeted
 async def api_check(request: Request) -> Response:
     state = app_state(request)
     text = await _read_body(request)
@@ -240,8 +246,12 @@ async def api_check(request: Request) -> Response:
         raise Problem(400, "le corps de la requête est vide : une situation JSON est attendue")
     kind = request.headers.get("content-type", "")
     fmt = "toml" if "toml" in kind else "json"
-    _, data, _ = _check(state, text, fmt)
-    return JSONResponse(data)
+
+    def work() -> Response:
+        _, data, _ = _check(state, text, fmt)
+        return JSONResponse(data)
+
+    return await run_budgeted(request, work, heavy=True)
 
 
 def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, Any]:
@@ -257,16 +267,23 @@ def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, A
     }
 
 
+@budgeted
 async def situation_page(request: Request) -> Response:
     state = app_state(request)
     if request.method == "GET":
-        return render(state, "situation.html", **_form_context(state, FormState.empty()))
+        return await run_budgeted(
+            request, lambda: render(state, "situation.html", **_form_context(state, FormState.empty()))
+        )
     try:
         raw: FormData = await request.form(max_files=0, max_fields=400, max_part_size=MAX_BODY)
     except HTTPException as error:
         raise Problem(400, "formulaire illisible") from error
     values = {key: str(value) for key, value in raw.multi_items() if isinstance(value, str)}
     form = FormState.from_values(values)
+    return await run_budgeted(request, lambda: _answer_form(state, form), heavy=True)
+
+
+def _answer_form(state: AppState, form: FormState) -> Response:
     try:
         if form.source.strip():
             situation, data, report = _check(state, form.source, None)
@@ -328,17 +345,18 @@ register_url_convertor("judge_language", _LanguageSegment())
 def _routes() -> list[Route]:
     page = ["GET", "HEAD"]
     return [
-        Route("/", index_page, methods=page),
-        Route("/index.html", index_page, methods=page),
-        Route("/recherche", search_page, methods=page),
-        Route("/search.html", search_page, methods=page),
+        Route("/", offloaded(index_page), methods=page),
+        Route("/index.html", offloaded(index_page), methods=page),
+        Route("/recherche", offloaded(search_page), methods=page),
+        Route("/search.html", offloaded(search_page), methods=page),
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
-        Route("/api/search", api_search, methods=page),
-        Route("/api/rule/{number}", api_rule, methods=page),
+        Route("/api/search", offloaded(api_search), methods=page),
+        Route("/api/rule/{number}", offloaded(api_rule), methods=page),
         Route("/api/check", api_check, methods=["POST"]),
-        Route("/{edition:judge_edition}/{page:judge_page}", section_page, methods=page),
-        Route("/{edition:judge_edition}/{language:judge_language}/{page:judge_page}", section_page, methods=page),
-        Route("/{name}", asset, methods=page),
+        Route("/{edition:judge_edition}/{page:judge_page}", offloaded(section_page), methods=page),
+        Route("/{edition:judge_edition}/{language:judge_language}/{page:judge_page}",
+              offloaded(section_page), methods=page),
+        Route("/{name}", offloaded(asset), methods=page),
     ]
 
 
@@ -384,6 +402,7 @@ def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run the app with uvicorn until interrupted (uvicorn logs the address)."""
     import uvicorn
 
+    tune_interpreter()
     uvicorn.run(create_app(graph), host=host, port=port, log_level="info", server_header=False)
 
 

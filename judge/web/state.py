@@ -7,6 +7,7 @@ static assets) and page rendering. Routes are in `judge.web.app`, errors in `jud
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 import jinja2
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.graph import RuleGraph
@@ -24,6 +25,8 @@ from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
 
 SEARCH_CACHE_SIZE = 1024
+TIME_BUDGET = 2.0  # seconds of work per request, then a French 503 (see judge.web.work)
+RESPONSE_CACHE_SIZE = 4096  # GET answers kept by URL (each URL is at most 4 KiB)
 ASSET_TYPES = {
     ".css": "text/css; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -47,9 +50,23 @@ class AppState:
     search_cache: OrderedDict[tuple[str, str | None, int], dict[str, Any]] = field(
         default_factory=OrderedDict
     )
+    # Requests run in worker threads: the search cache's reorderings are made under this lock.
+    search_lock: threading.Lock = field(default_factory=threading.Lock)
+    time_budget: float = TIME_BUDGET
+    # Touched only from the event loop (judge.web.work.offloaded).
+    responses: dict[str, Response] = field(default_factory=dict)
+    response_cache_size: int = RESPONSE_CACHE_SIZE
 
     def checks_for(self, edition: str, number: str) -> tuple[str, ...]:
         return self.site.checks_for(edition, number)
+
+    def remember(self, key: str, response: Response) -> None:
+        """Keep a GET answer by URL; the oldest goes when the cache is full."""
+        if self.response_cache_size <= 0:
+            return
+        while len(self.responses) >= self.response_cache_size:
+            del self.responses[next(iter(self.responses))]
+        self.responses[key] = response
 
     def edition(self, value: str | None) -> str | None:
         """A validated edition id, or None; an unknown one is a 400."""
