@@ -109,6 +109,42 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rule_number(text: str) -> str:
+    from judge.corpus.model import RULE_NUMBER
+
+    number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
+    if not re.fullmatch(RULE_NUMBER, number):
+        raise JudgeError(f"numéro de règle invalide : « {text} » (attendu par exemple 300, 300.3 ou 306.2a)")
+    return number
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from judge.corpus.history import histories, history_json, history_text
+
+    number = _rule_number(args.number)
+    graph = _graph(args)
+    found = histories(graph, number, args.edition)
+    if args.json:
+        _emit([history_json(graph, h) for h in found])
+    else:
+        print("\n\n".join(history_text(graph, h) for h in found))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from judge.corpus.history import changes, changes_json, changes_text
+
+    if args.section is not None and not re.fullmatch(r"\d{3}", args.section.strip()):
+        raise JudgeError(f"numéro de section invalide : « {args.section} » (attendu par exemple 305)")
+    graph = _graph(args)
+    result = changes(graph, args.source, args.target, args.section and args.section.strip())
+    if args.json:
+        _emit(changes_json(result))
+    else:
+        print(changes_text(graph, result))
+    return 0
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     from judge.corpus.export import parse_json, parse_text_report
     from judge.corpus.parser import parse_file
@@ -212,6 +248,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--edition", help="édition (2004, 2010)")
     p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_rule)
+
+    p = sub.add_parser("history", parents=[common], help="une règle dans chaque édition : contrepartie, changement, différences")
+    p.add_argument("number", metavar="NUMERO", help="numéro de règle (305.4)")
+    p.add_argument("--edition", help="l'édition du numéro (sinon chaque édition qui l'a)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+    p.set_defaults(func=cmd_history)
+
+    p = sub.add_parser("diff", parents=[common], help="tous les changements entre deux éditions, par section")
+    p.add_argument("source", metavar="DE", help="édition de départ (2004)")
+    p.add_argument("target", metavar="VERS", help="édition d'arrivée (2010)")
+    p.add_argument("--section", metavar="N", help="une section de l'édition de départ (305)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("search", parents=[common], help="recherche plein texte en français")
     p.add_argument("query", metavar="REQUETE", help="mots, expression ou numéro de règle")

@@ -190,3 +190,40 @@ def test_cli_every_command_and_option_is_in_docs_cli() -> None:
             for flag in action.option_strings:
                 if flag.startswith("--") and flag not in ("--help", "--config"):
                     assert flag in section, f"docs/cli.md : « judge {name} » sans l'option {flag}"
+
+
+# ---------------------------------------------------------------------- history and diff
+def test_history_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["history", "305.4", "--edition", "2004", "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    assert [(s["edition"], s["number"], s["change"]) for s in item["steps"]] == [
+        ("2004", "305.4", None), ("2010", "505.5b", "edited")]
+    assert main(["history", "305.4", "--edition", "2004"]) == 0
+    out = capsys.readouterr().out
+    assert "Historique de la règle 305.4" in out and "2010 — 505.5b : modifiée" in out
+
+
+def test_diff_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "2004", "2010", "--section", "305", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"from", "to", "pairs", "removed", "added"} <= set(data)
+    assert {"from": "305.4", "to": "505.5b", "change": "edited"}.items() <= next(
+        p for p in data["pairs"] if p["from"] == "305.4").items()
+    assert main(["diff", "2004", "2010"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Changements 2004 → 2010") and "supprimées : " in out and "300.3" in out
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (("history", "abc"), 2, "numéro de règle invalide"),
+    (("history", "999.9"), 1, "règle 999.9 absente"),
+    (("history", "305.4", "--edition", "1999"), 2, "édition inconnue"),
+    (("diff", "2004", "2004"), 2, "deux éditions différentes"),
+    (("diff", "2004", "1999"), 2, "édition inconnue"),
+    (("diff", "2004", "2010", "--section", "3a"), 2, "numéro de section invalide"),
+    (("diff", "2004", "2010", "--section", "999"), 1, "section 999 absente"),
+])
+def test_history_and_diff_errors(args: tuple[str, ...], code: int, message: str) -> None:
+    result = run(*args)
+    assert result.returncode == code and message in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""

@@ -1,0 +1,333 @@
+"""Aligning the rules of two releases: word scores, global assignments, structure, splits and merges.
+
+Pure computation over `Item`s (a rule's number and its normalised words, see
+`judge.corpus.concordance`); it knows nothing of editions, files or overrides. Imports numpy,
+rapidfuzz and scipy, so it only runs when the concordance cache is cold.
+
+1. **Exact**: identical word sequences that occur once on each side.
+2. **Similarity**: the mean of a word-level Indel ratio (rapidfuzz) and a TF-IDF cosine.
+3. **Section prior**: from the exact and the confident (mutual best) matches, how often a rule
+   of old section S lands in new section T, backed off to chapter level (so that 3xx -> 5xx is
+   learned, never written down).
+4. **Global assignment** (`scipy.optimize.linear_sum_assignment`) on similarity + prior; the
+   accepted pairs are anchors.
+5. **Context**: a second assignment where a pair lying between two anchors' targets (the order
+   of rules inside a section is kept) gets a bonus, which lets heavily edited rules match.
+6. **Passages** (splits and merges): extra pairs whose shared word blocks cover what the
+   one-to-one pairs left uncovered on both sides (a sentence that became a rule of its own,
+   two rules made one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
+from scipy.optimize import linear_sum_assignment
+
+Method = Literal["exact", "similar", "context", "passage"]
+
+PRIOR_WEIGHT = 0.25  # how much the section prior adds to a similarity (0..1)
+CONTEXT_WEIGHT = 0.3  # bonus for a pair lying between two anchors
+CONFIDENT = 0.8  # mutual-best similarity that teaches the section prior
+ACCEPT = 0.5  # similarity accepted without context
+ACCEPT_IN_CONTEXT = 0.3  # similarity accepted between two anchors
+MIN_BLOCK = 3  # words in a row that count as a shared passage
+MIN_GAIN = 4  # newly covered words that justify a split or merge pair
+STRONG_BLOCK = 10  # a passage this long is evidence even outside the section prior
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Item:
+    """One rule as the aligner sees it: number, heading or not, normalised words."""
+
+    number: str
+    heading: bool
+    words: tuple[str, ...]
+
+    @property
+    def section(self) -> str:
+        return self.number.split(".", 1)[0]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Link:
+    """An aligned pair of item indexes, with its similarity and how it was found."""
+
+    source: int
+    target: int
+    similarity: float
+    method: Method
+
+
+class _Scores:
+    """Every pairwise score of two item lists (dense matrices, rows = old, columns = new)."""
+
+    def __init__(self, old: Sequence[Item], new: Sequence[Item]) -> None:
+        vocabulary: dict[str, int] = {}
+        self.old_codes = [_encode(item.words, vocabulary) for item in old]
+        self.new_codes = [_encode(item.words, vocabulary) for item in new]
+        len_old = np.array([len(c) for c in self.old_codes], dtype=np.float64)
+        len_new = np.array([len(c) for c in self.new_codes], dtype=np.float64)
+        distance = process.cdist(self.old_codes, self.new_codes, scorer=Indel.distance,
+                                 workers=-1, dtype=np.int32)
+        total = len_old[:, None] + len_new[None, :]
+        self.lcs = (total - distance) / 2
+        ratio = np.where(total > 0, 2 * self.lcs / np.maximum(total, 1), 0.0)
+        old_vectors, new_vectors = _unit_tfidf(_counts(old, vocabulary), _counts(new, vocabulary))
+        cosine = old_vectors @ new_vectors.T
+        same_kind = np.array([i.heading for i in old])[:, None] == np.array([i.heading for i in new])[None, :]
+        self.similarity = np.where(same_kind, (ratio + cosine) / 2, 0.0)
+
+
+def _encode(words: tuple[str, ...], vocabulary: dict[str, int]) -> str:
+    """One character per distinct word, so that rapidfuzz compares word sequences."""
+    return "".join(chr(0x100 + vocabulary.setdefault(w, len(vocabulary))) for w in words)
+
+
+def _counts(items: Sequence[Item], vocabulary: dict[str, int]) -> Any:
+    counts = np.zeros((len(items), len(vocabulary)), dtype=np.float64)
+    for row, item in enumerate(items):
+        for word in item.words:
+            counts[row, vocabulary[word]] += 1
+    return counts
+
+
+def _unit_tfidf(old: Any, new: Any) -> tuple[Any, Any]:
+    """Square-root term frequencies times IDF over both sides, as unit rows."""
+    documents = np.vstack([old, new])
+    frequency = (documents > 0).sum(axis=0)
+    idf = np.log((documents.shape[0] + 1) / (frequency + 1))
+
+    def unit(matrix: Any) -> Any:
+        weighted = np.sqrt(matrix) * idf
+        norm = np.linalg.norm(weighted, axis=1, keepdims=True)
+        return weighted / np.maximum(norm, 1e-12)
+
+    return unit(old), unit(new)
+
+
+def align(old: Sequence[Item], new: Sequence[Item]) -> tuple[Link, ...]:
+    """Every pair of the concordance of `old` -> `new` (items in reading order)."""
+    if not old or not new:
+        return ()
+    scores = _Scores(old, new)
+    sim = scores.similarity
+    links: dict[tuple[int, int], Link] = {}
+    for i, j in _exact(old, new):
+        links[(i, j)] = Link(source=i, target=j, similarity=1.0, method="exact")
+    taught = set(links) | _mutual_best(sim)
+    prior = _section_prior(old, new, taught)
+    fixed_old = {i for i, _ in links}
+    fixed_new = {j for _, j in links}
+    first = _assign(sim + PRIOR_WEIGHT * prior, sim, fixed_old, fixed_new, accept=ACCEPT)
+    anchors = set(links) | set(first)
+    prior = _section_prior(old, new, anchors | taught)
+    context = _context(old, new, anchors)
+    bonus = sim + PRIOR_WEIGHT * prior + CONTEXT_WEIGHT * context
+    second = _assign(bonus, sim, fixed_old, fixed_new, accept=ACCEPT,
+                     accept_in_context=ACCEPT_IN_CONTEXT, context=context)
+    for i, j in second:
+        method: Method = "similar" if sim[i, j] >= ACCEPT else "context"
+        links[(i, j)] = Link(source=i, target=j, similarity=float(sim[i, j]), method=method)
+    for link in _splits_and_merges(scores, old, new, links, prior, context):
+        links[(link.source, link.target)] = link
+    return tuple(sorted(links.values(), key=lambda k: (k.source, k.target)))
+
+
+def word_similarity(old: tuple[str, ...], new: tuple[str, ...]) -> float:
+    """Share of words two texts have in common, in order (normalised Indel similarity, 0..1)."""
+    vocabulary: dict[str, int] = {}
+    return float(Indel.normalized_similarity(_encode(old, vocabulary), _encode(new, vocabulary)))
+
+
+def _exact(old: Sequence[Item], new: Sequence[Item]) -> list[tuple[int, int]]:
+    """Identical word sequences that occur exactly once on each side."""
+    def index(items: Sequence[Item]) -> dict[tuple[bool, tuple[str, ...]], list[int]]:
+        found: dict[tuple[bool, tuple[str, ...]], list[int]] = defaultdict(list)
+        for k, item in enumerate(items):
+            if item.words:
+                found[(item.heading, item.words)].append(k)
+        return found
+
+    old_index, new_index = index(old), index(new)
+    return sorted(
+        (rows[0], new_index[words][0])
+        for words, rows in old_index.items()
+        if len(rows) == 1 and len(new_index.get(words, ())) == 1
+    )
+
+
+def _mutual_best(sim: Any) -> set[tuple[int, int]]:
+    """Pairs that are each other's best match with a confident similarity."""
+    best_new = sim.argmax(axis=1)
+    best_old = sim.argmax(axis=0)
+    return {(i, int(j)) for i, j in enumerate(best_new) if best_old[j] == i and sim[i, j] >= CONFIDENT}
+
+
+def _section_prior(old: Sequence[Item], new: Sequence[Item], taught: set[tuple[int, int]]) -> Any:
+    """P(new section | old section) learned from the `taught` pairs, backed off to chapters."""
+    sections: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    chapters: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for i, j in taught:
+        sections[old[i].section][new[j].section] += 1
+        chapters[old[i].section[0]][new[j].section[0]] += 1
+    new_sections = sorted({item.section for item in new})
+    new_chapters = sorted({s[0] for s in new_sections})
+    per_chapter = Counter(s[0] for s in new_sections)
+    column = {s: k for k, s in enumerate(new_sections)}
+    rows: dict[str, Any] = {}
+    for section in {item.section for item in old}:
+        chapter = chapters[section[0]]
+        chapter_total = sum(chapter.values())
+        backoff = np.array([
+            (chapter[s[0]] + 1 / len(new_chapters)) / (chapter_total + 1) / per_chapter[s[0]]
+            for s in new_sections
+        ])
+        counts = sections[section]
+        observed = np.array([counts[s] for s in new_sections], dtype=np.float64)
+        rows[section] = (observed + 2.0 * backoff) / (sum(counts.values()) + 2.0)
+    by_section = np.array([rows[item.section] for item in old])
+    return by_section[:, [column[item.section] for item in new]]
+
+
+def _assign(score: Any, sim: Any, fixed_old: set[int], fixed_new: set[int], *, accept: float,
+            accept_in_context: float | None = None, context: Any = None) -> list[tuple[int, int]]:
+    """One-to-one pairs maximising the total score, outside the fixed rows and columns."""
+    rows = [i for i in range(score.shape[0]) if i not in fixed_old]
+    cols = [j for j in range(score.shape[1]) if j not in fixed_new]
+    if not rows or not cols:
+        return []
+    sub_sim = sim[np.ix_(rows, cols)]
+    ok = sub_sim >= accept
+    if accept_in_context is not None and context is not None:
+        ok |= (context[np.ix_(rows, cols)] > 0) & (sub_sim >= accept_in_context)
+    gain = np.where(ok, score[np.ix_(rows, cols)], 0.0)
+    picked_rows, picked_cols = linear_sum_assignment(-gain)
+    return [(rows[r], cols[c]) for r, c in zip(picked_rows, picked_cols, strict=True) if ok[r, c]]
+
+
+def _context(old: Sequence[Item], new: Sequence[Item], anchors: set[tuple[int, int]]) -> Any:
+    """1 where a new rule lies between the targets of the anchors around an old rule."""
+    target_of = {i: j for (i, j) in anchors}
+    section_span: dict[str, tuple[int, int]] = {}
+    for k, item in enumerate(new):
+        low, _ = section_span.get(item.section, (k, k))
+        section_span[item.section] = (low, k)
+    window = np.zeros((len(old), len(new)), dtype=np.float64)
+    for i, item in enumerate(old):
+        before = next((target_of[p] for p in range(i - 1, -1, -1)
+                       if old[p].section == item.section and p in target_of), None)
+        after = next((target_of[p] for p in range(i + 1, len(old))
+                      if old[p].section == item.section and p in target_of), None)
+        if before is not None and after is not None and before < after:
+            window[i, before + 1:after] = 1
+            continue
+        if before is not None:
+            window[i, before + 1:section_span[new[before].section][1] + 1] = 1
+        if after is not None:
+            window[i, section_span[new[after].section][0]:after] = 1
+    return window
+
+
+def _blocks(a: str, b: str) -> list[tuple[int, int, int]]:
+    """Shared passages (start in a, start in b, length) of at least MIN_BLOCK words."""
+    return [(block.a, block.b, block.size)
+            for block in Indel.opcodes(a, b).as_matching_blocks() if block.size >= MIN_BLOCK]
+
+
+def _parent(item: Item) -> str:
+    return item.number.rstrip("abcdefghijklmnopqrstuvwxyz") if item.number[-1].isalpha() else item.section
+
+
+def _shared_passages(old: list[str], new: list[str]) -> set[tuple[int, int]]:
+    """Pairs sharing STRONG_BLOCK words in a row, or where one whole short rule is in the other."""
+    shingles: defaultdict[str, set[int]] = defaultdict(set)
+    for j, code in enumerate(new):
+        for k in range(len(code) - STRONG_BLOCK + 1):
+            shingles[code[k:k + STRONG_BLOCK]].add(j)
+    found = {(i, j) for i, code in enumerate(old)
+             for k in range(len(code) - STRONG_BLOCK + 1) for j in shingles.get(code[k:k + STRONG_BLOCK], ())}
+    for i, code in enumerate(old):
+        if MIN_GAIN <= len(code) < STRONG_BLOCK:
+            found.update((i, j) for j, other in enumerate(new) if code in other)
+    for j, code in enumerate(new):
+        if MIN_GAIN <= len(code) < STRONG_BLOCK:
+            found.update((i, j) for i, other in enumerate(old) if code in other)
+    return found
+
+
+def _splits_and_merges(scores: _Scores, old: Sequence[Item], new: Sequence[Item],
+                       links: dict[tuple[int, int], Link], prior: Any, context: Any) -> list[Link]:
+    """Extra pairs covering passages that the one-to-one pairs left unexplained on both sides."""
+    covered_old = [np.zeros(len(c), dtype=bool) for c in scores.old_codes]
+    covered_new = [np.zeros(len(c), dtype=bool) for c in scores.new_codes]
+    for i, j in links:
+        for a0, b0, size in _blocks(scores.old_codes[i], scores.new_codes[j]):
+            covered_old[i][a0:a0 + size] = True
+            covered_new[j][b0:b0 + size] = True
+    matched_old = {i for i, _ in links}
+    matched_new = {j for _, j in links}
+    plausible = (prior >= 0.2) | (context > 0)
+    wanted = (scores.lcs >= MIN_GAIN) & plausible
+    for i, j in _shared_passages(scores.old_codes, scores.new_codes):
+        wanted[i, j] = True
+    for i, j in links:
+        wanted[i, j] = False
+    candidates = np.argwhere(wanted)
+    def fresh(i: int, j: int) -> list[tuple[int, int, int]]:
+        """Shared blocks that explain words left unexplained on both sides."""
+        return [(a0, b0, size) for a0, b0, size in _blocks(scores.old_codes[i], scores.new_codes[j])
+                if not covered_old[i][a0:a0 + size].any() and not covered_new[j][b0:b0 + size].any()]
+
+    def evidence(i: int, j: int, blocks: list[tuple[int, int, int]]) -> bool:
+        gain = sum(size for _, _, size in blocks)
+        longest = max((size for _, _, size in blocks), default=0)
+        whole = longest in (len(scores.old_codes[i]), len(scores.new_codes[j]))
+        if not (plausible[i, j] or longest >= STRONG_BLOCK or whole):
+            return False
+        return gain >= MIN_GAIN and (longest >= STRONG_BLOCK or whole
+                                     or gain >= 0.2 * len(scores.old_codes[i])
+                                     or gain >= 0.5 * len(scores.new_codes[j]))
+
+    found: list[tuple[float, int, int]] = []
+    for i, j in candidates:
+        i, j = int(i), int(j)
+        if old[i].heading or new[j].heading:
+            continue
+        blocks = fresh(i, j)
+        if evidence(i, j, blocks):
+            gain = sum(size for _, _, size in blocks)
+            found.append((gain * (1 + prior[i, j] + context[i, j]), i, j))
+    extra: list[Link] = []
+    for _weight, i, j in sorted(found, key=lambda f: (-f[0], f[1], f[2])):
+        blocks = fresh(i, j)
+        if not evidence(i, j, blocks):
+            continue
+        for a0, b0, size in blocks:
+            covered_old[i][a0:a0 + size] = True
+            covered_new[j][b0:b0 + size] = True
+        extra.append(Link(source=i, target=j, similarity=float(scores.similarity[i, j]), method="passage"))
+        matched_old.add(i)
+        matched_new.add(j)
+    # Parallel splits: one old passage written out in two neighbouring new rules (a rule about
+    # "blocks or becomes blocked" made two rules): the old words may be used twice.
+    linked = sorted({(link.source, link.target) for link in (*links.values(), *extra)})
+    for i, j in linked:
+        for k in (j - 2, j - 1, j + 1, j + 2):
+            if not 0 <= k < len(new) or k in matched_new or new[k].heading or _parent(new[k]) != _parent(new[j]):
+                continue
+            blocks = [(a0, b0, size) for a0, b0, size in _blocks(scores.old_codes[i], scores.new_codes[k])
+                      if not covered_new[k][b0:b0 + size].any()]
+            longest = max((size for _, _, size in blocks), default=0)
+            if longest >= STRONG_BLOCK or sum(size for _, _, size in blocks) >= 0.5 * len(scores.new_codes[k]):
+                for _, b0, size in blocks:
+                    covered_new[k][b0:b0 + size] = True
+                extra.append(Link(source=i, target=k, similarity=float(scores.similarity[i, k]), method="passage"))
+                matched_new.add(k)
+    return extra
