@@ -82,29 +82,31 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
         low, high = sort_key(span.group(1)), sort_key(span.group(2))
         rules = [
-            r for e in editions for r in graph.rules(e)
+            r for e in editions for r in graph.rules(e, args.lang or graph.primary_language(e))
             if low[0] <= sort_key(r.number)[0] <= high[0] and low <= sort_key(r.number)[:3]
             and (sort_key(r.number) <= high or r.number.startswith(span.group(2)))
         ]
         exact = rules
         shown = rules
     elif number_pattern.match(query):
-        exact = [r for e in editions if (r := graph.get(e, query)) is not None]
-        shown = [x for r in exact for x in graph.prefix(r.edition, r.number)]
+        exact = [r for e in editions for r in graph.lookup(query, e, args.lang)]
+        shown = [x for r in exact for x in graph.prefix(r.edition, r.number, r.language)]
     else:
         raise JudgeError(
             f"numéro de règle invalide : « {args.number} » (attendu par exemple 300, 300.3 ou 306.2a)"
         )
     if not exact:
         where = f"dans l'édition {args.edition}" if args.edition else f"(éditions : {', '.join(editions)})"
-        raise NotFound(f"règle {query} introuvable {where}")
+        language = f" en « {args.lang} »" if args.lang else ""
+        raise NotFound(f"règle {query} introuvable{language} {where}")
+    both = args.lang is None  # French then English of the same release, unless one is asked for
     if args.json:
-        _emit([rule_json(graph, r, checks_for) for r in exact])
+        _emit([rule_json(graph, r, checks_for, with_translations=both) for r in exact])
         return 0
     blocks = []
     for rule in shown:
         top = rule in exact
-        blocks.append(rule_text(graph, rule, checks_for, brief=not top))
+        blocks.append(rule_text(graph, rule, checks_for, brief=not top, with_translations=both))
     print("\n\n".join(blocks))
     return 0
 
@@ -246,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rule", parents=[common], help="afficher une règle, ses sous-règles et ses renvois")
     p.add_argument("number", metavar="NUMERO", help="numéro (300, 300.3, 306.2a) ou intervalle (306-308)")
     p.add_argument("--edition", help="édition (2004, 2010)")
+    p.add_argument("--lang", choices=("fr", "en"),
+                   help="une seule langue (par défaut : le français puis l'anglais de la même version)")
     p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_rule)
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import source_text
 
 from judge.cli import build_parser, main
 
@@ -22,7 +23,10 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_rule_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rule", "302.3", "--json"]) == 0
-    (rule,) = json.loads(capsys.readouterr().out)
+    rule, *others = json.loads(capsys.readouterr().out)
+    # 2010 has no French 302.3, but its English text has one: shown, marked English only.
+    assert [(r["edition"], r["language"], r["only_language"]) for r in others] == [("2010", "en", "en")]
+    assert "302.3" in source_text.numbers(source_text.EN_2010)
     for key in ("edition", "language", "number", "title", "text", "status", "parent", "children", "examples",
                 "references", "referenced_by", "source"):
         assert key in rule
@@ -30,18 +34,55 @@ def test_rule_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
         "2004", "302.3", None, "current", "302")
     assert rule["text"].startswith("Aucun joueur ne reçoit la priorité")
     assert rule["references"][0] == {"number": "303", "title": "Étape d'entretien", "range_end": None,
-                                      "resolved": True, "edition": "2004", "language": "fr"}
+                                      "resolved": True, "edition": "2004", "language": "fr", "doubt": None}
     assert rule["source"] == {"file": "rules/000_57306400b9ed3ddd.txt", "line": 14}
+    # French first, then the English text of the same release, in the same shape.
+    assert rule["only_language"] is None
+    (english,) = rule["translations"]
+    assert (english["edition"], english["language"], english["number"]) == ("2004", "en", "302.3")
+    assert source_text.line_of(source_text.EN_2004, "302.3").endswith(english["text"])
+    assert english["source"]["file"] == "rules/CR-2004-06-01.txt"
 
 
 def test_rule_json_unresolved_and_historical(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rule", "300.3", "--json"]) == 0
+    assert main(["rule", "300.3", "--edition", "2004", "--json"]) == 0
     (rule,) = json.loads(capsys.readouterr().out)
     assert rule["status"] == "historical" and rule["removed_in"] == ["2010"]
     assert rule["removed_by"] == ["le changement de règles de Magic 2010 (juillet 2009)"]
     # No French 406 in 2004: the reference leads to the English text of the same release.
     assert rule["references"] == [{"number": "406", "title": "Capacités de mana", "range_end": None,
-                                   "resolved": True, "edition": "2004", "language": "en"}]
+                                   "resolved": True, "edition": "2004", "language": "en", "doubt": None}]
+
+
+def test_rule_shows_french_then_english_with_the_doubtful_citation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "306.1", "--edition", "2004"]) == 0
+    out = capsys.readouterr().out
+    french, english = out.index("[2004] 306.1."), out.index("[2004 · en] 306.1.")
+    assert french < english
+    assert "⚠ citation douteuse : « double initiative » ne désigne pas 502.25 (« Fear »)" in out
+    assert "règle probable : 502.28 « Double Strike »" in out
+    assert "double strike (see rule 502.28)" in out.replace("\n  ", " ")
+
+
+def test_rule_lang_shows_one_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "306.1", "--edition", "2004", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[2004 · en] 306.1.") and "[2004] " not in out
+    assert main(["rule", "306.1", "--edition", "2004", "--lang", "fr", "--json"]) == 0
+    (rule,) = json.loads(capsys.readouterr().out)
+    assert rule["language"] == "fr" and rule["translations"] == []
+    doubt = rule["references"][2]["doubt"]
+    assert (rule["references"][2]["number"], doubt["likely"], doubt["likely_title"]) == ("502.25", "502.28", "Double Strike")
+
+
+@pytest.mark.parametrize(("edition", "number"), [("2004", "502.4"), ("2010", "510.2")])
+def test_rule_only_in_english_is_shown_and_marked(capsys: pytest.CaptureFixture[str], edition: str, number: str) -> None:
+    french = {"2004": source_text.FR_2004, "2010": source_text.FR_2010}[edition]
+    english = {"2004": source_text.EN_2004, "2010": source_text.EN_2010}[edition]
+    assert number not in set().union(*(source_text.numbers(n) for n in french))
+    assert number in source_text.numbers(english)
+    assert main(["rule", number, "--edition", edition]) == 0
+    assert capsys.readouterr().out.startswith(f"[{edition} · en] {number}.  (texte anglais seulement)")
 
 
 def test_rule_backlinks_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +110,7 @@ def test_rule_range(capsys: pytest.CaptureFixture[str]) -> None:
     ("args", "code", "message"),
     [
         (["rule", "999"], 1, "règle 999 introuvable"),
-        (["rule", "505.1", "--edition", "2004"], 1, "introuvable dans l'édition 2004"),
+        (["rule", "505.1", "--edition", "2004", "--lang", "fr"], 1, "introuvable en « fr » dans l'édition 2004"),
         (["rule", "abc"], 2, "numéro de règle invalide"),
         (["rule", "300", "--edition", "1999"], 2, "édition inconnue : « 1999 »"),
         (["parse", "/nonexistent/regles.txt"], 2, "fichier introuvable"),

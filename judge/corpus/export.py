@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Document, Rule
 
@@ -22,9 +23,38 @@ def _no_checks(edition: str, number: str) -> tuple[str, ...]:
     return ()
 
 
-def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks) -> dict[str, Any]:
+def _doubt_json(doubt: Doubt | None) -> dict[str, Any] | None:
+    if doubt is None:
+        return None
+    return {
+        "words": doubt.words,
+        "cited_names": list(doubt.cited_names),
+        "likely": doubt.likely.number,
+        "likely_title": doubt.likely.heading,
+        "likely_language": doubt.likely.language,
+        "message": doubt.note,
+    }
+
+
+def _doubts(graph: RuleGraph, rule: Rule) -> dict[int, Doubt]:
+    """The rule's doubtful citations, by the identity of their `Reference`."""
+    return {id(d.reference): d for d in rule_doubts(graph, rule)}
+
+
+def only_language(graph: RuleGraph, rule: Rule) -> str | None:
+    """`en` for a rule that its edition, which has several languages, has only in English."""
+    if len(graph.edition(rule.edition).languages) > 1 and not graph.translations(rule):
+        return rule.language
+    return None
+
+
+def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, *,
+              with_translations: bool = True) -> dict[str, Any]:
+    """A rule in the `judge rule --json` shape (docs/cli.md); `translations` holds the same
+    number in the other languages of the release, each in this very shape."""
     parent = graph.parent(rule)
     removed_in = graph.removed_in(rule)
+    doubts = _doubts(graph, rule)
     return {
         "edition": rule.edition,
         "language": rule.language,
@@ -32,6 +62,7 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks) 
         "title": rule.title,
         "text": rule.text,
         "status": rule.status,
+        "only_language": only_language(graph, rule),
         "notes": list(rule.notes),
         "removed_in": [e.id for e in removed_in],
         "removed_by": [e.removed_by for e in removed_in],
@@ -48,6 +79,7 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks) 
                 "resolved": r.target is not None,
                 "edition": r.target.edition if r.target else None,
                 "language": r.target.language if r.target else None,
+                "doubt": _doubt_json(doubts.get(id(r.reference))),
             }
             for r in graph.references(rule)
         ],
@@ -55,8 +87,8 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks) 
             {"edition": b.edition, "number": b.number, "language": b.language}
             for b in graph.backlinks(rule)
         ],
-        "translations": [{"language": t.language, "text": t.text, "title": t.title}
-                         for t in graph.translations(rule)],
+        "translations": [rule_json(graph, t, checks_for, with_translations=False)
+                         for t in graph.translations(rule)] if with_translations else [],
         "checks": list(checks_for(rule.edition, rule.number)),
         "source": {
             "file": rule.span.file if rule.span else None,
@@ -74,6 +106,10 @@ def _wrap(text: str, indent: str) -> str:
 _LANGUAGE_FR = {"fr": "français", "en": "anglais"}
 
 
+def language_name(code: str) -> str:
+    return _LANGUAGE_FR.get(code, code)
+
+
 def _target_text(rule: Rule, target: Rule | None) -> str:
     """Where a reference leads, when that is not plain: absent, or in another language."""
     if target is None:
@@ -81,13 +117,20 @@ def _target_text(rule: Rule, target: Rule | None) -> str:
     if target.language == rule.language:
         return ""
     name = f" {target.heading}" if target.heading else ""
-    return f" — {target.number}.{name} (texte {_LANGUAGE_FR.get(target.language, target.language)})"
+    return f" — {target.number}.{name} (texte {language_name(target.language)})"
 
 
-def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, *, brief: bool = False) -> str:
-    """A rule as a judge reads it in a terminal, in French."""
+def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, *, brief: bool = False,
+              with_translations: bool = True) -> str:
+    """A rule as a judge reads it in a terminal, in French; then the same number in the other
+    languages of the release (English: « la version anglophone fait foi »)."""
     head = f"{rule.number}. {rule.title}" if rule.title else f"{rule.number}."
-    lines = [f"[{rule.edition}] {head}" + ("  (HISTORIQUE)" if rule.status == "historical" else "")]
+    tag = rule.edition if rule.language == graph.primary_language(rule.edition) else f"{rule.edition} · {rule.language}"
+    marks = ("  (HISTORIQUE)" if rule.status == "historical" else "")
+    only = only_language(graph, rule)
+    if only is not None:
+        marks += f"  (texte {language_name(only)} seulement)"
+    lines = [f"[{tag}] {head}{marks}"]
     for note in rule.notes:
         lines.append(f"  Note : {note}")
     for edition in graph.removed_in(rule):
@@ -97,26 +140,34 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append(_wrap(rule.text, "  "))
     for example in rule.examples:
         lines.append(_wrap(f"Exemple : {example.text}", "    "))
+    translations = graph.translations(rule) if with_translations else ()
     if brief:
-        return "\n".join(lines)
+        return "\n\n".join(["\n".join(lines), *(rule_text(graph, t, checks_for, brief=True, with_translations=False)
+                                               for t in translations)])
     refs = graph.references(rule)
+    doubts = _doubts(graph, rule)
     if refs:
         lines.append("  Renvois :")
         for r in refs:
             title = f" « {r.reference.title} »" if r.reference.title else ""
             lines.append(f"    → {r.reference.number}{title}{_target_text(rule, r.target)}")
+            doubt = doubts.get(id(r.reference))
+            if doubt is not None:
+                lines.append(f"      ⚠ {doubt.note}")
     backlinks = graph.backlinks(rule)
     if backlinks:
         lines.append("  Citée par : " + ", ".join(b.number for b in backlinks))
     parent = graph.parent(rule)
     if parent is not None:
         lines.append(f"  Règle parente : {parent.number}")
-    checks = checks_for(rule.edition, rule.number)
+    checks = checks_for(rule.edition, rule.number) if rule.language == graph.primary_language(rule.edition) else ()
     if checks:
         lines.append("  Vérifications exécutables : " + ", ".join(checks))
     if rule.span:
         lines.append(f"  Source : {rule.span.file}:{rule.span.line}")
-    return "\n".join(lines)
+    blocks = ["\n".join(lines)]
+    blocks.extend(rule_text(graph, t, checks_for, with_translations=False) for t in translations)
+    return "\n\n".join(blocks)
 
 
 def parse_json(doc: Document) -> dict[str, Any]:
@@ -164,6 +215,7 @@ def lint_json(findings: tuple[Finding, ...]) -> dict[str, Any]:
                 "number": f.number,
                 "message": f.message,
                 "related": list(f.related),
+                "language": f.language or None,
             }
             for f in findings
         ]
@@ -177,8 +229,11 @@ def lint_text(findings: tuple[Finding, ...]) -> str:
     if not findings:
         return "Aucune incohérence trouvée."
     lines = [
-        f"[{f.edition}] {_SEVERITY_FR.get(f.severity, f.severity)} ({f.kind}) {f.number} : {f.message}"
+        f"[{f.edition}{' ' + f.language if f.language else ''}] "
+        f"{_SEVERITY_FR.get(f.severity, f.severity)} ({f.kind}) {f.number} : {f.message}"
         for f in findings
     ]
+    if not any(f.kind == "unresolved" for f in findings):
+        lines.append("Renvois non résolus : aucun (chaque renvoi mène à une règle de son édition).")
     lines.append(f"{len(findings)} constat(s).")
     return "\n".join(lines)

@@ -102,11 +102,18 @@ class RuleGraph:
             raise NotFound(f"règle {number} absente de l'édition {edition}")
         return rule
 
-    def lookup(self, number: str, edition: str | None = None) -> tuple[Rule, ...]:
-        """The rule with this number in each edition that has it (primary language)."""
-        editions = (self.edition(edition).id,) if edition else self.edition_ids
-        found = (self.get(e, number) for e in editions)
-        return tuple(rule for rule in found if rule is not None)
+    def lookup(self, number: str, edition: str | None = None, language: str | None = None) -> tuple[Rule, ...]:
+        """The rule with this number in each edition that has it: in `language`, or else in
+        the edition's first language that has it (French first, then English)."""
+        editions = (self.edition(edition),) if edition else self.editions
+        out: list[Rule] = []
+        for e in editions:
+            for lang in (language,) if language else e.languages:
+                rule = self._by_key.get((e.id, lang, number))
+                if rule is not None:
+                    out.append(rule)
+                    break
+        return tuple(out)
 
     def rules(self, edition: str | None = None, language: str | None = None) -> tuple[Rule, ...]:
         out: list[Rule] = []
@@ -213,9 +220,9 @@ class RuleGraph:
         tag = f"{rule.edition}:{rule.number}"
         return tuple(e for e in self.editions if tag in e.removed)
 
-    def prefix(self, edition: str, number: str) -> tuple[Rule, ...]:
+    def prefix(self, edition: str, number: str, language: str | None = None) -> tuple[Rule, ...]:
         """A rule with its sub-rules (`308.2` -> 308.2, 308.2a …)."""
-        rule = self.get(edition, number)
+        rule = self.get(edition, number, language)
         if rule is None:
             return ()
         return (rule, *self.descendants(rule))

@@ -1,25 +1,20 @@
 """Consistency findings over a rule graph (`judge lint`): collected first, then reported.
 
-Unresolved references (grouped by target), disagreeing titles for one cited rule, one
-term cited with different numbers, numbering gaps and duplicates. Findings, not exceptions.
+Unresolved references (grouped by target, per edition and language), doubtful citations
+(`judge.corpus.citations`), disagreeing titles for one cited rule, one term cited with
+different numbers, numbering gaps and duplicates. Findings, not exceptions.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from judge.corpus.citations import citation_words, doubts
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Plain, Reference, Rule, parent_number, sort_key
-from judge.normalize import fold, fold_title
-
-_LEADING_STOP = {
-    "a", "la", "le", "les", "l", "ou", "et", "de", "du", "des", "d", "une", "un", "has", "or", "and",
-    "the", "with", "comme",
-}
-_WORD = re.compile(r"[\w'’-]+")
+from judge.corpus.model import Reference, Rule, parent_number, sort_key
+from judge.normalize import fold_title
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,12 +25,15 @@ class Finding:
     number: str
     message: str
     related: tuple[str, ...] = ()
+    language: str = ""  # the language of the citing text, where it matters
 
 
 def lint(graph: RuleGraph) -> tuple[Finding, ...]:
     findings: list[Finding] = []
     for edition in graph.edition_ids:
-        findings.extend(_unresolved(graph, edition))
+        for language in graph.edition(edition).languages:
+            findings.extend(_unresolved(graph, edition, language))
+        findings.extend(_doubtful(graph, edition))
         findings.extend(_title_conflicts(graph, edition))
         findings.extend(_term_numbers(graph, edition))
         findings.extend(_numbering(graph, edition))
@@ -52,17 +50,17 @@ def lint(graph: RuleGraph) -> tuple[Finding, ...]:
     return tuple(findings)
 
 
-def _citations(graph: RuleGraph, edition: str) -> list[tuple[Rule, Reference, Rule | None]]:
+def _citations(graph: RuleGraph, edition: str, language: str | None = None) -> list[tuple[Rule, Reference, Rule | None]]:
     out = []
-    for rule in graph.rules(edition=edition, language=None):
+    for rule in graph.rules(edition=edition, language=language):
         for resolved in graph.references(rule):
             out.append((rule, resolved.reference, resolved.target))
     return out
 
 
-def _unresolved(graph: RuleGraph, edition: str) -> list[Finding]:
+def _unresolved(graph: RuleGraph, edition: str, language: str) -> list[Finding]:
     by_target: dict[str, list[tuple[Rule, Reference]]] = defaultdict(list)
-    for rule, ref, target in _citations(graph, edition):
+    for rule, ref, target in _citations(graph, edition, language):
         if target is None:
             by_target[ref.number].append((rule, ref))
     findings = []
@@ -77,11 +75,28 @@ def _unresolved(graph: RuleGraph, edition: str) -> list[Finding]:
                 severity="warning",
                 edition=edition,
                 number=number,
-                message=f"règle {number}{shown} citée par {sources}, absente du corpus de l'édition {edition}",
+                message=(f"règle {number}{shown} citée par {sources} (texte {language}), absente des "
+                         f"textes de l'édition {edition}"),
                 related=tuple(dict.fromkeys(rule.number for rule, _ in cites)),
+                language=language,
             )
         )
     return findings
+
+
+def _doubtful(graph: RuleGraph, edition: str) -> list[Finding]:
+    return [
+        Finding(
+            kind="doubtful_citation",
+            severity="warning",
+            edition=edition,
+            number=d.reference.number,
+            message=d.message,
+            related=(d.citing.number, d.likely.number),
+            language=d.citing.language,
+        )
+        for d in doubts(graph, edition)
+    ]
 
 
 def _title_conflicts(graph: RuleGraph, edition: str) -> list[Finding]:
@@ -112,44 +127,15 @@ def _title_conflicts(graph: RuleGraph, edition: str) -> list[Finding]:
     return findings
 
 
-def cited_term(before: str) -> str | None:
-    """The term a parenthesised citation explains: `la double initiative (voir` -> `double initiative`."""
-    head = before.rstrip()
-    if not head.endswith("("):
-        return None
-    words = _WORD.findall(fold(head[:-1]))[-4:]
-    words = [w.split("'")[-1] for w in words]
-    while words and words[0] in _LEADING_STOP:
-        words.pop(0)
-    kept = [w for w in words if w not in _LEADING_STOP]
-    # Keep the noun phrase right before the parenthesis: at most two content words.
-    tail: list[str] = []
-    for word in reversed(words):
-        if word in _LEADING_STOP:
-            break
-        tail.insert(0, word)
-    term = " ".join(tail[-2:] if tail else kept[-2:])
-    return term or None
-
-
 def _term_numbers(graph: RuleGraph, edition: str) -> list[Finding]:
     terms: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for rule in graph.rules(edition=edition):
         segments = rule.segments
         for i, seg in enumerate(segments):
-            if not isinstance(seg, Reference):
-                continue
-            if seg.title:
-                terms[fold_title(seg.title)][seg.number].append(rule.number)
-                continue
-            if i >= 1 and isinstance(segments[i - 1], Plain):
-                before = segments[i - 1].text
-                cut = before.rfind("(")
-                if cut >= 0 and re.fullmatch(r"\(\s*(?:voir|cf\.?|see)\s+(?:la\s+)?(?:règles?|rules?)?\s*",
-                                             before[cut:], re.IGNORECASE):
-                    term = cited_term(before[: cut + 1])
-                    if term:
-                        terms[term][seg.number].append(rule.number)
+            if isinstance(seg, Reference):
+                words = citation_words(segments, i)
+                if words:
+                    terms[fold_title(words) if seg.title else words][seg.number].append(rule.number)
     findings = []
     for term in sorted(terms):
         numbers = terms[term]

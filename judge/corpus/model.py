@@ -7,15 +7,40 @@ Owns only data shapes (spans, references, rules, documents, editions). Parsing l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 # A rule number as written in the texts and typed by users: 300, 300.3, 306.2a.
 RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
+
+_T = TypeVar("_T")
+_set = object.__setattr__
+
+
+def _restore(cls: type[_T], values: tuple[Any, ...]) -> _T:
+    obj = object.__new__(cls)
+    for name, value in zip(cls.__slots__, values, strict=True):  # type: ignore[attr-defined]
+        _set(obj, name, value)
+    return obj
+
+
+def _reduce(self: object) -> tuple[Any, ...]:
+    cls = type(self)
+    return (_restore, (cls, tuple(getattr(self, name) for name in cls.__slots__)))  # type: ignore[attr-defined]
+
+
+def fast_pickle(cls: type[_T]) -> type[_T]:
+    """Pickle a frozen slotted dataclass as (class, field values): the generated
+    `__setstate__` calls `dataclasses.fields()` per object, which made loading the cached
+    corpus (16 000 objects) three times slower."""
+    cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+    return cls
+
 
 Status = Literal["current", "historical"]
 RuleKind = Literal["section", "rule", "subrule"]
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Span:
     """Where something sits in a source file (1-based line and column)."""
@@ -30,6 +55,7 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reference:
     """A citation of another rule inside a text, with its quoted title if any."""
@@ -41,6 +67,7 @@ class Reference:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Plain:
     """A run of text with no reference in it."""
@@ -51,6 +78,7 @@ class Plain:
 Segment = Plain | Reference
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Example:
     """An `Exemple :` / `Example:` paragraph attached to the rule above it."""
@@ -60,6 +88,7 @@ class Example:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """One numbered rule or section heading of one edition, in one language."""
@@ -100,6 +129,7 @@ class Rule:
         return None
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GlossaryEntry:
     """A glossary term and its definition (English CR files)."""
@@ -110,6 +140,7 @@ class GlossaryEntry:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Line:
     """A source line the parser kept outside rules: title, heading, intro, contents, credits."""
@@ -119,6 +150,7 @@ class Line:
     line: int
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Document:
     """One parsed source file."""
@@ -146,6 +178,7 @@ class Document:
         return count
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Text:
     """One language of an edition: an ordered list of source files."""
@@ -155,6 +188,7 @@ class Text:
     origin: str = ""
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Edition:
     """A release of the rules, named by id (`2004`, `2010`)."""

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import re
 import threading
-import tomllib
 import weakref
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from whoosh import scoring
 
 from judge.corpus.graph import RuleGraph
+from judge.corpus.lexicon import GlossaryTerm, glossary
 from judge.corpus.model import RULE_NUMBER, Rule
 from judge.errors import JudgeError
 from judge.normalize import fold, levenshtein
-from judge.resources import rules_dir
 from judge.search.analysis import analyze_terms, fold_terms, stem, suggestion
 from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
 from judge.search.index import Indexes, open_or_build
@@ -34,7 +32,6 @@ from judge.search.output import (
 )
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
-GLOSSARY_NAME = "glossary-fr-en.toml"
 # Query-time weights of the ranked fields (BM25F sums them).
 DIRECT_SCORE = 100.0
 CHILD_SCORE = 50.0
@@ -54,14 +51,6 @@ class QueryError(JudgeError):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GlossaryTerm:
-    """One notion of the FR↔EN glossary: its English and French names."""
-
-    en: tuple[str, ...]
-    fr: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class _Plan:
     """What a query asks for once cleaned: numbers, words, phrases, expansions."""
 
@@ -77,27 +66,10 @@ class _Plan:
 _glossary_cache: tuple[tuple[GlossaryTerm, ...], re.Pattern[str] | None, dict[str, GlossaryTerm]] | None = None
 
 
-def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
-    """The glossary entries of `rules/glossary-fr-en.toml` (or `path`)."""
-    path = path or rules_dir() / GLOSSARY_NAME
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise JudgeError(f"{path} : glossaire illisible ({exc})") from None
-    terms = []
-    for i, raw in enumerate(data.get("term", [])):
-        en, fr = raw.get("en", []), raw.get("fr", [])
-        if not isinstance(en, list) or not isinstance(fr, list) or not fr:
-            raise JudgeError(f"{path} (term[{i}]) : listes « en » et « fr » attendues")
-        terms.append(GlossaryTerm(en=tuple(map(str, en)), fr=tuple(map(str, fr))))
-    return tuple(terms)
-
-
 def _glossary() -> tuple[re.Pattern[str] | None, dict[str, GlossaryTerm]]:
     global _glossary_cache
     if _glossary_cache is None:
-        terms = load_glossary()
+        terms = glossary()
         names: dict[str, GlossaryTerm] = {}
         for term in terms:
             for name in (*term.en, *term.fr):

@@ -20,6 +20,7 @@ import jinja2
 from judge.site.diagram import turn_diagram_svg
 from judge.errors import JudgeError
 from judge.checks.rulemap import load_checks_for
+from judge.corpus.citations import rule_doubts
 from judge.corpus.export import ChecksFor
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Edition, Reference, Rule, Segment, sort_key
@@ -61,6 +62,8 @@ class SegmentView:
     href: str | None = None
     title: str = ""
     missing: bool = False
+    doubt: str = ""  # a doubtful citation: why, and the likely rule (judge.corpus.citations)
+    likely: Link | None = None  # the likely rule of a doubtful citation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,13 +130,14 @@ class SiteRenderer:
         return rule_url(rule, root, self.primary(rule.edition))
 
     def link(self, rule: Rule, root: str) -> Link:
-        label = rule.number if not rule.title else f"{rule.number} {rule.title}"
+        label = rule.number if not rule.heading else f"{rule.number} {rule.heading}"
         if rule.language != self.primary(rule.edition):
             label += f" ({rule.language})"
         return Link(label=label, href=self.url(rule, root), title=f"Règle {rule.number}")
 
     def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str) -> tuple[SegmentView, ...]:
         out: list[SegmentView] = []
+        doubts = {id(d.reference): d for d in rule_doubts(self.graph, rule)}
         for segment in segments:
             if not isinstance(segment, Reference):
                 out.append(SegmentView(text=segment.text))
@@ -149,8 +153,11 @@ class SiteRenderer:
             else:
                 name = f" — {target.heading}" if target.heading else ""
                 lang = f" ({language_name(target.language)})" if target.language != rule.language else ""
+                doubt = doubts.get(id(segment))
                 out.append(SegmentView(text=text, href=self.url(target, root),
-                                       title=f"Règle {target.number}{name}{lang}"))
+                                       title=f"Règle {target.number}{name}{lang}",
+                                       doubt=doubt.note if doubt else "",
+                                       likely=self.link(doubt.likely, root) if doubt else None))
         return tuple(out)
 
     def depth(self, rule: Rule) -> int:

@@ -149,10 +149,10 @@ def glossary_expansions(stems: Callable[[str], list[str]]) -> Glossary:
     """The FR↔EN glossary of `judge search` as stems: each notion's names (what a query may
     contain) and its French names (what the notion searches for). `stems` adds the names'
     words to the vocabulary, so that a query word of a name is known (and correctable)."""
-    from judge.search.query import load_glossary
+    from judge.corpus.lexicon import glossary
 
     out = []
-    for term in load_glossary():
+    for term in glossary():
         names = tuple(dict.fromkeys(t for t in (tuple(stems(n)) for n in (*term.en, *term.fr)) if t))
         alternatives = tuple(dict.fromkeys(a for a in (tuple(stems(n)) for n in term.fr) if a))
         if names and alternatives:

@@ -260,6 +260,17 @@ def test_site_build_into_unwritable_place_is_a_judge_error(graph, tmp_path: Path
 
 
 @pytest.mark.shared
+def test_site_doubtful_citation_has_a_note_and_the_likely_rule(site: Path) -> None:
+    column = _columns(by_id(parse(site / "2004" / "306.html"), "R3061"))["fr"]
+    (note,) = [s for s in column.iter("span") if s.get("class") == "ref-doubt"]
+    assert "citation douteuse : « double initiative » ne désigne pas 502.25" in text_of(note)
+    (likely,) = [a.get("href") for a in note.iter("a")]
+    assert likely == "../2004/en/502.html#R50228"
+    # The note follows the 502.25 link.
+    links = [a.get("href") for a in column.iter("a") if a.get("class") == "ref"]
+    assert "../2004/en/502.html#R50225" in links
+
+
 def test_site_side_by_side_fr_en_by_default(site: Path) -> None:
     """Every French rule with an English text of the same number shows both, French first."""
     columns = _columns(by_id(parse(site / "2004" / "302.html"), "R3023"))

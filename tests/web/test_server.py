@@ -127,10 +127,12 @@ def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:  # 
 
 def test_api_rule_lists_every_edition_or_one(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
     everywhere = client.get("/api/rule/505.1").json()
-    assert [r["edition"] for r in everywhere] == [r.edition for r in graph.lookup("505.1")] == ["2010"]
+    assert [(r["edition"], r["language"]) for r in everywhere] == [("2004", "en"), ("2010", "fr")]
+    assert everywhere[0]["only_language"] == "en"  # 2004 has 505.1 in English only (split cards)
     one = client.get("/api/rule/505.1", params={"edition": "2010"}).json()
     assert [r["number"] for r in one] == ["505.1"]
-    absent = client.get("/api/rule/505.1", params={"edition": "2004"})
+    assert [t["language"] for t in one[0]["translations"]] == ["en"]  # both languages
+    absent = client.get("/api/rule/999.1", params={"edition": "2004"})
     assert absent.status_code == 404 and "2004" in absent.json()["error"]
 
 
@@ -462,3 +464,10 @@ def test_situation_form_separates_cited_rules(client: TestClient) -> None:
     response = client.post("/situation", data=_next_form())
     rules = response.text.split('class="answer-rules"', 1)[1].split("</p>", 1)[0]
     assert '306.1</a>, <a href="/2004/308.html#R3084">308.4</a>' in rules
+
+
+def test_api_rule_carries_the_doubtful_citation(client: TestClient) -> None:
+    (rule,) = client.get("/api/rule/306.1", params={"edition": "2004"}).json()
+    doubts = {r["number"]: r["doubt"] for r in rule["references"] if r["doubt"]}
+    assert list(doubts) == ["502.25"] and doubts["502.25"]["likely"] == "502.28"
+    assert [t["language"] for t in rule["translations"]] == ["en"]

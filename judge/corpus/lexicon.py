@@ -1,0 +1,57 @@
+"""The FR↔EN glossary of game terms (`rules/glossary-fr-en.toml`): each notion's names.
+
+Data, read once per process: search expands a query with it, lint and the rule views use it
+to tell whether a citation's words name the cited rule in the other language of a release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from judge.errors import JudgeError
+from judge.resources import rules_dir
+
+GLOSSARY_NAME = "glossary-fr-en.toml"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GlossaryTerm:
+    """One notion of the FR↔EN glossary: its English and French names."""
+
+    en: tuple[str, ...]
+    fr: tuple[str, ...]
+
+    def names(self, language: str | None = None) -> tuple[str, ...]:
+        """Its names in one language (`fr`, `en`), or in both."""
+        if language == "fr":
+            return self.fr
+        if language == "en":
+            return self.en
+        return (*self.en, *self.fr)
+
+
+def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
+    """The entries of `rules/glossary-fr-en.toml` (or `path`)."""
+    import tomllib  # only when a glossary is needed: keeps `judge rule` start-up light
+
+    path = path or rules_dir() / GLOSSARY_NAME
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise JudgeError(f"{path} : glossaire illisible ({exc})") from None
+    terms = []
+    for i, raw in enumerate(data.get("term", [])):
+        en, fr = raw.get("en", []), raw.get("fr", [])
+        if not isinstance(en, list) or not isinstance(fr, list) or not fr:
+            raise JudgeError(f"{path} (term[{i}]) : listes « en » et « fr » attendues")
+        terms.append(GlossaryTerm(en=tuple(map(str, en)), fr=tuple(map(str, fr))))
+    return tuple(terms)
+
+
+@lru_cache(maxsize=1)
+def glossary() -> tuple[GlossaryTerm, ...]:
+    """The embedded glossary, read once."""
+    return load_glossary()
