@@ -27,7 +27,7 @@ import whoosh.index
 from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from judge.cache import cache_dir
+from judge.cache import cache_dir, ensure_dir, trusted
 from judge.corpus.graph import RuleGraph
 from judge.corpus.loader import corpus_key
 from judge.corpus.model import Rule
@@ -125,6 +125,8 @@ def _valid(path: Path, expected: dict[str, int]) -> Indexes | None:
         if (path / "complete").read_text() != _complete_text(expected):
             return None
         ram = _load_in_memory(path)
+        if ram is None:
+            return None
         out: Indexes = {}
         for language, count in expected.items():
             ix = ram.open_index(indexname=language)
@@ -139,11 +141,17 @@ def _valid(path: Path, expected: dict[str, int]) -> Indexes | None:
         return None
 
 
-def _load_in_memory(path: Path) -> Any:
+def _load_in_memory(path: Path) -> Any | None:
     """A RAM copy of the index files: no mmap (a cache file truncated under a running server
-    would kill it with SIGBUS) and no seek per term lookup (speed)."""
+    would kill it with SIGBUS) and no seek per term lookup (speed). None when the folder or a
+    file in it is not the user's own or is writable by others (Whoosh's table of contents is
+    a pickle: such a file is ignored, with one warning, like every cache file)."""
+    if not trusted(path):
+        return None
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
+        if not trusted(path / name):
+            return None
         ram.files[name] = (path / name).read_bytes()
     return ram
 
@@ -160,14 +168,16 @@ def _discard(path: Path) -> None:
 
 def build_index(graph: RuleGraph, dest: Path) -> None:
     """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))
+    ensure_dir(dest.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
         for language in languages(graph):
             ix = whoosh.index.create_in(str(tmp), schema(), indexname=language)
             _fill(ix, graph, language)
             ix.close()
         (tmp / "complete").write_text(_complete_text(_expected(graph)))
+        for file in tmp.iterdir():
+            file.chmod(0o600)  # whatever the umask: files only the user can write are read back
         try:
             os.rename(tmp, dest)
         except OSError:

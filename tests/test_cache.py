@@ -1,0 +1,137 @@
+"""Caches that cannot be planted: a private folder, foreign or shared-writable files ignored
+(one warning, then rebuilt), and eight processes starting at once on an empty cache."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.cache import ensure_dir, read_pickle, write_pickle
+
+JUDGE = [str(Path(sys.executable).with_name("judge"))]
+WARNING = "cache ignoré"
+
+
+class _Plant:
+    """A pickle that, when loaded, creates the file `marker` (what a planted cache could do)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (open, (str(self.marker), "w"))
+
+
+def _run(cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(cache))
+    return subprocess.run([*JUDGE, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_cache_folder_is_created_private(tmp_path: Path) -> None:
+    folder = tmp_path / "a" / "cache"
+    write_pickle(folder / "x.pickle", (1, 2))
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert (folder / "x.pickle").stat().st_mode & 0o077 == 0
+    assert read_pickle(folder / "x.pickle") == (1, 2)
+    ensure_dir(folder)  # already there: unchanged
+    assert folder.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A cache filled by one `judge rule 300.3`, and that command's output."""
+    cache = tmp_path_factory.mktemp("warm") / "cache"
+    first = _run(cache, "rule", "300.3")
+    assert first.returncode == 0, first.stderr
+    assert first.stderr == ""
+    return cache, first.stdout
+
+
+def _planted_copy(warm: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+    cache = tmp_path / "cache"
+    shutil.copytree(warm, cache)
+    (corpus,) = cache.glob("corpus-*.pickle")
+    marker = tmp_path / "planted-code-ran"
+    corpus.write_bytes(pickle.dumps(_Plant(marker)))
+    return cache, corpus, marker
+
+
+def test_cache_file_writable_by_others_is_ignored_once_and_rebuilt(
+    warm_cache: tuple[Path, str], tmp_path: Path
+) -> None:
+    warm, expected = warm_cache
+    cache, corpus, marker = _planted_copy(warm, tmp_path)
+    corpus.chmod(0o666)
+    for other in cache.glob("*.pickle"):
+        other.chmod(0o664)
+    run = _run(cache, "rule", "300.3")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == expected
+    assert not marker.exists()
+    warnings = [line for line in run.stderr.splitlines() if WARNING in line]
+    assert len(warnings) == 1 and "modifiable par d'autres" in warnings[0], run.stderr
+    # rebuilt: the next run reads a private, trusted cache and says nothing
+    assert corpus.stat().st_mode & 0o077 == 0
+    again = _run(cache, "rule", "300.3")
+    assert (again.returncode, again.stdout, again.stderr) == (0, expected, "")
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="chown needs root")
+def test_cache_file_of_another_user_is_ignored_once_and_rebuilt(
+    warm_cache: tuple[Path, str], tmp_path: Path
+) -> None:
+    warm, expected = warm_cache
+    cache, corpus, marker = _planted_copy(warm, tmp_path)
+    corpus.chmod(0o600)
+    os.chown(corpus, 65534, 65534)
+    run = _run(cache, "rule", "300.3")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == expected
+    assert not marker.exists()
+    warnings = [line for line in run.stderr.splitlines() if WARNING in line]
+    assert len(warnings) == 1 and "autre utilisateur" in warnings[0], run.stderr
+    assert corpus.stat().st_uid == os.getuid()
+
+
+def test_search_index_file_writable_by_others_is_ignored_and_rebuilt(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = _run(cache, "search", "pile", "--json")
+    assert first.returncode == 0, first.stderr
+    (index,) = cache.glob("index-*")
+    toc = next(index.glob("*.toc"))
+    toc.chmod(0o666)
+    run = _run(cache, "search", "pile", "--json")
+    assert run.returncode == 0, run.stderr
+    assert [line for line in run.stderr.splitlines() if WARNING in line], run.stderr
+    (rebuilt,) = cache.glob("index-*")
+    assert all(f.stat().st_mode & 0o077 == 0 for f in rebuilt.iterdir())
+    again = _run(cache, "search", "pile", "--json")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert again.stdout == first.stdout
+
+
+def test_eight_processes_on_an_empty_cache_all_succeed_and_leave_one_cache(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(cache))
+    command = [*JUDGE, "search", "étape de nettoyage", "--json"]
+    runs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(8)]
+    results = [(p.wait(timeout=600), *p.communicate()) for p in runs]
+    assert [code for code, _, _ in results] == [0] * 8, [err for _, _, err in results]
+    outputs = {out for _, out, _ in results}
+    assert len(outputs) == 1 and '"hits"' in outputs.pop()
+    names = sorted(p.name for p in cache.iterdir())
+    assert not [n for n in names if n.startswith(".")], names  # no temporary or trashed leftovers
+    assert len([n for n in names if n.startswith("index-")]) == 1, names
+    assert len([n for n in names if n.startswith("corpus-")]) == 1, names
+    assert len([n for n in names if n.startswith("editions-")]) == 1, names
+    # consistent: a ninth process reuses it all, rebuilds nothing, says nothing
+    ninth = _run(cache, "search", "étape de nettoyage", "--json")
+    assert (ninth.returncode, ninth.stderr) == (0, "")
+    assert sorted(p.name for p in cache.iterdir()) == names
