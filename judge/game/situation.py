@@ -113,6 +113,9 @@ _JSON_REASONS = {
     "Extra data": "texte en trop après la fin du document",
     "Unterminated string starting at": "chaîne non terminée",
     "Invalid control character at": "caractère de contrôle interdit",
+    "Invalid \\uXXXX escape": "séquence \\uXXXX invalide",
+    "Invalid \\escape": "séquence d'échappement invalide",
+    "Expecting property name": "nom de clé attendu",
 }
 _TOML_REASONS = {
     "Invalid value": "valeur invalide",
@@ -128,6 +131,17 @@ _TOML_REASONS = {
     ),
     "Unclosed array": "liste non fermée",
     "Unclosed inline table": "table en ligne non fermée",
+    "Expected ']' at the end of a table declaration": "« ] » attendu à la fin d'une déclaration de table",
+    "Expected ']]' at the end of an array declaration": "« ]] » attendu à la fin d'une liste de tables",
+    "Expected": "caractère attendu manquant",
+    "Found invalid character": "caractère invalide",
+    "Cannot mutate immutable namespace": "table en ligne non modifiable",
+    "Cannot redefine namespace": "table redéfinie",
+    "Duplicate inline table key": "clé en double dans une table en ligne",
+    "Unescaped '\\' in a string": "« \\ » non échappé dans une chaîne",
+    "Invalid hex value": "valeur hexadécimale invalide",
+    "Escaped character is not a Unicode scalar value": "caractère échappé invalide",
+    "Invalid date or datetime": "date ou heure invalide",
 }
 
 
@@ -135,7 +149,7 @@ def _json_reason(message: str) -> str:
     for english, french in _JSON_REASONS.items():
         if message.startswith(english):
             return french
-    return f"syntaxe invalide ({message})"
+    return "syntaxe invalide"
 
 
 def _toml_position(message: str, text: str) -> tuple[int, int, str]:
@@ -143,7 +157,7 @@ def _toml_position(message: str, text: str) -> tuple[int, int, str]:
     head = re.sub(r"\s*\(at .*\)$", "", message)
     reason = next(
         (french for english, french in _TOML_REASONS.items() if head.startswith(english)),
-        f"syntaxe invalide ({head})",
+        "syntaxe invalide",
     )
     if match:
         return int(match.group(1)), int(match.group(2)), reason

@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -56,6 +57,7 @@ from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, rende
 from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
+OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
 
 
@@ -139,6 +141,11 @@ def api_rule(request: Request) -> Response:
         editions = edition or ", ".join(state.graph.edition_ids)
         raise NotFound(f"règle {number} introuvable (éditions : {editions})")
     return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in found])
+
+
+def api_openapi(request: Request) -> Response:
+    """The OpenAPI 3.1 document of `/api/*` (data next to the app, kept true by the tests)."""
+    return Response(OPENAPI_PATH.read_bytes(), media_type="application/json")
 
 
 # ---------------------------------------------------------------------- rulebook pages
@@ -353,6 +360,7 @@ def _routes() -> list[Route]:
         Route("/api/search", offloaded(api_search), methods=page),
         Route("/api/rule/{number}", offloaded(api_rule), methods=page),
         Route("/api/check", api_check, methods=["POST"]),
+        Route("/api/openapi.json", offloaded(api_openapi), methods=page),
         Route("/{edition:judge_edition}/{page:judge_page}", offloaded(section_page), methods=page),
         Route("/{edition:judge_edition}/{language:judge_language}/{page:judge_page}",
               offloaded(section_page), methods=page),
