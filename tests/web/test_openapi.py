@@ -71,6 +71,7 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("/api/search", "get", "/api/search?q=" + "x" * 5000, {}),
     ("/api/rule/{number}", "get", "/api/rule/300.3", {}),
     ("/api/rule/{number}", "get", "/api/rule/308?edition=2010", {}),
+    ("/api/rule/{number}", "get", "/api/rule/306.1", {}),  # a doubtful citation
     ("/api/rule/{number}", "get", "/api/rule/999.9", {}),
     ("/api/rule/{number}", "get", "/api/rule/abc", {}),
     ("/api/check", "post", "/api/check", {"content": json.dumps(ATTACK_2004)}),
