@@ -214,9 +214,10 @@ def cmd_checks(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from judge.site.build import build_site
+    from judge.site.build import base_url, build_site
 
-    index = build_site(_graph(args), args.out)
+    base = base_url(args.base_url) if args.base_url is not None else None
+    index = build_site(_graph(args), args.out, base_url=base)
     print(f"Livre de règles écrit : {index}")
     return 0
 
@@ -296,6 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", parents=[common], help="écrire le livre de règles HTML")
     p.add_argument("--out", default="site", metavar="DOSSIER", help="dossier de sortie (site)")
+    p.add_argument("--base-url", metavar="URL",
+                   help="préfixe de tous les liens (/regles/ pour un sous-chemin) ; sans : liens relatifs")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("serve", parents=[common], help="servir le livre, la recherche et les situations")

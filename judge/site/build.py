@@ -8,6 +8,7 @@ the web app (`judge serve`) can reuse them with `root="/"`.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -284,14 +285,18 @@ class SiteRenderer:
         return self._render("search.html", root=root)
 
     # -------------------------------------------------------------- the whole site
-    def pages(self) -> Iterator[tuple[str, str]]:
-        """Every (relative path, content) of the site, in a stable order."""
-        yield "index.html", self.render_index("")
-        yield "search.html", self.render_search("")
+    def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
+        """Every (relative path, content) of the site, in a stable order.
+
+        Links are relative (the site works from any folder, `file://` included) unless
+        `base_url` is given (see `base_url`): then every link starts with it.
+        """
+        yield "index.html", self.render_index(base_url or "")
+        yield "search.html", self.render_search(base_url or "")
         for edition in self.graph.editions:
             for n, lang in enumerate(edition.languages):
                 sub = None if n == 0 else lang
-                root = "../" if sub is None else "../../"
+                root = base_url or ("../" if sub is None else "../../")
                 yield edition_path(edition.id, sub), self.render_edition(edition.id, root, lang)
                 for section in self.sections(edition.id, lang):
                     yield page_path(edition.id, section, sub), self.render_section(
@@ -326,15 +331,32 @@ def render_section(graph: RuleGraph, edition: str, section_number: str, root: st
     return SiteRenderer(graph).render_section(edition, section_number, root, language)
 
 
-def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None) -> None:
+_BASE_URL = re.compile(r"^(?:https?://[A-Za-z0-9.-]+(?::\d+)?)?/(?:[A-Za-z0-9._~-]+/)*$")
+
+
+def base_url(value: str) -> str:
+    """A validated prefix for every link of the site: `/regles/` (a sub-path of the server),
+    or `https://exemple.org/regles/`; a missing final `/` is added."""
+    url = value if value.endswith("/") else value + "/"
+    if not _BASE_URL.match(url) or "/../" in url or "/./" in url:
+        raise JudgeError(
+            f"--base-url invalide : « {value[:80]} » (attendu un chemin comme /regles/ "
+            "ou une adresse comme https://exemple.org/regles/)"
+        )
+    return url
+
+
+def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None,
+               base_url: str | None = None) -> None:
     """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends."""
-    for relative, content in SiteRenderer(graph, checks_for=checks_for).pages():
+    for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content.encode("utf-8"))
 
 
-def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None) -> Path:
+def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None,
+               base_url: str | None = None) -> Path:
     """Build into a temporary folder beside `out_dir`, then swap it in; returns index.html's path.
 
     An existing `out_dir` is replaced only once the new site is complete; on any failure
@@ -350,7 +372,7 @@ def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor |
         raise SiteError(out, exc.strerror or str(exc)) from exc
     try:
         staging.chmod(0o755)
-        write_site(graph, staging, checks_for=checks_for)
+        write_site(graph, staging, checks_for=checks_for, base_url=base_url)
         if out.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
             old.rmdir()

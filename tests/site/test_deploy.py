@@ -1,0 +1,127 @@
+"""The static book deploys anywhere: relative links served by `python -m http.server` under any
+sub-path and opened from `file://`; `--base-url /regles/` served under `/regles/`. Every link
+of every page is followed (pages, styles, scripts, anchors)."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+from judge.cli import main
+from judge.site.build import base_url, build_site
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(str(values["id"]))
+        for name in ("href", "src", "action"):
+            value = values.get(name)
+            if value and not (tag == "svg" or value.startswith("http://www.w3.org")):
+                self.links.append(value)
+
+
+def _crawl(start: str) -> tuple[int, set[str]]:
+    """Follow every link inside the site from `start`; (links checked, every page URL)."""
+    prefix = start.rsplit("/", 1)[0] + "/"
+    pages: dict[str, _Page] = {}
+    todo, fragments = [start], []
+    while todo:
+        url = todo.pop()
+        if url in pages:
+            continue
+        with urlopen(url, timeout=30) as response:
+            body = response.read()
+        page = pages[url] = _Page()
+        if url.endswith(".html"):
+            page.feed(body.decode("utf-8"))
+        for link in page.links:
+            target, fragment = urldefrag(urljoin(url, link))
+            assert target.startswith(prefix), f"{url} : lien hors du livre {link}"
+            if "?" in target:
+                continue  # a search form's target, checked as a page below
+            todo.append(target)
+            if fragment:
+                fragments.append((url, link, target, fragment))
+    for url, link, target, fragment in fragments:
+        assert fragment in pages[target].ids, f"{url} : ancre absente {link}"
+    return sum(len(p.links) for p in pages.values()), set(pages)
+
+
+@contextmanager
+def _http_server(folder: Path) -> Iterator[str]:
+    """`python -m http.server` on a free loopback port, serving `folder`."""
+    process = subprocess.Popen(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        port = re.search(r"port (\d+)", line)
+        assert port, line
+        yield f"http://127.0.0.1:{port.group(1)}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def relative_site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+    www = tmp_path_factory.mktemp("www")
+    build_site(graph, www / "livre" / "de-poche")
+    return www
+
+
+def test_relative_book_is_served_by_http_server_under_any_sub_path(relative_site: Path) -> None:
+    with _http_server(relative_site) as server:
+        checked, pages = _crawl(f"{server}/livre/de-poche/index.html")
+    assert checked > 500
+    assert f"{server}/livre/de-poche/style.css" in pages and f"{server}/livre/de-poche/search.html" in pages
+
+
+def test_relative_book_opens_from_file_urls(relative_site: Path) -> None:
+    index = (relative_site / "livre" / "de-poche" / "index.html").resolve()
+    checked, pages = _crawl(index.as_uri())
+    assert checked > 500
+    assert all(urlsplit(p).scheme == "file" for p in pages)
+
+
+def test_base_url_book_is_served_under_its_sub_path(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    build_site(graph, tmp_path / "regles", base_url="/regles/")
+    html = (tmp_path / "regles" / "2004" / "index.html").read_text(encoding="utf-8")
+    assert 'href="/regles/style.css"' in html and '"../' not in html
+    with _http_server(tmp_path) as server:
+        checked, pages = _crawl(f"{server}/regles/index.html")
+    assert checked > 500
+    # the same pages as the relative book
+    relative = {p.relative_to(tmp_path / "regles").as_posix() for p in (tmp_path / "regles").rglob("*")
+                if p.is_file()}
+    assert {p.removeprefix(f"{server}/regles/") for p in pages} <= relative
+
+
+def test_base_url_is_normalised_and_checked() -> None:
+    assert base_url("/regles") == "/regles/"
+    assert base_url("https://exemple.org/mtg/regles/") == "https://exemple.org/mtg/regles/"
+    for bad in ("regles/", "/re gles/", "/../x/", "javascript:alert(1)/", "//evil/"):
+        err = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(err):
+            code = main(["build", "--out", "/nonexistent/never", "--base-url", bad])
+        assert code == 2, bad
+        assert err.getvalue().startswith("judge : --base-url invalide"), err.getvalue()
