@@ -1,4 +1,7 @@
-"""Checks of the end of the turn and of mana: cleanup discard, mana burn, turn order."""
+"""Checks of the end of the turn and of mana: cleanup discard, mana burn, turn order.
+
+Also registers the rules the replay (`judge.checks.replay`) cites in its trail.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ from judge.checks.context import (
     Verdict,
     check,
     register_mechanism,
+    where_label,
 )
+from judge.checks.words import plural
 from judge.errors import SituationError
 from judge.game.model import Question
 from judge.game.turn import PHASE_LABELS, STEP_LABELS, turn_order
@@ -16,52 +21,66 @@ from judge.game.turn import PHASE_LABELS, STEP_LABELS, turn_order
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 
 
-@check("discard", rules={"2004": ["314.1"], "2010": []})
+@check("discard", cites=("cleanup.discard",))
 def check_discard(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     topic = "l'étape de nettoyage"
     s = ctx.situation
+    rules = ("cleanup.discard",)
     if player != ctx.active:
-        return ctx.verdict(0, {"2004": ("314.1",)}, f"Aucune : au nettoyage, seul le joueur actif "
+        return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul le joueur actif "
                            f"({ctx.active}) se défausse jusqu'à sa taille de main maximale.", topic)
     if s.max_hand_size is None:
-        return ctx.verdict(0, {"2004": ("314.1",)}, f"Aucune : {player} n'a pas de taille de main "
+        return ctx.verdict(0, rules, f"Aucune : {player} n'a pas de taille de main "
                            "maximale.", topic)
     hand = s.hand(player)
     if hand is None:
         raise SituationError(f"hands.{player}", "nombre de cartes en main inconnu : il est "
                              "nécessaire pour la question discard")
     count = max(0, hand - s.max_hand_size)
-    why = (f"{player} a {hand} carte(s) en main pour une taille maximale de {s.max_hand_size} : "
-           f"il se défausse de {count} carte(s) au nettoyage.")
-    if ctx.moment.step != "cleanup":
+    why = (f"{player} a {plural(hand, 'carte')} en main pour une taille maximale de "
+           f"{s.max_hand_size} : ")
+    why += (f"il se défausse de {plural(count, 'carte')} au nettoyage." if count else
+            "il ne se défausse d'aucune carte au nettoyage.")
+    if ctx.moment.step != "cleanup" and not ctx.ended:
         why += " (Si sa main ne change pas d'ici là.)"
-    return ctx.verdict(count, {"2004": ("314.1",)}, why, topic)
+    return ctx.verdict(count, rules, why, topic)
 
 
-@check("mana_burn", rules={"2004": ["300.3"], "2010": ["2004:300.3"]})
+@check("mana_burn", cites=("mana.burn", "mana.removed", "fact.mana_empties"))
 def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     phase = PHASE_LABELS[ctx.moment.phase]
-    extra: tuple[tuple[str, JSON], ...] = (("at", {"phase": ctx.moment.phase}),)
-    if ctx.edition != "2004":
-        change = ctx.graph.edition(ctx.edition).removed_by or "un changement de règles"
-        why = (f"Aucune : la brûlure de mana (règle 300.3 de l'édition 2004) a été supprimée par "
-               f"{change} ; en {ctx.edition}, le mana inutilisé est perdu sans "
-               "perte de points de vie.")
-        return ctx.verdict(0, {ctx.edition: ("2004:300.3",)}, why, "la brûlure de mana", extra)
     pool = ctx.situation.mana(player)
-    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), les {pool} mana "
-           f"inutilisés de la réserve de {player} sont perdus : il perd {pool} point(s) de vie.")
-    if ctx.moment.step is not None:
+    topic = "la brûlure de mana"
+    if not ctx.fact("mana_burn"):
+        extra: tuple[tuple[str, JSON], ...] = (("at", {"phase": ctx.moment.phase,
+                                                       "step": ctx.moment.step}),)
+        where = where_label(ctx.moment)
+        why = (f"Aucune : dans l'édition {ctx.edition}, le mana inutilisé se vide de la réserve "
+               f"à la fin de chaque étape et de chaque phase, sans perte de points de vie ; les "
+               f"{plural(pool, 'mana')} de {player} seront perdus à la fin de {where}.")
+        for removed in ctx.cite(*ctx.rules("mana.removed")):
+            home, _, number = removed.partition(":")
+            change = ctx.graph.edition(ctx.edition).removed_by or "un changement de règles"
+            why += f" La brûlure de mana (règle {number} de l'édition {home}) a été supprimée par {change}."
+        if pool == 0:
+            why = (f"Aucune : la réserve de {player} est vide, et la brûlure de mana n'existe "
+                   f"pas dans l'édition {ctx.edition}.")
+        return ctx.verdict(0, ("mana.burn", "mana.removed"), why, topic, extra)
+    extra = (("at", {"phase": ctx.moment.phase}),)
+    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), les "
+           f"{plural(pool, 'mana')} inutilisés de la réserve de {player} sont perdus : il perd "
+           f"{plural(pool, 'point de vie')}.")
+    if ctx.moment.step is not None and ctx.fact("mana_empties") == "phase":
         why += (f" La fin de l'étape « {STEP_LABELS[ctx.moment.step]} » ne cause pas de brûlure "
                 "de mana : le mana reste dans la réserve jusqu'à la fin de la phase.")
     if pool == 0:
         why = f"Aucune : la réserve de {player} est vide ; rien n'est perdu à la fin de la {phase}."
-    return ctx.verdict(pool, {"2004": ("300.3",)}, why, "la brûlure de mana", extra)
+    return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
 
 
-@check("turn_order", rules={"2004": ["300.6"], "2010": []})
+@check("turn_order", cites=("turn.extra_turns",))
 def check_turn_order(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     count = question.count or len(s.players)
@@ -71,15 +90,19 @@ def check_turn_order(ctx: Context, question: Question) -> Verdict:
         why += (" Les tours supplémentaires sont ajoutés juste après le tour actuel, le plus "
                 "récemment créé en premier (ordre de création : " + ", ".join(s.extra_turns)
                 + ").")
-        return ctx.verdict(list(order), {"2004": ("300.6",)}, why, "les tours supplémentaires")
-    why += " L'ordre normal des tours n'est pas décrit par les règles du corpus."
+        return ctx.verdict(list(order), ("turn.extra_turns",), why, "les tours supplémentaires")
+    why += " Sans tour supplémentaire, les joueurs jouent chacun leur tour dans l'ordre des places."
     return Verdict(value=list(order), rules=(), why=why)
 
 
 # -- the replay's rules ------------------------------------------------------------------------
 
-register_mechanism("replay", rules={
-    "2004": ("300.2", "302.3", "305.2", "308.2c", "308.4", "309.2e", "309.2f", "310.1",
-             "310.4", "311.2", "314.3"),
-    "2010": ("505.2", "505.5"),
-})
+register_mechanism("replay", cites=(
+    "turn.step_ends", "priority.*", "action.untap", "action.draw", "action.declare_attackers",
+    "action.declare_blockers", "action.combat_damage", "action.deal_combat_damage",
+    "action.discard", "action.damage_wears_off", "main.ends", "step.no_priority_ends",
+    "cleanup.no_priority", "hand.cast", "land.play", "mana.burn",
+    "attack.taps", "attack.vigilance", "block.becomes_blocking", "combat.no_attackers",
+    "damage.resolves", "combat.end", "turn.ends", "hand.draw", "turn.first_turn",
+    "fact.mana_empties", "fact.combat_damage_on_stack", "fact.first_turn_draw",
+))

@@ -1,17 +1,20 @@
 """The frame every check works in: the registry and the `Context` a situation is judged in.
 
-Owns `@check(ask, rules=…)`, `Verdict`/`Answer`, `build_context()` (a situation placed in its
-turn plan) and the per-step rule tables the checks share. The checks themselves are elsewhere.
+Owns `@check(ask, cites=…)`, `Verdict`/`Answer`, `build_context()` (a situation placed in the
+turn plan of its edition's game model, invalid states refused) and the citation of rules: a
+check names concepts (`land.play`, `priority.upkeep`), the edition's model gives the numbers.
+The checks themselves are elsewhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from judge.corpus.model import Edition, Rule, sort_key
 from judge.errors import SituationError
+from judge.game.gamemodel import GameModel
 from judge.game.model import Creature, Question, Situation
 from judge.game.turn import (
     MAIN_PHASES,
@@ -19,7 +22,6 @@ from judge.game.turn import (
     Moment,
     PlannedStep,
     first_index,
-    gives_priority,
     locate,
     plan_turn,
 )
@@ -28,11 +30,12 @@ from judge.game.turn import (
 class RuleSource(Protocol):
     """What the checks need of the rule graph."""
 
-    def get(self, edition: str, number: str) -> Rule | None: ...
+    def get(self, edition: str, number: str, language: str | None = None) -> Rule | None: ...
+
+    def rules(self, edition: str | None = None, language: str | None = None
+              ) -> tuple[Rule, ...]: ...
 
     def edition(self, edition_id: str) -> Edition: ...
-
-    def rules(self, edition: str | None = None) -> tuple[Rule, ...]: ...
 
     @property
     def edition_ids(self) -> tuple[str, ...]: ...
@@ -72,39 +75,48 @@ CheckFunction = Callable[["Context", Question], Verdict]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckSpec:
-    """A registered check (or, with `function` None, a rule-implementing mechanism)."""
+    """A registered check (or, with `function` None, a rule-implementing mechanism).
+
+    `cites` names the concepts whose rules it may cite; a concept ending in `.*` stands for
+    every concept of that prefix (`priority.*`). The numbers are the edition's model's.
+    """
 
     name: str
     ask: str | None
-    rules: Mapping[str, tuple[str, ...]]
+    cites: tuple[str, ...]
     function: CheckFunction | None = None
+
+    def rules_in(self, model: GameModel) -> tuple[str, ...]:
+        """The rule numbers this check implements under a game model."""
+        table = model.concepts()
+        out: list[str] = []
+        for concept in self.cites:
+            if concept.endswith(".*"):
+                prefix = concept[:-1]
+                keys = [k for k in table if k.startswith(prefix)]
+            else:
+                keys = [concept]
+            for key in keys:
+                out.extend(n for n in table.get(key, ()) if n not in out)
+        return tuple(out)
 
 
 REGISTRY: dict[str, CheckSpec] = {}
 
 
-def check(
-    ask: str, *, rules: Mapping[str, list[str] | tuple[str, ...]]
-) -> Callable[[CheckFunction], CheckFunction]:
-    """Register the check answering `ask`, with the rules it implements per edition."""
+def check(ask: str, *, cites: tuple[str, ...]) -> Callable[[CheckFunction], CheckFunction]:
+    """Register the check answering `ask`, with the concepts whose rules it cites."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        REGISTRY[ask] = CheckSpec(
-            name=ask, ask=ask, rules={e: tuple(n) for e, n in rules.items()}, function=function
-        )
+        REGISTRY[ask] = CheckSpec(name=ask, ask=ask, cites=cites, function=function)
         return function
 
     return register
 
 
-def register_mechanism(name: str, *, rules: Mapping[str, tuple[str, ...]]) -> None:
-    """Register rules implemented by a mechanism that answers no question (the replay)."""
-    REGISTRY[name] = CheckSpec(name=name, ask=None, rules=dict(rules))
-
-
-def checks_for(edition: str, number: str) -> tuple[str, ...]:
-    """Names of the checks implementing a rule of an edition."""
-    return tuple(spec.name for spec in REGISTRY.values() if number in spec.rules.get(edition, ()))
+def register_mechanism(name: str, *, cites: tuple[str, ...]) -> None:
+    """Register the concepts cited by a mechanism that answers no question (the replay)."""
+    REGISTRY[name] = CheckSpec(name=name, ask=None, cites=cites)
 
 
 # -- the context ---------------------------------------------------------------------
@@ -113,28 +125,37 @@ _KNOWN: dict[int, tuple[RuleSource, dict[str, frozenset[str]]]] = {}
 
 
 def known_numbers(graph: RuleSource, edition: str) -> frozenset[str]:
-    """Rule numbers of an edition in the graph (cached per graph object)."""
+    """Rule numbers of an edition in the graph, in any of its languages (cached per graph)."""
     entry = _KNOWN.get(id(graph))
     if entry is None or entry[0] is not graph:
         entry = (graph, {})
         _KNOWN[id(graph)] = entry
     table = entry[1]
     if edition not in table:
-        table[edition] = frozenset(rule.number for rule in graph.rules(edition))
+        table[edition] = frozenset(
+            rule.number for language in graph.edition(edition).languages
+            for rule in graph.rules(edition, language)
+        )
     return table[edition]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Context:
-    """A situation placed in its turn plan, under one edition."""
+    """A situation placed in its turn plan, under one edition and its game model.
+
+    `arrival` holds, after a replay, the rules of the transitions that brought the game to
+    the current step and priority holder (empty for a described situation).
+    """
 
     graph: RuleSource
     edition: str
+    model: GameModel
     situation: Situation
     plan: tuple[PlannedStep, ...]
     index: int
     priority: str | None  # who holds priority now (None: nobody)
     ended: bool = False
+    arrival: tuple[str, ...] = ()
 
     @property
     def moment(self) -> Moment:
@@ -148,23 +169,34 @@ class Context:
     def in_main(self) -> bool:
         return self.moment.phase in MAIN_PHASES
 
+    def fact(self, name: str) -> object:
+        return self.model.fact(name).value
+
+    def rules(self, *concepts: str) -> tuple[str, ...]:
+        """The numbers the model gives the concepts, in order, without duplicates."""
+        out: list[str] = []
+        for concept in concepts:
+            out.extend(n for n in self.model.rules(concept) if n not in out)
+        return tuple(out)
+
     def cite(self, *numbers: str) -> tuple[str, ...]:
         """The given numbers that exist in the graph, without duplicates."""
         out: list[str] = []
         for number in numbers:
             if ":" in number:
                 edition, plain = number.split(":", 1)
-                present = plain in known_numbers(self.graph, edition)
+                present = (edition in self.graph.edition_ids
+                           and plain in known_numbers(self.graph, edition))
             else:
                 present = number in known_numbers(self.graph, self.edition)
             if present and number not in out:
                 out.append(number)
         return tuple(out)
 
-    def verdict(self, value: JSON, by_edition: Mapping[str, tuple[str, ...]], why: str,
-                topic: str, extra: tuple[tuple[str, JSON], ...] = ()) -> Verdict:
+    def verdict(self, value: JSON, concepts: tuple[str, ...], why: str, topic: str,
+                extra: tuple[tuple[str, JSON], ...] = ()) -> Verdict:
         """A verdict citing the edition's rules; says so when its text is not in the corpus."""
-        rules = tuple(sorted(self.cite(*by_edition.get(self.edition, ())), key=_rule_order))
+        rules = tuple(sorted(self.cite(*self.rules(*concepts)), key=_rule_order))
         if not rules:
             why += (f" Le texte de l'édition {self.edition} sur {topic} n'est pas dans le "
                     "corpus : aucune règle n'est citée.")
@@ -187,11 +219,15 @@ class Context:
         last = max(i for i, e in enumerate(self.plan) if e.moment.step == step)
         return self.index > last
 
-    def skip_rule(self, step: str) -> str | None:
+    def skip_reason(self, step: str) -> str | None:
+        """Why a step is skipped this turn (a concept: `turn.skip`, `combat.no_attackers`)."""
         for entry in self.plan:
             if entry.moment.step == step and entry.skipped:
-                return entry.skip_rule
+                return entry.skip_reason
         return None
+
+    def gives_priority(self, moment: Moment) -> bool:
+        return self.model.step(moment.phase, moment.step).priority
 
 
 def _rule_order(number: str) -> tuple[str, tuple[int, int, str]]:
@@ -205,15 +241,19 @@ def where_label(moment: Moment) -> str:
     return f"l'étape « {moment.label} » de la {PHASE_LABELS[moment.phase]}"
 
 
-def build_context(graph: RuleSource, edition: str, situation: Situation, *,
-                  ended: bool = False, no_attackers: bool | None = None) -> Context:
-    """Place a situation in its turn plan.
+def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
+                  ended: bool = False, no_attackers: bool | None = None,
+                  arrival: tuple[str, ...] = ()) -> Context:
+    """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
-    `no_attackers` says whether the combat had no attacker (308.4); None infers it: in the
-    declare attackers step with no attacking creature.
+    `no_attackers` says whether the combat had no attacker; None infers it: in the declare
+    attackers step with no attacking creature.
     """
     s = situation
     step = s.step
+    if not model.has(s.phase, step):
+        raise SituationError("step" if step else "phase", f"« {step or s.phase} » n'existe pas "
+                             f"dans le modèle de jeu de l'édition {edition}")
     attackers = [c for c in s.creatures if c.is_creature and c.attacking]
     in_combat = [c for c in s.creatures if c.in_combat]
     if no_attackers is None:
@@ -224,20 +264,21 @@ def build_context(graph: RuleSource, edition: str, situation: Situation, *,
     damage_step = s.damage_step if two else None
     if step == "combat_damage" and two and damage_step is None:
         damage_step = "regular" if any_dealt else "first_strike"
-    repeats = 1 if step == "cleanup" and (s.stack or s.priority is not None) else 0
-    plan = plan_turn(skip=frozenset(s.skip), no_attackers=no_attackers, two_damage_steps=two,
-                     cleanup_repeats=repeats)
+    no_priority = not model.step(s.phase, step).priority
+    repeats = 1 if no_priority and step == "cleanup" and (s.stack or s.priority is not None) else 0
+    plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
+                     two_damage_steps=two, cleanup_repeats=repeats)
     index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step))
     if ended:
         holder = None
     elif s.priority is not None:
         holder = s.priority
-    elif gives_priority(step) or (step == "cleanup" and s.stack):
+    elif not no_priority or s.stack:
         holder = s.active
     else:
         holder = None
-    return Context(graph=graph, edition=edition, situation=s, plan=plan, index=index,
-                   priority=holder, ended=ended)
+    return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
+                   index=index, priority=holder, ended=ended, arrival=arrival)
 
 
 def answer(ctx: Context, question: Question) -> Answer:
@@ -248,22 +289,12 @@ def answer(ctx: Context, question: Question) -> Answer:
                   rules=verdict.rules, why=verdict.why, check=spec.name, extra=verdict.extra)
 
 
-# -- rules per step -------------------------------------------------------------------
-
-# The 2004 rule saying who receives priority in each step (2010: only the main phases).
-STEP_PRIORITY_RULE: dict[str | None, str] = {
-    "untap": "302.3", "upkeep": "303.1", "draw": "304.1", None: "305.3",
-    "beginning_of_combat": "307.1", "declare_attackers": "308.1", "declare_blockers": "309.1",
-    "combat_damage": "310.1", "end_of_combat": "311.1", "end_of_turn": "313.1",
-    "cleanup": "314.3",
-}
-PHASE_RULE_2004 = {"beginning": "301.1", "precombat_main": "305.1", "combat": "306.1",
-                   "postcombat_main": "305.1", "ending": "312.1"}
+# -- shared citations ----------------------------------------------------------------
 
 
-def priority_rules(ctx: Context) -> dict[str, tuple[str, ...]]:
-    return {"2004": (STEP_PRIORITY_RULE[ctx.moment.step],),
-            "2010": ("505.5",) if ctx.in_main else ()}
+def priority_concept(ctx: Context) -> str:
+    """The concept whose rule says who receives priority in the current step."""
+    return f"priority.{ctx.moment.step or 'main'}"
 
 
 def who_label(name: str | None) -> str:

@@ -1,8 +1,11 @@
 """Event replay: from the start of the active player's turn to the described moment.
 
-Owns the priority loop (passes in succession, resolution, step ends), the turn-based
-actions the events trigger (declarations, combat damage, cleanup discard) and the
-`IllegalEvent` errors. Legality of spells, lands and declarations is asked of `judge.checks.catalog`.
+Owns the priority loop (passes in succession, resolution, step ends), the turn-based actions
+the edition's game model lists at the start of each step (untap, draw, declarations, combat
+damage on the stack or not, cleanup discard), the state they change (hands, lands played,
+tapped, attacking and blocking creatures, mana pools), the `trail` of what happened with the
+rules deciding it, and the `IllegalEvent` errors. Legality of spells, lands and declarations
+is asked of `judge.checks.catalog`.
 """
 
 from __future__ import annotations
@@ -10,11 +13,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from judge.checks.combat import attack_reasons, block_reasons
-from judge.checks.context import Context, RuleSource, build_context, priority_rules
-from judge.checks.turn import check_cast, check_play_land
+from judge.checks.context import (
+    Context,
+    RuleSource,
+    build_context,
+    priority_concept,
+    where_label,
+)
+from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
+from judge.checks.words import plural
 from judge.errors import IllegalEvent
+from judge.game.gamemodel import GameModel
 from judge.game.model import (
+    SORCERY_SPEED,
     Activate,
+    AddMana,
     Cast,
     Creature,
     DeclareAttackers,
@@ -30,18 +43,34 @@ from judge.game.turn import Moment, PlannedStep, locate, next_step, plan_turn
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TrailEntry:
+    """One event (`event` its index) or turn-based action (`event` None) of a replay."""
+
+    event: int | None
+    what: str
+    phase: str
+    step: str | None
+    priority: str | None
+    concepts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Replayed:
     """Where the events lead: the computed situation and what the replay learnt."""
 
     situation: Situation
     ended: bool
     no_attackers: bool | None
+    trail: tuple[TrailEntry, ...]
+    arrival: tuple[str, ...]  # concepts: why the game is at this step, with this holder
 
 
 class _Replay:
-    def __init__(self, graph: RuleSource, edition: str, situation: Situation) -> None:
+    def __init__(self, graph: RuleSource, edition: str, model: GameModel,
+                 situation: Situation) -> None:
         self.graph = graph
         self.edition = edition
+        self.model = model
         self.start = situation
         self.players = situation.players
         self.active = situation.active
@@ -55,22 +84,35 @@ class _Replay:
         self.lands_played = 0
         self.creatures: dict[str, Creature] = {c.name: c for c in situation.creatures}
         self.hands = dict(situation.hands)
+        self.pools = dict(situation.mana_pools)
         self.pending_attackers = False
         self.pending_blockers = False
         self.ended = False
-        self._enter(self.moment)
+        self.trail: list[TrailEntry] = []
+        self.arrival: tuple[str, ...] = ()
+        self.event: int | None = None
+        self._enter(self.moment, ())
+
+    # -- the trail ----------------------------------------------------------------------
+
+    def note(self, what: str, *concepts: str, event: int | None = None) -> None:
+        self.trail.append(TrailEntry(event=event, what=what, phase=self.moment.phase,
+                                     step=self.moment.step, priority=self.holder,
+                                     concepts=concepts))
 
     # -- the turn's progress ----------------------------------------------------------
 
     def _plan(self) -> tuple[PlannedStep, ...]:
-        return plan_turn(skip=self.skip, no_attackers=bool(self.no_attackers),
-                         two_damage_steps=self.two)
+        return plan_turn(self.model.layout, skip=self.skip,
+                         no_attackers=bool(self.no_attackers), two_damage_steps=self.two)
 
-    def _advance(self) -> None:
+    def _advance(self, why: tuple[str, ...]) -> None:
         if self.moment.step != "combat_damage":
             self.two = any(c.in_combat and c.strikes_first for c in self.creatures.values())
         plan = self._plan()
-        later = next_step(plan, locate(plan, self.moment))
+        here = locate(plan, self.moment)
+        later = next_step(plan, here)
+        self._empty_mana(phase_ends=later is None or plan[later].moment.phase != self.moment.phase)
         if self.moment.phase == "combat" and (
             later is None or plan[later].moment.phase != "combat"
         ):
@@ -78,31 +120,90 @@ class _Replay:
         if later is None:
             self.ended = True
             self.holder = None
+            self.arrival = (*why, "turn.ends")
+            self.note("Le tour se termine.", *why, "turn.ends")
             return
-        self._enter(plan[later].moment)
+        skipped = tuple(dict.fromkeys(e.skip_reason for e in plan[here + 1:later] if e.skip_reason))
+        second = ("damage.two_steps",) if plan[later].moment.damage_step == "regular" else ()
+        self._enter(plan[later].moment, (*why, *skipped, *second))
+
+    def _empty_mana(self, *, phase_ends: bool) -> None:
+        """Unused mana empties when a step ends, or only when a phase ends (with mana burn)."""
+        if self.model.fact("mana_empties").value == "phase" and not phase_ends:
+            return
+        burn = bool(self.model.fact("mana_burn").value)
+        for player, amount in list(self.pools.items()):
+            if amount <= 0:
+                continue
+            self.pools[player] = 0
+            if burn:
+                self.note(f"{player} perd {plural(amount, 'mana')} inutilisé(s) et "
+                          f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn")
+            else:
+                self.note(f"La réserve de {player} se vide de {plural(amount, 'mana')} "
+                          "inutilisé(s), sans perte de points de vie.", "fact.mana_empties")
 
     def _end_combat(self) -> None:
-        """311.2: when the end of combat step ends, every creature leaves combat."""
+        """When the end of combat step ends, every creature leaves combat."""
+        if any(c.in_combat for c in self.creatures.values()):
+            self.note("Fin de la phase de combat : toutes les créatures sont retirées du combat.",
+                      "combat.end")
         for name, creature in self.creatures.items():
             self.creatures[name] = replace(creature, attacking=False, blocking=None,
                                            blocked=False)
 
-    def _enter(self, moment: Moment) -> None:
+    def _enter(self, moment: Moment, why: tuple[str, ...]) -> None:
         self.moment = moment
         self.passes = 0
+        self.holder = None
+        entry = self.model.step(moment.phase, moment.step)
+        self.note(f"Début de {where_label(moment)}.", *why)
+        for action in entry.actions:
+            self._action(action.what)
+        here = (*why, priority_concept_of(moment))
+        self.arrival = here
+        if not entry.priority:
+            self.note("Personne ne reçoit la priorité pendant cette étape : elle se termine "
+                      "une fois ses actions accomplies.", priority_concept_of(moment),
+                      "step.no_priority_ends")
+            self._advance((priority_concept_of(moment), "step.no_priority_ends"))
+            return
         self.holder = self.active
-        step = moment.step
-        if step == "untap":
-            self.holder = None  # 302.3: nobody receives priority; no event can happen
-            self._advance()
-        elif step == "declare_attackers":
+        self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
+
+    def _action(self, what: str) -> None:
+        if what == "untap":
+            tapped = [c for c in self.creatures.values() if c.controller == self.active and c.tapped]
+            for creature in tapped:
+                self.creatures[creature.name] = replace(creature, tapped=False)
+            if tapped:
+                self.note(f"{self.active} dégage ses permanents "
+                          f"({', '.join(c.name for c in tapped)}).", "action.untap")
+        elif what == "draw":
+            self._draw()
+        elif what == "declare_attackers":
             self.pending_attackers = True
-        elif step == "declare_blockers":
+        elif what == "declare_blockers":
             self.pending_blockers = True
-        elif step == "combat_damage":
-            self._combat_damage(moment.damage_step)
-        elif step == "cleanup":
-            self._cleanup()
+        elif what == "combat_damage":
+            self._combat_damage(self.moment.damage_step)
+        elif what == "discard":
+            self._discard()
+        elif what == "damage_wears_off":
+            self.note("Les blessures sont retirées des permanents et les effets « jusqu'à la fin "
+                      "du tour » cessent.", "action.damage_wears_off")
+
+    def _draw(self) -> None:
+        if self.start.first_turn and not self.model.fact("first_turn_draw").value:
+            self.note(f"{self.active} ne pioche pas : c'est le premier tour du joueur qui "
+                      "commence la partie.", "turn.first_turn")
+            return
+        hand = self.hands.get(self.active)
+        if hand is not None:
+            self.hands[self.active] = hand + 1
+        self.note(f"{self.active} pioche une carte"
+                  + (f" ({plural(hand + 1, 'carte')} en main)." if hand is not None else "."),
+                  "action.draw")
 
     def _combat_damage(self, damage_step: str | None) -> None:
         dealers = []
@@ -123,18 +224,26 @@ class _Replay:
             for name, creature in self.creatures.items():
                 if creature.dealt_first_strike_damage is None:
                     self.creatures[name] = replace(creature, dealt_first_strike_damage=False)
-        if dealers and self.edition == "2004":
-            # 310.1: all assignments go on the stack as one object.
+        if not dealers:
+            return
+        names = ", ".join(c.name for c in dealers)
+        if self.model.fact("combat_damage_on_stack").value:
             self.stack.append(StackItem(kind="combat_damage", controller=self.active))
+            self.note(f"Les blessures de combat ({names}) sont assignées et mises sur la pile "
+                      "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
+        else:
+            self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
+                      "simultanément, sans utiliser la pile.", "action.combat_damage",
+                      "action.deal_combat_damage")
 
-    def _cleanup(self) -> None:
+    def _discard(self) -> None:
         size = self.start.max_hand_size
         hand = self.hands.get(self.active)
         if size is not None and hand is not None and hand > size:
-            self.hands[self.active] = size  # 314.1
-        # 314.3: no trigger can happen in a replay, so nobody receives priority.
-        self.holder = None
-        self._advance()
+            self.hands[self.active] = size
+            self.note(f"{self.active} a {plural(hand, 'carte')} en main et se défausse de "
+                      f"{plural(hand - size, 'carte')} (taille maximale : {size}).",
+                      "action.discard")
 
     # -- snapshots ----------------------------------------------------------------------
 
@@ -149,6 +258,7 @@ class _Replay:
             lands_played=self.lands_played,
             creatures=tuple(self.creatures.values()),
             hands=tuple(self.hands.items()),
+            mana_pools=tuple(self.pools.items()),
             events=None,
         )
 
@@ -156,49 +266,84 @@ class _Replay:
         no_attackers = self.no_attackers
         if no_attackers is None and self.pending_attackers:
             no_attackers = False
-        return build_context(self.graph, self.edition, self.snapshot(), ended=self.ended,
-                             no_attackers=no_attackers)
+        return build_context(self.graph, self.edition, self.model, self.snapshot(),
+                             ended=self.ended, no_attackers=no_attackers)
 
     # -- events ---------------------------------------------------------------------------
 
-    def _rule(self, number: str) -> str | None:
-        return number if self.edition == "2004" else None
+    def _rule(self, *concepts: str) -> str | None:
+        cited = self.context().cite(*self.model.rules(concepts[0])) if concepts else ()
+        return cited[0] if cited else None
 
     def play(self, index: int, event: Event) -> None:
         if self.ended:
             raise IllegalEvent(index, "le tour est terminé : plus aucun événement n'est possible",
-                               self._rule("314.3"))
+                               self._rule("turn.ends"))
         if not isinstance(event, DeclareAttackers) and self.pending_attackers:
             self.pending_attackers = False
             self.no_attackers = not any(c.attacking for c in self.creatures.values())
         if not isinstance(event, DeclareBlockers):
             self.pending_blockers = False
         if isinstance(event, Pass):
-            self._pass()
+            self._pass(index)
         elif isinstance(event, Cast):
-            verdict = check_cast(self.context(), Question(ask="cast", player=event.by,
-                                                          kind=event.kind))
-            if verdict.value is not True:
-                raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
-            self._act(event.by, StackItem(kind=event.kind, controller=event.by))
+            self._cast(index, event)
         elif isinstance(event, Activate):
-            if self.holder != event.by:
-                rules = self.context().cite(*priority_rules(self.context()).get(self.edition, ()))
-                raise IllegalEvent(index, f"{event.by} n'a pas la priorité "
-                                   f"({self.holder or 'personne'} l'a)",
-                                   rules[0] if rules else None)
+            self._need_priority(index, event.by)
             self._act(event.by, StackItem(kind="ability", controller=event.by))
+            self.note(f"{event.by} active une capacité ; elle va sur la pile.",
+                      priority_concept(self.context()), event=index)
+        elif isinstance(event, AddMana):
+            self._need_priority(index, event.by)
+            self.pools[event.by] = self.pools.get(event.by, 0) + event.amount
+            self.note(f"{event.by} ajoute {plural(event.amount, 'mana')} à sa réserve "
+                      f"({plural(self.pools[event.by], 'mana')} en tout).",
+                      priority_concept(self.context()), event=index)
         elif isinstance(event, PlayLand):
-            verdict = check_play_land(self.context(), Question(ask="play_land",
-                                                               player=event.player))
-            if verdict.value is not True:
-                raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
-            self.lands_played += 1
-            self._act(event.player, None)
+            self._play_land(index, event)
         elif isinstance(event, DeclareAttackers):
             self._declare_attackers(index, event)
         else:
             self._declare_blockers(index, event)
+
+    def _need_priority(self, index: int, player: str) -> None:
+        if self.holder != player:
+            raise IllegalEvent(index, f"{player} n'a pas la priorité "
+                               f"({self.holder or 'personne'} l'a)",
+                               self._rule(priority_concept(self.context())))
+
+    def _from_hand(self, index: int, player: str, what: str, concept: str) -> None:
+        hand = self.hands.get(player)
+        if hand is None:
+            return
+        if hand <= 0:
+            raise IllegalEvent(index, f"{player} n'a plus aucune carte en main pour {what}",
+                               self._rule(concept))
+        self.hands[player] = hand - 1
+
+    def _cast(self, index: int, event: Cast) -> None:
+        verdict = check_cast(self.context(), Question(ask="cast", player=event.by, kind=event.kind))
+        if verdict.value is not True:
+            raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
+        verb = str(self.model.fact("cast_verb").value)
+        self._from_hand(index, event.by, f"{verb} un sort", "hand.cast")
+        self._act(event.by, StackItem(kind=event.kind, controller=event.by))
+        timing = "main.sorcery_speed" if event.kind in SORCERY_SPEED else priority_concept_of(
+            self.moment)
+        self.note(f"{event.by} {verb[:-1]} {KIND_LABELS[event.kind]} depuis sa main ; le sort va "
+                  f"sur la pile et {event.by} reçoit de nouveau la priorité.", "hand.cast",
+                  timing, event=index)
+
+    def _play_land(self, index: int, event: PlayLand) -> None:
+        verdict = check_play_land(self.context(), Question(ask="play_land", player=event.player))
+        if verdict.value is not True:
+            raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
+        self._from_hand(index, event.player, "jouer un terrain", "land.play")
+        self.lands_played += 1
+        self._act(event.player, None)
+        self.note(f"{event.player} joue un terrain depuis sa main (sans utiliser la pile) ; "
+                  f"{plural(self.lands_played, 'terrain')} joué(s) ce tour-ci.", "land.play",
+                  event=index)
 
     def _act(self, player: str, item: StackItem | None) -> None:
         if item is not None:
@@ -206,68 +351,114 @@ class _Replay:
         self.holder = player  # a player who acts receives priority again
         self.passes = 0
 
-    def _pass(self) -> None:
+    def _pass(self, index: int) -> None:
         assert self.holder is not None
+        player = self.holder
         self.passes += 1
         seat = self.players.index(self.holder)
         self.holder = self.players[(seat + 1) % len(self.players)]
         if self.passes < len(self.players):
+            self.note(f"{player} passe ; {self.holder} reçoit la priorité.",
+                      priority_concept(self.context()), event=index)
             return
         if self.stack:
-            self.stack.pop()  # the top object resolves (310.4 for combat damage)
+            top = self.stack.pop()
             self.holder = self.active
             self.passes = 0
-        else:
-            self._advance()  # 300.2: all passed in succession with an empty stack
+            if top.kind == "combat_damage":
+                self.arrival = ("damage.resolves",)
+                self.note(f"{player} passe : tous les joueurs ont passé ; les blessures de combat "
+                          f"se résolvent et sont infligées, puis {self.active} reçoit la priorité.",
+                          "damage.resolves", event=index)
+            else:
+                self.note(f"{player} passe : tous les joueurs ont passé ; l'objet du dessus de "
+                          f"la pile ({top.kind}) se résout, puis {self.active} reçoit la "
+                          "priorité.", "turn.step_ends", event=index)
+            return
+        ends = ("turn.step_ends", *(("main.ends",) if self.moment.step is None else ()))
+        self.note(f"{player} passe : tous les joueurs ont passé successivement avec la pile "
+                  f"vide, {where_label(self.moment)} se termine.", *ends, event=index)
+        self._advance(ends)
 
     def _declare_attackers(self, index: int, event: DeclareAttackers) -> None:
         if self.moment.step != "declare_attackers" or not self.pending_attackers:
             raise IllegalEvent(index, "les attaquants se déclarent au début de l'étape de "
-                               "déclaration des attaquants", self._rule("308.1"))
+                               "déclaration des attaquants", self._rule("attack.declare"))
         ctx = self.context()
         for name in event.attackers:
             if event.attackers.count(name) > 1:
-                raise IllegalEvent(index, f"{name} est déclarée deux fois", self._rule("308.2a"))
-            reasons, rules = attack_reasons(ctx, self.creatures[name])
+                raise IllegalEvent(index, f"{name} est déclarée deux fois", self._rule("attack.legal"))
+            reasons, concepts = attack_reasons(ctx, self.creatures[name])
             if reasons:
                 raise IllegalEvent(index, f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
-                                   self._rule(rules[0]))
+                                   self._rule(concepts[0]))
+        tapped = []
         for name in event.attackers:
             creature = self.creatures[name]
             self.creatures[name] = replace(creature, attacking=True,
-                                           tapped=not creature.has("vigilance"))
+                                           tapped=creature.tapped or not creature.has("vigilance"))
+            if not creature.has("vigilance"):
+                tapped.append(name)
         self.pending_attackers = False
         self.no_attackers = not event.attackers
+        if not event.attackers:
+            self.note(f"{self.active} ne déclare aucun attaquant : les étapes de déclaration des "
+                      "bloqueurs et des blessures de combat seront sautées.",
+                      "action.declare_attackers", "combat.no_attackers", event=index)
+            return
+        text = f"{self.active} déclare comme attaquant(s) : {', '.join(event.attackers)}"
+        concepts = ["action.declare_attackers", "attack.taps"]
+        if tapped:
+            text += f" ; {', '.join(tapped)} s'engage(nt)"
+        vigilant = [n for n in event.attackers if n not in tapped]
+        if vigilant:
+            text += f" ; {', '.join(vigilant)} ne s'engage(nt) pas (vigilance)"
+            concepts.append("attack.vigilance")
+        self.note(text + ".", *concepts, event=index)
 
     def _declare_blockers(self, index: int, event: DeclareBlockers) -> None:
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
             raise IllegalEvent(index, "les bloqueurs se déclarent au début de l'étape de "
-                               "déclaration des bloqueurs", self._rule("309.1"))
+                               "déclaration des bloqueurs", self._rule("block.declare"))
         ctx = self.context()
+        blockers = [b for b, _ in event.blocks]
         for blocker, attacker in event.blocks:
-            reasons, rules = block_reasons(ctx, self.creatures[blocker], self.creatures[attacker])
+            if blockers.count(blocker) > 1:
+                raise IllegalEvent(index, f"{blocker} est déclarée bloqueuse deux fois",
+                                   self._rule("block.legal"))
+            reasons, concepts = block_reasons(ctx, self.creatures[blocker], self.creatures[attacker])
             if reasons:
                 raise IllegalEvent(index, f"{blocker} ne peut pas bloquer {attacker} : "
-                                   + " ; ".join(reasons), self._rule(rules[0]))
+                                   + " ; ".join(reasons), self._rule(concepts[0]))
         for blocker, attacker in event.blocks:
             self.creatures[blocker] = replace(self.creatures[blocker], blocking=attacker)
             self.creatures[attacker] = replace(self.creatures[attacker], blocked=True)
         self.pending_blockers = False
+        pairs = ", ".join(f"{b} bloque {a}" for b, a in event.blocks) or "aucun bloqueur"
+        self.note(f"Déclaration des bloqueurs : {pairs}.", "action.declare_blockers",
+                  *(("block.becomes_blocking",) if event.blocks else ()), event=index)
 
 
-def replay(graph: RuleSource, edition: str, situation: Situation) -> Replayed:
+def priority_concept_of(moment: Moment) -> str:
+    return f"priority.{moment.step or 'main'}"
+
+
+def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situation) -> Replayed:
     """Replay `situation.events` from the start of the turn (IllegalEvent on a bad one)."""
-    state = _Replay(graph, edition, situation)
+    state = _Replay(graph, edition, model, situation)
     for index, event in enumerate(situation.events or ()):
         state.play(index, event)
     no_attackers = state.no_attackers
     if no_attackers is None and state.pending_attackers:
         no_attackers = False
-    return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers)
+    return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers,
+                    trail=tuple(state.trail), arrival=state.arrival)
 
 
-def replay_context(graph: RuleSource, edition: str, situation: Situation) -> Context:
-    """The context the checks answer in, after replaying the events."""
-    done = replay(graph, edition, situation)
-    return build_context(graph, edition, done.situation, ended=done.ended,
-                         no_attackers=done.no_attackers)
+def replay_context(graph: RuleSource, edition: str, model: GameModel,
+                   situation: Situation) -> tuple[Context, tuple[TrailEntry, ...]]:
+    """The context the checks answer in after replaying the events, and the replay's trail."""
+    done = replay(graph, edition, model, situation)
+    ctx = build_context(graph, edition, model, done.situation, ended=done.ended,
+                        no_attackers=done.no_attackers, arrival=done.arrival)
+    return ctx, done.trail

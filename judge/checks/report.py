@@ -1,9 +1,9 @@
 """Public entry points of the situation checker, used by the CLI and the web server.
 
 `check()` answers a situation's questions; `report_json()` / `report_text()` render the
-answers; `coverage()` says which rules of 300–314 (2004) and 505 (2010) each check
-implements, or why none does. The checks themselves live in the topic modules that
-`judge.checks.catalog` registers.
+answers (with the replay's trail); `coverage()` says which rules of each edition's turn
+structure (the sections of its game model) each check implements, or why none does. The
+checks themselves live in `judge.checks.catalog`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,19 @@ from dataclasses import dataclass
 from functools import cache
 
 from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
-from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context, checks_for
-from judge.checks.reasons import NO_CHECK
-from judge.checks.replay import replay_context
+from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
+from judge.checks.replay import TrailEntry, replay_context
+from judge.checks.rulemap import edition_models, load_checks_for
+from judge.corpus.model import sort_key
 from judge.errors import SituationError
+from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.model import Question, Situation
+from judge.game.states import check_state
 from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
 
-# The sections whose rules the checks are measured against, per edition.
-COVERED_SECTIONS: dict[str, tuple[int, int]] = {"2004": (300, 314), "2010": (505, 505)}
+# The sections whose rules the checks are measured against: the turn structure and the
+# keyword abilities of the edition's game model (the sections of its phase rules and of its
+# keyword rules).
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,8 +40,20 @@ class TimelineEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Trail:
+    """One entry of a replay's journal, its rules cited in the edition."""
+
+    event: int | None
+    what: str
+    phase: str
+    step: str | None
+    priority: str | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CheckReport:
-    """The answers to one situation."""
+    """The answers to one situation (and, after a replay, its trail)."""
 
     edition: str
     active: str
@@ -45,6 +61,7 @@ class CheckReport:
     answers: tuple[Answer, ...]
     timeline: tuple[TimelineEntry, ...]
     ended: bool = False
+    trail: tuple[Trail, ...] | None = None
 
 
 def _edition(graph: RuleSource, situation: Situation) -> str:
@@ -55,20 +72,38 @@ def _edition(graph: RuleSource, situation: Situation) -> str:
     return edition
 
 
-def context(graph: RuleSource, situation: Situation) -> Context:
+def game_model(graph: RuleSource, edition: str) -> GameModel:
+    """The game model an edition follows; an edition without one cannot be checked."""
+    game = graph.edition(edition).game
+    if game is None:
+        raise SituationError("edition", f"l'édition « {edition} » ne dit pas quel modèle de jeu "
+                             "elle suit (clé game de l'édition : le nom d'un modèle de "
+                             "rules/games ou un fichier .toml) : aucune réponse n'est possible sans modèle")
+    return load_game_model(game)
+
+
+def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Trail, ...] | None]:
     """The situation placed in its turn (events replayed first when there are any)."""
     edition = _edition(graph, situation)
+    model = game_model(graph, edition)
     if situation.events is not None:
-        return replay_context(graph, edition, situation)
-    return build_context(graph, edition, situation)
+        ctx, trail = replay_context(graph, edition, model, situation)
+        return ctx, tuple(_trail(ctx, entry) for entry in trail)
+    check_state(model, situation)
+    return build_context(graph, edition, model, situation), None
+
+
+def _trail(ctx: Context, entry: TrailEntry) -> Trail:
+    return Trail(event=entry.event, what=entry.what, phase=entry.phase, step=entry.step,
+                 priority=entry.priority, rules=ctx.cite(*ctx.rules(*entry.concepts)))
 
 
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
-    return _timeline_of(ctx.plan, ctx.index, ctx.ended)
+    return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
 
 
 @cache
-def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool
+def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []
     for index, entry in enumerate(plan):
@@ -81,20 +116,21 @@ def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool
         else:
             state = "future"
         m = entry.moment
+        skip_rule = model.rules(entry.skip_reason)[0] if entry.skip_reason else None
         entries.append(TimelineEntry(phase=m.phase, step=m.step, damage_step=m.damage_step,
-                                     label=m.label, state=state, skip_rule=entry.skip_rule))
+                                     label=m.label, state=state, skip_rule=skip_rule))
     return tuple(entries)
 
 
 def check(graph: RuleSource, situation: Situation) -> CheckReport:
     """Answer every question of a situation (`where` when it asks none)."""
-    ctx = context(graph, situation)
+    ctx, trail = context(graph, situation)
     questions = situation.questions or (Question(ask="where"),)
     answers = tuple(answer(ctx, question) for question in questions)
     where = answer(ctx, Question(ask="where")).value
     assert isinstance(where, dict)
     return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
-                       timeline=_timeline(ctx), ended=ctx.ended)
+                       timeline=_timeline(ctx), ended=ctx.ended, trail=trail)
 
 
 def answer_json(item: Answer) -> dict[str, object]:
@@ -109,7 +145,7 @@ def answer_json(item: Answer) -> dict[str, object]:
 
 def report_json(report: CheckReport) -> dict[str, object]:
     """The `judge check --json` document (docs/situation-format.md)."""
-    return {
+    out: dict[str, object] = {
         "edition": report.edition,
         "where": report.where,
         "answers": [answer_json(item) for item in report.answers],
@@ -118,6 +154,13 @@ def report_json(report: CheckReport) -> dict[str, object]:
             for e in report.timeline
         ],
     }
+    if report.trail is not None:
+        out["trail"] = [
+            {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
+             "priority": t.priority, "rules": list(t.rules)}
+            for t in report.trail
+        ]
+    return out
 
 
 def value_text(value: object) -> str:
@@ -164,6 +207,13 @@ def report_text(report: CheckReport) -> str:
         lines.append(f"   {item.why}")
         cited = ", ".join(item.rules) if item.rules else "aucune règle du corpus"
         lines.append(f"   Règles : {cited}")
+    if report.trail:
+        lines += ["", "Journal du tour :"]
+        for number, entry in enumerate(report.trail, 1):
+            who = f"événement {entry.event}" if entry.event is not None else "action du tour"
+            word = "règles" if len(entry.rules) > 1 else "règle"
+            cited = f" ({word} {', '.join(entry.rules)})" if entry.rules else ""
+            lines.append(f"{number:>3}. [{who}] {entry.what}{cited}")
     return "\n".join(lines) + "\n"
 
 
@@ -219,23 +269,41 @@ class Coverage:
         return self._percent(self.of(edition))
 
 
+def measured_sections(model: GameModel) -> frozenset[int]:
+    """The sections of the turn structure in a model: those of its phase, priority and
+    turn-based action rules (2004: 300–314; 2010: 500–514)."""
+    numbers = [model.turn_rule, *(r for _, r in model.phase_rules)]
+    for step in model.steps:
+        numbers += [step.priority_rule, *(a.rule for a in step.actions)]
+    return frozenset(int(n.split(".")[0]) for n in numbers if n.split(".")[0].isdigit())
+
+
 def coverage(graph: RuleSource) -> Coverage:
-    """For each rule of 300–314 (2004) and 505 (2010) in the graph: checks or reason."""
+    """For each rule of the turn structure of each edition with a game model: checks or reason."""
+    editions = tuple(graph.edition(e) for e in graph.edition_ids)
+    models = edition_models(editions)
+    implemented = load_checks_for(editions)
     out: list[RuleCoverage] = []
     for edition in graph.edition_ids:
-        low, high = COVERED_SECTIONS.get(edition, (0, -1))
-        for rule in graph.rules(edition):
-            head = rule.number.split(".")[0]
-            if not head.isdigit() or not low <= int(head) <= high:
-                continue
-            names = checks_for(edition, rule.number)
-            why = None
-            if not names:
-                why = NO_CHECK.get(edition, {}).get(rule.number)
-                if why is None and rule.kind == "section":
-                    why = "titre de section"
-            out.append(RuleCoverage(edition=edition, number=rule.number, title=rule.title,
-                                    checks=names, why_none=why))
+        if edition not in models:
+            continue
+        sections = measured_sections(models[edition])
+        seen: set[str] = set()
+        for language in graph.edition(edition).languages:
+            for rule in graph.rules(edition, language):
+                head = rule.number.split(".")[0]
+                if rule.number in seen or not head.isdigit() or int(head) not in sections:
+                    continue
+                seen.add(rule.number)
+                names = implemented(edition, rule.number)
+                why = None
+                if not names:
+                    why = dict(models[edition].unchecked).get(rule.number)
+                    if why is None and rule.kind == "section":
+                        why = "titre de section"
+                out.append(RuleCoverage(edition=edition, number=rule.number, title=rule.title,
+                                        checks=names, why_none=why))
+    out.sort(key=lambda r: (graph.edition_ids.index(r.edition), sort_key(r.number)))
     return Coverage(rules=tuple(out))
 
 
@@ -263,7 +331,9 @@ def coverage_json(cov: Coverage) -> dict[str, object]:
 
 
 def coverage_text(cov: Coverage) -> str:
-    lines: list[str] = []
+    """The share of all (non-heading) rules covered first, then each rule's checks or reason."""
+    lines = [f"Couverture : {cov.percent_of_all} % de toutes les règles de la structure du tour "
+             f"(titres de section exclus) ; {cov.percent} % des règles vérifiables.", ""]
     for edition in sorted({rule.edition for rule in cov.rules}):
         rules = cov.of(edition)
         covered = sum(r.covered for r in rules)
@@ -277,7 +347,4 @@ def coverage_text(cov: Coverage) -> str:
                 detail = f"— {r.why_none}" if r.why_none else "— NON COUVERTE"
             lines.append(f"  {r.number:<8} {detail}")
         lines.append("")
-    lines.append(f"Couverture totale : {cov.percent} % des règles vérifiables, "
-                 f"{cov.percent_of_all} % de toutes les règles (titres de section exclus)")
-    return "\n".join(lines) + "\n"
-
+    return "\n".join(lines)

@@ -1,36 +1,82 @@
-"""Which executable checks implement which rule, without importing the checks at start-up.
+"""Which executable checks implement which rule of which edition, read through game models.
 
-`judge rule` shows the checks of a rule; importing the checker costs a cold start tens of
-milliseconds, so the mapping is cached on disk, keyed by the checker's source files.
+A check names concepts; each edition's game model gives their numbers, so the map depends on
+the editions (which model each follows) and on the model files. `judge rule` shows the checks
+of a rule; importing the checker costs a cold start tens of milliseconds, so the map is cached
+on disk, keyed by the checker's source files, the editions' models and their bytes.
 """
 
 from __future__ import annotations
 
-from judge.cache import cache_dir, code_digest, read_pickle, write_pickle
+from functools import cache
+
+from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
 from judge.corpus.export import ChecksFor
+from judge.corpus.loader import load_editions
+from judge.corpus.model import Edition
+from judge.errors import JudgeError
+from judge.game.gamemodel import GameModel, load_game_model, model_path
+
+Mapping_ = dict[tuple[str, str], tuple[str, ...]]
 
 
-def _build() -> dict[tuple[str, str], tuple[str, ...]]:
+def edition_models(editions: tuple[Edition, ...]) -> dict[str, GameModel]:
+    """The model of each edition that names a readable one (the others have no checks)."""
+    out: dict[str, GameModel] = {}
+    for edition in editions:
+        if edition.game is None:
+            continue
+        try:
+            out[edition.id] = load_game_model(edition.game)
+        except JudgeError:
+            continue  # `judge check` reports the broken model; the map leaves it out
+    return out
+
+
+def _build(editions: tuple[Edition, ...]) -> Mapping_:
     from judge.checks import catalog  # noqa: F401  (importing it registers every check)
     from judge.checks.context import REGISTRY
 
     mapping: dict[tuple[str, str], list[str]] = {}
-    for spec in REGISTRY.values():
-        for edition, numbers in spec.rules.items():
-            for number in numbers:
+    for edition, model in edition_models(editions).items():
+        for spec in REGISTRY.values():
+            for number in spec.rules_in(model):
                 mapping.setdefault((edition, number), []).append(spec.name)
     return {k: tuple(v) for k, v in mapping.items()}
 
 
-def load_checks_for() -> ChecksFor:
-    """`checks_for(edition, number)` backed by the on-disk map (built once per checker version)."""
-    path = cache_dir() / f"checks-{code_digest('checks', 'game').hexdigest()}.pickle"
+def _key(editions: tuple[Edition, ...]) -> str:
+    seed = code_digest("checks", "game").hexdigest().encode()
+    for edition in editions:
+        seed += f"\0{edition.id}\0{edition.game}".encode()
+        if edition.game is not None:
+            try:
+                seed += model_path(edition.game).read_bytes()
+            except OSError:
+                seed += b"\0absent"
+    return str(digest(seed).hexdigest())
+
+
+def load_checks_for(editions: tuple[Edition, ...] | None = None) -> ChecksFor:
+    """`checks_for(edition, number)` backed by the on-disk map (built once per version)."""
+    editions = load_editions() if editions is None else editions
+    path = cache_dir() / f"checks-{_key(editions)}.pickle"
     mapping = read_pickle(path)
     if not isinstance(mapping, dict):
-        mapping = _build()
+        mapping = _build(editions)
         write_pickle(path, mapping)
 
     def checks_for(edition: str, number: str) -> tuple[str, ...]:
         return tuple(mapping.get((edition, number), ()))
 
     return checks_for
+
+
+@cache
+def _default() -> ChecksFor:
+    return load_checks_for()
+
+
+def checks_for(edition: str, number: str) -> tuple[str, ...]:
+    """Names of the checks implementing a rule of an edition (the configured editions)."""
+    return _default()(edition, number)

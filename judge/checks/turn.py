@@ -7,22 +7,23 @@ from __future__ import annotations
 
 from judge.checks.context import (
     JSON,
-    PHASE_RULE_2004,
     Context,
     Verdict,
     check,
-    priority_rules,
+    priority_concept,
     where_label,
     who_label,
 )
+from judge.checks.words import plural
 from judge.game.model import SORCERY_SPEED, Question
-from judge.game.turn import MAIN_PHASES, next_step, rest_of_turn, turn_order
+from judge.game.turn import next_step, rest_of_turn, turn_order
 
 # -- where, priority, next, rest of turn ------------------------------------------------
 
 
-@check("where", rules={"2004": ["300.1", "301.1", "305.1", "306.1", "312.1", "314.3"],
-                       "2010": ["505.1", "505.1a"]})
+@check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
+                       "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
+                       "damage.resolves", "cleanup.repeat"))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
     main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
@@ -34,31 +35,32 @@ def check_where(ctx: Context, question: Question) -> Verdict:
         value["turn_ended"] = True
         why = ("Le tour est terminé : la dernière étape de nettoyage s'est achevée sans que "
                "personne ne reçoive la priorité.")
-        return ctx.verdict(value, {"2004": ("314.3",)}, why, "l'étape de nettoyage", )
-    why = f"Nous sommes dans {where_label(moment)} ; {who_label(ctx.priority)} a la priorité."
+        return ctx.verdict(value, ("turn.ends",), why, "l'étape de nettoyage")
+    holder = "personne n'a" if ctx.priority is None else f"{ctx.priority} a"
+    why = f"Nous sommes dans {where_label(moment)} ; {holder} la priorité."
     if main == "precombat":
         why += " C'est la phase principale d'avant combat."
     elif main == "postcombat":
         why += " C'est une phase principale d'après combat."
-    rules = {"2004": ("300.1", PHASE_RULE_2004[moment.phase]),
-             "2010": ("505.1", "505.1a") if main else ()}
-    return ctx.verdict(value, rules, why, "les phases et étapes hors phase principale")
+    if ctx.arrival:
+        # After a replay: why we are here (the transitions and who got priority last).
+        return ctx.verdict(value, ctx.arrival, why, "l'enchaînement des étapes")
+    concepts = ("turn.phases", f"phase.{moment.phase}", *(("main.which",) if main else ()))
+    return ctx.verdict(value, concepts, why, "les phases et étapes")
 
 
-@check("priority", rules={"2004": ["302.3", "303.1", "304.1", "305.3", "307.1", "308.1",
-                                   "309.1", "310.1", "311.1", "313.1", "314.3"],
-                          "2010": ["505.5"]})
+@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat"))
 def check_priority(ctx: Context, question: Question) -> Verdict:
     step = ctx.moment.step
-    rules = priority_rules(ctx)
+    rules = (priority_concept(ctx),)
     if ctx.ended:
-        return ctx.verdict(None, {"2004": ("314.3",)}, "Le tour est terminé : personne ne reçoit "
+        return ctx.verdict(None, ("turn.ends",), "Le tour est terminé : personne ne reçoit "
                            "plus la priorité.", "l'étape de nettoyage")
-    if step == "untap":
-        return ctx.verdict(None, rules, "Aucun joueur ne reçoit la priorité pendant l'étape de "
-                           "dégagement : aucun sort ni capacité ne peut y être joué.",
-                           "l'étape de dégagement")
-    if step == "cleanup" and not ctx.situation.stack and ctx.situation.priority is None:
+    if ctx.priority is None and step != "cleanup":
+        return ctx.verdict(None, rules, f"Aucun joueur ne reçoit la priorité pendant "
+                           f"{where_label(ctx.moment)} : aucun sort ni capacité ne peut y être "
+                           "lancé ou activé.", "la priorité dans cette étape")
+    if step == "cleanup" and ctx.priority is None:
         return ctx.verdict(None, rules, "Pendant le nettoyage, personne ne reçoit la priorité "
                            "sauf si une capacité s'est déclenchée ou qu'un effet basé sur un état "
                            "s'applique ; ici rien de tel (pile vide).", "l'étape de nettoyage")
@@ -66,47 +68,42 @@ def check_priority(ctx: Context, question: Question) -> Verdict:
     if step == "cleanup":
         why = (f"Une capacité s'est déclenchée pendant le nettoyage : le joueur actif "
                f"({ctx.active}) reçoit la priorité, puis une nouvelle étape de nettoyage suivra.")
+        rules = ("cleanup.repeat",)
     if ctx.priority not in (None, ctx.active):
         why += f" En ce moment, c'est {ctx.priority} qui a la priorité."
     return ctx.verdict(ctx.active, rules, why, "la priorité dans cette étape")
 
 
-def _transition_rules(ctx: Context, start: int, end: int | None) -> tuple[str, ...]:
-    """2004 rules deciding what follows plan[start], `end` being the next index or None."""
+def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str, ...]:
+    """The concepts deciding what follows plan[start], `end` being the next index or None."""
     here = ctx.plan[start].moment
-    rules: list[str] = []
+    concepts: list[str] = []
     stop = len(ctx.plan) if end is None else end
     for entry in ctx.plan[start + 1:stop]:
-        if entry.skip_rule:
-            rules.append(entry.skip_rule)
+        if entry.skip_reason:
+            concepts.append(entry.skip_reason)
     if end is None:
-        rules.append("314.3")
+        concepts.append("turn.ends")
         if ctx.situation.extra_turns:
-            rules.append("300.6")
-        return tuple(rules)
+            concepts.append("turn.extra_turns")
+        return tuple(concepts)
     there = ctx.plan[end].moment
     if there.step == "cleanup" and here.step == "cleanup":
-        return (*rules, "314.3")
+        return (*concepts, "cleanup.repeat")
     if there.damage_step == "regular" or here.damage_step == "first_strike":
-        rules.append("310.5")
+        concepts.append("damage.two_steps")
     if there.phase == here.phase:
-        rules.append(PHASE_RULE_2004[here.phase])
+        concepts.append(f"phase.{here.phase}")
     else:
-        rules.append("300.1")
+        concepts.append("turn.phases")
         if here.step == "end_of_combat":
-            rules.append("311.2")
-        if there.phase == "combat" or here.phase == "combat":
-            rules.append("305.1")
-    return tuple(rules)
-
-
-def _transition_rules_2010(ctx: Context, start: int, end: int | None) -> tuple[str, ...]:
-    if end is None:
-        return ()
-    phases = {ctx.plan[start].moment.phase, ctx.plan[end].moment.phase}
-    if "combat" in phases and phases & MAIN_PHASES:
-        return ("505.1",)
-    return ()
+            concepts.append("combat.end")
+        if "combat" in (here.phase, there.phase):
+            # the main phases are separated by the combat phase
+            main = there.phase if here.phase == "combat" else here.phase
+            if main in ("precombat_main", "postcombat_main"):
+                concepts.append(f"phase.{main}")
+    return tuple(concepts)
 
 
 def _next_turn(ctx: Context) -> dict[str, JSON]:
@@ -115,13 +112,14 @@ def _next_turn(ctx: Context) -> dict[str, JSON]:
     return {"phase": "beginning", "step": "untap", "new_turn": True, "player": player}
 
 
-@check("next", rules={"2004": ["300.1", "300.6", "300.9", "301.1", "305.1", "306.1", "308.4",
-                               "310.5", "311.2", "312.1", "314.3"],
-                      "2010": ["505.1"]})
+TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "damage.two_steps",
+               "combat.end", "turn.ends", "cleanup.repeat")
+
+
+@check("next", cites=(*TRANSITIONS, "turn.extra_turns"))
 def check_next(ctx: Context, question: Question) -> Verdict:
     later = None if ctx.ended else next_step(ctx.plan, ctx.index)
-    rules = {"2004": _transition_rules(ctx, ctx.index, later),
-             "2010": _transition_rules_2010(ctx, ctx.index, later)}
+    rules = transition_concepts(ctx, ctx.index, later)
     skipped = [e for e in ctx.plan[ctx.index + 1:later] if e.skipped]
     skipped_text = ""
     if skipped:
@@ -141,25 +139,22 @@ def check_next(ctx: Context, question: Question) -> Verdict:
     if moment.damage_step == "regular":
         why += (" Une créature avec l'initiative ou la double initiative combat : il y a une "
                 "seconde étape des blessures de combat.")
-    if any(e.skip_rule == "308.4" for e in skipped):
+    if any(e.skip_reason == "combat.no_attackers" for e in skipped):
         why += " Aucune créature n'attaque : les bloqueurs et les blessures sont sautés."
     return ctx.verdict(moment.as_dict(), rules, why, "l'enchaînement des étapes")
 
 
-@check("rest_of_turn", rules={"2004": ["300.1", "300.9", "301.1", "305.1", "306.1", "308.4",
-                                       "310.5", "311.2", "312.1", "314.3"],
-                              "2010": ["505.1"]})
+@check("rest_of_turn", cites=TRANSITIONS)
 def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
     rest = () if ctx.ended else rest_of_turn(ctx.plan, ctx.index)
     indexes = [i for i in range(ctx.index + 1, len(ctx.plan)) if not ctx.plan[i].skipped]
-    rules_2004: list[str] = []
-    rules_2010: list[str] = []
+    concepts: list[str] = []
     chain = [ctx.index, *indexes]
     for start, end in zip(chain, [*indexes, None], strict=True):
         if ctx.ended:
             break
-        rules_2004.extend(r for r in _transition_rules(ctx, start, end) if r != "300.6")
-        rules_2010.extend(_transition_rules_2010(ctx, start, end))
+        concepts.extend(c for c in transition_concepts(ctx, start, end)
+                        if c != "turn.extra_turns")
     value = [entry.moment.as_dict() for entry in rest]
     skipped = [e for e in ctx.plan[ctx.index + 1:] if e.skipped]
     if not rest:
@@ -171,14 +166,13 @@ def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
     if not ctx.at_or_after("declare_attackers") and not ctx.ended:
         why += (" Si aucune créature n'est déclarée attaquante, les étapes de déclaration des "
                 "bloqueurs et des blessures de combat seront sautées.")
-    return ctx.verdict(value, {"2004": tuple(rules_2004), "2010": tuple(rules_2010)}, why,
-                       "l'enchaînement des étapes")
+    return ctx.verdict(value, tuple(concepts), why, "l'enchaînement des étapes")
 
 
 # -- lands and spells ---------------------------------------------------------------------
 
 
-@check("play_land", rules={"2004": ["305.4"], "2010": ["505.5", "505.5b"]})
+@check("play_land", cites=("land.play",))
 def check_play_land(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     s = ctx.situation
@@ -195,11 +189,11 @@ def check_play_land(ctx: Context, question: Question) -> Verdict:
     if ctx.priority != player and not ctx.ended:
         reasons.append(f"{player} n'a pas la priorité ({who_label(ctx.priority)} l'a)")
     if s.lands_played >= s.land_plays:
-        reasons.append(f"{ctx.active} a déjà joué {s.lands_played} terrain(s) ce tour-ci sur "
-                       f"{s.land_plays} permis")
+        reasons.append(f"{ctx.active} a déjà joué {plural(s.lands_played, 'terrain')} ce "
+                       f"tour-ci sur {s.land_plays} permis")
     if s.hand(player) == 0:
         reasons.append(f"{player} n'a aucune carte en main")
-    rules = {"2004": ("305.4",), "2010": ("505.5b",)}
+    rules = ("land.play",)
     if reasons:
         why = "Non : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, rules, why[0].upper() + why[1:], "les terrains")
@@ -213,44 +207,43 @@ KIND_LABELS = {"instant": "un éphémère", "sorcery": "un rituel", "creature": 
                "planeswalker": "un planeswalker"}
 
 
-@check("cast", rules={"2004": ["302.3", "303.1", "304.1", "305.3", "307.1", "308.1", "309.1",
-                               "310.1", "311.1", "313.1", "314.3"],
-                      "2010": ["505.5", "505.5a"]})
+@check("cast", cites=("priority.*", "turn.ends", "main.sorcery_speed", "fact.spell_kinds"))
 def check_cast(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     kind = question.kind or "instant"
     label = KIND_LABELS[kind]
     topic = "le lancement des sorts"
-    if kind == "planeswalker" and ctx.edition == "2004":
-        return ctx.verdict(False, {"2004": ("305.3",)}, "Non : le type planeswalker n'existe pas "
-                           "dans l'édition 2004 (305.3 ne cite que les artefacts, créatures, "
-                           "enchantements et rituels).", topic)
+    verb = str(ctx.fact("cast_verb"))
+    kinds = ctx.fact("spell_kinds")
+    assert isinstance(kinds, tuple)
+    if kind not in kinds:
+        labels = ", ".join(KIND_LABELS[k].split(" ", 1)[1] for k in kinds)
+        return ctx.verdict(False, ("fact.spell_kinds",), f"Non : le type {kind} n'existe pas "
+                           f"dans l'édition {ctx.edition} (sorts connus : {labels}).", topic)
     if ctx.ended:
-        return ctx.verdict(False, {"2004": ("314.3",)}, "Non : le tour est terminé.", topic)
+        return ctx.verdict(False, ("turn.ends",), "Non : le tour est terminé.", topic)
     if ctx.priority != player:
-        if ctx.moment.step == "untap":
-            why = "Non : personne ne reçoit la priorité pendant l'étape de dégagement."
+        if ctx.priority is None:
+            why = f"Non : personne ne reçoit la priorité pendant {where_label(ctx.moment)}."
         else:
-            why = (f"Non : {player} n'a pas la priorité ({who_label(ctx.priority)} l'a) ; on ne joue "
-                   "un sort que lorsqu'on a la priorité.")
-        return ctx.verdict(False, priority_rules(ctx), why, topic)
+            why = (f"Non : {player} n'a pas la priorité ({who_label(ctx.priority)} l'a) ; on ne "
+                   f"{verb[:-1]} un sort que lorsqu'on a la priorité.")
+        return ctx.verdict(False, (priority_concept(ctx),), why, topic)
     if kind in SORCERY_SPEED:
-        rules = {"2004": ("305.3",), "2010": ("505.5a",)}
+        rules = ("main.sorcery_speed",)
         reasons = []
         if not ctx.in_main:
-            reasons.append(f"on ne peut jouer {label} que pendant une phase principale, et nous "
+            reasons.append(f"on ne peut {verb} {label} que pendant une phase principale, et nous "
                            f"sommes dans {where_label(ctx.moment)}")
         if player != ctx.active:
-            reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer {label}")
+            reasons.append(f"seul le joueur actif ({ctx.active}) peut {verb} {label}")
         if ctx.situation.stack:
-            reasons.append("la pile n'est pas vide (la règle qui exige une pile vide n'est pas "
-                           "dans le corpus ; elle découle de la phase principale « sans rien sur "
-                           "la pile »)")
+            reasons.append("la pile n'est pas vide")
         if reasons:
             return ctx.verdict(False, rules, "Non : " + " ; ".join(reasons) + ".", topic)
         why = (f"Oui : {player} est le joueur actif, a la priorité, la pile est vide et c'est "
-               f"une phase principale : il peut jouer {label}.")
+               f"une phase principale : il peut {verb} {label}.")
         return ctx.verdict(True, rules, why, topic)
     why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; un éphémère peut "
-           "être joué chaque fois qu'on a la priorité.")
-    return ctx.verdict(True, priority_rules(ctx), why, topic)
+           f"être {verb[:-2]}é chaque fois qu'on a la priorité.")
+    return ctx.verdict(True, (priority_concept(ctx),), why, topic)

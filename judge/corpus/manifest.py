@@ -17,7 +17,7 @@ from judge.errors import ManifestError
 from judge.resources import rules_dir
 
 CONFIG_NAME = "judge.toml"
-_EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text"}
+_EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text", "game"}
 _TEXT_KEYS = {"language", "files", "origin"}
 _USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
 
@@ -91,7 +91,19 @@ def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
         texts=tuple(_text(t, base, path, f"{field}.text[{i}]") for i, t in enumerate(texts_raw)),
         removed=_strings(raw.get("removed", []), path, f"{field}.removed"),
         removed_by=_string(raw.get("removed_by"), path, f"{field}.removed_by", optional=True) or "",
+        game=_game(raw.get("game"), base, path, f"{field}.game"),
     )
+
+
+def _game(value: object, base: Path, path: Path, field: str) -> str | None:
+    """A model id (`2004`: `rules/games/2004.toml`) or a `.toml` file relative to the manifest."""
+    game = _string(value, path, field, optional=True)
+    if game is None or not game.endswith(".toml"):
+        return game
+    file = (base / game).resolve()
+    if not file.is_file():
+        raise ManifestError(str(path), field, f"modèle de jeu introuvable : {file}")
+    return str(file)
 
 
 def load_manifest(path: Path | None = None) -> tuple[Edition, ...]:

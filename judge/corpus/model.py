@@ -200,6 +200,8 @@ class Edition:
     texts: tuple[Text, ...]
     removed: tuple[str, ...] = ()
     removed_by: str = ""  # the rules change that removed them (French, for display)
+    # The game model the checks follow: a model id (`rules/games/<id>.toml`) or a file path.
+    game: str | None = None
 
     @property
     def languages(self) -> tuple[str, ...]:

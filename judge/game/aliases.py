@@ -80,5 +80,23 @@ ABILITY_ALIASES = _aliases({
     "flash": (),
     "flying": ("vol",),
     "reach": ("portée",),
+    "fear": ("peur",),
+})
+COLOR_ALIASES = _aliases({
+    "white": ("blanc", "blanche"),
+    "blue": ("bleu", "bleue"),
+    "black": ("noir", "noire"),
+    "red": ("rouge",),
+    "green": ("vert", "verte"),
+})
+CARD_TYPE_ALIASES = _aliases({
+    "artifact": ("artefact",),
+    "creature": ("créature",),
+    "land": ("terrain",),
+    "enchantment": ("enchantement",),
+    "instant": ("éphémère",),
+    "sorcery": ("rituel",),
+    "planeswalker": (),
+    "tribal": ("tribal",),
 })
 NO_MAXIMUM = frozenset({"none", "aucune", "aucun", "illimitee", "sans maximum", "null"})

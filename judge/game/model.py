@@ -19,6 +19,11 @@ SPELL_KINDS: tuple[str, ...] = (
 STACK_KINDS: tuple[str, ...] = (*SPELL_KINDS, "ability", "trigger", "combat_damage")
 SORCERY_SPEED: frozenset[str] = frozenset(SPELL_KINDS) - {"instant"}
 
+# Bounds on one situation, so that every request's work is bounded.
+MAX_COUNT = 1_000
+MAX_CREATURES = 1_000
+MAX_EVENTS = 10_000
+
 ASKS: dict[str, tuple[str, ...]] = {
     "where": (),
     "priority": (),
@@ -45,7 +50,9 @@ class Creature:
     tapped: bool = False
     since_turn_start: bool = True
     abilities: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()  # creature types (Mur, Ours…)
+    colors: tuple[str, ...] = ()  # white, blue, black, red, green
+    card_types: tuple[str, ...] = ("creature",)  # artifact, creature, land…
     power: int | None = None
     toughness: int | None = None
     attacking: bool = False
@@ -57,6 +64,10 @@ class Creature:
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
+
+    @property
+    def is_wall(self) -> bool:
+        return any(t.casefold() in ("mur", "wall") for t in self.types)
 
     @property
     def strikes_first(self) -> bool:
@@ -93,6 +104,14 @@ class Activate:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AddMana:
+    """A player holding priority adds mana to his or her pool (a mana ability)."""
+
+    amount: int
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayLand:
     player: str
 
@@ -107,7 +126,7 @@ class DeclareBlockers:
     blocks: tuple[tuple[str, str], ...]  # (blocker, attacker)
 
 
-Event = Pass | Cast | Activate | PlayLand | DeclareAttackers | DeclareBlockers
+Event = Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +159,7 @@ class Situation:
     lands_played: int = 0
     land_plays: int = 1
     hands: tuple[tuple[str, int], ...] = ()
+    first_turn: bool = False  # the starting player's first turn of the game
     max_hand_size: int | None = 7
     mana_pools: tuple[tuple[str, int], ...] = ()
     creatures: tuple[Creature, ...] = ()
@@ -164,10 +184,11 @@ class Situation:
 
 TOP_KEYS: tuple[str, ...] = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
-    "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "creatures",
+    "lands_played", "land_plays", "hands", "first_turn", "max_hand_size", "mana_pools", "creatures",
     "extra_turns", "skip", "events", "questions",
 )
 CREATURE_KEYS: tuple[str, ...] = (
-    "name", "controller", "tapped", "since_turn_start", "abilities", "types", "power",
+    "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
+    "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
 )

@@ -17,6 +17,8 @@ from pathlib import Path
 from judge.errors import SituationError
 from judge.game.aliases import (
     ABILITY_ALIASES,
+    CARD_TYPE_ALIASES,
+    COLOR_ALIASES,
     DAMAGE_STEP_ALIASES,
     KIND_ALIASES,
     NO_MAXIMUM,
@@ -40,9 +42,13 @@ from judge.game.fields import (
 from judge.game.model import (
     ASKS,
     CREATURE_KEYS,
+    MAX_COUNT,
+    MAX_CREATURES,
+    MAX_EVENTS,
     SPELL_KINDS,
     TOP_KEYS,
     Activate,
+    AddMana,
     Cast,
     Creature,
     DeclareAttackers,
@@ -191,6 +197,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         lands_played=read_int(top.get("lands_played", 0), "lands_played"),
         land_plays=read_int(top.get("land_plays", 1), "land_plays"),
         hands=_counts(top.get("hands", {}), "hands", players),
+        first_turn=read_bool(top.get("first_turn", False), "first_turn"),
         max_hand_size=_max_hand(top.get("max_hand_size", 7)),
         mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
         creatures=creatures,
@@ -316,7 +323,14 @@ def _skips(value: object, phase: str, step: str | None, has_events: bool) -> tup
     return tuple(out)
 
 
+def _limit(value: object, path: str, maximum: int, what: str) -> object:
+    if isinstance(value, list) and len(value) > maximum:
+        raise SituationError(path, f"trop de {what} : {len(value)} (au plus {maximum:,})".replace(",", " "))
+    return value
+
+
 def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Creature, ...]:
+    _limit(value, "creatures", MAX_CREATURES, "créatures")
     creatures = read_items(value, "creatures", lambda v, p: _creature(v, p, players, active))
     names = [creature.name for creature in creatures]
     for i, creature in enumerate(creatures):
@@ -330,8 +344,15 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
 
 
 def _ability(value: object, path: str) -> str:
-    text = read_string(value, path)
-    return ABILITY_ALIASES.get(fold_name(text), fold_name(text).replace(" ", "_"))
+    return read_slug(value, path, ABILITY_ALIASES, "capacité")
+
+
+def _color(value: object, path: str) -> str:
+    return read_slug(value, path, COLOR_ALIASES, "couleur")
+
+
+def _card_type(value: object, path: str) -> str:
+    return read_slug(value, path, CARD_TYPE_ALIASES, "type de carte")
 
 
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
@@ -355,6 +376,8 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
                     if "controller" in table else active),
         abilities=read_items(table.get("abilities", []), sub("abilities"), _ability),
         types=read_items(table.get("types", []), sub("types"), read_string),
+        colors=read_items(table.get("colors", []), sub("colors"), _color),
+        card_types=read_items(table.get("card_types", ["creature"]), sub("card_types"), _card_type),
         power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
         toughness=read_optional(table.get("toughness"), sub("toughness"),
                             lambda v, p: read_int(v, p, minimum=None)),
@@ -371,6 +394,7 @@ def _names(value: object, path: str, names: set[str]) -> str:
 
 
 def _events(value: object, players: tuple[str, ...], names: set[str]) -> tuple[Event, ...]:
+    _limit(value, "events", MAX_EVENTS, "événements")
     return read_items(value, "events", lambda v, p: _event(v, p, players, names))
 
 
@@ -380,14 +404,22 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) 
             return Pass()
         raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
     table = read_table(value, path)
-    kinds = [key for key in ("cast", "activate", "play_land", "declare_attackers",
+    kinds = [key for key in ("cast", "activate", "add_mana", "play_land", "declare_attackers",
                              "declare_blockers") if key in table]
     if len(kinds) != 1:
         raise SituationError(
-            path, "un événement est attendu : pass, cast, activate, play_land, "
+            path, "un événement est attendu : pass, cast, activate, add_mana, play_land, "
             "declare_attackers ou declare_blockers"
         )
     kind = kinds[0]
+    if kind == "add_mana":
+        check_keys(table, path, (kind, "by"))
+        if "by" not in table:
+            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
+        amount = read_int(table[kind], join_path(path, kind), minimum=1)
+        if amount > MAX_COUNT:
+            raise SituationError(join_path(path, kind), f"au plus {MAX_COUNT} mana à la fois")
+        return AddMana(amount=amount, by=read_player(table["by"], join_path(path, "by"), players))
     if kind in ("cast", "activate"):
         check_keys(table, path, (kind, "by"))
         if "by" not in table:
@@ -434,7 +466,7 @@ def _question(
         "kind": _spell_kind,
         "creature": lambda v, p: _names(v, p, names),
         "attacker": lambda v, p: _names(v, p, names),
-        "count": lambda v, p: read_int(v, p, minimum=1),
+        "count": _count,
     }
     values: dict[str, object] = {}
     for param in params:
@@ -447,6 +479,13 @@ def _question(
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
     return Question(ask=ask, **values)  # type: ignore[arg-type]
+
+
+def _count(value: object, path: str) -> int:
+    count = read_int(value, path, minimum=1)
+    if count > MAX_COUNT:
+        raise SituationError(path, f"au plus {MAX_COUNT} tours (limite du vérificateur)")
+    return count
 
 
 def _spell_kind(value: object, path: str) -> str:

@@ -1,8 +1,10 @@
-"""The turn model: turn -> phase -> step, per edition, as explicit data.
+"""The turn: the engine's vocabulary of phases and steps, and the plan of one turn.
 
-Owns the order of phases and steps, who receives priority in each step, and the plan of
-one turn (skipped steps, two combat damage steps, cleanup repeats, extra phases and steps,
-extra turns). It knows nothing of situation files or of questions (see `judge.checks.catalog`).
+Owns the slugs and French labels of phases and steps and the plan of one turn laid out by an
+edition's game model (`judge.game.gamemodel`): skipped steps, two combat damage steps, cleanup
+repeats, extra phases and steps, extra turns. Which steps an edition has, in which order and
+who receives priority there is the model's data. It knows nothing of situation files or of
+questions (see `judge.checks.catalog`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ STEP_PHASE: dict[str, str] = {
 }
 
 MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
+Layout = tuple[tuple[str, tuple[str, ...]], ...]  # phases in order, each with its steps
 
 PHASE_LABELS: dict[str, str] = {
     "beginning": "phase de début",
@@ -52,9 +55,6 @@ STEP_LABELS: dict[str, str] = {
     "end_of_turn": "fin du tour",
     "cleanup": "nettoyage",
 }
-
-# Steps in which nobody normally receives priority (2004: 302.3 untap, 314.3 cleanup).
-NO_PRIORITY_STEPS = frozenset({"untap", "cleanup"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,11 +99,12 @@ class Moment:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlannedStep:
-    """One entry of a turn plan; a skipped entry keeps the rule that skips it."""
+    """One entry of a turn plan; a skipped entry keeps why (`turn.skip`: an effect skips it;
+    `combat.no_attackers`: nobody attacks), as the concept its edition's model cites."""
 
     moment: Moment
     skipped: bool = False
-    skip_rule: str | None = None
+    skip_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -123,13 +124,8 @@ class ExtraStep:
     before: bool = False
 
 
-def gives_priority(step: str | None) -> bool:
-    """Whether players normally receive priority in a step (main phases: yes)."""
-    return step not in NO_PRIORITY_STEPS
-
-
-def _phase_moments(phase: str, *, extra: bool = False) -> list[Moment]:
-    steps = PHASE_STEPS[phase]
+def _phase_moments(layout: Layout, phase: str, *, extra: bool = False) -> list[Moment]:
+    steps = dict(layout)[phase]
     if not steps:
         return [Moment(phase=phase, extra=extra)]
     return [Moment(phase=phase, step=step, extra=extra) for step in steps]
@@ -137,6 +133,7 @@ def _phase_moments(phase: str, *, extra: bool = False) -> list[Moment]:
 
 @cache
 def plan_turn(
+    layout: Layout,
     *,
     skip: frozenset[str] = frozenset(),
     no_attackers: bool = False,
@@ -145,7 +142,7 @@ def plan_turn(
     extra_phases: tuple[ExtraPhase, ...] = (),
     extra_steps: tuple[ExtraStep, ...] = (),
 ) -> tuple[PlannedStep, ...]:
-    """Every step of one turn in order, skipped ones included and marked.
+    """Every step of one turn in order (as `layout` gives them), skipped ones included and marked.
 
     `skip` holds step or phase slugs (300.9); `no_attackers` skips the declare blockers
     and combat damage steps (308.4); `two_damage_steps` splits combat damage (310.5);
@@ -153,10 +150,10 @@ def plan_turn(
     creation order: the most recently created one happens first (300.7, 300.8).
     Plans are cached: the same arguments give the same (immutable) tuple.
     """
-    blocks: list[list[Moment]] = [_phase_moments(phase) for phase in PHASES]
+    blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
     for extra in extra_phases:
         at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after)
-        blocks.insert(at + 1, _phase_moments(extra.phase, extra=True))
+        blocks.insert(at + 1, _phase_moments(layout, extra.phase, extra=True))
     moments = [moment for block in blocks for moment in block]
     for extra_step in extra_steps:
         at = next(i for i, m in enumerate(moments) if m.step == extra_step.anchor)
@@ -184,9 +181,9 @@ def plan_turn(
 
 def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool) -> PlannedStep:
     if moment.phase in skip or (moment.step is not None and moment.step in skip):
-        return PlannedStep(moment=moment, skipped=True, skip_rule="300.9")
+        return PlannedStep(moment=moment, skipped=True, skip_reason="turn.skip")
     if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
-        return PlannedStep(moment=moment, skipped=True, skip_rule="308.4")
+        return PlannedStep(moment=moment, skipped=True, skip_reason="combat.no_attackers")
     return PlannedStep(moment=moment)
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from judge.checks.context import checks_for
-from judge.checks.rulemap import load_checks_for
+from judge.checks.rulemap import checks_for, load_checks_for
 from judge.corpus.graph import RuleGraph
 
 

@@ -8,14 +8,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.checks.context import RuleSource
-from judge.checks.replay import replay
-from judge.checks.report import check, report_json
+from judge.checks.replay import Replayed
+from judge.checks.replay import replay as replay_with
+from judge.checks.report import check, game_model, report_json
 from judge.errors import IllegalEvent
+from judge.game.model import Situation
 
 
 @pytest.fixture(scope="module")
 def graph() -> RuleSource:
     return real_graph()
+
+
+def replay(graph: RuleSource, edition: str, described: Situation) -> Replayed:
+    return replay_with(graph, edition, game_model(graph, edition), described)
 
 
 def _events(*events: str) -> str:
@@ -122,8 +128,8 @@ ILLEGAL = [
     ("2004", [*[P] * 8, '{declare_attackers = ["Ours"]}', P, P, P,
               '{declare_blockers = {Elfe = "Ours"}}'], 12, "au début de l'étape", "309.1"),
     ("2004", [*[P] * 16, P], 16, "le tour est terminé", "314.3"),
-    ("2010", [P, '{cast = "instant", by = "A"}'], 1, "n'a pas la priorité", None),
-    ("2010", [*[P] * 8, '{declare_attackers = ["Nouveau"]}'], 8, "célérité", None),
+    ("2010", [P, '{cast = "instant", by = "A"}'], 1, "n'a pas la priorité", "503.2"),
+    ("2010", [*[P] * 8, '{declare_attackers = ["Nouveau"]}'], 8, "célérité", "508.1a"),
     ("2010", [*[P] * 4, '{cast = "planeswalker", by = "B"}'], 4, "n'a pas la priorité", "505.5"),
 ]
 

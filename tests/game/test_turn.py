@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from judge.game.gamemodel import load_game_model
 from judge.game.turn import (
     PHASE_STEPS,
     PHASES,
     ExtraPhase,
     ExtraStep,
     Moment,
-    gives_priority,
     locate,
     next_step,
     plan_turn,
@@ -20,51 +20,55 @@ from judge.game.turn import (
     turn_order,
 )
 
+LAYOUT = load_game_model("2004").layout
+
 
 def _places(plan: tuple) -> list[tuple[str, str | None]]:  # type: ignore[type-arg]
     return [(e.moment.phase, e.moment.step) for e in plan if not e.skipped]
 
 
 def test_plan_turn_has_five_phases_and_every_step_in_order() -> None:
-    places = _places(plan_turn())
+    places = _places(plan_turn(LAYOUT))
     assert [p for p, _ in places if _ is None] == ["precombat_main", "postcombat_main"]
     assert places[:3] == [("beginning", "untap"), ("beginning", "upkeep"), ("beginning", "draw")]
     assert places[-2:] == [("ending", "end_of_turn"), ("ending", "cleanup")]
     assert len(places) == 12
 
 
-def test_gives_priority_is_false_only_in_untap_and_cleanup() -> None:
-    steps = [s for phase in PHASES for s in PHASE_STEPS[phase]]
-    assert [s for s in steps if not gives_priority(s)] == ["untap", "cleanup"]
-    assert gives_priority(None)
+@pytest.mark.parametrize("game", ["2004", "2010"])
+def test_models_give_no_priority_only_in_untap_and_cleanup(game: str) -> None:
+    model = load_game_model(game)
+    assert [s.step for s in model.steps if not s.priority] == ["untap", "cleanup"]
+    assert model.layout == tuple((phase, PHASE_STEPS[phase]) for phase in PHASES)
 
 
 def test_plan_turn_skips_blockers_and_damage_without_attackers() -> None:
-    plan = plan_turn(no_attackers=True)
-    skipped = [(e.moment.step, e.skip_rule) for e in plan if e.skipped]
-    assert skipped == [("declare_blockers", "308.4"), ("combat_damage", "308.4")]
+    plan = plan_turn(LAYOUT, no_attackers=True)
+    skipped = [(e.moment.step, e.skip_reason) for e in plan if e.skipped]
+    assert skipped == [("declare_blockers", "combat.no_attackers"),
+                       ("combat_damage", "combat.no_attackers")]
 
 
 def test_plan_turn_skips_a_whole_phase() -> None:
-    plan = plan_turn(skip=frozenset({"combat"}))
-    assert {e.skip_rule for e in plan if e.skipped} == {"300.9"}
+    plan = plan_turn(LAYOUT, skip=frozenset({"combat"}))
+    assert {e.skip_reason for e in plan if e.skipped} == {"turn.skip"}
     assert all(e.skipped for e in plan if e.moment.phase == "combat")
 
 
 def test_plan_turn_splits_combat_damage_in_two() -> None:
-    plan = plan_turn(two_damage_steps=True)
+    plan = plan_turn(LAYOUT, two_damage_steps=True)
     damage = [e.moment.damage_step for e in plan if e.moment.step == "combat_damage"]
     assert damage == ["first_strike", "regular"]
 
 
 def test_plan_turn_repeats_cleanup() -> None:
-    plan = plan_turn(cleanup_repeats=2)
+    plan = plan_turn(LAYOUT, cleanup_repeats=2)
     assert [e.moment.repeat for e in plan if e.moment.step == "cleanup"] == [0, 1, 2]
     assert next_step(plan, len(plan) - 2) == len(plan) - 1
 
 
 def test_plan_turn_extra_phases_most_recent_first() -> None:
-    plan = plan_turn(extra_phases=(ExtraPhase(after="combat", phase="postcombat_main"),
+    plan = plan_turn(LAYOUT, extra_phases=(ExtraPhase(after="combat", phase="postcombat_main"),
                                    ExtraPhase(after="combat", phase="combat")))
     phases = [e.moment.phase for e in plan if e.moment.step in (None, "beginning_of_combat")]
     # the extra combat (created last) comes right after the first combat, then the extra main
@@ -74,16 +78,16 @@ def test_plan_turn_extra_phases_most_recent_first() -> None:
 
 
 def test_plan_turn_extra_steps_most_recent_first() -> None:
-    plan = plan_turn(extra_steps=(ExtraStep(anchor="draw", step="upkeep"),
+    plan = plan_turn(LAYOUT, extra_steps=(ExtraStep(anchor="draw", step="upkeep"),
                                   ExtraStep(anchor="draw", step="draw")))
     steps = [e.moment.step for e in plan if e.moment.phase == "beginning"]
     assert steps == ["untap", "upkeep", "draw", "draw", "upkeep"]
-    before = plan_turn(extra_steps=(ExtraStep(anchor="cleanup", step="end_of_turn", before=True),))
+    before = plan_turn(LAYOUT, extra_steps=(ExtraStep(anchor="cleanup", step="end_of_turn", before=True),))
     assert [e.moment.step for e in before][-3:] == ["end_of_turn", "end_of_turn", "cleanup"]
 
 
 def test_next_step_returns_none_after_cleanup() -> None:
-    plan = plan_turn()
+    plan = plan_turn(LAYOUT)
     assert next_step(plan, len(plan) - 1) is None
     index = locate(plan, Moment(phase="combat", step="end_of_combat"))
     assert plan[next_step(plan, index) or 0].moment.phase == "postcombat_main"
@@ -91,7 +95,7 @@ def test_next_step_returns_none_after_cleanup() -> None:
 
 def test_locate_rejects_a_place_absent_from_the_plan() -> None:
     with pytest.raises(ValueError):
-        locate(plan_turn(), Moment(phase="combat", step="combat_damage", damage_step="regular"))
+        locate(plan_turn(LAYOUT), Moment(phase="combat", step="combat_damage", damage_step="regular"))
 
 
 @pytest.mark.parametrize(
@@ -120,7 +124,7 @@ def test_turn_order_takes_extra_turns_most_recent_first(
 def test_rest_of_turn_always_ends_with_cleanup(
     skip: frozenset[str], no_attackers: bool, two: bool, repeats: int, start: int
 ) -> None:
-    plan = plan_turn(skip=skip, no_attackers=no_attackers, two_damage_steps=two,
+    plan = plan_turn(LAYOUT, skip=skip, no_attackers=no_attackers, two_damage_steps=two,
                      cleanup_repeats=repeats)
     index = min(start, len(plan) - 2)
     rest = rest_of_turn(plan, index)

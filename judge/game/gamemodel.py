@@ -1,0 +1,333 @@
+"""An edition's game model, read from data (`rules/games/<id>.toml` or a user's file).
+
+Owns the `GameModel`: phases and steps in order, the turn-based actions at the start of each
+step (with their rules), who receives priority where, the facts that differ between releases
+(mana burn, when mana empties, combat damage on the stack, Walls, spell kinds, first-turn draw),
+the evasion rules, the known keyword abilities and the rules deciding each question
+(`rules["land.play"]`). Errors are `ManifestError`s naming the file and the field, in French.
+No edition is named in code: an edition says which model it follows (`game` in its manifest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from judge.errors import ManifestError
+from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
+from judge.game.turn import PHASE_STEPS, PHASES
+from judge.resources import rules_dir
+
+FORMAT = 1
+# The facts a model states, with the type of their value.
+FACT_TYPES: dict[str, type] = {
+    "mana_burn": bool,
+    "mana_empties": str,  # "phase" or "step"
+    "combat_damage_on_stack": bool,
+    "walls_cannot_attack": bool,
+    "spell_kinds": list,
+    "first_turn_draw": bool,
+    "cast_verb": str,  # the French verb for casting a spell in this release's text
+}
+_TOP_KEYS = ("format", "description", "turn_rule", "phase", "facts", "evasion", "abilities", "rules",
+             "unchecked")
+_PHASE_KEYS = ("id", "rule", "priority_rule", "actions", "step")
+_STEP_KEYS = ("id", "priority", "priority_rule", "actions")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
+    """A turn-based action at the start of a step (`what` names it; `rule` states it)."""
+
+    what: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepModel:
+    """A step (or a main phase, `step` None): priority and turn-based actions, in order."""
+
+    phase: str
+    step: str | None
+    priority: bool
+    priority_rule: str
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fact:
+    value: object
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Evasion:
+    """An attacker with `ability` can be blocked only by a creature matching one of `blockers`
+    (pairs `("ability" | "color" | "card_type", slug)`)."""
+
+    ability: str
+    rules: tuple[str, ...]
+    blockers: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameModel:
+    """How one edition's game runs, and which of its rules decide each question."""
+
+    source: str
+    description: str
+    turn_rule: str
+    phase_rules: tuple[tuple[str, str], ...]
+    steps: tuple[StepModel, ...]
+    facts: tuple[tuple[str, Fact], ...]
+    evasions: tuple[Evasion, ...]
+    abilities: tuple[tuple[str, tuple[str, ...]], ...]
+    cites: tuple[tuple[str, tuple[str, ...]], ...]
+    unchecked: tuple[tuple[str, str], ...] = ()  # rule number -> why no check implements it
+
+    @property
+    def layout(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Phases in order with their steps in order (empty for a main phase)."""
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for phase, _ in self.phase_rules:
+            out.append((phase, tuple(s.step for s in self.steps
+                                     if s.phase == phase and s.step is not None)))
+        return tuple(out)
+
+    def step(self, phase: str, step: str | None) -> StepModel:
+        for entry in self.steps:
+            if entry.phase == phase and entry.step == step:
+                return entry
+        raise KeyError((phase, step))
+
+    def has(self, phase: str, step: str | None) -> bool:
+        return any(e.phase == phase and e.step == step for e in self.steps)
+
+    def phase_rule(self, phase: str) -> str:
+        return dict(self.phase_rules)[phase]
+
+    def fact(self, name: str) -> Fact:
+        return dict(self.facts)[name]
+
+    def rules(self, concept: str) -> tuple[str, ...]:
+        """The rules a concept cites (`land.play`, `phase.combat`, `priority.upkeep`…)."""
+        return _concepts(self).get(concept, ())
+
+    def concepts(self) -> Mapping[str, tuple[str, ...]]:
+        return _concepts(self)
+
+    def ability_rules(self, ability: str) -> tuple[str, ...]:
+        return dict(self.abilities).get(ability, ())
+
+    def evasion(self, ability: str) -> Evasion | None:
+        return next((e for e in self.evasions if e.ability == ability), None)
+
+
+@cache
+def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
+    """Every concept → rules: the `[rules]` table plus those derived from the structure."""
+    out: dict[str, tuple[str, ...]] = {"turn.phases": (model.turn_rule,)}
+    for phase, rule in model.phase_rules:
+        out[f"phase.{phase}"] = (rule,)
+    for entry in model.steps:
+        name = entry.step or "main"
+        out[f"priority.{name}"] = (entry.priority_rule,)
+        for action in entry.actions:
+            key = f"action.{action.what}"
+            out[key] = tuple(dict.fromkeys((*out.get(key, ()), action.rule)))
+    for name, fact in model.facts:
+        out[f"fact.{name}"] = fact.rules
+    for evasion in model.evasions:
+        out[f"evasion.{evasion.ability}"] = evasion.rules
+    out.update(model.cites)
+    return out
+
+
+# -- loading ----------------------------------------------------------------------------
+
+
+def model_path(game: str) -> Path:
+    """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path."""
+    if game.endswith(".toml"):
+        return Path(game)
+    return rules_dir() / "games" / f"{game}.toml"
+
+
+def load_game_model(game: str) -> GameModel:
+    """The model an edition's `game` names (cached per path and file contents)."""
+    path = model_path(game)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ManifestError(str(path), "", f"modèle de jeu introuvable (game = « {game} »)") from None
+    except OSError as error:
+        raise ManifestError(str(path), "", f"lecture impossible ({error.strerror})") from None
+    return _parse(str(path), data)
+
+
+@cache
+def _parse(source: str, data: bytes) -> GameModel:
+    import tomllib
+
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ManifestError(source, "", f"TOML invalide : {error}") from None
+    return _Reader(source).model(raw)
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, field: str, reason: str) -> ManifestError:
+        return ManifestError(self.source, field, reason)
+
+    def table(self, value: object, field: str, keys: tuple[str, ...] | None = None
+              ) -> dict[str, object]:
+        if not isinstance(value, dict):
+            raise self.fail(field, "une table est attendue")
+        if keys is not None:
+            for key in value:
+                if key not in keys:
+                    raise self.fail(f"{field}.{key}" if field else key,
+                                    f"clé inconnue (clés possibles : {', '.join(keys)})")
+        return value
+
+    def rule(self, value: object, field: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(field, "un numéro de règle est attendu")
+        return value.strip()
+
+    def rules(self, value: object, field: str) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.fail(field, "une liste de numéros de règles est attendue")
+        return tuple(self.rule(v, f"{field}[{i}]") for i, v in enumerate(value))
+
+    def list_of_tables(self, value: object, field: str) -> list[object]:
+        if not isinstance(value, list):
+            raise self.fail(field, "une liste de tables est attendue")
+        return value
+
+    def model(self, raw: dict[str, object]) -> GameModel:
+        self.table(raw, "", _TOP_KEYS)
+        if raw.get("format") != FORMAT:
+            raise self.fail("format", f"format de modèle {FORMAT} attendu")
+        phases = self.list_of_tables(raw.get("phase"), "phase")
+        order = [self.table(p, f"phase[{i}]", _PHASE_KEYS).get("id") for i, p in enumerate(phases)]
+        expected = [p for p in PHASES if p in order]
+        if order != expected or not order:
+            raise self.fail("phase", f"phases attendues dans cet ordre : {', '.join(PHASES)}")
+        phase_rules: list[tuple[str, str]] = []
+        steps: list[StepModel] = []
+        for i, phase in enumerate(phases):
+            assert isinstance(phase, dict)
+            field = f"phase[{i}]"
+            pid = str(phase["id"])
+            phase_rules.append((pid, self.rule(phase.get("rule"), f"{field}.rule")))
+            raw_steps = phase.get("step")
+            if raw_steps is None:
+                steps.append(self.step(phase, field, pid, None))
+                continue
+            if "priority_rule" in phase or "actions" in phase:
+                raise self.fail(field, "une phase avec des étapes décrit priorité et actions "
+                                "dans ses étapes")
+            ids = []
+            for j, step in enumerate(self.list_of_tables(raw_steps, f"{field}.step")):
+                sfield = f"{field}.step[{j}]"
+                table = self.table(step, sfield, _STEP_KEYS)
+                sid = table.get("id")
+                if sid not in PHASE_STEPS[pid]:
+                    raise self.fail(f"{sfield}.id", f"étape inconnue de la phase {pid} "
+                                    f"(étapes : {', '.join(PHASE_STEPS[pid])})")
+                ids.append(str(sid))
+                steps.append(self.step(table, sfield, pid, str(sid)))
+            if ids != [s for s in PHASE_STEPS[pid] if s in ids]:
+                raise self.fail(f"{field}.step", f"étapes attendues dans cet ordre : "
+                                f"{', '.join(PHASE_STEPS[pid])}")
+        return GameModel(
+            source=self.source,
+            description=str(raw.get("description", "")),
+            turn_rule=self.rule(raw.get("turn_rule"), "turn_rule"),
+            phase_rules=tuple(phase_rules),
+            steps=tuple(steps),
+            facts=self.facts(raw.get("facts")),
+            evasions=self.evasions(raw.get("evasion", {})),
+            abilities=self.abilities(raw.get("abilities", {})),
+            cites=tuple((str(k), self.rules(v, f"rules.{k}"))
+                        for k, v in self.table(raw.get("rules", {}), "rules").items()),
+            unchecked=tuple((self.rule(k, "unchecked"), self.text(v, f"unchecked.{k}"))
+                            for k, v in self.table(raw.get("unchecked", {}), "unchecked").items()),
+        )
+
+    def text(self, value: object, field: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(field, "une chaîne non vide est attendue")
+        return value
+
+    def step(self, table: dict[str, object], field: str, phase: str, step: str | None
+             ) -> StepModel:
+        priority = table.get("priority", True)
+        if not isinstance(priority, bool):
+            raise self.fail(f"{field}.priority", "un booléen est attendu")
+        actions = []
+        for k, item in enumerate(self.list_of_tables(table.get("actions", []), f"{field}.actions")):
+            afield = f"{field}.actions[{k}]"
+            action = self.table(item, afield, ("what", "rule"))
+            what = action.get("what")
+            if not isinstance(what, str) or not what:
+                raise self.fail(f"{afield}.what", "un nom d'action est attendu")
+            actions.append(Action(what=what, rule=self.rule(action.get("rule"), f"{afield}.rule")))
+        return StepModel(phase=phase, step=step, priority=priority,
+                         priority_rule=self.rule(table.get("priority_rule"), f"{field}.priority_rule"),
+                         actions=tuple(actions))
+
+    def facts(self, value: object) -> tuple[tuple[str, Fact], ...]:
+        table = self.table(value, "facts", tuple(FACT_TYPES))
+        out = []
+        for name, kind in FACT_TYPES.items():
+            field = f"facts.{name}"
+            if name not in table:
+                raise self.fail(field, "fait obligatoire manquant")
+            fact = self.table(table[name], field, ("value", "rules"))
+            if not isinstance(fact.get("value"), kind):
+                raise self.fail(f"{field}.value", f"valeur de type {kind.__name__} attendue")
+            out.append((name, Fact(value=_frozen(fact["value"]),
+                                   rules=self.rules(fact.get("rules"), f"{field}.rules"))))
+        empties = dict(out)["mana_empties"].value
+        if empties not in ("phase", "step"):
+            raise self.fail("facts.mana_empties.value", "« phase » ou « step » est attendu")
+        return tuple(out)
+
+    def evasions(self, value: object) -> tuple[Evasion, ...]:
+        out = []
+        kinds = {"ability": ABILITY_ALIASES, "color": COLOR_ALIASES, "card_type": CARD_TYPE_ALIASES}
+        for ability, raw in self.table(value, "evasion").items():
+            field = f"evasion.{ability}"
+            if ability not in ABILITY_ALIASES.values():
+                raise self.fail(field, "capacité inconnue du moteur")
+            table = self.table(raw, field, ("rules", "blockers"))
+            blockers = []
+            for i, item in enumerate(self.list_of_tables(table.get("blockers"), f"{field}.blockers")):
+                entry = self.table(item, f"{field}.blockers[{i}]", tuple(kinds))
+                for kind, slug in entry.items():
+                    if slug not in kinds[kind].values():
+                        raise self.fail(f"{field}.blockers[{i}].{kind}", f"valeur inconnue « {slug} »")
+                    blockers.append((kind, str(slug)))
+            out.append(Evasion(ability=ability, rules=self.rules(table.get("rules"), f"{field}.rules"),
+                               blockers=tuple(blockers)))
+        return tuple(out)
+
+    def abilities(self, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        out = []
+        for ability, rules in self.table(value, "abilities").items():
+            if ability not in ABILITY_ALIASES.values():
+                raise self.fail(f"abilities.{ability}", "capacité inconnue du moteur")
+            out.append((ability, self.rules(rules, f"abilities.{ability}")))
+        return tuple(out)
+
+
+def _frozen(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value

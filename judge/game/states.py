@@ -1,0 +1,58 @@
+"""Invalid described states: a situation that no game can reach is an error naming its field.
+
+Owns the checks of a described (not replayed) situation against its edition's game model:
+priority where nobody receives it, attackers and blockers outside the steps where they can
+be, blocks between creatures of one controller. Questions are answered elsewhere.
+"""
+
+from __future__ import annotations
+
+from judge.errors import SituationError
+from judge.game.gamemodel import GameModel
+from judge.game.model import Situation
+
+# The steps of the combat phase where creatures can be attacking, and blocking.
+_ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_BLOCKING = ("declare_blockers", "combat_damage", "end_of_combat")
+
+
+def check_state(model: GameModel, situation: Situation) -> None:
+    """Raise a SituationError naming the first field of `situation` that cannot be."""
+    s = situation
+    if not model.has(s.phase, s.step):
+        raise SituationError("step" if s.step else "phase",
+                             f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
+                             "cette édition")
+    entry = model.step(s.phase, s.step)
+    if s.priority is not None and not entry.priority and not (s.step == "cleanup" and s.stack):
+        rule = entry.priority_rule
+        if s.step == "cleanup":
+            raise SituationError("priority", f"personne ne reçoit la priorité pendant le "
+                                 f"nettoyage sans capacité déclenchée sur la pile (règle {rule})")
+        raise SituationError("priority", f"personne ne reçoit la priorité pendant cette étape "
+                             f"(règle {rule})")
+    names = {c.name: c for c in s.creatures}
+    for i, creature in enumerate(s.creatures):
+        path = f"creatures[{i}]"
+        if creature.attacking and s.step not in _ATTACKING:
+            raise SituationError(f"{path}.attacking", "une créature ne peut être attaquante "
+                                 "qu'entre la déclaration des attaquants et la fin du combat")
+        if creature.attacking and creature.controller != s.active:
+            raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
+                                 f"({s.active}) attaquent")
+        if creature.blocked and s.step not in _BLOCKING:
+            raise SituationError(f"{path}.blocked", "une créature ne peut être bloquée qu'entre "
+                                 "la déclaration des bloqueurs et la fin du combat")
+        if creature.blocking is None:
+            continue
+        if s.step not in _BLOCKING:
+            raise SituationError(f"{path}.blocking", "une créature ne peut bloquer qu'entre la "
+                                 "déclaration des bloqueurs et la fin du combat")
+        attacker = names[creature.blocking]
+        if attacker.controller == creature.controller:
+            raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
+                                 f"même contrôleur ({creature.controller}) : on ne bloque pas "
+                                 "ses propres créatures")
+        if creature.controller == s.active:
+            raise SituationError(f"{path}.blocking", f"le joueur actif ({s.active}) attaque : "
+                                 "ses créatures ne bloquent pas")
