@@ -240,3 +240,24 @@ def test_mana_burn_is_the_same_in_every_step_of_a_phase(graph: RuleSource) -> No
                                         '[[questions]]\nask = "mana_burn"\n'))
         answers.append((report.answers[0].value, report.answers[0].extra))
     assert answers == [(2, (("at", {"phase": "beginning"}),))] * 3
+
+
+def test_every_registered_rule_is_cited_by_some_answer(graph: RuleSource) -> None:
+    """Honest links: each (check, rule) pair of the registry, in each edition, is cited by at
+    least one answer of the situation files (the replay's pairs by a trail entry)."""
+    cited: set[tuple[str, str, str]] = set()
+    for path in situation_files():
+        loaded, _ = load_case(path)
+        report = check(graph, loaded)
+        for item in report.answers:
+            cited.update((report.edition, item.check, number) for number in item.rules)
+        for entry in report.trail or ():
+            cited.update((report.edition, "replay", number) for number in entry.rules)
+    missing = []
+    for edition in ("2004", "2010"):
+        model = game_model(graph, edition)
+        for spec in REGISTRY.values():
+            for number in spec.rules_in(model):
+                if (edition, spec.name, number) not in cited:
+                    missing.append(f"{edition} {spec.name} {number}")
+    assert missing == []

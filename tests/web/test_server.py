@@ -115,7 +115,7 @@ def test_path_traversal_never_reads_outside_the_site(client: TestClient, url: st
 
 # ---------------------------------------------------------------------- JSON rule API
 def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.checks.context import checks_for
+    from judge.checks.rulemap import checks_for
 
     response = client.get("/api/rule/308.2a")
     assert response.status_code == 200
