@@ -90,7 +90,7 @@ class _Replay:
         self.ended = False
         self.trail: list[TrailEntry] = []
         self.arrival: tuple[str, ...] = ()
-        self.event: int | None = None
+        self.dealt = False
         self._enter(self.moment, ())
 
     # -- the trail ----------------------------------------------------------------------
@@ -117,6 +117,7 @@ class _Replay:
             later is None or plan[later].moment.phase != "combat"
         ):
             self._end_combat()
+            why = (*why, "combat.end")
         if later is None:
             self.ended = True
             self.holder = None
@@ -158,9 +159,12 @@ class _Replay:
         self.holder = None
         entry = self.model.step(moment.phase, moment.step)
         self.note(f"Début de {where_label(moment)}.", *why)
+        self.dealt = False
         for action in entry.actions:
             self._action(action.what)
-        here = (*why, priority_concept_of(moment))
+        # combat damage dealt without the stack is why the step's priority comes after it
+        dealt = ("damage.resolves",) if self.dealt else ()
+        here = (*why, *dealt, priority_concept_of(moment))
         self.arrival = here
         if not entry.priority:
             self.note("Personne ne reçoit la priorité pendant cette étape : elle se termine "
@@ -232,6 +236,7 @@ class _Replay:
             self.note(f"Les blessures de combat ({names}) sont assignées et mises sur la pile "
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
+            self.dealt = True
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
                       "action.deal_combat_damage")

@@ -23,7 +23,7 @@ from judge.game.turn import next_step, rest_of_turn, turn_order
 
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
                        "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
-                       "damage.resolves", "cleanup.repeat"))
+                       "damage.resolves"))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
     main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
