@@ -137,12 +137,13 @@ class _Replay:
             if amount <= 0:
                 continue
             self.pools[player] = 0
+            unused = "inutilisé" if amount == 1 else "inutilisés"
             if burn:
-                self.note(f"{player} perd {plural(amount, 'mana')} inutilisé(s) et "
+                self.note(f"{player} perd {plural(amount, 'mana')} {unused} et "
                           f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn")
             else:
                 self.note(f"La réserve de {player} se vide de {plural(amount, 'mana')} "
-                          "inutilisé(s), sans perte de points de vie.", "fact.mana_empties")
+                          f"{unused}, sans perte de points de vie.", "fact.mana_empties")
 
     def _end_combat(self) -> None:
         """When the end of combat step ends, every creature leaves combat."""
@@ -347,7 +348,8 @@ class _Replay:
         self.lands_played += 1
         self._act(event.player, None)
         self.note(f"{event.player} joue un terrain depuis sa main (sans utiliser la pile) ; "
-                  f"{plural(self.lands_played, 'terrain')} joué(s) ce tour-ci.", "land.play",
+                  f"{plural(self.lands_played, 'terrain')} "
+                  f"{'joué' if self.lands_played == 1 else 'joués'} ce tour-ci.", "land.play",
                   event=index)
 
     def _act(self, player: str, item: StackItem | None) -> None:
@@ -411,13 +413,17 @@ class _Replay:
                       "bloqueurs et des blessures de combat seront sautées.",
                       "action.declare_attackers", "combat.no_attackers", event=index)
             return
-        text = f"{self.active} déclare comme attaquant(s) : {', '.join(event.attackers)}"
+        several = len(event.attackers) > 1
+        text = (f"{self.active} déclare comme {'attaquants' if several else 'attaquant'} : "
+                f"{', '.join(event.attackers)}")
         concepts = ["action.declare_attackers", "attack.taps"]
         if tapped:
-            text += f" ; {', '.join(tapped)} s'engage(nt)"
+            verb = "s'engagent" if len(tapped) > 1 else "s'engage"
+            text += f" ; {', '.join(tapped)} {verb}"
         vigilant = [n for n in event.attackers if n not in tapped]
         if vigilant:
-            text += f" ; {', '.join(vigilant)} ne s'engage(nt) pas (vigilance)"
+            verb = "s'engagent" if len(vigilant) > 1 else "s'engage"
+            text += f" ; {', '.join(vigilant)} ne {verb} pas (vigilance)"
             concepts.append("attack.vigilance")
         self.note(text + ".", *concepts, event=index)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from judge.checks.context import RuleSource
 from judge.checks.replay import Replayed
 from judge.checks.replay import replay as replay_with
-from judge.checks.report import check, game_model, report_json
+from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
 from judge.game.model import Situation
 
@@ -174,3 +174,119 @@ def test_replaying_fewer_passes_never_ends_the_turn_early(players: int, passes: 
     text = f'players = {names!r}\n'.replace("'", '"') + _events(*[P] * min(passes, total - 1))
     done = replay(real_graph(), "2004", situation(text))
     assert not done.ended and done.situation.priority is not None
+
+
+# -- the whole state through a replay ----------------------------------------------------
+
+TO_MAIN = [P] * 4
+
+
+@pytest.mark.parametrize(("edition", "first_turn", "hand"), [
+    ("2004", False, 8), ("2004", True, 7), ("2010", False, 8), ("2010", True, 7)])
+def test_replay_draws_in_the_draw_step_except_on_the_first_turn(
+    graph: RuleSource, edition: str, first_turn: bool, hand: int
+) -> None:
+    text = f"hands = {{A = 7, B = 7}}\nfirst_turn = {str(first_turn).lower()}\n" + _events(*TO_MAIN)
+    done = replay(graph, edition, situation(text))
+    assert done.situation.hand("A") == hand and done.situation.hand("B") == 7
+    skipped = [t for t in done.trail if "ne pioche pas" in t.what]
+    assert len(skipped) == (1 if first_turn else 0)
+
+
+def test_replay_land_and_spell_leave_the_hand_so_cleanup_discards_right(graph: RuleSource) -> None:
+    # 8 cards at the start of the turn, +1 drawn, -1 land, -1 sorcery: 7 left, nothing to discard
+    events = [*TO_MAIN, '{play_land = "A"}', '{cast = "sorcery", by = "A"}', P, P, *[P] * 12]
+    report = report_json(check(graph, situation(
+        'edition = "2010"\nhands = {A = 8}\n' + _events(*events)
+        + '[[questions]]\nask = "discard"\n')))
+    assert report["where"]["turn_ended"] is True
+    assert report["answers"][0]["answer"] == 0
+    assert "7 cartes en main" in report["answers"][0]["why"]
+    assert not [t for t in report["trail"] if "se défausse" in t["what"]]
+
+
+@pytest.mark.parametrize(("edition", "rule"), [("2004", "409.1a"), ("2010", "601.2a")])
+def test_replay_spell_without_a_card_in_a_known_hand_is_illegal(
+    graph: RuleSource, edition: str, rule: str
+) -> None:
+    with pytest.raises(IllegalEvent) as info:
+        replay(graph, edition, situation(
+            "hands = {A = 0}\nfirst_turn = true\n" + _events(*TO_MAIN, '{cast = "sorcery", by = "A"}')))
+    assert info.value.index == 4 and info.value.rule == rule
+    assert "plus aucune carte en main" in info.value.reason
+
+
+def test_replay_land_without_a_card_in_hand_names_the_event(graph: RuleSource) -> None:
+    with pytest.raises(IllegalEvent) as info:
+        replay(graph, "2004", situation(
+            "hands = {A = 0}\nfirst_turn = true\n" + _events(*TO_MAIN, '{play_land = "A"}')))
+    assert (info.value.index, info.value.rule) == (4, "305.4")
+
+
+def test_replay_untaps_the_active_players_creatures_only(graph: RuleSource) -> None:
+    text = _events() + '[[creatures]]\nname = "Ours"\ntapped = true\n[[creatures]]\nname = "Elfe"\n' \
+        'controller = "B"\ntapped = true\n'
+    done = replay(graph, "2010", situation(text))
+    assert not done.situation.creature("Ours").tapped  # type: ignore[union-attr]
+    assert done.situation.creature("Elfe").tapped  # type: ignore[union-attr]
+    assert any("dégage" in t.what and t.concepts == ("action.untap",) for t in done.trail)
+
+
+def test_replay_vigilance_attacker_stays_untapped(graph: RuleSource) -> None:
+    text = _events(*[P] * 8, '{declare_attackers = ["Ange"]}') + \
+        '[[creatures]]\nname = "Ange"\nabilities = ["vigilance", "vol"]\n'
+    done = replay(graph, "2010", situation(text))
+    angel = done.situation.creature("Ange")
+    assert angel is not None and angel.attacking and not angel.tapped
+
+
+@pytest.mark.parametrize(("edition", "pool", "burn"), [("2004", 0, True), ("2010", 0, False)])
+def test_replay_mana_burns_at_phase_end_in_2004_and_empties_silently_in_2010(
+    graph: RuleSource, edition: str, pool: int, burn: bool
+) -> None:
+    events = [*TO_MAIN, '{add_mana = 3, by = "A"}']
+    still = replay(graph, edition, situation(_events(*events)))
+    assert still.situation.mana("A") == 3
+    done = replay(graph, edition, situation(_events(*events, P, P)))
+    assert done.situation.mana("A") == pool and done.situation.step == "beginning_of_combat"
+    lost = [t for t in done.trail if "mana" in t.what and t.event is None]
+    assert len(lost) == 1 and ("3 points de vie" in lost[0].what) is burn
+
+
+def test_replay_mana_stays_between_steps_of_a_phase_in_2004_only(graph: RuleSource) -> None:
+    events = ['{add_mana = 1, by = "A"}', P, P]  # added in upkeep, then the upkeep ends
+    assert replay(graph, "2004", situation(_events(*events))).situation.mana("A") == 1
+    assert replay(graph, "2010", situation(_events(*events))).situation.mana("A") == 0
+
+
+def test_replay_add_mana_needs_priority(graph: RuleSource) -> None:
+    with pytest.raises(IllegalEvent) as info:
+        replay(graph, "2010", situation(_events('{add_mana = 1, by = "B"}')))
+    assert (info.value.index, info.value.rule) == (0, "503.2")
+
+
+def test_replay_blocks_by_evasion_rules(graph: RuleSource) -> None:
+    text = _events(*[P] * 8, '{declare_attackers = ["Griffon"]}', P, P,
+                   '{declare_blockers = {Elfe = "Griffon"}}') + \
+        '[[creatures]]\nname = "Griffon"\nabilities = ["vol"]\n[[creatures]]\nname = "Elfe"\n' \
+        'controller = "B"\n'
+    for edition, rule in (("2004", "502.4b"), ("2010", "702.9b")):
+        with pytest.raises(IllegalEvent) as info:
+            replay(graph, edition, situation(text))
+        assert (info.value.index, info.value.rule) == (11, rule)
+
+
+def test_report_trail_is_in_the_json_and_a_numbered_journal_in_the_text(graph: RuleSource) -> None:
+    described = situation('edition = "2004"\nhands = {A = 7}\n' + _events(P, P, '{add_mana = 1, by = "A"}'))
+    report = check(graph, described)
+    trail = report_json(report)["trail"]
+    assert isinstance(trail, list)
+    assert set(trail[0]) == {"event", "what", "phase", "step", "priority", "rules"}
+    assert [t["event"] for t in trail if t["event"] is not None] == [0, 1, 2]
+    draw = next(t for t in trail if "pioche une carte" in t["what"])
+    assert (draw["event"], draw["step"], draw["rules"]) == (None, "draw", ["304.1"])
+    text = report_text(report)
+    assert "Journal du tour :" in text
+    assert "  1. [action du tour] Début de l'étape « dégagement »" in text
+    assert "[événement 2] A ajoute 1 mana à sa réserve (1 mana en tout). (règle 304.1)" in text
+    assert "trail" not in report_json(check(graph, situation('step = "upkeep"\n')))

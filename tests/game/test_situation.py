@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SituationError
-from judge.game.model import Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand
+from judge.game.model import AddMana, Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand
 from judge.game.situation import load_situation, load_situation_file
 
 
@@ -68,6 +68,27 @@ abilities = ["Initiative", "double initiative", "célérité", "défenseur", "pi
     assert s.stack[0].kind == "instant" and s.stack[0].controller == "B"
     assert s.creatures[0].abilities == ("first_strike", "double_strike", "haste", "defender",
                                         "trample")
+
+
+def test_load_situation_reads_french_colors_card_types_and_evasion_abilities() -> None:
+    s = load_situation("""
+phase = "main1"
+first_turn = true
+events = [{add_mana = 3, by = "A"}]
+[[creatures]]
+name = "Spectre"
+abilities = ["vol", "Peur", "portée", "vigilance"]
+colors = ["Noir", "bleu"]
+card_types = ["artefact", "Créature"]
+""")
+    spectre = s.creatures[0]
+    assert spectre.abilities == ("flying", "fear", "reach", "vigilance")
+    assert spectre.colors == ("black", "blue")
+    assert spectre.card_types == ("artifact", "creature")
+    assert s.first_turn is True
+    assert s.events is not None and s.events[0] == AddMana(amount=3, by="A")
+    assert load_situation('phase = "main1"\n[[creatures]]\nname = "X"').creatures[0].card_types == (
+        "creature",)
 
 
 def test_load_situation_reads_json_and_integer_edition() -> None:
@@ -157,6 +178,21 @@ BAD = [
      "supérieur ou égal à 1"),
     ('phase = "main1"\n[[questions]]\nask = "mana_burn"\nplayer = "Z"', "questions[0].player",
      "joueur inconnu"),
+    ('phase = "main1"\n[[questions]]\nask = "turn_order"\ncount = 2000000', "questions[0].count",
+     "au plus 1000"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\nabilities = ["vol", "lévitation"]',
+     "creatures[0].abilities[1]", "capacité inconnu(e) « lévitation » (valeurs possibles : defender, "),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\ncolors = ["violet"]', "creatures[0].colors[0]",
+     "couleur inconnu(e) « violet »"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\ncard_types = ["rituel", "bateau"]',
+     "creatures[0].card_types[1]", "type de carte inconnu(e) « bateau »"),
+    ('phase = "main1"\nfirst_turn = "oui"', "first_turn", "un booléen est attendu"),
+    ('events = [{add_mana = 0, by = "A"}]', "events[0].add_mana", "supérieur ou égal à 1"),
+    ('events = [{add_mana = 5000, by = "A"}]', "events[0].add_mana", "au plus 1000"),
+    ('events = [{add_mana = 2}]', "events[0].by", "clé obligatoire manquante"),
+    ("events = [" + ", ".join(['"pass"'] * 10_001) + "]", "events", "au plus 10 000"),
+    ('phase = "main1"\n' + "".join(f'[[creatures]]\nname = "C{i}"\n' for i in range(1001)),
+     "creatures", "au plus 1 000"),
 ]
 
 
