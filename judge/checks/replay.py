@@ -91,7 +91,7 @@ class _Replay:
         self.trail: list[TrailEntry] = []
         self.arrival: tuple[str, ...] = ()
         self.dealt = False
-        self._enter(self.moment, ())
+        self._enter(self.moment, ("turn.phases",))
 
     # -- the trail ----------------------------------------------------------------------
 
@@ -383,6 +383,7 @@ class _Replay:
                           "priorité.", "turn.step_ends", event=index)
             return
         ends = ("turn.step_ends", *(("main.ends",) if self.moment.step is None else ()))
+        self.holder = None
         self.note(f"{player} passe : tous les joueurs ont passé successivement avec la pile "
                   f"vide, {where_label(self.moment)} se termine.", *ends, event=index)
         self._advance(ends)
