@@ -17,7 +17,6 @@ from judge.checks.context import (
     Context,
     RuleSource,
     build_context,
-    priority_concept,
     where_label,
 )
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
@@ -298,13 +297,13 @@ class _Replay:
             self._need_priority(index, event.by)
             self._act(event.by, StackItem(kind="ability", controller=event.by))
             self.note(f"{event.by} active une capacité ; elle va sur la pile.",
-                      priority_concept(self.context()), event=index)
+                      priority_concept_of(self.moment), event=index)
         elif isinstance(event, AddMana):
             self._need_priority(index, event.by)
             self.pools[event.by] = self.pools.get(event.by, 0) + event.amount
             self.note(f"{event.by} ajoute {plural(event.amount, 'mana')} à sa réserve "
                       f"({plural(self.pools[event.by], 'mana')} en tout).",
-                      priority_concept(self.context()), event=index)
+                      priority_concept_of(self.moment), event=index)
         elif isinstance(event, PlayLand):
             self._play_land(index, event)
         elif isinstance(event, DeclareAttackers):
@@ -316,7 +315,7 @@ class _Replay:
         if self.holder != player:
             raise IllegalEvent(index, f"{player} n'a pas la priorité "
                                f"({self.holder or 'personne'} l'a)",
-                               self._rule(priority_concept(self.context())))
+                               self._rule(priority_concept_of(self.moment)))
 
     def _from_hand(self, index: int, player: str, what: str, concept: str) -> None:
         hand = self.hands.get(player)
@@ -366,7 +365,7 @@ class _Replay:
         self.holder = self.players[(seat + 1) % len(self.players)]
         if self.passes < len(self.players):
             self.note(f"{player} passe ; {self.holder} reçoit la priorité.",
-                      priority_concept(self.context()), event=index)
+                      priority_concept_of(self.moment), event=index)
             return
         if self.stack:
             top = self.stack.pop()

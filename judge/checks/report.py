@@ -9,7 +9,6 @@ checks themselves live in `judge.checks.catalog`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
 from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
@@ -98,11 +97,23 @@ def _trail(ctx: Context, entry: TrailEntry) -> Trail:
                  priority=entry.priority, rules=ctx.cite(*ctx.rules(*entry.concepts)))
 
 
+_Timelines = dict[tuple[int, bool, GameModel], tuple["TimelineEntry", ...]]
+_TIMELINES: dict[int, tuple[tuple[PlannedStep, ...], _Timelines]] = {}
+
+
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
-    return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
+    """The timeline of a plan under a model (plans are cached by `plan_turn`, models by file:
+    kept per plan object; the model is part of the key, its rules name the skips)."""
+    entry = _TIMELINES.get(id(ctx.plan))
+    if entry is None or entry[0] is not ctx.plan:
+        entry = (ctx.plan, {})
+        _TIMELINES[id(ctx.plan)] = entry
+    key = (ctx.index, ctx.ended, ctx.model)
+    if key not in entry[1]:
+        entry[1][key] = _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
+    return entry[1][key]
 
 
-@cache
 def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []

@@ -10,9 +10,10 @@ No edition is named in code: an edition says which model it follows (`game` in i
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from judge.errors import ManifestError
@@ -72,9 +73,13 @@ class Evasion:
     blockers: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class GameModel:
-    """How one edition's game runs, and which of its rules decide each question."""
+    """How one edition's game runs, and which of its rules decide each question.
+
+    Compared and hashed by identity (`eq=False`): a model is loaded once per file version
+    and the per-model tables below are cached on it.
+    """
 
     source: str
     description: str
@@ -90,26 +95,19 @@ class GameModel:
     @property
     def layout(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Phases in order with their steps in order (empty for a main phase)."""
-        out: list[tuple[str, tuple[str, ...]]] = []
-        for phase, _ in self.phase_rules:
-            out.append((phase, tuple(s.step for s in self.steps
-                                     if s.phase == phase and s.step is not None)))
-        return tuple(out)
+        return _layout(self)
 
     def step(self, phase: str, step: str | None) -> StepModel:
-        for entry in self.steps:
-            if entry.phase == phase and entry.step == step:
-                return entry
-        raise KeyError((phase, step))
+        return _steps(self)[(phase, step)]
 
     def has(self, phase: str, step: str | None) -> bool:
-        return any(e.phase == phase and e.step == step for e in self.steps)
+        return (phase, step) in _steps(self)
 
     def phase_rule(self, phase: str) -> str:
         return dict(self.phase_rules)[phase]
 
     def fact(self, name: str) -> Fact:
-        return dict(self.facts)[name]
+        return _facts(self)[name]
 
     def rules(self, concept: str) -> tuple[str, ...]:
         """The rules a concept cites (`land.play`, `phase.combat`, `priority.upkeep`…)."""
@@ -123,6 +121,22 @@ class GameModel:
 
     def evasion(self, ability: str) -> Evasion | None:
         return next((e for e in self.evasions if e.ability == ability), None)
+
+
+@cache
+def _layout(model: GameModel) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((phase, tuple(s.step for s in model.steps if s.phase == phase and s.step))
+                 for phase, _ in model.phase_rules)
+
+
+@cache
+def _steps(model: GameModel) -> dict[tuple[str, str | None], StepModel]:
+    return {(s.phase, s.step): s for s in model.steps}
+
+
+@cache
+def _facts(model: GameModel) -> dict[str, Fact]:
+    return dict(model.facts)
 
 
 @cache
@@ -156,18 +170,31 @@ def model_path(game: str) -> Path:
 
 
 def load_game_model(game: str) -> GameModel:
-    """The model an edition's `game` names (cached per path and file contents)."""
-    path = model_path(game)
+    """The model an edition's `game` names (read again only when the file changes)."""
+    path = _path_text(game)
     try:
-        data = path.read_bytes()
+        info = os.stat(path)
     except FileNotFoundError:
-        raise ManifestError(str(path), "", f"modèle de jeu introuvable (game = « {game} »)") from None
+        raise ManifestError(path, "", f"modèle de jeu introuvable (game = « {game} »)") from None
     except OSError as error:
-        raise ManifestError(str(path), "", f"lecture impossible ({error.strerror})") from None
-    return _parse(str(path), data)
+        raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
+    return _load(path, info.st_mtime_ns, info.st_size)
 
 
 @cache
+def _path_text(game: str) -> str:
+    return str(model_path(game))
+
+
+@lru_cache(maxsize=64)
+def _load(path: str, mtime_ns: int, size: int) -> GameModel:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
+    return _parse(path, data)
+
+
 def _parse(source: str, data: bytes) -> GameModel:
     import tomllib
 
