@@ -297,5 +297,6 @@ def priority_concept(ctx: Context) -> str:
     return f"priority.{ctx.moment.step or 'main'}"
 
 
-def who_label(name: str | None) -> str:
-    return "personne" if name is None else name
+def who_holds(name: str | None) -> str:
+    """« personne ne l'a » / « B l'a »: who holds priority, as a French clause."""
+    return "personne ne l'a" if name is None else f"{name} l'a"

@@ -377,9 +377,10 @@ class _Replay:
                           f"se résolvent et sont infligées, puis {self.active} reçoit la priorité.",
                           "damage.resolves", event=index)
             else:
+                what = KIND_LABELS.get(top.kind, "une capacité")
                 self.note(f"{player} passe : tous les joueurs ont passé ; l'objet du dessus de "
-                          f"la pile ({top.kind}) se résout, puis {self.active} reçoit la "
-                          "priorité.", "turn.step_ends", event=index)
+                          f"la pile ({what}) se résout, puis {self.active} reçoit la "
+                          "priorité.", "stack.resolves", event=index)
             return
         ends = ("turn.step_ends", *(("main.ends",) if self.moment.step is None else ()))
         self.holder = None

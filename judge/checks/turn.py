@@ -12,7 +12,7 @@ from judge.checks.context import (
     check,
     priority_concept,
     where_label,
-    who_label,
+    who_holds,
 )
 from judge.checks.words import plural
 from judge.game.model import SORCERY_SPEED, Question
@@ -187,7 +187,7 @@ def check_play_land(ctx: Context, question: Question) -> Verdict:
     if s.stack:
         reasons.append("la pile n'est pas vide")
     if ctx.priority != player and not ctx.ended:
-        reasons.append(f"{player} n'a pas la priorité ({who_label(ctx.priority)} l'a)")
+        reasons.append(f"{player} n'a pas la priorité ({who_holds(ctx.priority)})")
     if s.lands_played >= s.land_plays:
         reasons.append(f"{ctx.active} a déjà joué {plural(s.lands_played, 'terrain')} ce "
                        f"tour-ci sur {s.land_plays} permis")
@@ -218,15 +218,15 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
     assert isinstance(kinds, tuple)
     if kind not in kinds:
         labels = ", ".join(KIND_LABELS[k].split(" ", 1)[1] for k in kinds)
-        return ctx.verdict(False, ("fact.spell_kinds",), f"Non : le type {kind} n'existe pas "
-                           f"dans l'édition {ctx.edition} (sorts connus : {labels}).", topic)
+        return ctx.verdict(False, ("fact.spell_kinds",), f"Non : {label} n'existe pas dans "
+                           f"l'édition {ctx.edition} (sorts connus : {labels}).", topic)
     if ctx.ended:
         return ctx.verdict(False, ("turn.ends",), "Non : le tour est terminé.", topic)
     if ctx.priority != player:
         if ctx.priority is None:
             why = f"Non : personne ne reçoit la priorité pendant {where_label(ctx.moment)}."
         else:
-            why = (f"Non : {player} n'a pas la priorité ({who_label(ctx.priority)} l'a) ; on ne "
+            why = (f"Non : {player} n'a pas la priorité ({who_holds(ctx.priority)}) ; on ne "
                    f"{verb[:-1]} un sort que lorsqu'on a la priorité.")
         return ctx.verdict(False, (priority_concept(ctx),), why, topic)
     if kind in SORCERY_SPEED:
