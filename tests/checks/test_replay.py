@@ -290,3 +290,32 @@ def test_report_trail_is_in_the_json_and_a_numbered_journal_in_the_text(graph: R
     assert "  1. [action du tour] Début de l'étape « dégagement »" in text
     assert "[événement 2] A ajoute 1 mana à sa réserve (1 mana en tout). (règle 304.1)" in text
     assert "trail" not in report_json(check(graph, situation('step = "upkeep"\n')))
+
+
+EVENT = st.sampled_from([
+    P, P, P, '{cast = "instant", by = "A"}', '{cast = "sorcery", by = "B"}',
+    '{activate = "ability", by = "B"}', '{add_mana = 2, by = "A"}', '{play_land = "A"}',
+    '{declare_attackers = ["Ours", "Chevalier"]}', '{declare_attackers = []}',
+    '{declare_blockers = {Elfe = "Ours"}}', '{declare_blockers = {}}',
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(edition=st.sampled_from(["2004", "2010"]), events=st.lists(EVENT, max_size=40),
+       hand=st.integers(0, 9), first=st.booleans())
+def test_any_event_list_gives_a_report_or_an_illegal_event(
+    edition: str, events: list[str], hand: int, first: bool
+) -> None:
+    text = (f'edition = "{edition}"\nhands = {{A = {hand}, B = 7}}\nfirst_turn = {str(first).lower()}\n'
+            + _events(*events) + CREATURES + '[[questions]]\nask = "discard"\n')
+    try:
+        report = report_json(check(real_graph(), situation(text)))
+    except IllegalEvent as error:
+        assert 0 <= error.index < len(events) and error.reason
+        return
+    trail = report["trail"]
+    assert isinstance(trail, list) and trail
+    assert [t["event"] for t in trail if t["event"] is not None] == sorted(
+        {t["event"] for t in trail if t["event"] is not None})
+    answer = report["answers"][0]
+    assert isinstance(answer["answer"], int) and answer["answer"] >= 0
