@@ -17,7 +17,7 @@ from judge.corpus.model import Edition
 from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
 
-Mapping_ = dict[tuple[str, str], tuple[str, ...]]
+RuleMap = dict[tuple[str, str], tuple[str, ...]]  # (edition, number) -> check names
 
 
 def edition_models(editions: tuple[Edition, ...]) -> dict[str, GameModel]:
@@ -33,7 +33,7 @@ def edition_models(editions: tuple[Edition, ...]) -> dict[str, GameModel]:
     return out
 
 
-def _build(editions: tuple[Edition, ...]) -> Mapping_:
+def _build(editions: tuple[Edition, ...]) -> RuleMap:
     from judge.checks import catalog  # noqa: F401  (importing it registers every check)
     from judge.checks.context import REGISTRY
 
