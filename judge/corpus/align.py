@@ -28,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
+from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
 Method = Literal["exact", "similar", "context", "passage"]
@@ -69,7 +70,7 @@ class _Scores:
     """Every pairwise score of two item lists (dense matrices, rows = old, columns = new)."""
 
     def __init__(self, old: Sequence[Item], new: Sequence[Item]) -> None:
-        vocabulary: dict[str, int] = {}
+        vocabulary: dict[str, str] = {}
         self.old_codes = [_encode(item.words, vocabulary) for item in old]
         self.new_codes = [_encode(item.words, vocabulary) for item in new]
         len_old = np.array([len(c) for c in self.old_codes], dtype=np.float64)
@@ -78,38 +79,41 @@ class _Scores:
                                  workers=-1, dtype=np.int32)
         total = len_old[:, None] + len_new[None, :]
         self.lcs = (total - distance) / 2
-        ratio = np.where(total > 0, 2 * self.lcs / np.maximum(total, 1), 0.0)
-        old_vectors, new_vectors = _unit_tfidf(_counts(old, vocabulary), _counts(new, vocabulary))
-        cosine = old_vectors @ new_vectors.T
+        ratio = 2 * self.lcs / np.maximum(total, 1)
+        old_vectors, new_vectors = _unit_tfidf(self.old_codes, self.new_codes, len(vocabulary))
+        cosine = (old_vectors @ new_vectors.T).toarray()
         same_kind = np.array([i.heading for i in old])[:, None] == np.array([i.heading for i in new])[None, :]
         self.similarity = np.where(same_kind, (ratio + cosine) / 2, 0.0)
 
 
-def _encode(words: tuple[str, ...], vocabulary: dict[str, int]) -> str:
+def _encode(words: tuple[str, ...], vocabulary: dict[str, str]) -> str:
     """One character per distinct word, so that rapidfuzz compares word sequences."""
-    return "".join(chr(0x100 + vocabulary.setdefault(w, len(vocabulary))) for w in words)
+    out = []
+    for word in words:
+        code = vocabulary.get(word)
+        if code is None:
+            code = vocabulary[word] = chr(0x100 + len(vocabulary))
+        out.append(code)
+    return "".join(out)
 
 
-def _counts(items: Sequence[Item], vocabulary: dict[str, int]) -> Any:
-    counts = np.zeros((len(items), len(vocabulary)), dtype=np.float64)
-    for row, item in enumerate(items):
-        for word in item.words:
-            counts[row, vocabulary[word]] += 1
-    return counts
+def _unit_tfidf(old: list[str], new: list[str], size: int) -> tuple[Any, Any]:
+    """Square-root term frequencies times IDF over both sides, as unit rows (sparse)."""
+    def counts(codes: list[str]) -> Any:
+        rows = [k for k, code in enumerate(codes) for _ in code]
+        cols = [ord(c) - 0x100 for code in codes for c in code]
+        return sparse.csr_matrix((np.ones(len(cols)), (rows, cols)), shape=(len(codes), size))
 
-
-def _unit_tfidf(old: Any, new: Any) -> tuple[Any, Any]:
-    """Square-root term frequencies times IDF over both sides, as unit rows."""
-    documents = np.vstack([old, new])
-    frequency = (documents > 0).sum(axis=0)
-    idf = np.log((documents.shape[0] + 1) / (frequency + 1))
+    old_counts, new_counts = counts(old), counts(new)
+    frequency = np.asarray((old_counts > 0).sum(axis=0) + (new_counts > 0).sum(axis=0)).ravel()
+    idf = sparse.diags(np.log((len(old) + len(new) + 1) / (frequency + 1)))
 
     def unit(matrix: Any) -> Any:
-        weighted = np.sqrt(matrix) * idf
-        norm = np.linalg.norm(weighted, axis=1, keepdims=True)
-        return weighted / np.maximum(norm, 1e-12)
+        weighted = matrix.sqrt() @ idf
+        norm = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+        return sparse.diags(1 / np.maximum(norm, 1e-12)) @ weighted
 
-    return unit(old), unit(new)
+    return unit(old_counts), unit(new_counts)
 
 
 def align(old: Sequence[Item], new: Sequence[Item]) -> tuple[Link, ...]:
@@ -142,7 +146,7 @@ def align(old: Sequence[Item], new: Sequence[Item]) -> tuple[Link, ...]:
 
 def word_similarity(old: tuple[str, ...], new: tuple[str, ...]) -> float:
     """Share of words two texts have in common, in order (normalised Indel similarity, 0..1)."""
-    vocabulary: dict[str, int] = {}
+    vocabulary: dict[str, str] = {}
     return float(Indel.normalized_similarity(_encode(old, vocabulary), _encode(new, vocabulary)))
 
 
@@ -220,18 +224,20 @@ def _context(old: Sequence[Item], new: Sequence[Item], anchors: set[tuple[int, i
         low, _ = section_span.get(item.section, (k, k))
         section_span[item.section] = (low, k)
     window = np.zeros((len(old), len(new)), dtype=np.float64)
+    members: defaultdict[str, list[int]] = defaultdict(list)
     for i, item in enumerate(old):
-        before = next((target_of[p] for p in range(i - 1, -1, -1)
-                       if old[p].section == item.section and p in target_of), None)
-        after = next((target_of[p] for p in range(i + 1, len(old))
-                      if old[p].section == item.section and p in target_of), None)
-        if before is not None and after is not None and before < after:
-            window[i, before + 1:after] = 1
-            continue
-        if before is not None:
-            window[i, before + 1:section_span[new[before].section][1] + 1] = 1
-        if after is not None:
-            window[i, section_span[new[after].section][0]:after] = 1
+        members[item.section].append(i)
+    for rows in members.values():
+        for k, i in enumerate(rows):
+            before = next((target_of[p] for p in reversed(rows[:k]) if p in target_of), None)
+            after = next((target_of[p] for p in rows[k + 1:] if p in target_of), None)
+            if before is not None and after is not None and before < after:
+                window[i, before + 1:after] = 1
+                continue
+            if before is not None:
+                window[i, before + 1:section_span[new[before].section][1] + 1] = 1
+            if after is not None:
+                window[i, section_span[new[after].section][0]:after] = 1
     return window
 
 
@@ -274,7 +280,9 @@ def _splits_and_merges(scores: _Scores, old: Sequence[Item], new: Sequence[Item]
     matched_old = {i for i, _ in links}
     matched_new = {j for _, j in links}
     plausible = (prior >= 0.2) | (context > 0)
-    wanted = (scores.lcs >= MIN_GAIN) & plausible
+    len_old = np.array([len(c) for c in scores.old_codes], dtype=np.float64)[:, None]
+    len_new = np.array([len(c) for c in scores.new_codes], dtype=np.float64)[None, :]
+    wanted = (scores.lcs >= np.maximum(MIN_GAIN, 0.2 * np.minimum(len_old, len_new))) & plausible
     for i, j in _shared_passages(scores.old_codes, scores.new_codes):
         wanted[i, j] = True
     for i, j in links:

@@ -198,12 +198,28 @@ def _override(raw: dict[str, Any], path: Path, field: str) -> Override:
 
 
 # ---------------------------------------------------------------------- comparison text
-def comparison_words(rule: Rule, folds: tuple[Fold, ...] = ()) -> tuple[str, ...]:
+class Folder:
+    """The folds of a table compiled once: whole words, longest phrase first."""
+
+    def __init__(self, folds: tuple[Fold, ...]) -> None:
+        ordered = sorted(folds, key=lambda f: -len(f.old))
+        self._new = {f.old: f.new for f in ordered}
+        self._pattern = (re.compile(r"(?<![\w-])(" + "|".join(re.escape(f.old) for f in ordered) + r")(?![\w-])")
+                         if ordered else None)
+
+    def __call__(self, text: str) -> str:
+        if self._pattern is None:
+            return text
+        return self._pattern.sub(lambda m: self._new[m.group(1)], text)
+
+
+NO_FOLDS = Folder(())
+
+
+def comparison_words(rule: Rule, folder: Folder = NO_FOLDS) -> tuple[str, ...]:
     """Lowercased words of the title and text, each reference as one placeholder, folds applied."""
     text = " ".join((rule.title or "", _with_placeholders(rule))).lower().replace("’", "'")
-    if folds:
-        text = _fold_pattern(folds).sub(lambda m: _fold_map(folds)[m.group(1)], text)
-    return tuple(_WORD.findall(text))
+    return tuple(_WORD.findall(folder(text)))
 
 
 def _with_placeholders(rule: Rule) -> str:
@@ -213,25 +229,6 @@ def _with_placeholders(rule: Rule) -> str:
 def wording(rule: Rule) -> str:
     """The text as compared for `same`: references as placeholders, spaces collapsed."""
     return _SPACES.sub(" ", " ".join((rule.title or "", _with_placeholders(rule)))).strip()
-
-
-_fold_cache: dict[tuple[Fold, ...], tuple[re.Pattern[str], dict[str, str]]] = {}
-
-
-def _compiled(folds: tuple[Fold, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
-    if folds not in _fold_cache:
-        ordered = sorted(folds, key=lambda f: -len(f.old))
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(f.old) for f in ordered) + r")(?![\w-])")
-        _fold_cache[folds] = (pattern, {f.old: f.new for f in ordered})
-    return _fold_cache[folds]
-
-
-def _fold_pattern(folds: tuple[Fold, ...]) -> re.Pattern[str]:
-    return _compiled(folds)[0]
-
-
-def _fold_map(folds: tuple[Fold, ...]) -> dict[str, str]:
-    return _compiled(folds)[1]
 
 
 def is_heading(rule: Rule) -> bool:
@@ -300,14 +297,14 @@ def compute(graph: RuleGraph, source: str, target: str, language: str, table: Ta
 
     old_rules = graph.rules(source, language)
     new_rules = graph.rules(target, language)
-    old = [Item(number=r.number, heading=is_heading(r), words=comparison_words(r, table.folds))
-           for r in old_rules]
+    folder = Folder(table.folds)
+    old = [Item(number=r.number, heading=is_heading(r), words=comparison_words(r, folder)) for r in old_rules]
     new = [Item(number=r.number, heading=is_heading(r), words=comparison_words(r)) for r in new_rules]
     links: list[Link] = [(old_rules[k.source].number, new_rules[k.target].number, k.similarity, k.method)
                          for k in align(old, new)]
     links, reasons = _apply_overrides(links, table, source, target, {r.number for r in old_rules},
                                       {r.number for r in new_rules})
-    return _classify(source, target, language, table.folds, old_rules, new_rules, links, reasons)
+    return _classify(source, target, language, folder, old_rules, new_rules, links, reasons)
 
 
 Link = tuple[str, str, float, str]
@@ -333,7 +330,7 @@ def _apply_overrides(links: list[Link], table: Table, source: str, target: str, 
     return links, tuple(reasons)
 
 
-def _classify(source: str, target: str, language: str, folds: tuple[Fold, ...],
+def _classify(source: str, target: str, language: str, folder: Folder,
               old_rules: tuple[Rule, ...], new_rules: tuple[Rule, ...], links: list[Link],
               reasons: tuple[tuple[str, str, str], ...]) -> Concordance:
     from judge.corpus.align import word_similarity
@@ -353,7 +350,7 @@ def _classify(source: str, target: str, language: str, folds: tuple[Fold, ...],
             own.sort(key=lambda link: (-link[2], sort_key(link[1])))
         for k, (a, b, _score, method) in enumerate(own):
             old_rule, new_rule = old_by[a], new_by[b]
-            similarity = word_similarity(comparison_words(old_rule, folds), comparison_words(new_rule))
+            similarity = word_similarity(comparison_words(old_rule, folder), comparison_words(new_rule))
             if len(own) > 1:
                 change: Change = "split"
             elif len(sources_of[b]) > 1:

@@ -12,6 +12,7 @@ import pytest
 from judge.corpus.concordance import (
     CHANGES,
     Concordance,
+    Folder,
     common_language,
     comparison_words,
     compute,
@@ -137,9 +138,9 @@ def test_reversed_reading(graph, table: Concordance) -> None:  # type: ignore[no
 
 
 def test_folds_turn_the_old_wording_into_the_new(graph) -> None:  # type: ignore[no-untyped-def]
-    folds = load_table("2004", "2010").folds
+    folder = Folder(load_table("2004", "2010").folds)
     rule = graph.get("2004", "306.2", "en")
-    words = comparison_words(rule, folds)
+    words = comparison_words(rule, folder)
     assert "play" not in words and words[words.index("leaves"):][:3] == ("leaves", "the", "battlefield")
     assert "exiled" in words
     reference = comparison_words(graph.get("2004", "305.4", "en"))
