@@ -14,6 +14,7 @@ a release's languages share their numbering), else a language common to both.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -263,17 +264,32 @@ def common_language(graph: RuleGraph, source: str, target: str) -> str:
     return "en" if "en" in shared else shared[0]
 
 
+_loaded: weakref.WeakKeyDictionary[RuleGraph, dict[str, Concordance]] = (
+    weakref.WeakKeyDictionary())
+
+
 def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = True) -> Concordance:
-    """`first` -> `second`, computed in release order (and cached), reversed if need be."""
+    """`first` -> `second`, computed in release order (and cached), reversed if need be.
+
+    Kept in memory for the life of `graph` once read or computed, by cache file (whose name is
+    the key: a changed text, table or code is seen).
+    """
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
     table = load_table(source, target)
     path = cache_dir() / f"concordance-{_cache_key(graph, source, target, language, table)}.pickle"
-    result = read_pickle(path) if use_cache else None
-    if not isinstance(result, Concordance):
-        result = compute(graph, source, target, language, table)
+    memo = _loaded.setdefault(graph, {})
+    result = memo.get(str(path)) if use_cache else None
+    if result is None:
+        cached = read_pickle(path) if use_cache else None
+        if isinstance(cached, Concordance):
+            result = cached
+        else:
+            result = compute(graph, source, target, language, table)
+            if use_cache:
+                write_pickle(path, result)
         if use_cache:
-            write_pickle(path, result)
+            memo[str(path)] = result
     return result if source == first else result.reversed()
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import jinja2
 
 from judge.site.diagram import turn_diagram_svg
+from judge.site.history import HistoryView, HistoryViews, changes_path
 from judge.errors import JudgeError
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import rule_doubts
@@ -84,6 +85,7 @@ class RuleView:
     checks: tuple[str, ...]
     removed_in: tuple[Edition, ...]
     translations: tuple[RuleView, ...]
+    history: HistoryView | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,6 +124,7 @@ class SiteRenderer:
         self.graph = graph
         self.checks_for = checks_for or load_checks_for()
         self.env = env or make_environment()
+        self.history = HistoryViews(graph, self.url)
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -164,12 +167,13 @@ class SiteRenderer:
     def depth(self, rule: Rule) -> int:
         return {"section": 0, "rule": 0, "subrule": 1}[rule.kind]
 
-    def rule_view(self, rule: Rule, root: str, *, with_translations: bool = True) -> RuleView:
+    def rule_view(self, rule: Rule, root: str, *, with_translations: bool = True,
+                  with_history: bool = True) -> RuleView:
         g = self.graph
         parent, previous, following = g.parent(rule), g.previous(rule), g.next(rule)
         translations: tuple[RuleView, ...] = ()
         if with_translations:
-            translations = tuple(self.rule_view(t, root, with_translations=False)
+            translations = tuple(self.rule_view(t, root, with_translations=False, with_history=False)
                                  for t in g.translations(rule))
         return RuleView(
             rule=rule,
@@ -185,6 +189,7 @@ class SiteRenderer:
             checks=tuple(self.checks_for(rule.edition, rule.number)) if rule.language == self.primary(rule.edition) else (),
             removed_in=g.removed_in(rule),
             translations=translations,
+            history=self.history.for_rule(rule, root) if with_history else None,
         )
 
     def sections(self, edition: str, language: str | None = None) -> dict[str, list[Rule]]:
@@ -233,7 +238,9 @@ class SiteRenderer:
              "toc": self.toc(e.id, root)}
             for e in self.graph.editions
         ]
-        return self._render("index.html", root=root, editions=editions)
+        changes = [{"label": f"{old} → {new}", "href": root + changes_path(old, new)}
+                   for old, new in self.history.pairs_of_editions() if self.history.table(old, new)]
+        return self._render("index.html", root=root, editions=editions, changes=changes)
 
     def render_edition(self, edition_id: str, root: str = "../", language: str | None = None) -> str:
         edition = self.graph.edition(edition_id)
@@ -284,6 +291,10 @@ class SiteRenderer:
     def render_search(self, root: str = "") -> str:
         return self._render("search.html", root=root)
 
+    def render_changes(self, older: str, newer: str, root: str = "../") -> str:
+        """Every change between two editions (older first), grouped by section."""
+        return self._render("changes.html", root=root, **self.history.changes_context(older, newer, root))
+
     # -------------------------------------------------------------- the whole site
     def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
         """Every (relative path, content) of the site, in a stable order.
@@ -301,6 +312,9 @@ class SiteRenderer:
                 for section in self.sections(edition.id, lang):
                     yield page_path(edition.id, section, sub), self.render_section(
                         edition.id, section, root, lang)
+        for older, newer in self.history.pairs_of_editions():
+            if self.history.table(older, newer) is not None:
+                yield changes_path(older, newer), self.render_changes(older, newer, base_url or "../")
         index = build_search_index(self.graph)
         yield "search-index.js", search_index_js(index)
         for name in STATIC_FILES:

@@ -148,6 +148,18 @@ def api_openapi(request: Request) -> Response:
     return Response(OPENAPI_PATH.read_bytes(), media_type="application/json")
 
 
+def api_history(request: Request) -> Response:
+    """`judge history NUMBER [--edition E] --json` over HTTP."""
+    state = app_state(request)
+    from judge.corpus.history import histories, history_json
+
+    number = request.path_params["number"].strip().rstrip(".")
+    edition = state.edition(query_param(request, "edition"))
+    if not _NUMBER.match(number):
+        raise Problem(400, f"numéro de règle invalide : « {number[:40]} » (attendu par exemple 300, 300.3 ou 306.2a)")
+    return JSONResponse([history_json(state.graph, item) for item in histories(state.graph, number, edition)])
+
+
 # ---------------------------------------------------------------------- rulebook pages
 def _site_page(state: AppState, key: str, build: Callable[[], str]) -> HTMLResponse:
     html = state.pages.get(key)
@@ -208,6 +220,19 @@ def section_page(request: Request) -> Response:
         state, f"{edition}/{language}/{section}",
         lambda: str(site.render_section(edition, section, "/", language)),
     )
+
+
+def changes_page(request: Request) -> Response:
+    """Every change between two editions (older first), as in the static rulebook."""
+    state = app_state(request)
+    older, newer = request.path_params["older"], request.path_params["newer"]
+    for edition in (older, newer):
+        if edition not in state.graph.edition_ids:
+            raise Problem(404, f"édition inconnue : « {edition[:40]} »")
+    if (older, newer) not in _site(state).history.pairs_of_editions() or _site(state).history.table(older, newer) is None:
+        raise Problem(404, f"pas de page de changements {older[:40]} → {newer[:40]}")
+    site = _site(state)
+    return _site_page(state, f"changes/{older}-{newer}", lambda: str(site.render_changes(older, newer, "/")))
 
 
 def asset(request: Request) -> Response:
@@ -359,6 +384,8 @@ def _routes() -> list[Route]:
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
         Route("/api/search", offloaded(api_search), methods=page),
         Route("/api/rule/{number}", offloaded(api_rule), methods=page),
+        Route("/api/history/{number}", offloaded(api_history), methods=page),
+        Route("/changes/{older:judge_edition}-{newer:judge_edition}.html", offloaded(changes_page), methods=page),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/openapi.json", offloaded(api_openapi), methods=page),
         Route("/{edition:judge_edition}/{page:judge_page}", offloaded(section_page), methods=page),

@@ -91,12 +91,14 @@ def _load_assets() -> dict[str, tuple[bytes, str]]:
 
 def build_state(graph: RuleGraph) -> AppState:
     env = make_environment(root="/", search_action="/recherche")
+    site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
+    site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
     return AppState(
         graph=graph,
         env=env,
         # `index_for` shares the process-wide index of this graph.
         search_index=index_for(graph),
-        site=SiteRenderer(graph, checks_for=load_checks_for(), env=env),
+        site=site,
         assets=_load_assets(),
     )
 

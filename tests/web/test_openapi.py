@@ -74,6 +74,12 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("/api/rule/{number}", "get", "/api/rule/306.1", {}),  # a doubtful citation
     ("/api/rule/{number}", "get", "/api/rule/999.9", {}),
     ("/api/rule/{number}", "get", "/api/rule/abc", {}),
+    ("/api/history/{number}", "get", "/api/history/305.4", {}),
+    ("/api/history/{number}", "get", "/api/history/300.3?edition=2004", {}),
+    ("/api/history/{number}", "get", "/api/history/500.4?edition=2010", {}),
+    ("/api/history/{number}", "get", "/api/history/999.9", {}),
+    ("/api/history/{number}", "get", "/api/history/abc", {}),
+    ("/api/history/{number}", "get", "/api/history/305?edition=1999", {}),
     ("/api/check", "post", "/api/check", {"content": json.dumps(ATTACK_2004)}),
     ("/api/check", "post", "/api/check", {"content": 'edition = "2004"\nphase = "combat"\n',
                                           "headers": {"content-type": "application/toml"}}),
