@@ -213,7 +213,7 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
 @check("deals_damage", cites=("turn.skip", "combat.no_attackers", "damage.steps",
                               "damage.removed_from_combat", "damage.tapped", "damage.assign",
                               "damage.power", "damage.unblocked", "damage.blocked",
-                              "damage.blocker", "damage.two_steps"))
+                              "damage.blocker", "damage.trample", "damage.two_steps"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -251,10 +251,13 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
         blockers = [c for c in ctx.situation.creatures
                     if c.blocking == name and c.is_creature]
         if creature.blocked and not blockers:
+            if creature.has("trample"):
+                why = (f"Oui : {name} est bloquée mais plus aucune créature ne la bloque ; avec le "
+                       "piétinement, elle assigne toutes ses blessures de combat au joueur "
+                       "défenseur.")
+                return ctx.verdict(True, ("damage.blocked", "damage.trample"), why, topic)
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
                    "n'inflige aucune blessure de combat.")
-            if creature.has("trample"):
-                why += " (Le piétinement relève de règles absentes du corpus.)"
             return ctx.verdict(False, ("damage.blocked",), why, topic)
         rules.append("damage.blocked" if creature.blocked else "damage.unblocked")
     else:

@@ -317,21 +317,18 @@ class _Replay:
                                f"({self.holder or 'personne'} l'a)",
                                self._rule(priority_concept_of(self.moment)))
 
-    def _from_hand(self, index: int, player: str, what: str, concept: str) -> None:
+    def _from_hand(self, player: str) -> None:
+        """The card leaves a known hand (`check_cast` / `check_play_land` refused an empty one)."""
         hand = self.hands.get(player)
-        if hand is None:
-            return
-        if hand <= 0:
-            raise IllegalEvent(index, f"{player} n'a plus aucune carte en main pour {what}",
-                               self._rule(concept))
-        self.hands[player] = hand - 1
+        if hand is not None:
+            self.hands[player] = hand - 1
 
     def _cast(self, index: int, event: Cast) -> None:
         verdict = check_cast(self.context(), Question(ask="cast", player=event.by, kind=event.kind))
         if verdict.value is not True:
             raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
         verb = str(self.model.fact("cast_verb").value)
-        self._from_hand(index, event.by, f"{verb} un sort", "hand.cast")
+        self._from_hand(event.by)
         self._act(event.by, StackItem(kind=event.kind, controller=event.by))
         timing = "main.sorcery_speed" if event.kind in SORCERY_SPEED else priority_concept_of(
             self.moment)
@@ -343,7 +340,7 @@ class _Replay:
         verdict = check_play_land(self.context(), Question(ask="play_land", player=event.player))
         if verdict.value is not True:
             raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
-        self._from_hand(index, event.player, "jouer un terrain", "land.play")
+        self._from_hand(event.player)
         self.lands_played += 1
         self._act(event.player, None)
         self.note(f"{event.player} joue un terrain depuis sa main (sans utiliser la pile) ; "

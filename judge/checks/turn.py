@@ -207,7 +207,8 @@ KIND_LABELS = {"instant": "un éphémère", "sorcery": "un rituel", "creature": 
                "planeswalker": "un planeswalker"}
 
 
-@check("cast", cites=("priority.*", "turn.ends", "main.sorcery_speed", "fact.spell_kinds"))
+@check("cast", cites=("priority.*", "turn.ends", "main.sorcery_speed", "fact.spell_kinds",
+                      "hand.cast"))
 def check_cast(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     kind = question.kind or "instant"
@@ -229,6 +230,9 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
             why = (f"Non : {player} n'a pas la priorité ({who_holds(ctx.priority)}) ; on ne "
                    f"{verb[:-1]} un sort que lorsqu'on a la priorité.")
         return ctx.verdict(False, (priority_concept(ctx),), why, topic)
+    if ctx.situation.hand(player) == 0:
+        return ctx.verdict(False, ("hand.cast",), f"Non : {player} n'a aucune carte en main ; un "
+                           f"sort se {verb[:-2]}e depuis la main.", topic)
     if kind in SORCERY_SPEED:
         rules = ("main.sorcery_speed",)
         reasons = []

@@ -213,7 +213,7 @@ def test_replay_spell_without_a_card_in_a_known_hand_is_illegal(
         replay(graph, edition, situation(
             "hands = {A = 0}\nfirst_turn = true\n" + _events(*TO_MAIN, '{cast = "sorcery", by = "A"}')))
     assert info.value.index == 4 and info.value.rule == rule
-    assert "plus aucune carte en main" in info.value.reason
+    assert "aucune carte en main" in info.value.reason
 
 
 def test_replay_land_without_a_card_in_hand_names_the_event(graph: RuleSource) -> None:
