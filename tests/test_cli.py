@@ -268,3 +268,25 @@ def test_history_and_diff_errors(args: tuple[str, ...], code: int, message: str)
     result = run(*args)
     assert result.returncode == code and message in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_checks_gives_the_share_of_all_rules_first_then_the_reasons(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["checks"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Couverture : ") and "de toutes les règles" in lines[0]
+    assert any(line.strip().startswith("302.1") and "déphasage" in line for line in lines)
+    assert any(line.strip().startswith("510.2") and "replay" in line for line in lines)
+    assert main(["checks", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 0 < data["percent_of_all_rules"] < data["percent"] == 100.0
+
+
+def test_check_prints_the_trail_of_a_replay_as_a_numbered_journal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", str(ROOT / "examples" / "tour-rejoue.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "Journal du tour :" in out and "  1. [action du tour] " in out
+    assert "[événement 4] A joue un terrain" in out
