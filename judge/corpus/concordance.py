@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,7 +27,7 @@ from judge.resources import rules_dir
 
 Change = Literal["same", "renumbered", "edited", "split", "merged", "removed", "added"]
 CHANGES: tuple[Change, ...] = ("same", "renumbered", "edited", "split", "merged", "removed", "added")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 PLACEHOLDER = "§"
 _WORD = re.compile(r"[a-z0-9§]+(?:['-][a-z0-9]+)*")
 _SPACES = re.compile(r"\s+")
@@ -83,15 +83,26 @@ class Concordance:
     removed: tuple[str, ...]
     added: tuple[str, ...]
     reasons: tuple[tuple[str, str, str], ...] = ()  # (edition, number, why) of each override
+    _by_source: dict[str, tuple[Pair, ...]] = field(init=False, repr=False, compare=False)
+    _by_target: dict[str, tuple[Pair, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_source: dict[str, list[Pair]] = {}
+        by_target: dict[str, list[Pair]] = {}
+        for pair in self.pairs:
+            by_source.setdefault(pair.source, []).append(pair)
+            by_target.setdefault(pair.target, []).append(pair)
+        object.__setattr__(self, "_by_source", {n: tuple(found) for n, found in by_source.items()})
+        object.__setattr__(self, "_by_target", {
+            n: tuple(sorted(found, key=lambda p: (not p.main, -p.similarity))) for n, found in by_target.items()})
 
     def counterparts(self, number: str) -> tuple[Pair, ...]:
         """The pairs of an older rule, main counterpart first."""
-        return tuple(p for p in self.pairs if p.source == number)
+        return self._by_source.get(number, ())
 
     def sources(self, number: str) -> tuple[Pair, ...]:
         """The pairs of a newer rule, the one covering most of it first."""
-        found = [p for p in self.pairs if p.target == number]
-        return tuple(sorted(found, key=lambda p: (not p.main, -p.similarity)))
+        return self._by_target.get(number, ())
 
     def change_of_source(self, number: str) -> Change:
         pairs = self.counterparts(number)

@@ -87,6 +87,7 @@ class HistoryViews:
         self.url = url
         self.editions = chronological(graph)
         self._tables: dict[tuple[str, str], Concordance | None] = {}
+        self._diffs: dict[tuple[str, str, str, str], tuple[DiffOp, ...]] = {}
 
     def table(self, older: str, newer: str) -> Concordance | None:
         """The concordance of two editions, None when they share no language."""
@@ -115,13 +116,14 @@ class HistoryViews:
         return RuleRef(number=number, href=self.url(rule, root), label=label)
 
     def _diff(self, table: Concordance, source: str, target: str) -> tuple[DiffOp, ...]:
-        """Word diff of two counterparts (empty when nothing changed)."""
-        old = self.graph.get(table.source, source, table.language)
-        new = self.graph.get(table.target, target, table.language)
-        if old is None or new is None:
-            return ()
-        ops = word_diff(full_text(old), full_text(new))
-        return ops if any(op != "=" for op, _ in ops) else ()
+        """Word diff of two counterparts (empty when nothing changed), computed once per pair."""
+        key = (table.source, table.target, source, target)
+        if key not in self._diffs:
+            old = self.graph.get(table.source, source, table.language)
+            new = self.graph.get(table.target, target, table.language)
+            ops = word_diff(full_text(old), full_text(new)) if old is not None and new is not None else ()
+            self._diffs[key] = ops if any(op != "=" for op, _ in ops) else ()
+        return self._diffs[key]
 
     # -------------------------------------------------------------- the block of one rule
     def for_rule(self, rule: Rule, root: str) -> HistoryView | None:
