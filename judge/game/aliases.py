@@ -70,7 +70,7 @@ KIND_ALIASES = _aliases({
     "trigger": ("capacité déclenchée", "déclenchée", "triggered"),
     "combat_damage": ("blessures de combat",),
 })
-ABILITY_ALIASES = _aliases({
+ABILITY_NAMES: dict[str, tuple[str, ...]] = {  # the keyword abilities the engine knows
     "haste": ("célérité",),
     "first_strike": ("initiative",),
     "double_strike": ("double initiative",),
@@ -81,7 +81,8 @@ ABILITY_ALIASES = _aliases({
     "flying": ("vol",),
     "reach": ("portée",),
     "fear": ("peur",),
-})
+}
+ABILITY_ALIASES = _aliases(ABILITY_NAMES)
 COLOR_ALIASES = _aliases({
     "white": ("blanc", "blanche"),
     "blue": ("bleu", "bleue"),

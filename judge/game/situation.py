@@ -17,6 +17,7 @@ from pathlib import Path
 from judge.errors import SituationError
 from judge.game.aliases import (
     ABILITY_ALIASES,
+    ABILITY_NAMES,
     CARD_TYPE_ALIASES,
     COLOR_ALIASES,
     DAMAGE_STEP_ALIASES,
@@ -344,7 +345,14 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
 
 
 def _ability(value: object, path: str) -> str:
-    return read_slug(value, path, ABILITY_ALIASES, "capacité")
+    text = read_string(value, path)
+    slug = ABILITY_ALIASES.get(fold_name(text))
+    if slug is None:
+        known = ", ".join(f"{names[0]} ({name})" if names else name
+                          for name, names in sorted(ABILITY_NAMES.items(),
+                                                    key=lambda item: fold_name((item[1] or (item[0],))[0])))
+        raise SituationError(path, f"capacité inconnue « {text} » (capacités connues : {known})")
+    return slug
 
 
 def _color(value: object, path: str) -> str:

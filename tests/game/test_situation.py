@@ -181,7 +181,9 @@ BAD = [
     ('phase = "main1"\n[[questions]]\nask = "turn_order"\ncount = 2000000', "questions[0].count",
      "au plus 1000"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\nabilities = ["vol", "lévitation"]',
-     "creatures[0].abilities[1]", "capacité inconnu(e) « lévitation » (valeurs possibles : defender, "),
+     "creatures[0].abilities[1]", "capacité inconnue « lévitation » (capacités connues : célérité "
+     "(haste), défenseur (defender), double initiative (double_strike), flash, initiative "
+     "(first_strike), peur (fear), piétinement (trample), portée (reach), vigilance, vol (flying))"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncolors = ["violet"]', "creatures[0].colors[0]",
      "couleur inconnu(e) « violet »"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncard_types = ["rituel", "bateau"]',
