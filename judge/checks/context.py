@@ -139,6 +139,11 @@ def known_numbers(graph: RuleSource, edition: str) -> frozenset[str]:
     return table[edition]
 
 
+# Per graph: (edition, model, concepts) -> the numbers cited. Bounded by the concept tuples
+# the code writes (and the trail's), times the editions.
+_CITED: dict[int, tuple[RuleSource, dict[tuple[str, GameModel, tuple[str, ...]], tuple[str, ...]]]] = {}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Context:
     """A situation placed in its turn plan, under one edition and its game model.
@@ -193,10 +198,23 @@ class Context:
                 out.append(number)
         return tuple(out)
 
+    def cited(self, concepts: tuple[str, ...]) -> tuple[str, ...]:
+        """The concepts' numbers that the edition's text has, in rule order (memoized)."""
+        key = (self.edition, self.model, concepts)
+        entry = _CITED.get(id(self.graph))
+        if entry is None or entry[0] is not self.graph:
+            entry = (self.graph, {})
+            _CITED[id(self.graph)] = entry
+        found = entry[1].get(key)
+        if found is None:
+            found = tuple(sorted(self.cite(*self.rules(*concepts)), key=_rule_order))
+            entry[1][key] = found
+        return found
+
     def verdict(self, value: JSON, concepts: tuple[str, ...], why: str, topic: str,
                 extra: tuple[tuple[str, JSON], ...] = ()) -> Verdict:
         """A verdict citing the edition's rules; says so when its text is not in the corpus."""
-        rules = tuple(sorted(self.cite(*self.rules(*concepts)), key=_rule_order))
+        rules = self.cited(concepts)
         if not rules:
             why += (f" Le texte de l'édition {self.edition} sur {topic} n'est pas dans le "
                     "corpus : aucune règle n'est citée.")

@@ -94,7 +94,7 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
 
 def _trail(ctx: Context, entry: TrailEntry) -> Trail:
     return Trail(event=entry.event, what=entry.what, phase=entry.phase, step=entry.step,
-                 priority=entry.priority, rules=ctx.cite(*ctx.rules(*entry.concepts)))
+                 priority=entry.priority, rules=ctx.cited(entry.concepts))
 
 
 _Timelines = dict[tuple[int, bool, GameModel], tuple["TimelineEntry", ...]]
