@@ -180,7 +180,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     graph = _graph(args)
     if args.edition:
         graph.edition(args.edition)
-    result = search(args.query, edition=args.edition, limit=args.limit, graph=graph)
+    result = search(args.query, edition=args.edition, limit=args.limit, graph=graph, lang=args.lang)
     if args.json:
         _emit(result_json(result))
     else:
@@ -267,10 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_diff)
 
-    p = sub.add_parser("search", parents=[common], help="recherche plein texte en français")
+    p = sub.add_parser("search", parents=[common], help="recherche plein texte (français et anglais)")
     p.add_argument("query", metavar="REQUETE", help="mots, expression ou numéro de règle")
     p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
     p.add_argument("--limit", type=int, default=10, help="nombre maximal de résultats (10)")
+    p.add_argument("--lang", choices=("fr", "en"),
+                   help="une seule langue (par défaut : les deux, celle de la requête d'abord)")
     p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_search)
 

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from whoosh.analysis import Analyzer, Token
+from whoosh.lang.snowball.english import EnglishStemmer
 from whoosh.lang.snowball.french import FrenchStemmer
 from whoosh.lang.stopwords import stoplists
 
@@ -66,6 +67,10 @@ PROTECTED = frozenset(
 )
 
 _stemmer = FrenchStemmer()
+_english = EnglishStemmer()
+# The English texts (their own index, see `judge.search.index`): Snowball's English stop words
+# and stemmer instead of steps 4 and 5; steps 1–3 are the same.
+ENGLISH_STOP_WORDS = frozenset({fold(w) for w in stoplists["en"]} | ELISIONS)
 
 
 @lru_cache(maxsize=20000)
@@ -82,6 +87,23 @@ def stem(term: str) -> str:
     return stemmed
 
 
+@lru_cache(maxsize=20000)
+def stem_en(term: str) -> str:
+    """The English stemmed form of one folded, non-stop term."""
+    if term in PROTECTED or any(c.isdigit() for c in term):
+        return term
+    return str(_english.stem(term))
+
+
+def stemmer(language: str) -> Any:
+    """The stem function of a language's texts: English for `en`, French otherwise."""
+    return stem_en if language == "en" else stem
+
+
+def stop_words(language: str) -> frozenset[str]:
+    return ENGLISH_STOP_WORDS if language == "en" else STOP_WORDS
+
+
 def _unelide(term: str) -> tuple[str, int]:
     """Drop elided articles (`qu'une` -> `une`); also return how many characters went."""
     dropped = 0
@@ -94,11 +116,11 @@ def _unelide(term: str) -> tuple[str, int]:
     return term, dropped
 
 
-def folded_tokens(text: str) -> Iterator[tuple[str, int, int]]:
+def folded_tokens(text: str, stop: frozenset[str] = STOP_WORDS) -> Iterator[tuple[str, int, int]]:
     """Steps 1–4: `(folded term, start, end)` with offsets into `text`, stop words dropped."""
     for match in TOKEN_PATTERN.finditer(text):
         term, dropped = _unelide(fold(match.group(0)))
-        if not term or term in STOP_WORDS:
+        if not term or term in stop:
             continue
         yield term, match.start() + dropped, match.end()
 
@@ -108,19 +130,22 @@ def fold_terms(text: str) -> list[str]:
     return [term for term, _, _ in folded_tokens(text)]
 
 
-def analyze_terms(text: str) -> list[str]:
+def analyze_terms(text: str, language: str = "fr") -> list[str]:
     """The stemmed pipeline (steps 1–5): what the ranked fields index and match."""
-    return [stem(term) for term, _, _ in folded_tokens(text)]
+    stem_of = stemmer(language)
+    return [stem_of(term) for term, _, _ in folded_tokens(text, stop_words(language))]
 
 
 class FrenchAnalyzer(Analyzer):  # type: ignore[misc]
-    """The pipeline as a Whoosh analyzer: `stemmed=True` for ranked fields, False for `exact`."""
+    """The pipeline as a Whoosh analyzer: `stemmed=True` for ranked fields, False for `exact`;
+    `language="en"` for the English texts (English stop words and stemmer)."""
 
-    def __init__(self, stemmed: bool = True) -> None:
+    def __init__(self, stemmed: bool = True, language: str = "fr") -> None:
         self.stemmed = stemmed
+        self.language = language
 
     def __repr__(self) -> str:
-        return f"FrenchAnalyzer(stemmed={self.stemmed})"
+        return f"FrenchAnalyzer(stemmed={self.stemmed}, language={self.language!r})"
 
     def __call__(
         self,
@@ -140,9 +165,10 @@ class FrenchAnalyzer(Analyzer):  # type: ignore[misc]
             # Whoosh asks for the raw value when it analyses a single query term.
             terms: Iterator[tuple[str, int, int]] = iter([(fold(value), 0, len(value))])
         else:
-            terms = folded_tokens(value)
+            terms = folded_tokens(value, stop_words(self.language))
+        stem_of = stemmer(self.language)
         for pos, (term, start, end) in enumerate(terms):
-            token.text = stem(term) if self.stemmed else term
+            token.text = stem_of(term) if self.stemmed else term
             token.boost = 1.0
             token.stopped = False
             if keeporiginal:

@@ -7,7 +7,7 @@ Owns the cache folder (built in a temporary folder, renamed into place, rebuilt 
 or corrupt, kept in RAM when unwritable). Its key includes the source of `judge.search.analysis`.
 Querying the open indexes is `judge.search.query`'s job.
 
-Public, stable: `schema()`, `languages(graph)`, `index_name(graph)`, `build_index(graph, dest)`
+Public, stable: `schema(language)`, `languages(graph)`, `index_name(graph)`, `build_index(graph, dest)`
 and `open_or_build(graph)` -> ({language: Whoosh index}, notice or None).
 """
 
@@ -39,8 +39,10 @@ Indexes = dict[str, Any]  # language -> open Whoosh index
 
 
 # ---------------------------------------------------------------------- index
-def schema() -> Schema:
-    stemmed, exact = FrenchAnalyzer(stemmed=True), FrenchAnalyzer(stemmed=False)
+def schema(language: str = "fr") -> Schema:
+    """The fields of one language's index (its analysis: see `judge.search.analysis`)."""
+    stemmed = FrenchAnalyzer(stemmed=True, language=language)
+    exact = FrenchAnalyzer(stemmed=False, language=language)
     return Schema(
         id=ID(stored=True, unique=True),
         edition=ID(stored=True),
@@ -68,19 +70,20 @@ def _rules(graph: RuleGraph, language: str) -> tuple[Rule, ...]:
 def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, str]]:
     for rule in _rules(graph, language):
         examples = " ".join(example.text for example in rule.examples)
-        ancestors = [a.title for a in graph.ancestors(rule) if a.title]
+        # A rule's name: its title, or its text when that is only a name (`702.10. Haste`).
+        ancestors = [a.heading for a in graph.ancestors(rule) if a.heading]
         yield {
             "id": f"{rule.edition}:{rule.language}:{rule.number}",
             "edition": rule.edition,
             "language": rule.language,
             "number": rule.number,
             "status": rule.status,
-            "title": rule.title or "",
+            "title": rule.heading or "",
             "text": rule.text,
             "examples": examples,
             "context": " ".join(ancestors),
             "exact": " ".join(part for part in (rule.title or "", rule.text, examples) if part),
-            "heading": rule.title or "",
+            "heading": rule.heading or "",
         }
 
 
@@ -172,7 +175,7 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
         for language in languages(graph):
-            ix = whoosh.index.create_in(str(tmp), schema(), indexname=language)
+            ix = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
             ix.close()
         (tmp / "complete").write_text(_complete_text(_expected(graph)))
@@ -191,7 +194,7 @@ def _ram_index(graph: RuleGraph) -> Indexes:
     storage = RamStorage()
     out: Indexes = {}
     for language in languages(graph):
-        ix = out[language] = storage.create_index(schema(), indexname=language)
+        ix = out[language] = storage.create_index(schema(language), indexname=language)
         _fill(ix, graph, language)
     return out
 

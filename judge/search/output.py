@@ -21,6 +21,16 @@ _SNIPPET_CHARS = 220
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Counterpart:
+    """The same rule number in another language of the same release."""
+
+    language: str
+    number: str
+    title: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hit:
     """One rule found: where it is, how well it matched and the matching passage."""
 
@@ -32,6 +42,8 @@ class Hit:
     snippet: str
     status: str
     context: str | None = None
+    counterpart: Counterpart | None = None  # French for an English hit, English for a French one
+    removed_in: tuple[str, ...] = ()  # later editions that removed the rule (2004's 300.3: 2010)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,6 +129,21 @@ def _snippet(rule: Rule, stems: set[str], words: set[str]) -> str:
     return make_snippet(rule.text or rule.title or "", [])
 
 
+_COUNTERPART_CHARS = 160
+
+
+def counterpart_of(graph: RuleGraph, rule: Rule) -> Counterpart | None:
+    """The rule's counterpart in the release's other language (its first language first)."""
+    others = graph.translations(rule)
+    if not others:
+        return None
+    other = others[0]
+    text = " ".join(other.text.split())
+    if len(text) > _COUNTERPART_CHARS:
+        text = text[: _COUNTERPART_CHARS - 1].rstrip() + "…"
+    return Counterpart(language=other.language, number=other.number, title=other.heading, text=text)
+
+
 def make_hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words: set[str]) -> Hit:
     return Hit(
         edition=rule.edition,
@@ -127,6 +154,8 @@ def make_hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words:
         snippet=_snippet(rule, stems, words),
         status=rule.status,
         context=context_of(graph, rule),
+        counterpart=counterpart_of(graph, rule),
+        removed_in=tuple(e.id for e in graph.removed_in(rule)),
     )
 
 
@@ -147,6 +176,13 @@ def result_json(result: SearchResult) -> dict[str, Any]:
                 "title": hit.title,
                 "status": hit.status,
                 "context": hit.context,
+                "removed_in": list(hit.removed_in),
+                "counterpart": None if hit.counterpart is None else {
+                    "language": hit.counterpart.language,
+                    "number": hit.counterpart.number,
+                    "title": hit.counterpart.title,
+                    "text": hit.counterpart.text,
+                },
             }
             for hit in result.hits
         ],
@@ -179,10 +215,14 @@ def result_text(result: SearchResult) -> str:
         tags = [f"édition {hit.edition}", hit.language]
         if hit.status == "historical":
             tags.append("historique")
+        if hit.removed_in:
+            tags.append(f"supprimée en {', '.join(hit.removed_in)}")
         head += f"  ({', '.join(tags)})"
         lines.append(head)
         if hit.context:
             lines.append(f"    dans {hit.context}")
         if hit.snippet:
             lines.append(f"    {_plain(hit.snippet)}")
+        if hit.counterpart is not None and hit.language != "fr" and hit.counterpart.language == "fr":
+            lines.append(f"    en français ({hit.counterpart.number}) : {hit.counterpart.text}")
     return "\n".join(lines)

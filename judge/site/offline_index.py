@@ -81,8 +81,8 @@ def _words_json(words: dict[str, str]) -> dict[str, str | int]:
 
 def _fields(graph: RuleGraph, rule: Rule) -> dict[str, str]:
     """A rule's ranked fields, as `judge search` indexes them (`search_index._documents`)."""
-    ancestors = [a.title for a in graph.ancestors(rule) if a.title]
-    return {"title": rule.title or "", "text": plain_text(rule.segments),
+    ancestors = [a.heading for a in graph.ancestors(rule) if a.heading]
+    return {"title": rule.heading or "", "text": plain_text(rule.segments),
             "examples": " ".join(ex.text for ex in rule.examples), "context": " ".join(ancestors)}
 
 

@@ -36,7 +36,7 @@ from judge.game.model import STACK_KINDS
 from judge.game.turn import PHASE_LABELS, STEP_LABELS
 from judge.search.output import result_json
 from judge.site.build import SiteRenderer
-from judge.site.templating import rule_anchor, section_of
+from judge.site.templating import rule_url
 from judge.web.errors import (
     MAX_BODY,
     STATUS_MESSAGES,
@@ -62,15 +62,16 @@ _SNIPPET_TAGS = re.compile(r"</?mark>")
 
 
 # ---------------------------------------------------------------------- search
-def run_search(state: AppState, query: str, edition: str | None, limit: int) -> dict[str, Any]:
+def run_search(state: AppState, query: str, edition: str | None, limit: int,
+               lang: str | None = None) -> dict[str, Any]:
     """`judge search --json` for one query; results are cached (the index never changes)."""
-    cache_key = (query, edition, limit)
+    cache_key = (query, edition, limit, lang)
     with state.search_lock:
         cached = state.search_cache.get(cache_key)
         if cached is not None:
             state.search_cache.move_to_end(cache_key)
             return cached
-    result = state.search_index.search(query, edition=edition, limit=limit)
+    result = state.search_index.search(query, edition=edition, limit=limit, lang=lang)
     data: dict[str, Any] = result_json(result)
     if state.search_cache_size > 0:
         with state.search_lock:
@@ -87,14 +88,27 @@ def safe_snippet(snippet: str) -> Markup:
     return Markup(snippet)
 
 
-def rule_link(state: AppState, edition: str, number: str) -> str | None:
-    """URL of a rule on the served rulebook, None if the edition has no such rule."""
+def rule_link(state: AppState, edition: str, number: str, language: str | None = None) -> str | None:
+    """URL of a rule on the served rulebook (its language's pages), None if the edition has no
+    such rule."""
     bare = number.split(":", 1)[-1]
     if ":" in number:
         edition = number.split(":", 1)[0]
-    if edition not in state.graph.edition_ids or state.graph.get(edition, bare) is None:
+    if edition not in state.graph.edition_ids:
         return None
-    return f"/{edition}/{section_of(bare)}.html#{rule_anchor(bare)}"
+    rule = state.graph.get(edition, bare, language)
+    if rule is None:
+        return None
+    return rule_url(rule, "/", state.graph.primary_language(edition))
+
+
+def lang_param(value: str | None) -> str | None:
+    """`fr`, `en` or nothing (both languages)."""
+    if value in (None, ""):
+        return None
+    if value not in ("fr", "en"):
+        raise Problem(400, f"lang : « {value[:20]} » inconnue (fr ou en)")
+    return value
 
 
 def api_search(request: Request) -> Response:
@@ -103,7 +117,8 @@ def api_search(request: Request) -> Response:
     if not query:
         raise Problem(400, "q : une requête de recherche est attendue")
     edition = state.edition(query_param(request, "edition"))
-    data = run_search(state, query, edition, limit_param(query_param(request, "limit")))
+    data = run_search(state, query, edition, limit_param(query_param(request, "limit")),
+                      lang_param(query_param(request, "lang")))
     return JSONResponse(data)
 
 
@@ -116,7 +131,7 @@ def search_page(request: Request) -> Response:
         data = run_search(state, query, edition, limit_param(query_param(request, "limit"), 20))
     hits = [
         {**hit, "snippet_html": safe_snippet(str(hit.get("snippet") or "")),
-         "url": rule_link(state, str(hit["edition"]), str(hit["number"]))}
+         "url": rule_link(state, str(hit["edition"]), str(hit["number"]), str(hit["language"]))}
         for hit in (data or {}).get("hits", [])
     ]
     return render(

@@ -47,7 +47,7 @@ class AppState:
     assets: dict[str, tuple[bytes, str]]
     pages: dict[str, str] = field(default_factory=dict)
     search_cache_size: int = SEARCH_CACHE_SIZE
-    search_cache: OrderedDict[tuple[str, str | None, int], dict[str, Any]] = field(
+    search_cache: OrderedDict[tuple[str, str | None, int, str | None], dict[str, Any]] = field(
         default_factory=OrderedDict
     )
     # Requests run in worker threads: the search cache's reorderings are made under this lock.

@@ -84,7 +84,40 @@ def test_search_nonsense_has_no_hits_and_no_suggestion(graph) -> None:  # type: 
     [("first strike", "2004:310.5"), ("upkeep", "2004:303"), ("mal d'invocation", "2004:308.2a")],
 )
 def test_search_glossary_expands_jargon(graph, query: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert expected in numbers(search(query, graph=graph))[:2]
+    """English jargon finds the French rules through the FR↔EN glossary (French text only)."""
+    found = search(query, graph=graph, lang="fr")
+    assert expected in numbers(found)[:2]
+    assert {h.language for h in found.hits} == {"fr"}
+
+
+@pytest.mark.parametrize(
+    ("query", "number"), [("mana burn", "300.3"), ("until end of turn", "314.2"), ("first strike", "502.2")])
+def test_search_english_query_finds_the_english_rule_with_its_french_counterpart(graph, query: str, number: str) -> None:  # type: ignore[no-untyped-def]
+    hits = search(query, graph=graph, edition="2004").hits
+    english = next(h for h in hits if h.number == number)
+    assert english.language == "en" and hits[0].language == "en"
+    rule = graph.require("2004", number, "en")
+    # The words are in the English text of that rule (not a French one).
+    assert all(w in rule.text.lower() for w in query.split() if len(w) > 3)
+    french = graph.get("2004", number, "fr")
+    if french is None:
+        assert english.counterpart is None  # 502.2 First Strike: English only
+    else:
+        assert english.counterpart is not None and english.counterpart.language == "fr"
+        assert french.text.startswith(english.counterpart.text.rstrip("…"))
+
+
+def test_search_french_query_ranks_french_first(graph) -> None:  # type: ignore[no-untyped-def]
+    for query in ("brûlure de mana", "étape d'entretien", "jusqu'à la fin du tour", "déclaration des bloqueurs"):
+        hits = search(query, graph=graph).hits
+        assert hits[0].language == "fr", query
+
+
+def test_search_lang_restricts_to_one_language(graph) -> None:  # type: ignore[no-untyped-def]
+    assert {h.language for h in search("combat", graph=graph, lang="en", limit=20).hits} == {"en"}
+    assert {h.language for h in search("combat", graph=graph, lang="fr", limit=20).hits} == {"fr"}
+    with pytest.raises(QueryError, match="langue inconnue"):
+        search("combat", graph=graph, lang="de")
 
 
 def test_search_subrule_hit_carries_parent_context(graph) -> None:  # type: ignore[no-untyped-def]
@@ -137,8 +170,9 @@ def test_result_text_is_french(graph) -> None:  # type: ignore[no-untyped-def]
 )
 def test_search_hostile_queries_still_find_their_words(graph, query: str, word: str) -> None:  # type: ignore[no-untyped-def]
     # Unbalanced quotes and brackets, operators, control characters and very long input are
-    # cleaned, not errors: the real word left in the query is still found, in every hit shown.
-    result = search(query, graph=graph)
+    # cleaned, not errors: the real word left in the query is still found, in every hit shown
+    # (French text: an English hit may match through the FR↔EN glossary, not the word).
+    result = search(query, graph=graph, lang="fr")
     assert result.hits, query[:40]
     for hit in result.hits[:3]:
         rule = graph.get(hit.edition, hit.number, hit.language)

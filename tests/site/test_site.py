@@ -355,7 +355,9 @@ def test_offline_search_stems_plural_and_feminine_forms(graph) -> None:  # type:
 def test_offline_search_mrr_on_eval_set(graph) -> None:  # type: ignore[no-untyped-def]
     """The offline ranking (Python reference of search.js) on tests/search_eval.toml."""
     index = build_search_index(graph)
-    cases = [(q, expect) for q, expect in eval_queries() if expect]
+    # The offline page searches each edition's first (French) text: the cases it can answer.
+    present = {f"{d[0].split(':')[0]}:{d[0].split(':')[2]}" for d in index.docs}
+    cases = [(q, expect) for q, expect in eval_queries() if set(expect) & present]
     assert len(cases) >= 40
     reciprocal, misses = 0.0, []
     for query, expect in cases:

@@ -471,3 +471,14 @@ def test_api_rule_carries_the_doubtful_citation(client: TestClient) -> None:
     doubts = {r["number"]: r["doubt"] for r in rule["references"] if r["doubt"]}
     assert list(doubts) == ["502.25"] and doubts["502.25"]["likely"] == "502.28"
     assert [t["language"] for t in rule["translations"]] == ["en"]
+
+
+def test_api_search_lang_and_counterpart(client: TestClient) -> None:
+    data = client.get("/api/search", params={"q": "mana burn", "edition": "2004"}).json()
+    first = data["hits"][0]
+    assert (first["language"], first["number"]) == ("en", "300.3")
+    assert first["counterpart"]["language"] == "fr" and first["removed_in"] == ["2010"]
+    only = client.get("/api/search", params={"q": "mana burn", "lang": "fr"}).json()
+    assert {h["language"] for h in only["hits"]} == {"fr"}
+    bad = client.get("/api/search", params={"q": "mana", "lang": "de"})
+    assert bad.status_code == 400 and "lang" in bad.json()["error"]
