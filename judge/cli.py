@@ -147,6 +147,27 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_glossary(args: argparse.Namespace) -> int:
+    from judge.corpus.export import glossary_json, glossary_text
+    from judge.corpus.glossary import find
+
+    graph = _graph(args)
+    if args.edition:
+        graph.edition(args.edition)
+    term = args.term.strip()
+    if not term:
+        raise JudgeError("terme vide : indiquez un terme du glossaire (ex. « initiative », « first strike »)")
+    matches = find(graph, term, args.edition)
+    if not matches:
+        where = f" de l'édition {args.edition}" if args.edition else ""
+        raise NotFound(f"« {term[:60]} » absent du glossaire{where}")
+    if args.json:
+        _emit(glossary_json(graph, matches))
+    else:
+        print(glossary_text(graph, matches))
+    return 0
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     from judge.corpus.export import parse_json, parse_text_report
     from judge.corpus.parser import parse_file
@@ -275,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="une seule langue (par défaut : les deux, celle de la requête d'abord)")
     p.add_argument("--json", action="store_true", help="sortie JSON stable")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("glossary", parents=[common], help="chercher un terme du glossaire des règles complètes")
+    p.add_argument("term", metavar="TERME", help="terme, en anglais ou en français (« initiative », « first strike »)")
+    p.add_argument("--edition", help="édition (2004, 2010)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+    p.set_defaults(func=cmd_glossary)
 
     p = sub.add_parser("parse", parents=[common], help="analyser un fichier de règles et dire ce qui a été trouvé")
     p.add_argument("path", metavar="FICHIER", help="texte de règles (UTF-8, UTF-16, cp1252)")

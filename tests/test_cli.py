@@ -85,6 +85,19 @@ def test_rule_only_in_english_is_shown_and_marked(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().out.startswith(f"[{edition} · en] {number}.  (texte anglais seulement)")
 
 
+def test_glossary_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["glossary", "initiative", "--edition", "2004"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("[2004 · en] First Strike  (glossaire)") and "Renvois : 502.28, 502.2" in out
+    assert main(["glossary", "double initiative", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["edition"], d["term"], d["found_by"]) for d in data] == [
+        ("2004", "Double Strike", "lexicon"), ("2010", "Double Strike", "lexicon")]
+    assert data[1]["references"] == [{"number": "702.4", "title": "Double Strike", "resolved": True, "language": "en"}]
+    assert main(["glossary", "xylophone"]) == 1
+    assert "absent du glossaire" in capsys.readouterr().err
+
+
 def test_rule_backlinks_json(capsys: pytest.CaptureFixture[str]) -> None:
     main(["rule", "306.2", "--edition", "2004", "--json"])
     (rule,) = json.loads(capsys.readouterr().out)

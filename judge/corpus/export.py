@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from judge.corpus.citations import Doubt, rule_doubts
+from judge.corpus.glossary import GlossaryMatch
+from judge.corpus.glossary import references as glossary_references
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Document, Rule
 
@@ -167,6 +169,43 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append(f"  Source : {rule.span.file}:{rule.span.line}")
     blocks = ["\n".join(lines)]
     blocks.extend(rule_text(graph, t, checks_for, with_translations=False) for t in translations)
+    return "\n\n".join(blocks)
+
+
+def glossary_json(graph: RuleGraph, matches: tuple[GlossaryMatch, ...]) -> list[dict[str, Any]]:
+    """The `judge glossary --json` shape (docs/cli.md)."""
+    return [
+        {
+            "edition": m.edition,
+            "language": m.language,
+            "term": m.entry.term,
+            "text": m.entry.text,
+            "found_by": m.via,
+            "references": [
+                {"number": r.reference.number, "title": r.reference.title, "resolved": r.target is not None,
+                 "language": r.target.language if r.target else None}
+                for r in glossary_references(graph, m.edition, m.language, m.entry)
+            ],
+            "source": {"file": m.entry.span.file if m.entry.span else None,
+                       "line": m.entry.span.line if m.entry.span else None},
+        }
+        for m in matches
+    ]
+
+
+def glossary_text(graph: RuleGraph, matches: tuple[GlossaryMatch, ...]) -> str:
+    """Glossary entries as a judge reads them in a terminal."""
+    blocks = []
+    for m in matches:
+        lines = [f"[{m.edition} · {m.language}] {m.entry.term}  (glossaire)"]
+        lines.append(_wrap(m.entry.text, "  "))
+        refs = glossary_references(graph, m.edition, m.language, m.entry)
+        if refs:
+            lines.append("  Renvois : " + ", ".join(
+                r.reference.number + ("" if r.target else " (absente)") for r in refs))
+        if m.entry.span:
+            lines.append(f"  Source : {m.entry.span.file}:{m.entry.span.line}")
+        blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 

@@ -187,12 +187,15 @@ class RuleGraph:
 
     # ------------------------------------------------------------------ references
     def _resolve(self, rule: Rule, number: str) -> Rule | None:
-        """Same edition only; the citing language first, then another language of it."""
-        same = self._by_key.get((rule.edition, rule.language, number))
+        return self.resolve_in(rule.edition, rule.language, number)
+
+    def resolve_in(self, edition: str, language: str, number: str) -> Rule | None:
+        """A cited number inside one edition only: `language` first, then another language of it."""
+        same = self._by_key.get((edition, language, number))
         if same is not None:
             return same
-        for lang in self.edition(rule.edition).languages:
-            other = self._by_key.get((rule.edition, lang, number))
+        for lang in self.edition(edition).languages:
+            other = self._by_key.get((edition, lang, number))
             if other is not None:
                 return other
         return None

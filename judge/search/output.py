@@ -47,13 +47,26 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GlossaryHit:
+    """A Comprehensive Rules glossary entry that the query names (`judge.corpus.glossary`)."""
+
+    edition: str
+    language: str
+    term: str
+    text: str
+    found_by: str  # "term", "lexicon" (FR↔EN glossary) or "words"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SearchResult:
-    """Ranked hits for one query, with a "did you mean" suggestion and a notice if any."""
+    """Ranked hits for one query, with a "did you mean" suggestion and a notice if any, and
+    the glossary entries the query names."""
 
     query: str
     suggestion: str | None
     hits: tuple[Hit, ...]
     notice: str | None = None
+    glossary: tuple[GlossaryHit, ...] = ()
 
 
 def _titled_ancestor(graph: RuleGraph, rule: Rule) -> Rule | None:
@@ -166,6 +179,11 @@ def result_json(result: SearchResult) -> dict[str, Any]:
         "query": result.query,
         "suggestion": result.suggestion,
         "notice": result.notice,
+        "glossary": [
+            {"edition": g.edition, "language": g.language, "term": g.term, "text": g.text,
+             "found_by": g.found_by}
+            for g in result.glossary
+        ],
         "hits": [
             {
                 "edition": hit.edition,
@@ -208,6 +226,10 @@ def result_text(result: SearchResult) -> str:
         lines.append(f"{count} résultat{'s' if count > 1 else ''} pour « {result.query.strip()[:80]} » :")
     if result.suggestion:
         lines.append(f"Vouliez-vous dire « {result.suggestion} » ?")
+    for entry in result.glossary:
+        text = " ".join(entry.text.split())
+        lines.append(f"Glossaire ({entry.edition}, {entry.language}) : {entry.term} — "
+                     f"{text[:200] + '…' if len(text) > 200 else text}")
     for i, hit in enumerate(result.hits, 1):
         head = f"{i:2}. {hit.number}"
         if hit.title:

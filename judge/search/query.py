@@ -17,6 +17,7 @@ from typing import Any
 
 from whoosh import scoring
 
+from judge.corpus.glossary import find as find_glossary
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import GlossaryTerm, glossary
 from judge.corpus.model import RULE_NUMBER, Rule
@@ -27,6 +28,7 @@ from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
 from judge.search.index import Indexes, open_or_build
 from judge.search.match import And, Clause, Node, Or, Phrase, Postings
 from judge.search.output import (
+    GlossaryHit,
     SearchResult,
     make_hit,
 )
@@ -38,6 +40,7 @@ CHILD_SCORE = 50.0
 # A rule in another language than the one asked for (the edition's first language unless the
 # query says otherwise) keeps this share of its score: French first, English still found.
 OTHER_LANGUAGE = 0.4
+GLOSSARY_HITS = 3  # glossary entries shown with the rules
 # A rule whose name (heading) is exactly what the query asks for ("mana abilities" -> 406
 # Mana Abilities, "haste" -> 502.5 Haste) is the definition: its score is multiplied.
 NAME_MATCH = 2.0
@@ -482,6 +485,12 @@ def search_with(index: RuleIndex, query: str, *, edition: str | None = None, lim
         suggestion=suggestion(plan.text, corrections),
         hits=hits,
         notice=" ; ".join(notices) if notices else None,
+        glossary=tuple(
+            GlossaryHit(edition=m.edition, language=m.language, term=m.entry.term, text=m.entry.text,
+                        found_by=m.via)
+            for m in find_glossary(graph, plan.text, edition, limit=GLOSSARY_HITS)
+            if lang is None or m.language == lang
+        ) if not plan.numbers else (),
     )
 
 

@@ -22,13 +22,25 @@ from judge.site.diagram import turn_diagram_svg
 from judge.site.history import HistoryView, HistoryViews, changes_path
 from judge.errors import JudgeError
 from judge.checks.rulemap import load_checks_for
-from judge.corpus.citations import rule_doubts
+from judge.corpus.citations import Doubt, rule_doubts
+from judge.corpus.glossary import entries as glossary_entries
+from judge.corpus.lexicon import glossary as lexicon
+from judge.corpus.glossary import term_key
 from judge.corpus.export import ChecksFor
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Edition, Reference, Rule, Segment, sort_key
 from judge.site.offline_index import build_search_index, search_index_js
 from judge.resources import templates_dir
-from judge.site.templating import edition_path, make_environment, page_path, rule_anchor, rule_url, section_of
+from judge.site.templating import (
+    edition_path,
+    glossary_anchor,
+    glossary_path,
+    make_environment,
+    page_path,
+    rule_anchor,
+    rule_url,
+    section_of,
+)
 
 
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
@@ -140,23 +152,29 @@ class SiteRenderer:
         return Link(label=label, href=self.url(rule, root), title=f"Règle {rule.number}")
 
     def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str) -> tuple[SegmentView, ...]:
-        out: list[SegmentView] = []
         doubts = {id(d.reference): d for d in rule_doubts(self.graph, rule)}
+        return self.text_segments(rule.edition, rule.language, segments, root, doubts)
+
+    def text_segments(self, edition: str, language: str, segments: tuple[Segment, ...], root: str,
+                      doubts: dict[int, Doubt] | None = None) -> tuple[SegmentView, ...]:
+        """A text of one edition and language (a rule's, a glossary entry's) with its links."""
+        out: list[SegmentView] = []
+        doubts = doubts or {}
         for segment in segments:
             if not isinstance(segment, Reference):
                 out.append(SegmentView(text=segment.text))
                 continue
             text = segment.text or segment.number
-            target = self.graph.resolve(rule, segment)
+            target = self.graph.resolve_in(edition, language, segment.number)
             if target is None:
                 quoted = f"« {segment.title} » : " if segment.title else ""
                 out.append(SegmentView(
                     text=text, missing=True,
-                    title=f"{quoted}règle {segment.number} absente du corpus (édition {rule.edition})",
+                    title=f"{quoted}règle {segment.number} absente du corpus (édition {edition})",
                 ))
             else:
                 name = f" — {target.heading}" if target.heading else ""
-                lang = f" ({language_name(target.language)})" if target.language != rule.language else ""
+                lang = f" ({language_name(target.language)})" if target.language != language else ""
                 doubt = doubts.get(id(segment))
                 out.append(SegmentView(text=text, href=self.url(target, root),
                                        title=f"Règle {target.number}{name}{lang}",
@@ -255,6 +273,7 @@ class SiteRenderer:
             language_label=language_name(lang), toc=self.toc(edition_id, root, lang),
             other_languages=other_languages,
             diagram=turn_diagram_svg(self.graph, edition_id, root) if lang == edition.languages[0] else "",
+            glossary_href=root + glossary_path(edition_id) if self.has_glossary(edition_id) else None,
             edition_href=root + edition_path(edition_id, None if lang == edition.languages[0] else lang),
         )
 
@@ -295,6 +314,29 @@ class SiteRenderer:
         """Every change between two editions (older first), grouped by section."""
         return self._render("changes.html", root=root, **self.history.changes_context(older, newer, root))
 
+    def has_glossary(self, edition_id: str) -> bool:
+        return any(self.graph.glossary(edition_id, lang) for lang in self.graph.edition(edition_id).languages)
+
+    def render_glossary(self, edition_id: str, root: str = "../") -> str:
+        """The Comprehensive Rules glossary of an edition: each term, its French name (FR↔EN
+        glossary) when known, its definition with links to the rules it cites."""
+        edition = self.graph.edition(edition_id)
+        french = {term_key(name): term.fr[0] for term in lexicon() for name in term.en}
+        items = []
+        seen: set[str] = set()
+        for _, language, entry in glossary_entries(self.graph, edition_id):
+            anchor = glossary_anchor(entry.term)
+            while anchor in seen:
+                anchor += "-"
+            seen.add(anchor)
+            items.append({
+                "term": entry.term, "anchor": anchor, "language": language,
+                "french": french.get(term_key(entry.term)),
+                "segments": self.text_segments(edition_id, language, entry.segments, root),
+            })
+        return self._render("glossary.html", root=root, banner=self.banner(edition), items=items,
+                            edition_href=root + edition_path(edition_id))
+
     # -------------------------------------------------------------- the whole site
     def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
         """Every (relative path, content) of the site, in a stable order.
@@ -312,6 +354,8 @@ class SiteRenderer:
                 for section in self.sections(edition.id, lang):
                     yield page_path(edition.id, section, sub), self.render_section(
                         edition.id, section, root, lang)
+            if self.has_glossary(edition.id):
+                yield glossary_path(edition.id), self.render_glossary(edition.id, base_url or "../")
         for older, newer in self.history.pairs_of_editions():
             if self.history.table(older, newer) is not None:
                 yield changes_path(older, newer), self.render_changes(older, newer, base_url or "../")

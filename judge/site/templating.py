@@ -7,11 +7,13 @@ Owns the loader, autoescaping, `StrictUndefined` and every filter, registered by
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jinja2
 
 from judge.corpus.model import Rule, sort_key
+from judge.normalize import fold
 from judge.resources import templates_dir
 
 
@@ -30,6 +32,16 @@ def page_path(edition: str, section: str, language: str | None = None) -> str:
     if language:
         return f"{edition}/{language}/{section}.html"
     return f"{edition}/{section}.html"
+
+
+def glossary_path(edition: str) -> str:
+    """The glossary page of an edition."""
+    return f"{edition}/glossaire.html"
+
+
+def glossary_anchor(term: str) -> str:
+    """`First Strike` -> `G-first-strike`."""
+    return "G-" + "-".join(re.findall(r"[a-z0-9]+", fold(term)))
 
 
 def edition_path(edition: str, language: str | None = None) -> str:

@@ -223,6 +223,9 @@ def section_page(request: Request) -> Response:
     page = request.path_params["page"]
     if page == "index.html":
         return edition_page(request)
+    site = _site(state)
+    if page == "glossaire.html" and language is None and site.has_glossary(edition):
+        return _site_page(state, f"{edition}/glossaire", lambda: str(site.render_glossary(edition, "/")))
     match = re.fullmatch(r"(\d{3})\.html", page)
     if match is None:
         raise Problem(404, STATUS_MESSAGES[404])
@@ -230,7 +233,6 @@ def section_page(request: Request) -> Response:
     lang = language or state.graph.primary_language(edition)
     if state.graph.get(edition, section, lang) is None:
         raise Problem(404, f"section {section} absente de l'édition {edition}")
-    site = _site(state)
     return _site_page(
         state, f"{edition}/{language}/{section}",
         lambda: str(site.render_section(edition, section, "/", language)),
@@ -377,7 +379,7 @@ class _EditionSegment(Convertor[str]):
 
 
 class _PageSegment(_EditionSegment):
-    regex = r"(?:index|\d{3})\.html"
+    regex = r"(?:index|glossaire|\d{3})\.html"
 
 
 class _LanguageSegment(_EditionSegment):

@@ -72,3 +72,24 @@ def test_lint_unresolved_is_per_language() -> None:
     graph = _graph("100.1. Voir règle 300.1.\n", "100.1. See rule 300.2.\n\n300.1. Here.\n")
     unresolved = [(f.language, f.number) for f in lint(graph) if f.kind == "unresolved"]
     assert unresolved == [("en", "300.2")]
+
+
+def test_glossary_found_by_term_translation_and_words(graph: RuleGraph) -> None:
+    from judge.corpus.glossary import find, references
+
+    by_term = find(graph, "first strikes", "2004")
+    assert [(m.entry.term, m.via) for m in by_term][:1] == [("First Strike", "term")]
+    # « initiative » is the French name of first strike (FR↔EN glossary).
+    assert [(m.edition, m.entry.term, m.via) for m in find(graph, "initiative")] == [
+        ("2004", "First Strike", "lexicon"), ("2010", "First Strike", "lexicon")]
+    # 2010's entry is "Mana Burn (Obsolete)": found by its term.
+    (burn,) = find(graph, "mana burn", "2010")
+    assert burn.via == "term" and "no longer exists" in burn.entry.text
+    assert find(graph, "xylophone") == ()
+    # Its citations resolve inside its edition.
+    (strike_2004,) = [m for m in find(graph, "first strike", "2004") if m.via == "term"]
+    targets = [(r.reference.number, r.target.language if r.target else None)
+               for r in references(graph, "2004", "en", strike_2004.entry)]
+    assert targets == [("502.28", "en"), ("502.2", "en")]
+    lines = (source_text.RULES / source_text.EN_2004).read_text(encoding="utf-8").split("\n")
+    assert strike_2004.entry.span is not None and lines[strike_2004.entry.span.line - 1] == "First Strike"

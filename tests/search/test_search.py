@@ -107,6 +107,16 @@ def test_search_english_query_finds_the_english_rule_with_its_french_counterpart
         assert french.text.startswith(english.counterpart.text.rstrip("…"))
 
 
+def test_search_finds_the_rule_and_the_glossary_entry(graph) -> None:  # type: ignore[no-untyped-def]
+    result = search("initiative", graph=graph)
+    assert result.hits[0].language == "fr" and "initiative" in result.hits[0].snippet
+    assert [(g.edition, g.term) for g in result.glossary] == [("2004", "First Strike"), ("2010", "First Strike")]
+    data = result_json(result)
+    assert data["glossary"][0]["found_by"] == "lexicon"
+    assert "Glossaire (2004, en) : First Strike" in result_text(result)
+    assert search("308.2", graph=graph).glossary == ()
+
+
 def test_search_french_query_ranks_french_first(graph) -> None:  # type: ignore[no-untyped-def]
     for query in ("brûlure de mana", "étape d'entretien", "jusqu'à la fin du tour", "déclaration des bloqueurs"):
         hits = search(query, graph=graph).hits

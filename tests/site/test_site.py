@@ -271,6 +271,18 @@ def test_site_doubtful_citation_has_a_note_and_the_likely_rule(site: Path) -> No
     assert "../2004/en/502.html#R50225" in links
 
 
+def test_site_glossary_page_links_its_rules(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+    page = parse(site / "2004" / "glossaire.html")
+    term = by_id(page, "G-first-strike")
+    assert text_of(term) == "First Strike — initiative"
+    entries = [d for d in page.iter("dt")]
+    assert len(entries) == len(graph.glossary("2004", "en"))
+    index = parse(site / "2004" / "index.html")
+    assert "../2004/glossaire.html" in [a.get("href") for a in index.iter("a")]
+    (definition,) = [d for d in page.iter("dd") if "First strike is a static ability" in text_of(d)]
+    assert [a.get("href") for a in definition.iter("a")] == ["../2004/en/502.html#R50228", "../2004/en/502.html#R5022"]
+
+
 def test_site_side_by_side_fr_en_by_default(site: Path) -> None:
     """Every French rule with an English text of the same number shows both, French first."""
     columns = _columns(by_id(parse(site / "2004" / "302.html"), "R3023"))

@@ -482,3 +482,10 @@ def test_api_search_lang_and_counterpart(client: TestClient) -> None:
     assert {h["language"] for h in only["hits"]} == {"fr"}
     bad = client.get("/api/search", params={"q": "mana", "lang": "de"})
     assert bad.status_code == 400 and "lang" in bad.json()["error"]
+
+
+def test_glossary_page_is_served(client: TestClient) -> None:
+    response = client.get("/2010/glossaire.html")
+    assert response.status_code == 200 and 'id="G-first-strike"' in response.text
+    assert 'href="/2010/en/702.html#R7027"' in response.text
+    assert client.get("/2010/en/glossaire.html").status_code == 404

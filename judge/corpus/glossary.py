@@ -1,0 +1,90 @@
+"""The Comprehensive Rules glossary as part of the graph: entries by edition, found by term.
+
+Each English text of a release ends with its glossary (`First Strike`, `Mana Burn`…), parsed
+into `GlossaryEntry`s; their citations resolve inside the release like a rule's. A term is
+found by its own words (case, accents and plurals aside: `first strikes`), through the FR↔EN
+glossary of game terms (« initiative » → "First Strike", `judge.corpus.lexicon`), or, failing
+both, by every word of the query appearing in the term.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from judge.corpus.citations import name_key
+from judge.corpus.graph import ResolvedReference, RuleGraph
+from judge.corpus.lexicon import glossary as lexicon
+from judge.corpus.model import GlossaryEntry, Reference
+
+Via = Literal["term", "lexicon", "words"]
+_ORDER = {"term": 0, "lexicon": 1, "words": 2}
+_NOTE = re.compile(r"\s*\([^)]*\)\s*$")  # `Mana Burn (Obsolete)`: the term is `Mana Burn`
+
+
+def term_key(term: str) -> frozenset[str]:
+    """The words that name an entry (a trailing parenthesised note aside)."""
+    return name_key(_NOTE.sub("", term))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GlossaryMatch:
+    """A glossary entry of one edition and language, and how the query found it."""
+
+    edition: str
+    language: str
+    entry: GlossaryEntry
+    via: Via
+
+
+def entries(graph: RuleGraph, edition: str | None = None) -> tuple[tuple[str, str, GlossaryEntry], ...]:
+    """(edition, language, entry) of every glossary of the graph, in manifest order."""
+    out: list[tuple[str, str, GlossaryEntry]] = []
+    for e in graph.editions:
+        if edition is not None and e.id != edition:
+            continue
+        for language in e.languages:
+            out.extend((e.id, language, entry) for entry in graph.glossary(e.id, language))
+    return tuple(out)
+
+
+def _translations(key: frozenset[str]) -> set[frozenset[str]]:
+    """The name keys of every name of the FR↔EN notions that `key` names."""
+    out: set[frozenset[str]] = set()
+    for term in lexicon():
+        names = {name_key(n) for n in term.names()}
+        if key in names:
+            out |= names
+    return out
+
+
+def find(graph: RuleGraph, query: str, edition: str | None = None, *, limit: int | None = None) -> tuple[GlossaryMatch, ...]:
+    """The glossary entries a query names, best first (its own words, then a translation,
+    then entries whose term holds every word of the query)."""
+    key = name_key(query)
+    if not key:
+        return ()
+    translated = _translations(key) - {key}
+    found = []
+    for edition_id, language, entry in entries(graph, edition):
+        term = term_key(entry.term)
+        via: Via | None = None
+        if term == key:
+            via = "term"
+        elif term in translated:
+            via = "lexicon"
+        elif key <= term:
+            via = "words"
+        if via is not None:
+            found.append(GlossaryMatch(edition=edition_id, language=language, entry=entry, via=via))
+    found.sort(key=lambda m: (_ORDER[m.via], len(m.entry.term)))
+    return tuple(found[:limit] if limit is not None else found)
+
+
+def references(graph: RuleGraph, edition: str, language: str, entry: GlossaryEntry) -> tuple[ResolvedReference, ...]:
+    """The entry's citations, resolved inside its edition (its language first)."""
+    return tuple(
+        ResolvedReference(reference=s, target=graph.resolve_in(edition, language, s.number))
+        for s in entry.segments if isinstance(s, Reference)
+    )
