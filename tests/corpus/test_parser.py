@@ -270,3 +270,11 @@ def test_parse_text_whitespace_only_line_separates_glossary_entries() -> None:
         ("Abandon", "To turn a scheme face down."),
         ("Ability", "Text that explains."),
     ]
+
+
+def test_citation_word_before_a_number_glued_to_letters_is_plain_text() -> None:
+    """`voir règle 306Exemple` is no citation (306E is no rule number): plain text, no error;
+    in `306-311x` the range end is no number, so 306 alone is cited."""
+    (rule,) = parse_text("100.1. voir règle 306Exemple : et voir règle 306-311x.\n").rules
+    assert [(r.number, r.range_end) for r in rule.references] == [("306", None)]
+    assert plain_text(rule.segments) == rule.text
