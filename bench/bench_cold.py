@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SITUATION = ROOT / "tests" / "situations" / "attack_2004_haste.toml"
+SITUATION = ROOT / "examples" / "attaque-2004.toml"
 JUDGE = [sys.executable, "-m", "judge"]
 COMMANDS = {
     "python -c pass": ([sys.executable, "-c", "pass"], None),
@@ -45,7 +45,7 @@ def main() -> int:
         env = dict(os.environ, JUDGE_CACHE_DIR=cache)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed package: bytecode compiled
         for command, _ in COMMANDS.values():
-            subprocess.run(command, env=env, capture_output=True)  # fill the caches
+            subprocess.run(command, env=env, capture_output=True, check=True)  # fill the caches
         times: dict[str, list[float]] = {name: [] for name in COMMANDS}
         cpu: dict[str, list[float]] = {name: [] for name in COMMANDS}
         for _ in range(args.runs):

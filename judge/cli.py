@@ -215,7 +215,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     stdin_text = sys.stdin.read() if args.file == "-" else None
     situation = load_situation_file(args.file, stdin_text)
-    report = check(_graph(args), situation)
+    from judge.corpus.loader import load_rule_numbers
+
+    report = check(load_rule_numbers(args.config), situation)
     if args.json:
         _emit(report_json(report))
     else:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from judge.corpus.model import Edition, Rule, sort_key
+from judge.corpus.model import Edition, sort_key
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
 from judge.game.model import Creature, Question, Situation
@@ -28,14 +28,11 @@ from judge.game.turn import (
 
 
 class RuleSource(Protocol):
-    """What the checks need of the rule graph."""
-
-    def get(self, edition: str, number: str, language: str | None = None) -> Rule | None: ...
-
-    def rules(self, edition: str | None = None, language: str | None = None
-              ) -> tuple[Rule, ...]: ...
+    """What the checks need of the rule graph (a `RuleGraph`, or its cached `RuleNumbers`)."""
 
     def edition(self, edition_id: str) -> Edition: ...
+
+    def numbers(self, edition: str) -> frozenset[str]: ...
 
     @property
     def edition_ids(self) -> tuple[str, ...]: ...
@@ -132,10 +129,7 @@ def known_numbers(graph: RuleSource, edition: str) -> frozenset[str]:
         _KNOWN[id(graph)] = entry
     table = entry[1]
     if edition not in table:
-        table[edition] = frozenset(
-            rule.number for language in graph.edition(edition).languages
-            for rule in graph.rules(edition, language)
-        )
+        table[edition] = graph.numbers(edition)
     return table[edition]
 
 

@@ -14,6 +14,7 @@ from judge.checks import catalog  # noqa: F401  (registers every check before RE
 from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
 from judge.checks.replay import TrailEntry, replay_context
 from judge.checks.rulemap import edition_models, load_checks_for
+from judge.corpus.graph import RuleGraph
 from judge.corpus.model import sort_key
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
@@ -289,7 +290,7 @@ def measured_sections(model: GameModel) -> frozenset[int]:
     return frozenset(int(n.split(".")[0]) for n in numbers if n.split(".")[0].isdigit())
 
 
-def coverage(graph: RuleSource) -> Coverage:
+def coverage(graph: RuleGraph) -> Coverage:
     """For each rule of the turn structure of each edition with a game model: checks or reason."""
     editions = tuple(graph.edition(e) for e in graph.edition_ids)
     models = edition_models(editions)

@@ -32,6 +32,49 @@ def key(rule: Rule) -> RuleKey:
     return (rule.edition, rule.language, rule.number)
 
 
+def find_edition(editions: tuple[Edition, ...], edition_id: str) -> Edition:
+    for edition in editions:
+        if edition.id == edition_id:
+            return edition
+    raise UnknownEdition(edition_id, tuple(e.id for e in editions))
+
+
+def newest_edition(editions: tuple[Edition, ...]) -> str:
+    """The latest release (manifest order breaks ties and undated editions)."""
+    ids = [e.id for e in editions]
+    return sorted(editions, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleNumbers:
+    """The editions and the rule numbers of each (in any of its languages): all that a situation
+    check needs of a corpus, small enough to be cached apart (`judge check` loads no rule)."""
+
+    editions: tuple[Edition, ...]
+    by_edition: tuple[tuple[str, frozenset[str]], ...]
+
+    @classmethod
+    def of(cls, graph: RuleGraph) -> RuleNumbers:
+        return cls(editions=graph.editions, by_edition=tuple((e, graph.numbers(e)) for e in graph.edition_ids))
+
+    @property
+    def edition_ids(self) -> tuple[str, ...]:
+        return tuple(e.id for e in self.editions)
+
+    @property
+    def newest_edition(self) -> str:
+        return newest_edition(self.editions)
+
+    def edition(self, edition_id: str) -> Edition:
+        return find_edition(self.editions, edition_id)
+
+    def numbers(self, edition: str) -> frozenset[str]:
+        for edition_id, numbers in self.by_edition:
+            if edition_id == edition:
+                return numbers
+        return frozenset()
+
+
 class RuleGraph:
     """Rules of several editions, each in one or more languages, cross-referenced."""
 
@@ -79,14 +122,10 @@ class RuleGraph:
 
     @property
     def newest_edition(self) -> str:
-        dated = sorted(self.editions, key=lambda e: (e.released or "", self.edition_ids.index(e.id)))
-        return dated[-1].id
+        return newest_edition(self.editions)
 
     def edition(self, edition_id: str) -> Edition:
-        for edition in self.editions:
-            if edition.id == edition_id:
-                return edition
-        raise UnknownEdition(edition_id, self.edition_ids)
+        return find_edition(self.editions, edition_id)
 
     def primary_language(self, edition_id: str) -> str:
         return self.edition(edition_id).languages[0]
@@ -114,6 +153,12 @@ class RuleGraph:
                     out.append(rule)
                     break
         return tuple(out)
+
+    def numbers(self, edition: str) -> frozenset[str]:
+        """The rule numbers of an edition, in any of its languages."""
+        return frozenset(
+            rule.number for language in self.edition(edition).languages for rule in self.rules(edition, language)
+        )
 
     def rules(self, edition: str | None = None, language: str | None = None) -> tuple[Rule, ...]:
         out: list[Rule] = []
