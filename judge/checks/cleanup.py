@@ -105,4 +105,6 @@ register_mechanism("replay", cites=(
     "attack.taps", "attack.vigilance", "block.becomes_blocking", "combat.no_attackers",
     "damage.resolves", "combat.end", "turn.ends", "hand.draw", "turn.first_turn",
     "fact.mana_empties", "fact.combat_damage_on_stack", "fact.first_turn_draw",
+    "action.phasing", "untap.doesnt_untap", "action.triggers.upkeep", "triggers.beginning",
+    "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
 ))

@@ -6,7 +6,7 @@ The `attack_reasons` / `block_reasons` helpers are shared with the replay's decl
 from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
-from judge.checks.words import label
+from judge.checks.words import label, plural
 from judge.game.model import Creature, Question
 from judge.game.turn import Moment
 
@@ -280,3 +280,113 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
         rules.append("damage.tapped")
         why += " Être engagée ne l'empêche pas d'infliger des blessures de combat."
     return ctx.verdict(True, tuple(rules), why, topic)
+
+
+# -- declaring a whole set of attackers or blockers, with their costs ---------------------
+
+
+def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, list[str]]:
+    """Can `player` pay `cost` mana now (pool plus what he or she can still produce)?"""
+    if cost == 0:
+        return True, "", []
+    s = ctx.situation
+    pool, can = s.mana(player), s.available(player)
+    concepts = [f"{kind}.costs", f"{kind}.mana_abilities", f"{kind}.pay"]
+    text = (f" Le coût total est de {plural(cost, 'mana')}, fixé une fois déterminé ; "
+            f"{player} a {plural(pool, 'mana')} en réserve et peut encore en produire "
+            f"{can - pool} (capacités de mana avant de payer)")
+    if can >= cost:
+        return True, text + " : il paie le tout.", concepts
+    return False, text + " : il ne peut pas tout payer, et le paiement partiel n'est pas permis.", \
+        concepts
+
+
+@check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
+                                   "attack.untapped", "attack.since_turn_start",
+                                   "attack.defender", "fact.walls_cannot_attack",
+                                   "combat.players", "attack.costs", "attack.mana_abilities",
+                                   "attack.pay", "attack.becomes", "attack.declare"))
+def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
+    names = question.creatures or ()
+    topic = "la déclaration des attaquants"
+    if ctx.after("declare_attackers") or ctx.ended:
+        return ctx.verdict({"legal": False, "cost": 0}, ("attack.declare",), "Non : les "
+                           "attaquants se déclarent au début de l'étape de déclaration des "
+                           f"attaquants, et nous sommes dans {where_label(ctx.moment)}.", topic)
+    problems: list[str] = []
+    concepts: list[str] = ["attack.procedure"]
+    for name in names:
+        reasons, deciding = attack_reasons(ctx, ctx.creature(name))
+        if reasons:
+            problems.append(f"{name} : " + ", ".join(reasons))
+            concepts += deciding
+    cost = sum(ctx.creature(n).attack_cost for n in names)
+    if problems:
+        text = "Non : ce groupe ne peut pas attaquer — " + " ; ".join(problems) + "."
+        return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts), text, topic)
+    paid, text, more = _pay(ctx, ctx.active, cost, "attack")
+    concepts += more
+    if not names:
+        return ctx.verdict({"legal": True, "cost": 0}, ("attack.procedure",), f"Oui : "
+                           f"{ctx.active} peut choisir de ne pas attaquer.", topic)
+    if not paid:
+        return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
+                           f"Non : {', '.join(names)} pourraient attaquer ensemble." + text, topic)
+    concepts += ["attack.legal", "attack.becomes"]
+    word = "deviennent attaquantes" if len(names) > 1 else "devient attaquante"
+    why = (f"Oui : {', '.join(names)} peuvent attaquer ensemble." if len(names) > 1 else
+           f"Oui : {names[0]} peut attaquer.") + text
+    why += f" Une fois les coûts payés, {', '.join(names)} {word}."
+    return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
+
+
+@check("declare_blockers", cites=("block.procedure", "block.legal", "combat.players",
+                                  "evasion.*", "block.costs", "block.mana_abilities",
+                                  "block.pay", "block.becomes", "block.blocked",
+                                  "block.declare", "combat.no_attackers"))
+def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
+    blocks = question.blocks or ()
+    topic = "la déclaration des bloqueurs"
+    if ctx.skip_reason("declare_blockers") == "combat.no_attackers":
+        return ctx.verdict({"legal": False, "cost": 0}, ("combat.no_attackers",), "Non : aucune "
+                           "créature n'attaque, l'étape de déclaration des bloqueurs est sautée.",
+                           topic)
+    if ctx.after("declare_blockers") or ctx.ended:
+        return ctx.verdict({"legal": False, "cost": 0}, ("block.declare",), "Non : les bloqueurs "
+                           "se déclarent au début de l'étape de déclaration des bloqueurs, et "
+                           f"nous sommes dans {where_label(ctx.moment)}.", topic)
+    problems: list[str] = []
+    concepts: list[str] = ["block.procedure"]
+    blockers = [b for b, _ in blocks]
+    for blocker, attacker in blocks:
+        if blockers.count(blocker) > 1:
+            problems.append(f"{blocker} ne bloque qu'une créature")
+            concepts.append("block.legal")
+            continue
+        reasons, deciding = block_reasons(ctx, ctx.creature(blocker), ctx.creature(attacker))
+        if reasons:
+            problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
+            concepts += deciding
+    cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
+    if problems:
+        return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
+                           "Non : " + " ; ".join(problems) + ".", topic)
+    defender = next((p for p in ctx.situation.players if p != ctx.active), ctx.active)
+    if blocks:
+        defender = ctx.creature(blocks[0][0]).controller
+    paid, text, more = _pay(ctx, defender, cost, "block")
+    concepts += more
+    if not blocks:
+        return ctx.verdict({"legal": True, "cost": 0}, ("block.procedure",), f"Oui : "
+                           f"{defender} peut choisir de ne pas bloquer.", topic)
+    pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks)
+    if not paid:
+        return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
+                           f"Non : les blocages ({pairs}) seraient permis." + text, topic)
+    concepts += ["block.legal", "block.becomes", "block.blocked"]
+    attackers = list(dict.fromkeys(a for _, a in blocks))
+    word = ("deviennent bloquées, même si leurs" if len(attackers) > 1 else
+            "devient bloquée, même si ses")
+    why = (f"Oui : {pairs}." + text + f" {', '.join(attackers)} {word} bloqueurs quittent "
+           "ensuite le combat.")
+    return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)

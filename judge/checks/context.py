@@ -139,6 +139,28 @@ _CITED: dict[int, tuple[RuleSource, dict[tuple[str, GameModel, tuple[str, ...]],
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Hit:
+    """Combat damage from a source to a recipient (a creature's or a player's name)."""
+
+    source: str
+    target: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageRecord:
+    """The last combat damage resolution of a replay: what was assigned, what was dealt, what
+    was not (its recipient had left play), and the sources that changed in between."""
+
+    assigned: tuple[Hit, ...]
+    dealt: tuple[Hit, ...]
+    dropped: tuple[Hit, ...] = ()
+    on_stack: bool = False
+    sources_gone: tuple[str, ...] = ()
+    power_changed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Context:
     """A situation placed in its turn plan, under one edition and its game model.
 
@@ -155,6 +177,8 @@ class Context:
     priority: str | None  # who holds priority now (None: nobody)
     ended: bool = False
     arrival: tuple[str, ...] = ()
+    damage: DamageRecord | None = None  # after a replay with combat damage
+    replayed: bool = False
 
     @property
     def moment(self) -> Moment:
@@ -255,7 +279,8 @@ def where_label(moment: Moment) -> str:
 
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
-                  arrival: tuple[str, ...] = ()) -> Context:
+                  arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
+                  replayed: bool = False) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -277,20 +302,23 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     if step == "combat_damage" and two and damage_step is None:
         damage_step = "regular" if any_dealt else "first_strike"
     no_priority = not model.step(s.phase, step).priority
-    repeats = 1 if no_priority and step == "cleanup" and (s.stack or s.priority is not None) else 0
+    waiting = s.stack or s.priority is not None or s.pending_triggers
+    repeats = 1 if no_priority and step == "cleanup" and waiting else 0
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
-                     two_damage_steps=two, cleanup_repeats=repeats)
+                     two_damage_steps=two, cleanup_repeats=repeats,
+                     extra_phases=s.extra_phases, extra_steps=s.extra_steps)
     index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step))
     if ended:
         holder = None
     elif s.priority is not None:
         holder = s.priority
-    elif not no_priority or s.stack:
+    elif not no_priority or s.stack or (step == "cleanup" and s.pending_triggers):
         holder = s.active
     else:
         holder = None
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
-                   index=index, priority=holder, ended=ended, arrival=arrival)
+                   index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
+                   replayed=replayed)
 
 
 def answer(ctx: Context, question: Question) -> Answer:

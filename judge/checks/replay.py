@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from judge.checks.changes import Change, change_note, phase, untap
 from judge.checks.combat import attack_reasons, block_reasons
 from judge.checks.context import (
     Context,
+    DamageRecord,
+    Hit,
     RuleSource,
     build_context,
     where_label,
 )
+from judge.checks.damage import default_hits
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
 from judge.errors import IllegalEvent
@@ -33,6 +37,7 @@ from judge.game.model import (
     DeclareBlockers,
     Event,
     Pass,
+    Permanent,
     PlayLand,
     Question,
     Situation,
@@ -62,6 +67,7 @@ class Replayed:
     no_attackers: bool | None
     trail: tuple[TrailEntry, ...]
     arrival: tuple[str, ...]  # concepts: why the game is at this step, with this holder
+    damage: DamageRecord | None = None
 
 
 class _Replay:
@@ -90,6 +96,12 @@ class _Replay:
         self.trail: list[TrailEntry] = []
         self.arrival: tuple[str, ...] = ()
         self.dealt = False
+        self.permanents: dict[str, Permanent] = {p.name: p for p in situation.permanents}
+        self.effects = list(situation.effects)
+        self.pending = list(situation.pending_triggers)
+        self.assigned: tuple[Hit, ...] = ()  # combat damage on the stack, as assigned
+        self.powers: dict[str, int | None] = {}  # the sources' power when it was assigned
+        self.damage: DamageRecord | None = None
         self._enter(self.moment, ("turn.phases",))
 
     # -- the trail ----------------------------------------------------------------------
@@ -152,6 +164,12 @@ class _Replay:
         for name, creature in self.creatures.items():
             self.creatures[name] = replace(creature, attacking=False, blocking=None,
                                            blocked=False)
+        ending = [e.name for e in self.effects if e.until == "end_of_combat"]
+        if ending:
+            self.effects = [e for e in self.effects if e.until != "end_of_combat"]
+            verb = "cessent" if len(ending) > 1 else "cesse"
+            self.note(f"Fin de la phase de combat : {', '.join(ending)} {verb} (« jusqu'à la fin "
+                      "du combat »).", "effects.until")
 
     def _enter(self, moment: Moment, why: tuple[str, ...]) -> None:
         self.moment = moment
@@ -175,14 +193,52 @@ class _Replay:
         self.holder = self.active
         self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
 
+    def _phasing(self) -> None:
+        for what, concept in phase(self.active, self.creatures, self.permanents):
+            self.note(what, concept)
+
+    def _untap(self) -> None:
+        for what, concept in untap(self.active, self.creatures, self.permanents):
+            self.note(what, concept)
+
+    def _triggers(self) -> None:
+        key = self.moment.step or self.moment.phase
+        fresh = [t for t in self.start.triggers if t.at == key and not t.entered_this_step]
+        if self.moment.step == "untap":
+            return
+        waiting = [*self.pending, *fresh]
+        self.pending = []
+        if not waiting:
+            return
+        seat = self.players.index(self.active)
+        order = [self.players[(seat + k) % len(self.players)] for k in range(len(self.players))]
+        waiting.sort(key=lambda t: order.index(t.controller))
+        for trigger in waiting:
+            self.stack.append(StackItem(kind="trigger", controller=trigger.controller))
+        names = ", ".join(t.name for t in waiting)
+        self.note(f"Capacités déclenchées mises sur la pile, celles du joueur actif d'abord : "
+                  f"{names}.", f"action.triggers.{key}", "triggers.beginning")
+
+    def _wear_off(self) -> None:
+        healed = [n for n, c in self.creatures.items() if c.damage]
+        for name in healed:
+            self.creatures[name] = replace(self.creatures[name], damage=0)
+        ending = [e.name for e in self.effects if e.until in ("end_of_turn", "this_turn")]
+        self.effects = [e for e in self.effects if e.until not in ("end_of_turn", "this_turn")]
+        text = "Les blessures sont retirées des permanents"
+        if healed:
+            text += f" ({', '.join(healed)})"
+        text += " et les effets « jusqu'à la fin du tour » et « ce tour-ci » cessent"
+        text += f" ({', '.join(ending)})." if ending else "."
+        self.note(text, "action.damage_wears_off", *(("cleanup.effects",) if ending else ()))
+
     def _action(self, what: str) -> None:
-        if what == "untap":
-            tapped = [c for c in self.creatures.values() if c.controller == self.active and c.tapped]
-            for creature in tapped:
-                self.creatures[creature.name] = replace(creature, tapped=False)
-            if tapped:
-                self.note(f"{self.active} dégage ses permanents "
-                          f"({', '.join(c.name for c in tapped)}).", "action.untap")
+        if what == "phasing":
+            self._phasing()
+        elif what == "untap":
+            self._untap()
+        elif what == "triggers":
+            self._triggers()
         elif what == "draw":
             self._draw()
         elif what == "declare_attackers":
@@ -194,8 +250,7 @@ class _Replay:
         elif what == "discard":
             self._discard()
         elif what == "damage_wears_off":
-            self.note("Les blessures sont retirées des permanents et les effets « jusqu'à la fin "
-                      "du tour » cessent.", "action.damage_wears_off")
+            self._wear_off()
 
     def _draw(self) -> None:
         if self.start.first_turn and not self.model.fact("first_turn_draw").value:
@@ -231,12 +286,16 @@ class _Replay:
         if not dealers:
             return
         names = ", ".join(c.name for c in dealers)
+        hits = default_hits(self.snapshot(), dealers)
         if self.model.fact("combat_damage_on_stack").value:
+            self.assigned = hits
+            self.powers = {c.name: c.power for c in dealers}
             self.stack.append(StackItem(kind="combat_damage", controller=self.active))
             self.note(f"Les blessures de combat ({names}) sont assignées et mises sur la pile "
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
             self.dealt = True
+            self._deal(hits, hits, (), on_stack=False)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
                       "action.deal_combat_damage")
@@ -250,6 +309,31 @@ class _Replay:
                       f"{plural(hand - size, 'carte')} (taille maximale : {size}).",
                       "action.discard")
 
+    def _deal(self, assigned: tuple[Hit, ...], dealt: tuple[Hit, ...], dropped: tuple[Hit, ...],
+              *, on_stack: bool) -> None:
+        for hit in dealt:
+            target = self.creatures.get(hit.target)
+            if target is not None:
+                self.creatures[hit.target] = replace(target, damage=target.damage + hit.amount)
+        gone = tuple(dict.fromkeys(h.source for h in dealt
+                                   if not self.creatures[h.source].in_play))
+        changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in self.powers
+                                      and self.creatures[h.source].power != self.powers[h.source]))
+        self.damage = DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped,
+                                   on_stack=on_stack, sources_gone=gone, power_changed=changed)
+
+    def _resolve_damage(self) -> None:
+        """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
+        dealt, dropped = [], []
+        for hit in self.assigned:
+            target = self.creatures.get(hit.target)
+            if target is not None and not (target.in_play and target.is_creature):
+                dropped.append(hit)
+            else:
+                dealt.append(hit)
+        self._deal(self.assigned, tuple(dealt), tuple(dropped), on_stack=True)
+        self.assigned = ()
+
     # -- snapshots ----------------------------------------------------------------------
 
     def snapshot(self) -> Situation:
@@ -262,6 +346,9 @@ class _Replay:
             stack=tuple(self.stack),
             lands_played=self.lands_played,
             creatures=tuple(self.creatures.values()),
+            permanents=tuple(self.permanents.values()),
+            effects=tuple(self.effects),
+            pending_triggers=tuple(self.pending),
             hands=tuple(self.hands.items()),
             mana_pools=tuple(self.pools.items()),
             events=None,
@@ -308,8 +395,20 @@ class _Replay:
             self._play_land(index, event)
         elif isinstance(event, DeclareAttackers):
             self._declare_attackers(index, event)
-        else:
+        elif isinstance(event, DeclareBlockers):
             self._declare_blockers(index, event)
+        else:
+            self._change(index, event)
+
+    def _change(self, index: int, event: Change) -> None:
+        """Something happens to a permanent while a player holds priority (an effect)."""
+        if self.holder is None:
+            raise IllegalEvent(index, "personne n'a la priorité : rien ne peut arriver à un "
+                               "permanent pendant cette étape",
+                               self._rule(priority_concept_of(self.moment)))
+        what, concepts = change_note(event, self.creatures, self.permanents)
+        self._act(self.holder, None)
+        self.note(what, *concepts, event=index)
 
     def _need_priority(self, index: int, player: str) -> None:
         if self.holder != player:
@@ -369,6 +468,7 @@ class _Replay:
             self.holder = self.active
             self.passes = 0
             if top.kind == "combat_damage":
+                self._resolve_damage()
                 self.arrival = ("damage.resolves",)
                 self.note(f"{player} passe : tous les joueurs ont passé ; les blessures de combat "
                           f"se résolvent et sont infligées, puis {self.active} reçoit la priorité.",
@@ -461,7 +561,7 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
     if no_attackers is None and state.pending_attackers:
         no_attackers = False
     return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers,
-                    trail=tuple(state.trail), arrival=state.arrival)
+                    trail=tuple(state.trail), arrival=state.arrival, damage=state.damage)
 
 
 def replay_context(graph: RuleSource, edition: str, model: GameModel,
@@ -469,5 +569,6 @@ def replay_context(graph: RuleSource, edition: str, model: GameModel,
     """The context the checks answer in after replaying the events, and the replay's trail."""
     done = replay(graph, edition, model, situation)
     ctx = build_context(graph, edition, model, done.situation, ended=done.ended,
-                        no_attackers=done.no_attackers, arrival=done.arrival)
+                        no_attackers=done.no_attackers, arrival=done.arrival,
+                        damage=done.damage, replayed=True)
     return ctx, done.trail

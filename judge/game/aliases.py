@@ -101,3 +101,63 @@ CARD_TYPE_ALIASES = _aliases({
     "tribal": ("tribal",),
 })
 NO_MAXIMUM = frozenset({"none", "aucune", "aucun", "illimitee", "sans maximum", "null"})
+# The French names of the keys added by format 3 (any key is compared folded; the English
+# name is the canonical one). One table for every kind of table: no French word names two keys.
+KEY_ALIASES = _aliases({
+    "permanents": (),
+    "effects": ("effets",),
+    "triggers": ("déclenchements", "capacités déclenchées"),
+    "pending_triggers": ("déclenchements en attente", "capacités en attente"),
+    "mana_available": ("mana disponible",),
+    "extra_phases": ("phases supplémentaires",),
+    "extra_steps": ("étapes supplémentaires",),
+    "damage": ("blessures",),
+    "attack_cost": ("coût d'attaque", "cout pour attaquer"),
+    "block_cost": ("coût de blocage", "cout pour bloquer"),
+    "damage_order": ("ordre des blessures", "ordre d'assignation"),
+    "phasing": ("déphasage",),
+    "phased_out": ("déphasé", "déphasée"),
+    "doesnt_untap": ("ne se dégage pas",),
+    "until": ("jusqu'à", "durée"),
+    "at": ("au début de", "moment"),
+    "entered_this_step": ("arrivé pendant l'étape", "arrivée pendant l'étape",
+                          "venu en jeu pendant l'étape"),
+    "creatures": ("créatures",),
+    "blocks": ("blocages",),
+    "assignment": ("assignation", "répartition"),
+    "step": ("étape",),
+    "after": ("après",),
+    "before": ("avant",),
+    "leaves_play": ("quitte le jeu",),
+    "regenerate": ("régénère", "régénération"),
+    "set_power": ("change la force",),
+    "gain_control": ("prend le contrôle",),
+    "tap": ("engage",),
+    "untap": ("dégage",),
+})
+# The keys inside `set_power` and `gain_control` events.
+CHANGE_KEY_ALIASES = _aliases({
+    "creature": ("créature",),
+    "power": ("force",),
+    "by": ("par",),
+})
+# The questions' French names.
+ASK_ALIASES = _aliases({
+    "untap": ("dégagement",),
+    "triggers": ("déclenchements",),
+    "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),
+    "declare_blockers": ("déclarer les bloqueurs", "déclaration des bloqueurs"),
+    "assign_damage": ("assigner les blessures", "assignation des blessures"),
+    "damage_dealt": ("blessures infligées",),
+    "in_combat": ("en combat",),
+    "cleanup": ("nettoyage",),
+})
+# How long an effect lasts. « à la fin du tour » is a trigger (`triggers[i].at`), not a duration.
+UNTIL_ALIASES = _aliases({
+    "end_of_turn": ("jusqu'à la fin du tour", "fin du tour"),
+    "end_of_combat": ("jusqu'à la fin du combat", "fin du combat"),
+    "this_turn": ("ce tour ci", "pendant ce tour"),
+})
+# « à la fin du tour » (2004's "at end of turn") names the end of turn step.
+AT_ALIASES = _aliases({"end_of_turn": ("à la fin du tour", "at end of turn",
+                                       "au début de l'étape de fin")})

@@ -83,3 +83,17 @@ def read_player(value: object, path: str, players: tuple[str, ...]) -> str:
 
 def read_optional(value: object, path: str, read: Callable[[object, str], T]) -> T | None:
     return None if value is None else read(value, path)
+
+
+def english_keys(table: dict[str, object], path: str, aliases: Mapping[str, str]
+                 ) -> dict[str, object]:
+    """The table with French key names (`aliases`, compared folded) replaced by the English ones."""
+    if all(key in aliases.values() or fold_name(key) not in aliases for key in table):
+        return table
+    out: dict[str, object] = {}
+    for key, value in table.items():
+        name = aliases.get(fold_name(key), key)
+        if name in out:
+            raise SituationError(join_path(path, key), f"clé « {name} » donnée deux fois")
+        out[name] = value
+    return out

@@ -31,6 +31,7 @@ FACT_TYPES: dict[str, type] = {
     "spell_kinds": list,
     "first_turn_draw": bool,
     "cast_verb": str,  # the French verb for casting a spell in this release's text
+    "damage_assignment_order": bool,  # blocked attackers follow an order, lethal damage first
 }
 _TOP_KEYS = ("format", "description", "turn_rule", "phase", "facts", "evasion", "abilities", "rules",
              "unchecked")
@@ -150,6 +151,9 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
         out[f"priority.{name}"] = (entry.priority_rule,)
         for action in entry.actions:
             key = f"action.{action.what}"
+            out[key] = tuple(dict.fromkeys((*out.get(key, ()), action.rule)))
+            # the same action in this step only (`action.triggers.upkeep`)
+            key = f"action.{action.what}.{entry.step or entry.phase}"
             out[key] = tuple(dict.fromkeys((*out.get(key, ()), action.rule)))
     for name, fact in model.facts:
         out[f"fact.{name}"] = fact.rules

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from judge.game.turn import ExtraPhase, ExtraStep
+
 SPELL_KINDS: tuple[str, ...] = (
     "instant",
     "sorcery",
@@ -38,7 +40,17 @@ ASKS: dict[str, tuple[str, ...]] = {
     "discard": ("player",),
     "mana_burn": ("player",),
     "turn_order": ("count",),
+    "untap": (),
+    "triggers": (),
+    "declare_attackers": ("creatures",),
+    "declare_blockers": ("blocks",),
+    "assign_damage": ("creature", "assignment"),
+    "damage_dealt": (),
+    "in_combat": ("creature",),
+    "cleanup": (),
 }
+# How long an effect lasts (`effects[i].until`).
+DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,6 +73,17 @@ class Creature:
     is_creature: bool = True
     # None: not said; inferred from first strike in the regular damage step.
     dealt_first_strike_damage: bool | None = None
+    damage: int = 0  # damage marked on it
+    attack_cost: int = 0  # mana to pay to attack with it
+    block_cost: int = 0  # mana to pay to block with it
+    damage_order: tuple[str, ...] = ()  # its blockers in damage assignment order (2010)
+    phasing: bool = False
+    phased_out: bool = False
+    doesnt_untap: bool = False
+    # Set by a replay only: it left play, regenerated, changed controller.
+    in_play: bool = True
+    regenerated: bool = False
+    changed_control: bool = False
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -75,7 +98,41 @@ class Creature:
 
     @property
     def in_combat(self) -> bool:
-        return self.is_creature and (self.attacking or self.blocking is not None)
+        return (self.in_play and self.is_creature and not self.phased_out
+                and (self.attacking or self.blocking is not None))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Permanent:
+    """A noncreature permanent (for untap and phasing)."""
+
+    name: str
+    controller: str
+    card_types: tuple[str, ...] = ()
+    tapped: bool = False
+    phasing: bool = False
+    phased_out: bool = False
+    doesnt_untap: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Effect:
+    """A continuous effect with a duration (`until`: one of DURATIONS)."""
+
+    name: str
+    until: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Trigger:
+    """A triggered ability « au début de » a step (`at`); `entered_this_step`: its source came
+    into play (or its condition became true) after that step began. A pending trigger (waiting
+    to be put on the stack) has `at` None."""
+
+    name: str
+    controller: str
+    at: str | None = None
+    entered_this_step: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -126,7 +183,42 @@ class DeclareBlockers:
     blocks: tuple[tuple[str, str], ...]  # (blocker, attacker)
 
 
-Event = Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeavesPlay:
+    """A creature or permanent leaves play (destroyed, sacrificed…), whoever holds priority."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Regenerate:
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetPower:
+    creature: str
+    power: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GainControl:
+    creature: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tap:
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Untap:
+    name: str
+
+
+Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
+         | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,9 +231,21 @@ class Question:
     creature: str | None = None
     attacker: str | None = None
     count: int | None = None
+    creatures: tuple[str, ...] | None = None
+    blocks: tuple[tuple[str, str], ...] | None = None  # (blocker, attacker)
+    assignment: tuple[tuple[str, int], ...] | None = None  # (recipient, amount)
 
     def params(self) -> tuple[tuple[str, object], ...]:
-        return tuple((name, getattr(self, name)) for name in ASKS[self.ask])
+        """The parameters as JSON values (lists and tables)."""
+        out: list[tuple[str, object]] = []
+        for name in ASKS[self.ask]:
+            value = getattr(self, name)
+            if name == "creatures" and value is not None:
+                value = list(value)
+            elif name in ("blocks", "assignment") and value is not None:
+                value = dict(value)
+            out.append((name, value))
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -163,6 +267,13 @@ class Situation:
     max_hand_size: int | None = 7
     mana_pools: tuple[tuple[str, int], ...] = ()
     creatures: tuple[Creature, ...] = ()
+    permanents: tuple[Permanent, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    pending_triggers: tuple[Trigger, ...] = ()
+    mana_available: tuple[tuple[str, int], ...] = ()
+    extra_phases: tuple[ExtraPhase, ...] = ()
+    extra_steps: tuple[ExtraStep, ...] = ()
     extra_turns: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
     events: tuple[Event, ...] | None = None
@@ -181,14 +292,22 @@ class Situation:
     def mana(self, player: str) -> int:
         return dict(self.mana_pools).get(player, 0)
 
+    def available(self, player: str) -> int:
+        """Mana the player can pay now: the pool plus what he or she can still produce."""
+        return self.mana(player) + dict(self.mana_available).get(player, 0)
+
 
 TOP_KEYS: tuple[str, ...] = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "first_turn", "max_hand_size", "mana_pools", "creatures",
-    "extra_turns", "skip", "events", "questions",
+    "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
+    "pending_triggers", "mana_available", "extra_phases", "extra_steps",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
+    "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
 )
+PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
+                                   "phased_out", "doesnt_untap")

@@ -1,8 +1,9 @@
-"""Described game situations (format 1): TOML or JSON text -> frozen `Situation`.
+"""Described game situations (format 3): TOML or JSON text -> frozen `Situation`.
 
 Owns the keys, their defaults and the validation: every unknown key or wrong type is a
 `SituationError` naming its field path (0-based indexes, `creatures[1].tapped`). The model is in
-`judge.game.model`, the aliases in `judge.game.aliases`; it does not answer questions.
+`judge.game.model`, the aliases in `judge.game.aliases`, the readers of permanents, effects,
+triggers and extra steps in `judge.game.readers`; it does not answer questions.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from judge.errors import SituationError
+from judge.game import readers
 from judge.game.aliases import (
     ABILITY_ALIASES,
     ABILITY_NAMES,
-    CARD_TYPE_ALIASES,
+    ASK_ALIASES,
     COLOR_ALIASES,
     DAMAGE_STEP_ALIASES,
+    KEY_ALIASES,
     KIND_ALIASES,
     NO_MAXIMUM,
     PHASE_ALIASES,
@@ -29,6 +32,7 @@ from judge.game.aliases import (
 )
 from judge.game.fields import (
     check_keys,
+    english_keys,
     join_path,
     read_bool,
     read_int,
@@ -61,7 +65,12 @@ from judge.game.model import (
     Situation,
     StackItem,
 )
-from judge.game.turn import MAIN_PHASES, PHASE_STEPS, PHASES, STEP_PHASE
+from judge.game.turn import (
+    MAIN_PHASES,
+    PHASE_STEPS,
+    PHASES,
+    STEP_PHASE,
+)
 
 # -- loading -------------------------------------------------------------------------
 
@@ -177,7 +186,7 @@ def _toml_position(message: str, text: str) -> tuple[int, int, str]:
 
 def situation_from_data(data: object, *, source: str = "-") -> Situation:
     """Validate parsed TOML/JSON data and build the Situation."""
-    top = read_table(data, "")
+    top = english_keys(read_table(data, ""), "", KEY_ALIASES)
     check_keys(top, "", TOP_KEYS)
     edition = _edition(top.get("edition"))
     players = _players(top.get("players"))
@@ -186,6 +195,8 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     phase, step = _place(top, required=not has_events)
     creatures = _creatures(top.get("creatures", []), players, active)
     names = {creature.name for creature in creatures}
+    permanents = readers.permanents(top.get("permanents", []), players, active, names)
+    everything = names | {permanent.name for permanent in permanents}
     situation = Situation(
         edition=edition,
         players=players,
@@ -202,10 +213,19 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         max_hand_size=_max_hand(top.get("max_hand_size", 7)),
         mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
         creatures=creatures,
+        permanents=permanents,
+        effects=read_items(top.get("effects", []), "effects", readers.effect),
+        triggers=read_items(top.get("triggers", []), "triggers",
+                            lambda v, p: readers.trigger(v, p, players, active, pending=False)),
+        pending_triggers=read_items(top.get("pending_triggers", []), "pending_triggers",
+                                    lambda v, p: readers.trigger(v, p, players, active, pending=True)),
+        mana_available=_counts(top.get("mana_available", {}), "mana_available", players),
+        extra_phases=read_items(top.get("extra_phases", []), "extra_phases", readers.extra_phase),
+        extra_steps=read_items(top.get("extra_steps", []), "extra_steps", readers.extra_step),
         extra_turns=read_items(top.get("extra_turns", []), "extra_turns",
                            lambda v, p: read_player(v, p, players)),
         skip=_skips(top.get("skip", []), phase, step, has_events),
-        events=_events(top["events"], players, names) if has_events else None,
+        events=_events(top["events"], players, names, everything) if has_events else None,
         questions=read_items(top.get("questions", []), "questions",
                          lambda v, p: _question(v, p, players, names, active)),
         source=source,
@@ -324,14 +344,8 @@ def _skips(value: object, phase: str, step: str | None, has_events: bool) -> tup
     return tuple(out)
 
 
-def _limit(value: object, path: str, maximum: int, what: str) -> object:
-    if isinstance(value, list) and len(value) > maximum:
-        raise SituationError(path, f"trop de {what} : {len(value)} (au plus {maximum:,})".replace(",", " "))
-    return value
-
-
 def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Creature, ...]:
-    _limit(value, "creatures", MAX_CREATURES, "créatures")
+    readers.limit(value, "creatures", MAX_CREATURES, "créatures")
     creatures = read_items(value, "creatures", lambda v, p: _creature(v, p, players, active))
     names = [creature.name for creature in creatures]
     for i, creature in enumerate(creatures):
@@ -341,6 +355,13 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
             raise SituationError(
                 f"creatures[{i}].blocking", f"aucune créature ne s'appelle « {creature.blocking} »"
             )
+        for j, blocker in enumerate(creature.damage_order):
+            if blocker not in names:
+                raise SituationError(f"creatures[{i}].damage_order[{j}]",
+                                     f"aucune créature ne s'appelle « {blocker} »")
+            if blocker in creature.damage_order[:j]:
+                raise SituationError(f"creatures[{i}].damage_order[{j}]",
+                                     f"« {blocker} » figure deux fois dans l'ordre")
     return creatures
 
 
@@ -359,12 +380,8 @@ def _color(value: object, path: str) -> str:
     return read_slug(value, path, COLOR_ALIASES, "couleur")
 
 
-def _card_type(value: object, path: str) -> str:
-    return read_slug(value, path, CARD_TYPE_ALIASES, "type de carte")
-
-
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
-    table = read_table(value, path)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, CREATURE_KEYS)
 
     def sub(key: str) -> str:
@@ -375,9 +392,11 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     flags = {
         key: read_bool(table[key], sub(key))
         for key in ("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                    "dealt_first_strike_damage")
+                    "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap")
         if key in table
     }
+    damage, attack_cost, block_cost = (read_int(table.get(key, 0), sub(key))
+                                       for key in ("damage", "attack_cost", "block_cost"))
     return Creature(
         name=read_string(table["name"], sub("name")),
         controller=(read_player(table["controller"], sub("controller"), players)
@@ -385,41 +404,46 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         abilities=read_items(table.get("abilities", []), sub("abilities"), _ability),
         types=read_items(table.get("types", []), sub("types"), read_string),
         colors=read_items(table.get("colors", []), sub("colors"), _color),
-        card_types=read_items(table.get("card_types", ["creature"]), sub("card_types"), _card_type),
+        card_types=read_items(table.get("card_types", ["creature"]), sub("card_types"), readers.card_type),
         power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
         toughness=read_optional(table.get("toughness"), sub("toughness"),
                             lambda v, p: read_int(v, p, minimum=None)),
         blocking=read_optional(table.get("blocking"), sub("blocking"), read_string),
+        damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
+        damage=damage,
+        attack_cost=attack_cost,
+        block_cost=block_cost,
         **flags,
     )
 
 
-def _names(value: object, path: str, names: set[str]) -> str:
-    name = read_string(value, path)
-    if name not in names:
-        raise SituationError(path, f"aucune créature ne s'appelle « {name} »")
-    return name
+def _events(value: object, players: tuple[str, ...], names: set[str], everything: set[str]
+            ) -> tuple[Event, ...]:
+    readers.limit(value, "events", MAX_EVENTS, "événements")
+    return read_items(value, "events", lambda v, p: _event(v, p, players, names, everything))
 
 
-def _events(value: object, players: tuple[str, ...], names: set[str]) -> tuple[Event, ...]:
-    _limit(value, "events", MAX_EVENTS, "événements")
-    return read_items(value, "events", lambda v, p: _event(v, p, players, names))
+_EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
+                "declare_blockers", "leaves_play", "regenerate", "set_power", "gain_control",
+                "tap", "untap")
 
 
-def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) -> Event:
+def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
+           everything: set[str]) -> Event:
     if isinstance(value, str):
         if fold_name(value) in ("pass", "passe", "passer"):
             return Pass()
         raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
-    table = read_table(value, path)
-    kinds = [key for key in ("cast", "activate", "add_mana", "play_land", "declare_attackers",
-                             "declare_blockers") if key in table]
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    kinds = [key for key in _EVENT_KINDS if key in table]
     if len(kinds) != 1:
         raise SituationError(
-            path, "un événement est attendu : pass, cast, activate, add_mana, play_land, "
-            "declare_attackers ou declare_blockers"
+            path, "un événement est attendu : pass, " + ", ".join(_EVENT_KINDS[:-1])
+            + f" ou {_EVENT_KINDS[-1]}"
         )
     kind = kinds[0]
+    if kind in _EVENT_KINDS[6:]:
+        return readers.permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":
         check_keys(table, path, (kind, "by"))
         if "by" not in table:
@@ -447,11 +471,11 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) 
     if kind == "play_land":
         return PlayLand(player=read_player(table[kind], sub, players))
     if kind == "declare_attackers":
-        return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: _names(v, p, names)))
+        return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
     blocks = read_table(table[kind], sub)
     return DeclareBlockers(blocks=tuple(
-        (_names(blocker, join_path(sub, blocker), names),
-         _names(attacker, join_path(sub, blocker), names))
+        (readers.creature_name(blocker, join_path(sub, blocker), names),
+         readers.creature_name(attacker, join_path(sub, blocker), names))
         for blocker, attacker in blocks.items()
     ))
 
@@ -459,10 +483,11 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str]) 
 def _question(
     value: object, path: str, players: tuple[str, ...], names: set[str], active: str
 ) -> Question:
-    table = read_table(value, path)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
     if "ask" not in table:
         raise SituationError(join_path(path, "ask"), "clé obligatoire manquante")
     ask = read_string(table["ask"], join_path(path, "ask"))
+    ask = ASK_ALIASES.get(fold_name(ask), ask)
     if ask not in ASKS:
         raise SituationError(
             join_path(path, "ask"), f"question inconnue « {ask} » (questions : {', '.join(ASKS)})"
@@ -472,9 +497,12 @@ def _question(
     read: dict[str, Callable[[object, str], object]] = {
         "player": lambda v, p: read_player(v, p, players),
         "kind": _spell_kind,
-        "creature": lambda v, p: _names(v, p, names),
-        "attacker": lambda v, p: _names(v, p, names),
+        "creature": lambda v, p: readers.creature_name(v, p, names),
+        "attacker": lambda v, p: readers.creature_name(v, p, names),
         "count": _count,
+        "creatures": lambda v, p: read_items(v, p, lambda w, q: readers.creature_name(w, q, names)),
+        "blocks": lambda v, p: readers.blocks(v, p, names),
+        "assignment": lambda v, p: readers.assignment(v, p, names, players),
     }
     values: dict[str, object] = {}
     for param in params:

@@ -24,7 +24,8 @@ def check_state(model: GameModel, situation: Situation) -> None:
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
                              "cette édition")
     entry = model.step(s.phase, s.step)
-    if s.priority is not None and not entry.priority and not (s.step == "cleanup" and s.stack):
+    if s.priority is not None and not entry.priority and not (
+            s.step == "cleanup" and (s.stack or s.pending_triggers)):
         rule = entry.priority_rule
         if s.step == "cleanup":
             raise SituationError("priority", f"personne ne reçoit la priorité pendant le "

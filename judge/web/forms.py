@@ -22,13 +22,16 @@ CREATURE_ROWS = 3
 QUESTION_ROWS = 3
 MAX_ROWS = 20
 CREATURE_FIELDS = (
-    "name", "controller", "abilities", "types", "power", "toughness", "blocking",
+    "name", "controller", "abilities", "types", "power", "toughness", "blocking", "damage",
+    "attack_cost", "block_cost",
 )
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
-QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count")
+QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
+                   "assignment")
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",
+    "mana_available",
 )
 
 ASK_LABELS: dict[str, str] = {
@@ -45,6 +48,14 @@ ASK_LABELS: dict[str, str] = {
     "discard": "combien de cartes défausser au nettoyage ?",
     "mana_burn": "brûlure de mana ?",
     "turn_order": "ordre des prochains tours",
+    "untap": "que se passe-t-il au dégagement (déphasage, dégagement) ?",
+    "triggers": "quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?",
+    "declare_attackers": "ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
+    "declare_blockers": "ces blocages sont-ils permis, pour quel coût ?",
+    "assign_damage": "cette répartition des blessures de combat est-elle permise ?",
+    "damage_dealt": "quelles blessures de combat ont été infligées ?",
+    "in_combat": "cette créature est-elle encore en combat ?",
+    "cleanup": "que se passe-t-il au nettoyage ?",
 }
 
 
@@ -152,7 +163,7 @@ def form_to_situation(form: FormState) -> dict[str, Any]:
     for key in ("lands_played", "land_plays", "max_hand_size"):
         if state.get(key):
             data[key] = _scalar(state[key])
-    for key in ("hands", "mana_pools"):
+    for key in ("hands", "mana_pools", "mana_available"):
         if state.get(key):
             data[key] = _counts(state[key], key)
     for key in ("skip", "extra_turns"):
@@ -178,7 +189,7 @@ def _creature(row: Mapping[str, str]) -> dict[str, Any]:
     for key in ("abilities", "types"):
         if row.get(key):
             creature[key] = _names(row[key])
-    for key in ("power", "toughness"):
+    for key in ("power", "toughness", "damage", "attack_cost", "block_cost"):
         if row.get(key):
             creature[key] = _scalar(row[key])
     if row.get("blocking"):
@@ -193,7 +204,25 @@ def _question(row: Mapping[str, str]) -> dict[str, Any]:
             question[key] = row[key]
     if row.get("count"):
         question["count"] = _scalar(row["count"])
+    if row.get("creatures"):
+        question["creatures"] = _names(row["creatures"])
+    if row.get("blocks"):
+        question["blocks"] = _pairs(row["blocks"], "blocks")
+    if row.get("assignment"):
+        question["assignment"] = _counts(row["assignment"], "assignment")
     return question
+
+
+def _pairs(text: str, key: str) -> dict[str, str]:
+    """`Elfe=Ours, Loup=Ours` (blocker=attacker) -> {"Elfe": "Ours", "Loup": "Ours"}."""
+    out: dict[str, str] = {}
+    for part in _names(text):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise SituationError(key, f"« {part} » : BLOQUEUR=ATTAQUANT attendu (par exemple "
+                                 "Elfe=Ours)")
+        out[name.strip()] = value.strip()
+    return out
 
 
 # ---------------------------------------------------------------------- timeline

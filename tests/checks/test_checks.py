@@ -121,7 +121,8 @@ def test_checks_for_names_the_implementing_checks() -> None:
     assert "play_land" in checks_for("2010", "505.5b")
     assert "mana_burn" in checks_for("2004", "300.3")
     assert "mana_burn" in checks_for("2010", "500.4")
-    assert checks_for("2004", "302.1") == ()
+    assert checks_for("2004", "302.1") == ("replay", "untap")
+    assert checks_for("2010", "510.1c") == ("deals_damage", "assign_damage")
 
 
 def test_coverage_lists_every_rule_with_checks_or_reason(graph: RuleSource) -> None:
@@ -159,10 +160,14 @@ def situations_text(draw: st.DrawFn) -> str:
     abilities = draw(st.lists(st.sampled_from(["first_strike", "double_strike", "haste",
                                                 "vigilance"]), max_size=2))
     lines.append(f'[[creatures]]\nname = "X"\ncontroller = "A"\nattacking = {str(attacking).lower()}'
-                 f"\nabilities = {abilities!r}".replace("'", '"'))
+                 f"\npower = 2\nabilities = {abilities!r}".replace("'", '"'))
     lines.append('[[creatures]]\nname = "Y"\ncontroller = "B"' + ('\nblocking = "X"' if blocking else ""))
     for ask in ASKS:
+        if ask == "damage_dealt":
+            continue  # it follows a replay (events): without one it is an error, tested apart
         params = {"play_land": 'player = "A"', "cast": 'player = "A"\nkind = "sorcery"',
+                  "declare_attackers": 'creatures = ["X"]', "declare_blockers": 'blocks = {Y = "X"}',
+                  "assign_damage": 'creature = "X"\nassignment = {B = 2}', "in_combat": 'creature = "X"',
                   "attack": 'creature = "X"', "block": 'creature = "Y"\nattacker = "X"',
                   "deals_damage": 'creature = "X"', "discard": 'player = "A"',
                   "mana_burn": 'player = "A"', "turn_order": "count = 3"}.get(ask, "")

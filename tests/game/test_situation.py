@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SituationError
-from judge.game.model import AddMana, Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand
+from judge.game.model import (
+    AddMana,
+    Cast,
+    DeclareAttackers,
+    DeclareBlockers,
+    GainControl,
+    Pass,
+    PlayLand,
+    SetPower,
+)
 from judge.game.situation import load_situation, load_situation_file
 
 
@@ -119,6 +128,34 @@ def test_load_situation_question_player_defaults_to_active() -> None:
 
 BAD = [
     ('phase = "main1"\ncouleur = "bleu"', "couleur", "clé inconnue"),
+    ('phase = "main1"\n[[effects]]\nname = "E"\nuntil = "à la fin du tour"', "effects[0].until",
+     "jusqu'à la fin du tour"),
+    ('phase = "main1"\n[[effects]]\nname = "E"\nuntil = "demain"', "effects[0].until",
+     "durée inconnu(e) « demain »"),
+    ('phase = "main1"\n[[triggers]]\nname = "T"\nat = "sieste"', "triggers[0].at",
+     "étape inconnue « sieste »"),
+    ('phase = "main1"\n[[triggers]]\nname = "T"', "triggers[0].at", "clé obligatoire manquante"),
+    ('phase = "main1"\n[[pending_triggers]]\nname = "T"\nat = "upkeep"', "pending_triggers[0].at",
+     "clé inconnue"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\ndamage_order = ["X"]',
+     "creatures[0].damage_order[0]", "aucune créature ne s'appelle « X »"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\n"coût d\'attaque" = -1', "creatures[0].attack_cost",
+     "supérieur ou égal à 0"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\n[[permanents]]\nname = "A1"', "permanents[0].name",
+     "déjà le nom"),
+    ('phase = "main1"\nextra_steps = [{step = "upkeep", after = "draw", before = "draw"}]',
+     "extra_steps[0]", "l'un des deux"),
+    ('phase = "main1"\nextra_steps = [{step = "upkeep", after = "declare_blockers"}]',
+     "extra_steps[0].after", "n'appartient pas"),
+    ('phase = "main1"\nextra_phases = [{phase = "combat"}]', "extra_phases[0].after",
+     "clé obligatoire manquante"),
+    ('phase = "main1"\nmana_available = {C = 1}', "mana_available.C", "joueur inconnu"),
+    ('[[creatures]]\nname = "A1"\n[[events]]\nset_power = {creature = "A1"}', "events[0].set_power.power",
+     "clé obligatoire manquante"),
+    ('[[creatures]]\nname = "A1"\n[[events]]\nleaves_play = "Z"', "events[0].leaves_play",
+     "aucun permanent"),
+    ('phase = "main1"\n[[creatures]]\nname = "A1"\n[[questions]]\nask = "assign_damage"\n'
+     'creature = "A1"\nassignment = {Z = 1}', "questions[0].assignment.Z", "ni une créature ni un joueur"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\n[[creatures]]\nname = "B1"\ntapped = "oui"',
      "creatures[1].tapped", "un booléen est attendu"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\nforce = 2', "creatures[0].force", "clé inconnue"),
@@ -246,3 +283,41 @@ def test_load_situation_file_reads_path_and_stdin(tmp_path: Path) -> None:
 def test_load_situation_file_missing_is_a_judge_error(tmp_path: Path) -> None:
     with pytest.raises(JudgeError, match="introuvable"):
         load_situation_file(str(tmp_path / "absent.toml"))
+
+
+def test_load_situation_reads_the_turn_structure_keys_in_french() -> None:
+    s = load_situation("""
+phase = "main1"
+"mana disponible" = {A = 2}
+"phases supplémentaires" = [{phase = "combat", "après" = "main2"}]
+"étapes supplémentaires" = [{"étape" = "upkeep", "avant" = "draw"}]
+[[creatures]]
+name = "Ours"
+blessures = 1
+"coût d'attaque" = 2
+"ordre des blessures" = []
+"déphasée" = true
+[[permanents]]
+name = "Forêt"
+"ne se dégage pas" = true
+[[effets]]
+name = "Croissance"
+"jusqu'à" = "jusqu'à la fin du tour"
+[["déclenchements"]]
+name = "Fin"
+"au début de" = "à la fin du tour"
+[[events]]
+"change la force" = {"créature" = "Ours", force = 4}
+[[events]]
+"prend le contrôle" = {"créature" = "Ours", par = "B"}
+[[questions]]
+ask = "déclarer les attaquants"
+"créatures" = ["Ours"]
+""")
+    creature = s.creatures[0]
+    assert (creature.damage, creature.attack_cost, creature.phased_out) == (1, 2, True)
+    assert s.permanents[0].doesnt_untap and s.mana_available == (("A", 2),)
+    assert s.effects[0].until == "end_of_turn" and s.triggers[0].at == "end_of_turn"
+    assert s.extra_phases[0].after == "postcombat_main" and s.extra_steps[0].before
+    assert s.questions[0].ask == "declare_attackers" and s.questions[0].creatures == ("Ours",)
+    assert s.events == (SetPower(creature="Ours", power=4), GainControl(creature="Ours", by="B"))

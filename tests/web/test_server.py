@@ -489,3 +489,25 @@ def test_glossary_page_is_served(client: TestClient) -> None:
     assert response.status_code == 200 and 'id="G-first-strike"' in response.text
     assert 'href="/2010/en/702.html#R7027"' in response.text
     assert client.get("/2010/en/glossaire.html").status_code == 404
+
+
+def test_situation_form_offers_and_answers_the_turn_structure_questions(client: TestClient) -> None:
+    page = client.get("/situation").text
+    for ask in ("untap", "triggers", "declare_attackers", "declare_blockers", "assign_damage",
+                "damage_dealt", "in_combat", "cleanup"):
+        assert f'<option value="{ask}"' in page, ask
+    # 510.1c, first example: Craw Wurm may not skip its first blocker in the order (2010).
+    response = client.post("/situation", data={
+        "edition": "2010", "phase": "combat", "step": "combat_damage",
+        "creature0_name": "Craw Wurm", "creature0_controller": "A", "creature0_power": "6",
+        "creature0_attacking": "on", "creature0_blocked": "on",
+        "creature1_name": "Wall of Wood", "creature1_controller": "B", "creature1_toughness": "3",
+        "creature1_blocking": "Craw Wurm",
+        "question0_ask": "assign_damage", "question0_creature": "Craw Wurm",
+        "question0_assignment": "Wall of Wood=6",
+        "question1_ask": "declare_blockers", "question1_blocks": "Wall of Wood=Craw Wurm",
+    })
+    assert response.status_code == 200
+    answers = response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0]
+    assert '<span class="answer-value">oui</span>' in answers
+    assert "510.1c" in answers

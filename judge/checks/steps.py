@@ -1,0 +1,242 @@
+"""Checks of what the steps do by themselves: untap and phasing, the triggers put on the stack
+as a step begins, whether a creature is still in combat, what the cleanup step does.
+
+Each answer cites the edition's rules through its game model's concepts (`action.untap`,
+`action.triggers.upkeep`, `triggers.late.end_of_turn`…).
+"""
+
+from __future__ import annotations
+
+from judge.checks.context import JSON, Context, Verdict, check, where_label
+from judge.checks.words import plural
+from judge.errors import SituationError
+from judge.game.model import Creature, Permanent, Question, Trigger
+from judge.game.turn import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+
+# -- untap ------------------------------------------------------------------------------
+
+
+def untap_plan(ctx: Context) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The active player's untap step: what phases out, phases in, untaps, and stays tapped."""
+    s = ctx.situation
+    things: list[Creature | Permanent] = [*s.creatures, *s.permanents]
+    mine = [p for p in things if p.controller == ctx.active]
+    phase_out = [p.name for p in mine if p.phasing and not p.phased_out]
+    phase_in = [p.name for p in mine if p.phased_out]
+    present = [p for p in mine if p.name not in phase_out]
+    untap = [p.name for p in present if p.tapped and not p.doesnt_untap]
+    kept = [p.name for p in present if p.tapped and p.doesnt_untap]
+    return phase_out, phase_in, untap, kept
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names)
+
+
+@check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
+                       "priority.untap"))
+def check_untap(ctx: Context, question: Question) -> Verdict:
+    phase_out, phase_in, untap, kept = untap_plan(ctx)
+    value: dict[str, JSON] = {"phase_out": phase_out, "phase_in": phase_in, "untap": untap}
+    topic = "l'étape de dégagement"
+    concepts = ["action.untap"]
+    parts = [f"Pendant l'étape de dégagement de {ctx.active}"]
+    if phase_out or phase_in:
+        concepts.insert(0, "action.phasing")
+        said = []
+        if phase_out:
+            verb = "se déphasent" if len(phase_out) > 1 else "se déphase"
+            said.append(f"{_names(phase_out)} {verb}")
+        if phase_in:
+            verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
+            said.append(f"{_names(phase_in)} {verb}")
+        parts.append("d'abord, " + " et ".join(said) + " (simultanément, sans la pile)")
+    if untap:
+        verb = "se dégagent" if len(untap) > 1 else "se dégage"
+        parts.append(f"ensuite {_names(untap)} {verb}")
+    else:
+        parts.append("ensuite aucun de ses permanents engagés ne se dégage")
+    why = " ; ".join(parts) + "."
+    if kept:
+        concepts.append("untap.doesnt_untap")
+        verb = "restent engagés" if len(kept) > 1 else "reste engagé"
+        why += f" Un effet l'en empêche : {_names(kept)} {verb}."
+    if phase_out:
+        why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
+    if ctx.moment.step == "untap":
+        concepts.append("priority.untap")
+        why += " Personne ne reçoit la priorité pendant cette étape."
+    elif not ctx.ended:
+        why += " (D'après l'état décrit, pour l'étape de dégagement de ce joueur.)"
+    return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+# -- triggers ---------------------------------------------------------------------------
+
+
+def _step_key(ctx: Context) -> str:
+    return ctx.moment.step or ctx.moment.phase
+
+
+def _at_label(at: str) -> str:
+    if at in MAIN_PHASES:
+        return f"la {PHASE_LABELS[at]}"
+    return f"l'étape « {STEP_LABELS[at]} »"
+
+
+def _apnap(ctx: Context, triggers: list[Trigger]) -> list[Trigger]:
+    players = ctx.situation.players
+    seat = players.index(ctx.active)
+    order = [players[(seat + k) % len(players)] for k in range(len(players))]
+    return sorted(triggers, key=lambda t: order.index(t.controller))  # stable: given order kept
+
+
+@check("triggers", cites=("action.triggers.*", "triggers.beginning", "triggers.untap_held",
+                          "triggers.order", "triggers.late.*", "triggers.until_not_trigger",
+                          "priority.untap", "cleanup.repeat"))
+def check_triggers(ctx: Context, question: Question) -> Verdict:
+    s = ctx.situation
+    key = _step_key(ctx)
+    topic = "les capacités déclenchées"
+    if not ctx.gives_priority(ctx.moment):
+        why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
+               "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
+               "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
+        quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == "untap" else (
+            f"priority.{key}",)
+        if key == "cleanup":
+            why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
+                   "vont sur la pile après la défausse et le retrait des blessures, puis le "
+                   "joueur actif reçoit la priorité (question cleanup).")
+            quiet = ("cleanup.repeat",)
+        return ctx.verdict([], quiet, why, topic)
+    concepts = [f"action.triggers.{key}", "triggers.beginning"]
+    now = [t for t in s.triggers if t.at == key and not t.entered_this_step]
+    late = [t for t in s.triggers if t.at == key and t.entered_this_step]
+    held = list(s.pending_triggers)
+    ordered = _apnap(ctx, [*held, *now])
+    names = [t.name for t in ordered]
+    if ordered:
+        why = (f"Au début de {where_label(ctx.moment)}, "
+               f"{plural(len(ordered), 'capacité')} "
+               f"{'vont' if len(ordered) > 1 else 'va'} sur la pile : {', '.join(names)}")
+        if held:
+            why += (" (dont celles qui se sont déclenchées plus tôt, pendant le dégagement, et "
+                    "attendaient qu'un joueur reçoive la priorité)")
+            concepts.append("triggers.untap_held")
+        why += "."
+        if len({t.controller for t in ordered}) > 1:
+            why += (f" Celles du joueur actif ({ctx.active}) d'abord, dans l'ordre qu'il choisit, "
+                    "puis celles des autres joueurs dans l'ordre du tour.")
+            concepts.append("triggers.order")
+    else:
+        why = f"Aucune capacité ne se déclenche au début de {where_label(ctx.moment)}."
+    if late:
+        word = "capacités" if len(late) > 1 else "capacité"
+        why += (f" {_names([t.name for t in late])} : {word} dont la source est arrivée en jeu "
+                "(ou la condition remplie) après le début de l'étape ; l'étape ne « revient » pas "
+                "en arrière, elle ne se déclenchera pas avant la prochaine fois.")
+        concepts.append(f"triggers.late.{key}")
+    if key == "end_of_turn":
+        concepts.append("triggers.until_not_trigger")
+        why += (" « À la fin du tour » est un déclenchement ; les effets « jusqu'à la fin du "
+                "tour » ne se déclenchent pas : ils cessent au nettoyage.")
+    others = sorted({t.at for t in s.triggers if t.at != key and t.at is not None})
+    if others and not ordered and not late:
+        why += " (D'autres se déclencheront au début de " + ", ".join(
+            _at_label(a) for a in others) + ".)"
+    return ctx.verdict(names, tuple(concepts), why, topic)
+
+
+# -- in combat --------------------------------------------------------------------------
+
+
+@check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
+                           "combat.declared_stays", "combat.end", "attack.becomes",
+                           "block.becomes"))
+def check_in_combat(ctx: Context, question: Question) -> Verdict:
+    creature = ctx.creature(question.creature)
+    name = creature.name
+    topic = "le retrait du combat"
+    if ctx.moment.phase != "combat" or ctx.ended:
+        return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
+                           f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
+                           "combat, toutes les créatures sont retirées du combat.", topic)
+    if not creature.in_play:
+        return ctx.verdict(False, ("combat.removed",), f"Non : {name} a quitté le jeu, elle est "
+                           "retirée du combat.", topic)
+    if creature.phased_out:
+        return ctx.verdict(False, ("combat.removed",), f"Non : {name} est déphasée, elle est "
+                           "retirée du combat.", topic)
+    if not creature.is_creature:
+        return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé "
+                           "d'être une créature, elle est retirée du combat.", topic)
+    if not creature.in_combat:
+        why = f"Non : {name} n'est ni attaquante ni bloqueuse."
+        if creature.regenerated:
+            why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
+        elif creature.changed_control:
+            why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
+        concept = ("combat.removed" if creature.regenerated or creature.changed_control
+                   else "attack.becomes" if ctx.at_or_after("declare_attackers") else "combat.end")
+        return ctx.verdict(False, (concept,), why, topic)
+    role = "attaquante" if creature.attacking else "bloqueuse"
+    concepts = ["attack.becomes" if creature.attacking else "block.becomes"]
+    why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
+           "que la phase de combat se termine.")
+    if creature.tapped:
+        concepts.append("damage.tapped")
+        why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
+                "combat.")
+    concepts.append("combat.declared_stays")
+    why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
+            "déclaration, ne la retire pas du combat.")
+    return ctx.verdict(True, tuple(concepts), why, topic)
+
+
+# -- cleanup ----------------------------------------------------------------------------
+
+
+@check("cleanup", cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
+                         "effects.until", "cleanup.no_priority", "cleanup.repeat"))
+def check_cleanup(ctx: Context, question: Question) -> Verdict:
+    s = ctx.situation
+    topic = "l'étape de nettoyage"
+    hand = s.hand(ctx.active)
+    if hand is None and s.max_hand_size is not None:
+        raise SituationError(f"hands.{ctx.active}", "nombre de cartes en main inconnu : il est "
+                             "nécessaire pour la question cleanup")
+    discard = 0 if s.max_hand_size is None or hand is None else max(0, hand - s.max_hand_size)
+    damaged = [c.name for c in s.creatures if c.damage > 0 and c.in_play]
+    ending = [e.name for e in s.effects if e.until in ("end_of_turn", "this_turn")]
+    combat = [e.name for e in s.effects if e.until == "end_of_combat"]
+    priority = bool(s.pending_triggers)
+    value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
+                              "effects_end": ending, "priority": priority}
+    concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
+    why = (f"D'abord {ctx.active} se défausse de {plural(discard, 'carte')}" if discard else
+           f"D'abord {ctx.active} ne se défausse d'aucune carte")
+    if hand is not None and s.max_hand_size is not None:
+        why += f" ({plural(hand, 'carte')} en main, taille maximale {s.max_hand_size})"
+    why += " ; puis, simultanément, "
+    why += (f"les blessures sont retirées de {_names(damaged)}" if damaged else
+            "aucune blessure n'est à retirer")
+    if ending:
+        verb = "cessent" if len(ending) > 1 else "cesse"
+        why += f" et {_names(ending)} {verb} (« jusqu'à la fin du tour » / « ce tour-ci »)"
+    why += "."
+    if combat:
+        concepts.append("effects.until")
+        verb = "ont cessé" if len(combat) > 1 else "a cessé"
+        why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
+                "combat »), pas au nettoyage.")
+    if priority:
+        concepts.append("cleanup.repeat")
+        why += (f" Des capacités déclenchées attendent ({_names([t.name for t in s.pending_triggers])}) : "
+                f"elles vont sur la pile, le joueur actif ({ctx.active}) reçoit la priorité, et "
+                "une fois la pile vide et tous les joueurs ayant passé, une autre étape de "
+                "nettoyage commence.")
+    else:
+        concepts.append("cleanup.no_priority")
+        why += " Aucune capacité n'attend : personne ne reçoit la priorité et l'étape se termine."
+    return ctx.verdict(value, tuple(concepts), why, topic)

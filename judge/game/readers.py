@@ -1,0 +1,217 @@
+"""Readers of the situation keys that describe permanents, effects, triggers and extra steps
+(format 3), and of the names they refer to; each failure is a `SituationError` naming its field.
+
+`judge.game.situation` reads the whole file with them; the meaning of each key is documented
+in docs/situation-format.md.
+"""
+
+from __future__ import annotations
+
+from judge.errors import SituationError
+from judge.game.aliases import (
+    AT_ALIASES,
+    CARD_TYPE_ALIASES,
+    CHANGE_KEY_ALIASES,
+    KEY_ALIASES,
+    PHASE_ALIASES,
+    STEP_ALIASES,
+    UNTIL_ALIASES,
+    fold_name,
+)
+from judge.game.fields import (
+    check_keys,
+    english_keys,
+    join_path,
+    read_bool,
+    read_int,
+    read_items,
+    read_player,
+    read_slug,
+    read_string,
+    read_table,
+)
+from judge.game.model import (
+    MAX_CREATURES,
+    PERMANENT_KEYS,
+    Effect,
+    Event,
+    GainControl,
+    LeavesPlay,
+    Permanent,
+    Regenerate,
+    SetPower,
+    Tap,
+    Trigger,
+    Untap,
+)
+from judge.game.turn import MAIN_PHASES, STEP_PHASE, ExtraPhase, ExtraStep
+
+
+def permanents(value: object, players: tuple[str, ...], active: str, names: set[str]
+                ) -> tuple[Permanent, ...]:
+    limit(value, "permanents", MAX_CREATURES, "permanents")
+    found = read_items(value, "permanents", lambda v, p: permanent(v, p, players, active))
+    seen = set(names)
+    for i, item in enumerate(found):
+        if item.name in seen:
+            raise SituationError(f"permanents[{i}].name", f"« {item.name} » est déjà le nom "
+                                 "d'une créature ou d'un autre permanent")
+        seen.add(item.name)
+    return found
+
+
+def permanent(value: object, path: str, players: tuple[str, ...], active: str) -> Permanent:
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    check_keys(table, path, PERMANENT_KEYS)
+    if "name" not in table:
+        raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
+    flags = {key: read_bool(table[key], join_path(path, key))
+             for key in ("tapped", "phasing", "phased_out", "doesnt_untap") if key in table}
+    return Permanent(
+        name=read_string(table["name"], join_path(path, "name")),
+        controller=(read_player(table["controller"], join_path(path, "controller"), players)
+                    if "controller" in table else active),
+        card_types=read_items(table.get("card_types", []), join_path(path, "card_types"),
+                              card_type),
+        **flags,
+    )
+
+
+def effect(value: object, path: str) -> Effect:
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    check_keys(table, path, ("name", "until"))
+    for key in ("name", "until"):
+        if key not in table:
+            raise SituationError(join_path(path, key), "clé obligatoire manquante")
+    until = read_string(table["until"], join_path(path, "until"))
+    if fold_name(until) in AT_ALIASES and fold_name(until) not in UNTIL_ALIASES:
+        raise SituationError(join_path(path, "until"), f"« {until} » est le moment d'une capacité "
+                             "déclenchée (triggers[].at), pas une durée : une durée s'écrit "
+                             "« jusqu'à la fin du tour »")
+    return Effect(name=read_string(table["name"], join_path(path, "name")),
+                  until=read_slug(until, join_path(path, "until"), UNTIL_ALIASES, "durée"))
+
+
+def moment_slug(value: object, path: str) -> str:
+    """A step slug, or a main phase (triggers « au début de la phase principale »)."""
+    text = read_string(value, path)
+    folded = fold_name(text)
+    for table in (AT_ALIASES, STEP_ALIASES):
+        if folded in table:
+            return table[folded]
+    if folded in PHASE_ALIASES and PHASE_ALIASES[folded] in MAIN_PHASES:
+        return PHASE_ALIASES[folded]
+    known = ", ".join((*sorted(set(STEP_ALIASES.values())), *sorted(MAIN_PHASES)))
+    raise SituationError(path, f"étape inconnue « {text} » (valeurs possibles : {known})")
+
+
+def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
+             pending: bool) -> Trigger:
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    keys = ("name", "controller") if pending else ("name", "controller", "at",
+                                                    "entered_this_step")
+    check_keys(table, path, keys)
+    for key in ("name",) if pending else ("name", "at"):
+        if key not in table:
+            raise SituationError(join_path(path, key), "clé obligatoire manquante")
+    return Trigger(
+        name=read_string(table["name"], join_path(path, "name")),
+        controller=(read_player(table["controller"], join_path(path, "controller"), players)
+                    if "controller" in table else active),
+        at=None if pending else moment_slug(table["at"], join_path(path, "at")),
+        entered_this_step=read_bool(table.get("entered_this_step", False),
+                                    join_path(path, "entered_this_step")),
+    )
+
+
+def extra_phase(value: object, path: str) -> ExtraPhase:
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    check_keys(table, path, ("phase", "after"))
+    for key in ("phase", "after"):
+        if key not in table:
+            raise SituationError(join_path(path, key), "clé obligatoire manquante")
+    return ExtraPhase(after=read_slug(table["after"], join_path(path, "after"), PHASE_ALIASES,
+                                      "phase"),
+                      phase=read_slug(table["phase"], join_path(path, "phase"), PHASE_ALIASES,
+                                      "phase"))
+
+
+def extra_step(value: object, path: str) -> ExtraStep:
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    check_keys(table, path, ("step", "after", "before"))
+    if "step" not in table:
+        raise SituationError(join_path(path, "step"), "clé obligatoire manquante")
+    if ("after" in table) == ("before" in table):
+        raise SituationError(path, "une étape supplémentaire vient après (after) ou avant "
+                             "(before) une étape, l'un des deux")
+    where = "before" if "before" in table else "after"
+    step = read_slug(table["step"], join_path(path, "step"), STEP_ALIASES, "étape")
+    anchor = read_slug(table[where], join_path(path, where), STEP_ALIASES, "étape")
+    if STEP_PHASE[step] != STEP_PHASE[anchor]:
+        raise SituationError(join_path(path, where), f"l'étape {step} n'appartient pas à la "
+                             f"phase de l'étape {anchor}")
+    return ExtraStep(anchor=anchor, step=step, before=where == "before")
+
+
+def card_type(value: object, path: str) -> str:
+    return read_slug(value, path, CARD_TYPE_ALIASES, "type de carte")
+
+
+def creature_name(value: object, path: str, names: set[str]) -> str:
+    name = read_string(value, path)
+    if name not in names:
+        raise SituationError(path, f"aucune créature ne s'appelle « {name} »")
+    return name
+
+
+def limit(value: object, path: str, maximum: int, what: str) -> object:
+    if isinstance(value, list) and len(value) > maximum:
+        raise SituationError(path, f"trop de {what} : {len(value)} (au plus {maximum:,})".replace(",", " "))
+    return value
+
+
+def permanent_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+                     names: set[str], everything: set[str]) -> Event:
+    """The events of format 3: a permanent leaves play, regenerates, changes…"""
+    sub = join_path(path, kind)
+    if kind in ("leaves_play", "tap", "untap"):
+        check_keys(table, path, (kind,))
+        name = read_string(table[kind], sub)
+        if name not in everything:
+            raise SituationError(sub, f"aucun permanent ne s'appelle « {name} »")
+        if kind == "tap":
+            return Tap(name=name)
+        return Untap(name=name) if kind == "untap" else LeavesPlay(name=name)
+    if kind == "regenerate":
+        check_keys(table, path, (kind,))
+        return Regenerate(name=creature_name(table[kind], sub, names))
+    inner = english_keys(read_table(table[kind], sub), sub, CHANGE_KEY_ALIASES)
+    check_keys(table, path, (kind,))
+    second = "power" if kind == "set_power" else "by"
+    check_keys(inner, sub, ("creature", second))
+    for key in ("creature", second):
+        if key not in inner:
+            raise SituationError(join_path(sub, key), "clé obligatoire manquante")
+    creature = creature_name(inner["creature"], join_path(sub, "creature"), names)
+    if kind == "set_power":
+        return SetPower(creature=creature, power=read_int(inner["power"], join_path(sub, "power"),
+                                                          minimum=None))
+    return GainControl(creature=creature, by=read_player(inner["by"], join_path(sub, "by"),
+                                                         players))
+
+
+def blocks(value: object, path: str, names: set[str]) -> tuple[tuple[str, str], ...]:
+    return tuple((creature_name(blocker, join_path(path, blocker), names),
+                  creature_name(attacker, join_path(path, blocker), names))
+                 for blocker, attacker in read_table(value, path).items())
+
+
+def assignment(value: object, path: str, names: set[str], players: tuple[str, ...]
+                ) -> tuple[tuple[str, int], ...]:
+    out = []
+    for target, amount in read_table(value, path).items():
+        sub = join_path(path, target)
+        if target not in names and target not in players:
+            raise SituationError(sub, f"« {target} » n'est ni une créature ni un joueur")
+        out.append((target, read_int(amount, sub)))
+    return tuple(out)
