@@ -96,7 +96,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
             return problems, concepts
         if not blockers:
             if creature.has("trample"):
-                concepts.append("damage.trample_unblocked")
+                concepts.append("damage.trample")
                 if any(t != player and a for t, a in given.items()):
                     problems.append("bloquée mais sans bloqueur restant, avec le piétinement "
                                     f"elle assigne toutes ses blessures à {player}")
@@ -109,7 +109,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         if strangers:
             problems.append(f"{', '.join(strangers)} ne la bloque pas")
         if given.get(player):
-            concepts.append("damage.trample")
+            concepts.append("damage.trample_lethal")
             if not creature.has("trample"):
                 problems.append(f"sans le piétinement, elle n'assigne rien au joueur ({player})")
             elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
@@ -138,8 +138,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
 
 
 @check("assign_damage", cites=("damage.divide", "damage.power", "damage.unblocked",
-                               "damage.blocked", "damage.blocker", "damage.trample",
-                               "damage.trample_unblocked", "damage.order",
+                               "damage.blocked", "damage.blocker", "damage.trample_lethal",
+                               "damage.trample", "damage.order",
                                "damage.lethal_first", "damage.whole", "damage.illegal"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
