@@ -9,6 +9,10 @@ not, and another rule of the release is named by those words, the citation is do
 that rule is the likely intended one (306.1's « double initiative » → 502.25 is Fear in the
 English 2004 text; 502.28 Double Strike is likely). Without a likely rule nothing is said:
 a title we cannot translate is not evidence of a mistake.
+
+Finding them needs every heading of a release and the FR↔EN glossary (~25 ms), so the table
+of the whole corpus is computed once and cached on disk, keyed by the corpus (its texts and
+this code, `judge.corpus.loader.corpus_key`) and the glossary's bytes: `judge rule` reads it.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
+from judge.cache import cache_dir, digest, read_pickle, write_pickle
 from judge.corpus.graph import RuleGraph
-from judge.corpus.lexicon import glossary
+from judge.corpus.graph import key as rule_key
+from judge.corpus.lexicon import GLOSSARY_NAME, glossary
+from judge.corpus.loader import corpus_key
 from judge.corpus.model import Plain, Reference, Rule, sort_key
 from judge.normalize import fold
+from judge.resources import rules_dir
 
 _WORD = re.compile(r"[\w'’-]+")
 _NAME_WORD = re.compile(r"[\w']+")
@@ -170,8 +178,7 @@ def _likely(names: _Names, words: Key, citing: Rule) -> Rule | None:
     return min(candidates, key=lambda r: (r.language != citing.language, sort_key(r.number)))
 
 
-def rule_doubts(graph: RuleGraph, rule: Rule) -> tuple[Doubt, ...]:
-    """The doubtful citations of one rule (text and examples), in reading order."""
+def _find_doubts(graph: RuleGraph, rule: Rule) -> tuple[Doubt, ...]:
     out: list[Doubt] = []
     for segments in (rule.segments, *(example.segments for example in rule.examples)):
         for i, segment in enumerate(segments):
@@ -181,6 +188,63 @@ def rule_doubts(graph: RuleGraph, rule: Rule) -> tuple[Doubt, ...]:
             doubt = _doubt(graph, rule, segment, words) if words else None
             if doubt is not None:
                 out.append(doubt)
+    return tuple(out)
+
+
+# (index in `rule.references`, words, likely rule's edition, language, number), per citing rule.
+Table = dict[tuple[str, str, str], tuple[tuple[int, str, str, str, str], ...]]
+_tables: weakref.WeakKeyDictionary[RuleGraph, Table] = weakref.WeakKeyDictionary()
+
+
+def _compute_table(graph: RuleGraph) -> Table:
+    table: Table = {}
+    for rule in graph.all_rules():
+        found = _find_doubts(graph, rule)
+        if found:
+            refs = rule.references
+            table[rule_key(rule)] = tuple(
+                (next(i for i, r in enumerate(refs) if r is d.reference), d.words,
+                 d.likely.edition, d.likely.language, d.likely.number)
+                for d in found
+            )
+    return table
+
+
+def _table(graph: RuleGraph) -> Table:
+    table = _tables.get(graph)
+    if table is None:
+        try:
+            seed = (rules_dir() / GLOSSARY_NAME).read_bytes()
+        except OSError:
+            seed = b""
+        hashed = digest(corpus_key(graph.editions).encode() + b"\0" + seed)
+        path = cache_dir() / f"doubts-{hashed.hexdigest()}.pickle"
+        cached = read_pickle(path)
+        if isinstance(cached, dict):
+            table = cached
+        else:
+            table = _compute_table(graph)
+            write_pickle(path, table)
+        _tables[graph] = table
+    return table
+
+
+def rule_doubts(graph: RuleGraph, rule: Rule) -> tuple[Doubt, ...]:
+    """The doubtful citations of one rule (text and examples), in reading order."""
+    entries = _table(graph).get(rule_key(rule), ())
+    if not entries:
+        return ()
+    refs = rule.references
+    out = []
+    for index, words, edition, language, number in entries:
+        likely = graph.get(edition, number, language)
+        ref = refs[index]
+        cited = tuple(
+            found for lang in graph.edition(rule.edition).languages
+            if (found := graph.get(rule.edition, ref.number, lang)) is not None
+        )
+        if likely is not None:
+            out.append(Doubt(citing=rule, reference=ref, words=words, cited=cited, likely=likely))
     return tuple(out)
 
 

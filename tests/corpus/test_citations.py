@@ -93,3 +93,19 @@ def test_glossary_found_by_term_translation_and_words(graph: RuleGraph) -> None:
     assert targets == [("502.28", "en"), ("502.2", "en")]
     lines = (source_text.RULES / source_text.EN_2004).read_text(encoding="utf-8").split("\n")
     assert strike_2004.entry.span is not None and lines[strike_2004.entry.span.line - 1] == "First Strike"
+
+
+def test_cached_doubt_table_equals_finding_them_again(graph: RuleGraph) -> None:
+    """`judge rule` reads the doubts from the disk cache: the same as computing them."""
+    from judge.corpus import citations
+
+    citations._tables.pop(graph, None)
+    first = {(r.edition, r.language, r.number): [(d.reference.number, d.likely.number) for d in rule_doubts(graph, r)]
+             for r in graph.all_rules()}
+    citations._tables.pop(graph, None)  # now read back from the disk cache
+    again = {(r.edition, r.language, r.number): [(d.reference.number, d.likely.number) for d in rule_doubts(graph, r)]
+             for r in graph.all_rules()}
+    fresh = {(r.edition, r.language, r.number): [(d.reference.number, d.likely.number) for d in citations._find_doubts(graph, r)]
+             for r in graph.all_rules()}
+    assert first == again == fresh
+    assert sum(map(len, fresh.values())) >= 2  # 306.1 in 2004, 107.8 in 2010
