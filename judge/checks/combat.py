@@ -301,11 +301,48 @@ def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, li
         concepts
 
 
+def _attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »)."""
+    problems: list[str] = []
+    concepts: list[str] = []
+    if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
+        problems.append(f"{names[0]} ne peut pas attaquer seule")
+        concepts.append("attack.restrictions")
+    for creature in ctx.situation.creatures:
+        if (creature.must_attack and creature.name not in names and creature.controller == ctx.active
+                and not attack_reasons(ctx, creature)[0] and creature.attack_cost == 0
+                and not (creature.cant_attack_alone and not names)):
+            problems.append(f"{creature.name} doit attaquer si elle le peut, et elle le peut "
+                            "(sans coût à payer)")
+            concepts.append("attack.requirements")
+    return problems, concepts
+
+
+def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »)."""
+    problems: list[str] = []
+    concepts: list[str] = []
+    blockers = list(dict.fromkeys(b for b, _ in blocks))
+    if len(blockers) == 1 and ctx.creature(blockers[0]).cant_block_alone:
+        problems.append(f"{blockers[0]} ne peut pas bloquer seule")
+        concepts.append("block.restrictions")
+    attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
+    for creature in ctx.situation.creatures:
+        if (creature.must_block and creature.name not in blockers and creature.block_cost == 0
+                and not (creature.cant_block_alone and not blockers)
+                and any(not block_reasons(ctx, creature, a)[0] for a in attackers)):
+            problems.append(f"{creature.name} doit bloquer si elle le peut, et elle le peut "
+                            "(dégagée, sans coût à payer)")
+            concepts.append("block.requirements")
+    return problems, concepts
+
+
 @check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
                                    "attack.untapped", "attack.since_turn_start",
                                    "attack.defender", "fact.walls_cannot_attack",
                                    "combat.players", "attack.costs", "attack.mana_abilities",
-                                   "attack.pay", "attack.becomes", "attack.declare"))
+                                   "attack.pay", "attack.becomes", "attack.declare",
+                                   "attack.restrictions", "attack.requirements"))
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"
@@ -320,6 +357,9 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
+    more_problems, more_concepts = _attack_rules(ctx, names)
+    problems += more_problems
+    concepts += more_concepts
     cost = sum(ctx.creature(n).attack_cost for n in names)
     if problems:
         text = "Non : ce groupe ne peut pas attaquer — " + " ; ".join(problems) + "."
@@ -343,7 +383,8 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
 @check("declare_blockers", cites=("block.procedure", "block.legal", "combat.players",
                                   "evasion.*", "block.costs", "block.mana_abilities",
                                   "block.pay", "block.becomes", "block.blocked",
-                                  "block.declare", "combat.no_attackers"))
+                                  "block.declare", "combat.no_attackers",
+                                  "block.restrictions", "block.requirements"))
 def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     blocks = question.blocks or ()
     topic = "la déclaration des bloqueurs"
@@ -367,6 +408,9 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
+    more_problems, more_concepts = _block_rules(ctx, blocks)
+    problems += more_problems
+    concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
     if problems:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),

@@ -105,6 +105,9 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
             return ["bloquée et plus aucune créature ne la bloque : elle n'assigne aucune "
                     "blessure"] if total else [], concepts
         concepts.append("damage.blocked")
+        gone = [n for n in creature.damage_order if n not in names]
+        if gone and ctx.rules("damage.order_removed"):
+            concepts.append("damage.order_removed")
         strangers = [t for t, a in given.items() if a and t not in names and t != player]
         if strangers:
             problems.append(f"{', '.join(strangers)} ne la bloque pas")
@@ -140,22 +143,29 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
 @check("assign_damage", cites=("damage.divide", "damage.power", "damage.unblocked",
                                "damage.blocked", "damage.blocker", "damage.trample_lethal",
                                "damage.trample", "damage.order",
-                               "damage.lethal_first", "damage.whole", "damage.illegal"))
+                               "damage.lethal_first", "damage.whole", "damage.illegal",
+                               "damage.order_removed"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())
     problems, concepts = _assignment_problems(ctx, creature, given)
     topic = "l'assignation des blessures de combat"
+    note = ""
+    if "damage.order_removed" in concepts:
+        present = {b.name for b in current_blockers(ctx.situation, creature)}
+        gone = [n for n in creature.damage_order if n not in present]
+        note = (f" {', '.join(gone)} ne bloque plus : retirée de l'ordre d'assignation, l'ordre "
+                "des autres bloqueurs reste le même.")
     shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
     if problems:
         why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
-               + ".")
+               + ".") + note
         if ctx.rules("damage.illegal"):
             concepts.append("damage.illegal")
             why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
                     "joueur a commencé à assigner.")
         return ctx.verdict(False, tuple(concepts), why, topic)
-    why = f"Oui : {creature.name} peut assigner {shown}."
+    why = f"Oui : {creature.name} peut assigner {shown}." + note
     several = creature.attacking and len(current_blockers(ctx.situation, creature)) > 1
     if not several:
         return ctx.verdict(True, tuple(concepts), why, topic)

@@ -153,7 +153,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
 
 @check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
                            "combat.declared_stays", "combat.end", "attack.becomes",
-                           "block.becomes"))
+                           "block.becomes", "combat.alone"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -184,6 +184,12 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     concepts = ["attack.becomes" if creature.attacking else "block.becomes"]
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
            "que la phase de combat se termine.")
+    same = [c for c in ctx.situation.creatures if c.in_combat and (
+        c.attacking if creature.attacking else c.blocking is not None)]
+    alone = len(same) == 1
+    if alone:
+        concepts.append("combat.alone")
+        why += f" Elle {'attaque' if creature.attacking else 'bloque'} seule."
     if creature.tapped:
         concepts.append("damage.tapped")
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
@@ -191,7 +197,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     concepts.append("combat.declared_stays")
     why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
             "déclaration, ne la retire pas du combat.")
-    return ctx.verdict(True, tuple(concepts), why, topic)
+    return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
 
 
 # -- cleanup ----------------------------------------------------------------------------

@@ -88,6 +88,9 @@ def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str,
             concepts.append("turn.extra_turns")
         return tuple(concepts)
     there = ctx.plan[end].moment
+    if there.extra:
+        added = [e.step for e in ctx.situation.extra_steps]
+        concepts.append("turn.extra_steps" if there.step in added else "turn.extra_phases")
     if there.step == "cleanup" and here.step == "cleanup":
         return (*concepts, "cleanup.repeat")
     if there.damage_step == "regular" or here.damage_step == "first_strike":
@@ -113,7 +116,7 @@ def _next_turn(ctx: Context) -> dict[str, JSON]:
 
 
 TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "damage.two_steps",
-               "combat.end", "turn.ends", "cleanup.repeat")
+               "combat.end", "turn.ends", "cleanup.repeat", "turn.extra_phases", "turn.extra_steps")
 
 
 @check("next", cites=(*TRANSITIONS, "turn.extra_turns"))

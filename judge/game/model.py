@@ -80,6 +80,11 @@ class Creature:
     phasing: bool = False
     phased_out: bool = False
     doesnt_untap: bool = False
+    # Restrictions and requirements on attacking and blocking.
+    cant_attack_alone: bool = False
+    must_attack: bool = False
+    cant_block_alone: bool = False
+    must_block: bool = False
     # Set by a replay only: it left play, regenerated, changed controller.
     in_play: bool = True
     regenerated: bool = False
@@ -308,6 +313,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
+    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap")

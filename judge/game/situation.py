@@ -392,7 +392,8 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     flags = {
         key: read_bool(table[key], sub(key))
         for key in ("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                    "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap")
+                    "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
+                    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block")
         if key in table
     }
     damage, attack_cost, block_cost = (read_int(table.get(key, 0), sub(key))
