@@ -289,7 +289,7 @@ def test_checks_gives_the_share_of_all_rules_first_then_the_reasons(
     assert main(["checks"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Couverture : ") and "de toutes les règles" in lines[0]
-    assert any(line.strip().startswith("306.4") and "définition" in line for line in lines)
+    assert any(line.strip().startswith("500.11") and "définition" in line for line in lines)
     assert any(line.strip().startswith("302.1") and "untap" in line for line in lines)
     assert any(line.strip().startswith("510.2") and "replay" in line for line in lines)
     assert main(["checks", "--json"]) == 0
