@@ -67,38 +67,12 @@ def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
 # ---------------------------------------------------------------------- commands
 def cmd_rule(args: argparse.Namespace) -> int:
     from judge.corpus.export import rule_json, rule_text
-    from judge.corpus.model import RULE_NUMBER
+    from judge.corpus.selection import select
 
-    number_pattern = re.compile(rf"^{RULE_NUMBER}$")
-    range_pattern = re.compile(rf"^({RULE_NUMBER})\s*[-–]\s*({RULE_NUMBER})$")
-
-    query = args.number.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     graph = _graph(args)
-    editions = (graph.edition(args.edition).id,) if args.edition else graph.edition_ids
     checks_for = _checks_for()
-    span = range_pattern.match(query)
-    if span:
-        from judge.corpus.model import sort_key
-
-        low, high = sort_key(span.group(1)), sort_key(span.group(2))
-        rules = [
-            r for e in editions for r in graph.rules(e, args.lang or graph.primary_language(e))
-            if low[0] <= sort_key(r.number)[0] <= high[0] and low <= sort_key(r.number)[:3]
-            and (sort_key(r.number) <= high or r.number.startswith(span.group(2)))
-        ]
-        exact = rules
-        shown = rules
-    elif number_pattern.match(query):
-        exact = [r for e in editions for r in graph.lookup(query, e, args.lang)]
-        shown = [x for r in exact for x in graph.prefix(r.edition, r.number, r.language)]
-    else:
-        raise JudgeError(
-            f"numéro de règle invalide : « {args.number} » (attendu par exemple 300, 300.3 ou 306.2a)"
-        )
-    if not exact:
-        where = f"dans l'édition {args.edition}" if args.edition else f"(éditions : {', '.join(editions)})"
-        language = f" en « {args.lang} »" if args.lang else ""
-        raise NotFound(f"règle {query} introuvable{language} {where}")
+    selection = select(graph, args.number, args.edition, args.lang)
+    exact, shown = selection.exact, selection.shown
     both = args.lang is None  # French then English of the same release, unless one is asked for
     if args.json:
         _emit([rule_json(graph, r, checks_for, with_translations=both) for r in exact])
@@ -109,6 +83,17 @@ def cmd_rule(args: argparse.Namespace) -> int:
         blocks.append(rule_text(graph, rule, checks_for, brief=not top, with_translations=both))
     print("\n\n".join(blocks))
     return 0
+
+
+def _one_line(text: str) -> str:
+    """A message on one line: control and line-break characters (quoted from the user's
+    input, e.g. a player named "0\\r0") written as escapes."""
+    import unicodedata
+
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+        for ch in text
+    )
 
 
 def _rule_number(text: str) -> str:
@@ -348,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except JudgeError as exc:
-        sys.stderr.write(f"judge : {exc}\n")
+        sys.stderr.write(f"judge : {_one_line(str(exc))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("judge : interrompu\n")

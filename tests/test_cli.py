@@ -124,6 +124,7 @@ def test_rule_range(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["rule", "999"], 1, "règle 999 introuvable"),
         (["rule", "505.1", "--edition", "2004", "--lang", "fr"], 1, "introuvable en « fr » dans l'édition 2004"),
+        (["rule", "300.3", "--edition", "2010"], 1, "règle 300.3 supprimée"),
         (["rule", "abc"], 2, "numéro de règle invalide"),
         (["rule", "300", "--edition", "1999"], 2, "édition inconnue : « 1999 »"),
         (["parse", "/nonexistent/regles.txt"], 2, "fichier introuvable"),

@@ -11,16 +11,14 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
-from judge.site.diagram import turn_diagram_svg
-from judge.site.history import HistoryView, HistoryViews, changes_path
-from judge.errors import JudgeError
+from judge.checks.questions import MECHANISM_LABELS, QUESTION_BY_ASK
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.glossary import entries as glossary_entries
@@ -29,8 +27,12 @@ from judge.corpus.glossary import term_key
 from judge.corpus.export import ChecksFor
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Edition, Reference, Rule, Segment, sort_key
-from judge.site.offline_index import build_search_index, search_index_js
+from judge.errors import JudgeError
 from judge.resources import templates_dir
+from judge.game.share import encode_permalink
+from judge.site.diagram import example_situation, turn_diagram
+from judge.site.history import HistoryView, HistoryViews, changes_path
+from judge.site.offline_index import build_search_index, search_index_js
 from judge.site.templating import (
     edition_path,
     glossary_anchor,
@@ -38,15 +40,15 @@ from judge.site.templating import (
     make_environment,
     page_path,
     rule_anchor,
+    rule_redirect_path,
     rule_url,
     section_of,
 )
 
-
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-STATIC_FILES = ("style.css", "search.js")
+STATIC_FILES = ("style.css", "search.js", "favicon.svg")
 
 
 class SiteError(JudgeError):
@@ -70,7 +72,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SegmentView:
-    """A piece of rule text: plain (href None, missing False), a link, or a missing target."""
+    """A piece of rule text: plain (href None, missing False), a link, or a missing target
+    (with `reason`, the short French words shown inline: why it cannot be followed)."""
 
     text: str
     href: str | None = None
@@ -78,6 +81,16 @@ class SegmentView:
     missing: bool = False
     doubt: str = ""  # a doubtful citation: why, and the likely rule (judge.corpus.citations)
     likely: Link | None = None  # the likely rule of a doubtful citation
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckQuestion:
+    """A question a check answers about this rule, with a link to the form pre-filled with it
+    (served book only: the form needs the server)."""
+
+    label: str
+    href: str | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -94,7 +107,7 @@ class RuleView:
     previous: Link | None
     next: Link | None
     backlinks: tuple[Link, ...]
-    checks: tuple[str, ...]
+    checks: tuple[CheckQuestion, ...]
     removed_in: tuple[Edition, ...]
     translations: tuple[RuleView, ...]
     history: HistoryView | None = None
@@ -137,6 +150,7 @@ class SiteRenderer:
         self.checks_for = checks_for or load_checks_for()
         self.env = env or make_environment()
         self.history = HistoryViews(graph, self.url)
+        self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -171,6 +185,7 @@ class SiteRenderer:
                 out.append(SegmentView(
                     text=text, missing=True,
                     title=f"{quoted}règle {segment.number} absente du corpus (édition {edition})",
+                    reason=f"règle absente de ce corpus ({self.graph.edition(edition).label})",
                 ))
             else:
                 name = f" — {target.heading}" if target.heading else ""
@@ -180,6 +195,26 @@ class SiteRenderer:
                                        title=f"Règle {target.number}{name}{lang}",
                                        doubt=doubt.note if doubt else "",
                                        likely=self.link(doubt.likely, root) if doubt else None))
+        return tuple(out)
+
+    @staticmethod
+    def _same_page(one: Rule, other: Rule) -> bool:
+        return (one.edition, one.language, section_of(one.number)) == (
+            other.edition, other.language, section_of(other.number))
+
+    def check_questions(self, rule: Rule) -> tuple[CheckQuestion, ...]:
+        """The checks of a rule as the French questions they answer (one per question)."""
+        served = bool(self.env.globals.get("served"))
+        out: list[CheckQuestion] = []
+        for name in self.checks_for(rule.edition, rule.number):
+            spec = QUESTION_BY_ASK.get(name)
+            label = spec.label if spec is not None else MECHANISM_LABELS.get(name, name)
+            href = None
+            if served and spec is not None:
+                token = encode_permalink(example_situation(self.graph, rule, spec.ask))
+                href = f"/situation?modele={token}" if token else None
+            if all(q.label != label for q in out):
+                out.append(CheckQuestion(label=label, href=href))
         return tuple(out)
 
     def depth(self, rule: Rule) -> int:
@@ -201,10 +236,11 @@ class SiteRenderer:
             examples=tuple(self.segments(rule, ex.segments, root) for ex in rule.examples),
             parent=self.link(parent, root) if parent else None,
             children=tuple(self.link(c, root) for c in g.children(rule)),
-            previous=self.link(previous, root) if previous else None,
-            next=self.link(following, root) if following else None,
+            # Neighbours on the same page are just above and below: only other pages are linked.
+            previous=self.link(previous, root) if previous and not self._same_page(previous, rule) else None,
+            next=self.link(following, root) if following and not self._same_page(following, rule) else None,
             backlinks=tuple(self.link(b, root) for b in g.backlinks(rule)),
-            checks=tuple(self.checks_for(rule.edition, rule.number)) if rule.language == self.primary(rule.edition) else (),
+            checks=self.check_questions(rule) if rule.language == self.primary(rule.edition) else (),
             removed_in=g.removed_in(rule),
             translations=translations,
             history=self.history.for_rule(rule, root) if with_history else None,
@@ -212,10 +248,15 @@ class SiteRenderer:
 
     def sections(self, edition: str, language: str | None = None) -> dict[str, list[Rule]]:
         """Rules grouped by section number, in numeric order (a missing section line is fine)."""
-        grouped: dict[str, list[Rule]] = {}
-        for rule in self.graph.rules(edition, language or self.primary(edition)):
-            grouped.setdefault(section_of(rule.number), []).append(rule)
-        return dict(sorted(grouped.items(), key=lambda item: sort_key(item[0])))
+        lang = language or self.primary(edition)
+        cached = self._sections.get((edition, lang))
+        if cached is None:
+            grouped: dict[str, list[Rule]] = {}
+            for rule in self.graph.rules(edition, lang):
+                grouped.setdefault(section_of(rule.number), []).append(rule)
+            cached = dict(sorted(grouped.items(), key=lambda item: sort_key(item[0])))
+            self._sections[(edition, lang)] = cached
+        return cached
 
     def section_title(self, edition: str, section: str, rules: list[Rule]) -> str:
         head = rules[0] if rules and rules[0].number == section else None
@@ -272,7 +313,7 @@ class SiteRenderer:
             "edition.html", root=root, banner=self.banner(edition), language=lang,
             language_label=language_name(lang), toc=self.toc(edition_id, root, lang),
             other_languages=other_languages,
-            diagram=turn_diagram_svg(self.graph, edition_id, root) if lang == edition.languages[0] else "",
+            diagram=turn_diagram(self.graph, edition_id, root) if lang == edition.languages[0] else "",
             glossary_href=root + glossary_path(edition_id) if self.has_glossary(edition_id) else None,
             edition_href=root + edition_path(edition_id, None if lang == edition.languages[0] else lang),
         )
@@ -305,6 +346,15 @@ class SiteRenderer:
             rules=[self.rule_view(r, root, with_translations=sub is None) for r in rules],
             previous_section=neighbour(i - 1), next_section=neighbour(i + 1),
             edition_href=root + edition_path(edition_id, sub),
+        )
+
+    def render_rule_redirect(self, rule: Rule, root: str = "../") -> str:
+        """The static book's per-rule URL (`2004/300.3.html`): a page that opens the rule's
+        anchor in its section page (a meta refresh, so it works from file:// without script)."""
+        return self._render(
+            "rule_redirect.html", root=root, number=rule.number,
+            edition_label=self.graph.edition(rule.edition).label,
+            target=f"{section_of(rule.number)}.html#{rule_anchor(rule.number)}",
         )
 
     def render_search(self, root: str = "") -> str:
@@ -354,6 +404,9 @@ class SiteRenderer:
                 for section in self.sections(edition.id, lang):
                     yield page_path(edition.id, section, sub), self.render_section(
                         edition.id, section, root, lang)
+                for rule in self.graph.rules(edition.id, lang):
+                    if rule.number != section_of(rule.number):
+                        yield rule_redirect_path(rule, sub), self.render_rule_redirect(rule, root)
             if self.has_glossary(edition.id):
                 yield glossary_path(edition.id), self.render_glossary(edition.id, base_url or "../")
         for older, newer in self.history.pairs_of_editions():

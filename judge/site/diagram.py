@@ -1,4 +1,6 @@
-"""The turn-structure diagram: an inline SVG of phases and steps, each linking to its rule.
+"""The turn-structure diagram: phases and their steps as nested HTML lists, each box linking
+to its rule. HTML rather than SVG so that labels are set in the page's own font and wrap inside
+their boxes; the stylesheet lays the phases side by side, and one under another below 600 px.
 
 Phases, steps and their French labels come from `judge.game.turn`. Which rule describes each
 step is read from the graph: section titles are matched (accents and case folded, French or
@@ -9,13 +11,12 @@ Magic 2010 rules change, 500s after). Only rules present in the graph are linked
 
 from __future__ import annotations
 
-
 from markupsafe import Markup, escape
 
-from judge.game import turn
-from judge.normalize import fold
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
+from judge.game import turn
+from judge.normalize import fold
 from judge.site.templating import rule_url
 
 # Turn sections in rule-number order (both main phases share one section).
@@ -43,7 +44,6 @@ TITLE_KEYS: dict[str, tuple[str, ...]] = {
 }
 M10_CHANGE = "2009-07-11"  # Magic 2010 rules: the turn structure moved from 300–314 to 500–514.
 
-PHASE_WIDTH, GAP, BOX_HEIGHT, ROW = 168, 12, 34, 44
 
 
 def turn_base(graph: RuleGraph, edition: str) -> int:
@@ -76,47 +76,47 @@ def step_rules(graph: RuleGraph, edition: str) -> dict[str, Rule | None]:
     return out
 
 
-def _box(x: int, y: int, width: int, label: str, rule: Rule | None, root: str, primary: str,
-         css: str) -> str:
-    text_x = x + width // 2
-    inner = (
-        f'<rect x="{x}" y="{y}" width="{width}" height="{BOX_HEIGHT}" rx="6" class="{css}"/>'
-        f'<text x="{text_x}" y="{y + 22}" text-anchor="middle">{escape(label)}</text>'
-    )
+def example_situation(graph: RuleGraph, rule: Rule, ask: str) -> dict[str, object]:
+    """A situation to start from when checking `rule`: its edition, the step (or main phase)
+    its section describes (else the first main phase), and the question `ask`."""
+    section = rule.number.split(".", 1)[0]
+    slot = next((s for s, r in step_rules(graph, rule.edition).items()
+                 if r is not None and r.number.split(".", 1)[0] == section), None)
+    data: dict[str, object] = {"edition": rule.edition, "phase": "precombat_main"}
+    if slot in turn.STEP_PHASE:
+        data.update(phase=turn.STEP_PHASE[slot], step=slot)
+    elif slot in turn.PHASE_STEPS and turn.PHASE_STEPS[slot]:
+        data.update(phase=slot, step=turn.PHASE_STEPS[slot][0])
+    data["questions"] = [{"ask": ask}]
+    return data
+
+
+def _box(label: str, rule: Rule | None, root: str, primary: str, css: str) -> str:
     if rule is None:
-        return f'<g class="absent"><title>{escape(label)} : règle absente du corpus</title>{inner}</g>'
+        return (f'<span class="turn-box {css} absent">{escape(label)} '
+                f'<small>(pas de règle dans ce corpus)</small></span>')
     href = escape(rule_url(rule, root, primary))
-    return (f'<a href="{href}" aria-label="{escape(label)}, règle {escape(rule.number)}">'
-            f'<title>{escape(label)} — règle {escape(rule.number)}</title>{inner}</a>')
+    return (f'<a class="turn-box {css}" href="{href}">{escape(label)} '
+            f'<small>règle {escape(rule.number)}</small></a>')
 
 
-def turn_diagram_svg(graph: RuleGraph, edition: str, root: str = "../") -> Markup:
-    """The SVG of a turn: one column per phase, its steps below, in order."""
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def turn_diagram(graph: RuleGraph, edition: str, root: str = "../") -> Markup:
+    """The turn of an edition: one list item per phase, its steps below, in order."""
     links = step_rules(graph, edition)
     primary = graph.primary_language(edition)
-    parts: list[str] = []
-    tallest = max(len(steps) for steps in turn.PHASE_STEPS.values())
-    height = ROW * (tallest + 1) + 8
-    width = len(turn.PHASES) * (PHASE_WIDTH + GAP) - GAP + 8
-    for i, phase in enumerate(turn.PHASES):
-        x = 4 + i * (PHASE_WIDTH + GAP)
+    phases: list[str] = []
+    for phase in turn.PHASES:
         slot = "main" if phase in turn.MAIN_PHASES else phase
-        label = turn.PHASE_LABELS[phase]
-        parts.append(_box(x, 4, PHASE_WIDTH, label[0].upper() + label[1:], links[slot], root, primary, "phase"))
-        for j, step in enumerate(turn.PHASE_STEPS[phase], start=1):
-            step_label = turn.STEP_LABELS[step]
-            parts.append(_box(x + 8, 4 + j * ROW, PHASE_WIDTH - 16, step_label[0].upper() + step_label[1:],
-                              links[step], root, primary, "step"))
-    style = (
-        "<style>.phase{fill:#1a4f8b}.step{fill:#eef3fa;stroke:#1a4f8b}"
-        "text{font:13px system-ui,sans-serif;fill:#1d1d1f}.phase+text{fill:#fff;font-weight:700}"
-        ".absent rect{fill:#f2f2f2;stroke:#bbb;stroke-dasharray:4 3}.absent text{fill:#777}"
-        "a:focus rect,a:hover rect{stroke:#f0a000;stroke-width:3}</style>"
-    )
+        head = _box(_capital(turn.PHASE_LABELS[phase]), links[slot], root, primary, "phase")
+        steps = "".join(
+            f"<li>{_box(_capital(turn.STEP_LABELS[step]), links[step], root, primary, 'step')}</li>"
+            for step in turn.PHASE_STEPS[phase]
+        )
+        phases.append(f'<li class="turn-phase">{head}' + (f'<ol class="turn-steps">{steps}</ol>' if steps else "")
+                      + "</li>")
     title = f"Structure du tour (édition {edition})"
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-labelledby="turn-title-{escape(edition)}">'
-        f'<title id="turn-title-{escape(edition)}">{escape(title)}</title>{style}{"".join(parts)}</svg>'
-    )
-    return Markup(svg)
+    return Markup(f'<ol class="turn" aria-label="{escape(title)}">{"".join(phases)}</ol>')

@@ -49,6 +49,12 @@ def edition_path(edition: str, language: str | None = None) -> str:
     return f"{edition}/{language}/index.html" if language else f"{edition}/index.html"
 
 
+def rule_redirect_path(rule: Rule, language: str | None = None) -> str:
+    """Path of a rule's own URL in the static book (`2004/300.3.html`), a redirect page."""
+    prefix = f"{rule.edition}/{language}/" if language else f"{rule.edition}/"
+    return f"{prefix}{rule.number}.html"
+
+
 def rule_url(rule: Rule, root: str = "", primary_language: str | None = None) -> str:
     """URL of a rule's anchor. Rules of a non-primary language live under `<edition>/<lang>/`."""
     language = None if primary_language in (None, rule.language) else rule.language
@@ -75,5 +81,6 @@ def make_environment(**globals_: Any) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     register_filters(env)
-    env.globals.update(site_name="Juge — Règles de Magic", **globals_)
+    env.globals.update(site_name="Juge — Règles de Magic", served=False)
+    env.globals.update(globals_)
     return env

@@ -25,20 +25,22 @@ from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS
 from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import RULE_NUMBER
-from judge.errors import JudgeError, NotFound
-from judge.game.model import STACK_KINDS
-from judge.game.turn import PHASE_LABELS, STEP_LABELS
+from judge.corpus.selection import RemovedRule, removal_message, removals, select
+from judge.errors import JudgeError
+from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
 from judge.search.output import result_json
 from judge.site.build import SiteRenderer
-from judge.site.templating import rule_url
+from judge.site.templating import page_path, rule_url
 from judge.web.errors import (
     MAX_BODY,
+    MAX_URL,
     STATUS_MESSAGES,
     Problem,
     RequestLimits,
@@ -47,13 +49,13 @@ from judge.web.errors import (
     query_param,
 )
 from judge.web.forms import (
-    ASK_LABELS,
+    MOMENT_GROUPS,
     FormState,
     form_to_situation,
-    step_urls,
-    timeline,
+    situation_to_form,
 )
 from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
+from judge.web.timeline import step_urls, timeline
 from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
@@ -144,18 +146,21 @@ def search_page(request: Request) -> Response:
 
 # ---------------------------------------------------------------------- rules
 def api_rule(request: Request) -> Response:
+    """`judge rule --json`: one number (`300.3`, `300,3`) or a range (`302-303`); a rule the
+    edition removed is a 404 naming the rule it was and the edition that removed it."""
     state = app_state(request)
     from judge.corpus.export import rule_json
 
-    number = request.path_params["number"].strip().rstrip(".")
     edition = state.edition(query_param(request, "edition"))
-    if not _NUMBER.match(number):
-        raise Problem(400, f"numéro de règle invalide : « {number[:40]} » (attendu par exemple 300, 300.3 ou 306.2a)")
-    found = state.graph.lookup(number, edition)
-    if not found:
-        editions = edition or ", ".join(state.graph.edition_ids)
-        raise NotFound(f"règle {number} introuvable (éditions : {editions})")
-    return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in found])
+    try:
+        selection = select(state.graph, request.path_params["number"], edition)
+    except RemovedRule as gone:
+        return JSONResponse({"error": str(gone), "removed": [
+            {**rule_json(state.graph, removal.rule, state.checks_for),
+             "url": rule_link(state, removal.rule.edition, removal.rule.number)}
+            for removal in gone.removals
+        ]}, status_code=404)
+    return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in selection.exact])
 
 
 def api_openapi(request: Request) -> Response:
@@ -230,8 +235,8 @@ def section_page(request: Request) -> Response:
     if match is None:
         raise Problem(404, STATUS_MESSAGES[404])
     section = match.group(1)
-    lang = language or state.graph.primary_language(edition)
-    if state.graph.get(edition, section, lang) is None:
+    site = _site(state)
+    if section not in site.sections(edition, language):
         raise Problem(404, f"section {section} absente de l'édition {edition}")
     return _site_page(
         state, f"{edition}/{language}/{section}",
@@ -252,6 +257,26 @@ def changes_page(request: Request) -> Response:
     return _site_page(state, f"changes/{older}-{newer}", lambda: str(site.render_changes(older, newer, "/")))
 
 
+def rule_page(request: Request) -> Response:
+    """`/2004/300.3` (and the static book's `/2004/300.3.html`): redirect to the rule's anchor."""
+    state = app_state(request)
+    edition, language = _edition_language(
+        state, request.path_params["edition"], request.path_params.get("language")
+    )
+    number = request.path_params["number"].removesuffix(".html").replace(",", ".")
+    rule = state.graph.get(edition, number, language)
+    if rule is None and number in _site(state).sections(edition, language):
+        # A section page whose heading line the text lacks (2010's 505).
+        return RedirectResponse("/" + page_path(edition, number, language), status_code=307)
+    if rule is None:
+        gone = removals(state.graph, number, edition) if language is None else ()
+        if gone:
+            raise Problem(404, removal_message(number, edition, gone))
+        raise Problem(404, f"règle {number} absente de l'édition {edition}")
+    target = rule_url(rule, "/", state.graph.primary_language(edition))
+    return RedirectResponse(target, status_code=307)
+
+
 def asset(request: Request) -> Response:
     state = app_state(request)
     name = request.path_params["name"]
@@ -266,6 +291,16 @@ def asset(request: Request) -> Response:
         raise Problem(404, STATUS_MESSAGES[404])
     body, kind = found
     return Response(body, media_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+
+
+def asset_or_edition(request: Request) -> Response:
+    """`/style.css` is an asset; `/2004` (no trailing slash) is the edition's contents."""
+    state = app_state(request)
+    name = request.path_params["name"]
+    if name in state.graph.edition_ids:
+        request.path_params["edition"] = name
+        return edition_page(request)
+    return asset(request)
 
 
 # ---------------------------------------------------------------------- situations
@@ -308,59 +343,147 @@ def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, A
         "form": form,
         "editions": state.graph.editions,
         "newest": state.graph.newest_edition,
-        "ask_labels": ASK_LABELS,
-        "phase_labels": PHASE_LABELS,
-        "step_labels": STEP_LABELS,
-        "stack_kinds": STACK_KINDS,
+        "questions": QUESTIONS,
+        "param_labels": PARAM_LABELS,
+        "kind_labels": KIND_LABELS,
+        "moment_groups": MOMENT_GROUPS,
+        "creature_options": [(name, name) for name in form.creature_names],
+        "player_options": [(name, name) for name in form.player_names],
         **extra,
+    }
+
+
+def _situation_data(text: str) -> dict[str, Any] | None:
+    """A pasted situation (JSON or TOML) as data, for sharing; None if it reads as neither."""
+    import tomllib
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return None
+    return data if isinstance(data, dict) else None
+
+
+def _param_text(value: Any) -> str:
+    """A question's parameter as the form writes it: `Ours, Elfe`, `Elfe=Ours`."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _answer_view(state: AppState, edition: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer in French words: the question's wording, its parameters by their French
+    names (a spell kind by its French name), the value, the rules as links."""
+    spec = QUESTION_BY_ASK.get(str(answer.get("ask")))
+    params = [
+        {"label": PARAM_LABELS.get(key, key),
+         "value": KIND_LABELS.get(str(answer[key]), str(answer[key])) if key == "kind" else _param_text(answer[key])}
+        for key in PARAM_LABELS
+        if answer.get(key) is not None
+    ]
+    return {
+        **answer,
+        "question": spec.label if spec is not None else str(answer.get("ask")),
+        "params": params,
+        "links": [
+            {"number": str(n), "url": rule_link(state, edition, str(n))} for n in answer.get("rules", [])
+        ],
+        "answer_text": value_text(answer.get("answer")),
     }
 
 
 @budgeted
 async def situation_page(request: Request) -> Response:
+    """The form (GET), a permalink's ruling (GET `?s=`), a rule page's pre-filled form
+    (GET `?modele=`), or the answers to the posted form (POST)."""
     state = app_state(request)
-    if request.method == "GET":
-        return await run_budgeted(
-            request, lambda: render(state, "situation.html", **_form_context(state, FormState.empty()))
-        )
+    if request.method != "POST":
+        model = query_param(request, "modele", cap=MAX_URL)
+        token = query_param(request, "s", cap=MAX_URL)
+        if token:
+            return await run_budgeted(request, lambda: _answer_permalink(state, token), heavy=True)
+        return await run_budgeted(request, lambda: _prefilled_form(state, model))
     try:
         raw: FormData = await request.form(max_files=0, max_fields=400, max_part_size=MAX_BODY)
     except HTTPException as error:
         raise Problem(400, "formulaire illisible") from error
     values = {key: str(value) for key, value in raw.multi_items() if isinstance(value, str)}
     form = FormState.from_values(values)
-    return await run_budgeted(request, lambda: _answer_form(state, form), heavy=True)
+    return await run_budgeted(request, lambda: _answer_form(state, form, form.source), heavy=True)
 
 
-def _answer_form(state: AppState, form: FormState) -> Response:
+def _prefilled_form(state: AppState, model: str | None) -> Response:
+    """The empty form, or (a rule page's « vérifiable » link) the form pre-filled, not checked."""
+    if not model:
+        return render(state, "situation.html", **_form_context(state, FormState.empty()))
     try:
-        if form.source.strip():
-            situation, data, report = _check(state, form.source, None)
+        shared = _situation_data(decode_permalink(model))
+    except JudgeError as error:
+        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
+    filled = situation_to_form(shared) if shared is not None else None
+    return render(state, "situation.html", **_form_context(state, filled or FormState.empty()))
+
+
+def _answer_permalink(state: AppState, token: str) -> Response:
+    """A shared ruling: the form filled in again (or the situation as pasted text) and its answers."""
+    try:
+        source = decode_permalink(token)
+    except JudgeError as error:
+        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
+    shared = _situation_data(source)
+    form = situation_to_form(shared) if shared is not None else None
+    if form is not None:
+        return _answer_form(state, form, "")
+    form = FormState.empty()
+    form.source = source
+    return _answer_form(state, form, source)
+
+
+def _priority_model(state: AppState, form: FormState) -> Callable[[str, str | None], bool] | None:
+    """Whether players receive priority in a step, by the game model of the form's edition."""
+    from judge.game.gamemodel import load_game_model
+
+    edition = form.state.get("edition") or state.graph.newest_edition
+    if edition not in state.graph.edition_ids:
+        return None  # the check names the unknown edition
+    game = state.graph.edition(edition).game
+    if game is None:
+        return None
+    model = load_game_model(game)
+    return lambda phase, step: model.has(phase, step) and model.step(phase, step).priority
+
+
+def _answer_form(state: AppState, form: FormState, source: str) -> Response:
+    data_in: dict[str, Any] | None
+    try:
+        if source.strip():
+            data_in = _situation_data(source)
+            situation, data, report = _check(state, source, None)
         else:
-            text = json.dumps(form_to_situation(form), ensure_ascii=False)
-            situation, data, report = _check(state, text, "json")
+            data_in = form_to_situation(form, _priority_model(state, form))
+            situation, data, report = _check(state, json.dumps(data_in, ensure_ascii=False), "json")
     except (JudgeError, Problem) as error:
         status = error.status if isinstance(error, Problem) else 400
         if status == 503:
             raise
         return render(state, "situation.html", status, **_form_context(state, form, error=str(error)))
     edition = str(data.get("edition") or situation.edition or state.graph.newest_edition)
-    answers = [
-        {
-            **answer,
-            "links": [
-                {"number": str(n), "url": rule_link(state, edition, str(n))} for n in answer.get("rules", [])
-            ],
-            "answer_text": value_text(answer.get("answer")),
-        }
-        for answer in data.get("answers", [])
-    ]
-    text_report = report_text(report)
+    token = encode_permalink(data_in) if data_in is not None else None
     return render(
         state, "situation.html",
         **_form_context(
-            state, form, report=data, answers=answers, edition=edition, report_text=text_report,
-            timeline=timeline(report.timeline, step_urls(state.graph, edition)),
+            state, form, report=data, edition=edition, report_text=report_text(report),
+            edition_label=state.graph.edition(edition).label,
+            answers=[_answer_view(state, edition, answer) for answer in data.get("answers", [])],
+            timeline=timeline(report.timeline, step_urls(state.graph, edition), situation.skip),
+            toml_text=to_toml(data_in) if data_in is not None else source,
+            json_text=to_json(data_in) if data_in is not None else source,
+            permalink=f"/situation?s={token}" if token else None,
         ),
     )
 
@@ -386,9 +509,16 @@ class _LanguageSegment(_EditionSegment):
     regex = r"[a-z]{2,3}"
 
 
+class _RuleSegment(_EditionSegment):
+    """A rule number below a section (`300.3`, `306.2a`, `300,3`), optionally `.html`."""
+
+    regex = r"\d{3}[.,]\d+[a-z]?(?:\.html)?|\d{3}"
+
+
 register_url_convertor("judge_edition", _EditionSegment())
 register_url_convertor("judge_page", _PageSegment())
 register_url_convertor("judge_language", _LanguageSegment())
+register_url_convertor("judge_rule", _RuleSegment())
 
 
 def _routes() -> list[Route]:
@@ -408,7 +538,12 @@ def _routes() -> list[Route]:
         Route("/{edition:judge_edition}/{page:judge_page}", offloaded(section_page), methods=page),
         Route("/{edition:judge_edition}/{language:judge_language}/{page:judge_page}",
               offloaded(section_page), methods=page),
-        Route("/{name}", offloaded(asset), methods=page),
+        Route("/{edition:judge_edition}/{number:judge_rule}", offloaded(rule_page), methods=page),
+        Route("/{edition:judge_edition}/{language:judge_language}/{number:judge_rule}",
+              offloaded(rule_page), methods=page),
+        Route("/{edition:judge_edition}/{language:judge_language}/", offloaded(edition_page), methods=page),
+        Route("/{edition:judge_edition}/", offloaded(edition_page), methods=page),
+        Route("/{name}", offloaded(asset_or_edition), methods=page),
     ]
 
 

@@ -1,25 +1,24 @@
-"""The situation form of `judge serve`: posted fields -> situation data, and the turn timeline.
+"""The situation form of `judge serve`: posted fields <-> situation data, in French.
 
-Owns the field names and their conversion to the docs/situation-format.md keys; validation
-stays in `judge.game.situation` (the data goes through `load_situation` like a file would), so an
-error names the same field path as the CLI. Also the answer views and the SVG turn timeline.
+Owns the field names, the French names of the moments of the turn, and the conversion to and from the docs/situation-format.md keys. Validation stays in
+`judge.game.situation` (the data goes through `load_situation` like a file would), so an error
+names the same field path as the CLI. The questions are `judge.checks.questions`, the timeline
+`judge.web.timeline`, sharing (TOML, JSON, permalink) `judge.game.share`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.checks.report import TimelineEntry
-from judge.corpus.graph import RuleGraph
+from judge.checks.questions import QUESTION_BY_ASK
 from judge.errors import SituationError
-from judge.game.turn import PHASE_LABELS, STEP_LABELS
-from judge.site.templating import rule_url
+from judge.game.turn import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
 
-CREATURE_ROWS = 3
-QUESTION_ROWS = 3
+CREATURE_ROWS = 1
+QUESTION_ROWS = 1
 MAX_ROWS = 20
 CREATURE_FIELDS = (
     "name", "controller", "abilities", "types", "power", "toughness", "blocking", "damage",
@@ -34,29 +33,33 @@ STATE_FIELDS = (
     "mana_available",
 )
 
-ASK_LABELS: dict[str, str] = {
-    "where": "où en est le tour ?",
-    "priority": "qui reçoit la priorité ?",
-    "next": "quelle étape suit ?",
-    "rest_of_turn": "le reste du tour",
-    "play_land": "ce joueur peut-il jouer un terrain ?",
-    "cast": "ce joueur peut-il lancer un sort de ce type ?",
-    "attack": "cette créature peut-elle attaquer ?",
-    "block": "cette créature peut-elle bloquer cet attaquant ?",
-    "damage_steps": "combien d'étapes de blessures ?",
-    "deals_damage": "cette créature inflige-t-elle ses blessures maintenant ?",
-    "discard": "combien de cartes défausser au nettoyage ?",
-    "mana_burn": "brûlure de mana ?",
-    "turn_order": "ordre des prochains tours",
-    "untap": "que se passe-t-il au dégagement (déphasage, dégagement) ?",
-    "triggers": "quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?",
-    "declare_attackers": "ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
-    "declare_blockers": "ces blocages sont-ils permis, pour quel coût ?",
-    "assign_damage": "cette répartition des blessures de combat est-elle permise ?",
-    "damage_dealt": "quelles blessures de combat ont été infligées ?",
-    "in_combat": "cette créature est-elle encore en combat ?",
-    "cleanup": "que se passe-t-il au nettoyage ?",
-}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moment:
+    """One choice of « Moment du tour »: a step (which sets its phase) or a main phase."""
+
+    value: str
+    label: str
+    phase: str
+    step: str
+
+
+def _moments() -> tuple[tuple[str, tuple[Moment, ...]], ...]:
+    groups = []
+    for phase in PHASES:
+        steps = PHASE_STEPS[phase]
+        if steps:
+            moments = tuple(Moment(value=s, label=STEP_LABELS[s], phase=phase, step=s) for s in steps)
+        else:
+            moments = (Moment(value=phase, label=PHASE_LABELS[phase], phase=phase, step=""),)
+        groups.append((PHASE_LABELS[phase], moments))
+    return tuple(groups)
+
+
+# « Moment du tour », grouped by phase (one select: a step always comes with its phase).
+MOMENT_GROUPS = _moments()
+MOMENTS = {m.value: m for _, group in MOMENT_GROUPS for m in group}
 
 
 def _blank_creature() -> dict[str, str]:
@@ -92,6 +95,9 @@ class FormState:
             state={name: values.get(name, "").strip() for name in STATE_FIELDS},
             source=values.get("source", ""),
         )
+        moment = MOMENTS.get(values.get("moment", "").strip())
+        if moment is not None:
+            form.state.update(phase=moment.phase, step=moment.step)
         for i in range(MAX_ROWS):
             row = {name: values.get(f"creature{i}_{name}", "").strip() for name in CREATURE_FIELDS}
             for flag in CREATURE_FLAGS:
@@ -103,6 +109,19 @@ class FormState:
                 form.questions.append(question)
         form.pad()
         return form
+
+    @property
+    def moment(self) -> str:
+        """The « Moment du tour » value: the step, or the main phase."""
+        return self.state.get("step") or self.state.get("phase") or ""
+
+    @property
+    def creature_names(self) -> tuple[str, ...]:
+        return tuple(row["name"] for row in self.creatures if row.get("name"))
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(_names(self.state.get("players") or "A, B"))
 
     def pad(self) -> None:
         self.creatures.extend(_blank_creature() for _ in range(max(0, CREATURE_ROWS - len(self.creatures))))
@@ -151,8 +170,11 @@ def _stack(text: str) -> list[dict[str, str]]:
     return items
 
 
-def form_to_situation(form: FormState) -> dict[str, Any]:
-    """The situation dict (docs/situation-format.md keys) the form describes; empty fields omitted."""
+def form_to_situation(form: FormState,
+                      gives_priority: Callable[[str, str | None], bool] | None = None) -> dict[str, Any]:
+    """The situation dict (docs/situation-format.md keys) the form describes; empty fields
+    omitted. `gives_priority(phase, step)` says whether players receive priority there (the
+    edition's game model): a blank priority is then the active player's."""
     state = form.state
     data: dict[str, Any] = {}
     for key in ("edition", "active", "phase", "step", "damage_step", "priority"):
@@ -160,6 +182,12 @@ def form_to_situation(form: FormState) -> dict[str, Any]:
             data[key] = state[key]
     if state.get("players"):
         data["players"] = _names(state["players"])
+    phase, step = data.get("phase"), data.get("step")
+    if "priority" not in data and phase and gives_priority is not None and gives_priority(phase, step):
+        # Left blank: as the rules give, the active player receives priority in each step (or
+        # main phase) where the edition's game model gives players priority (not in untap…).
+        players = data.get("players") or ["A", "B"]
+        data["priority"] = data.get("active") or players[0]
     for key in ("lands_played", "land_plays", "max_hand_size"):
         if state.get(key):
             data[key] = _scalar(state[key])
@@ -198,22 +226,27 @@ def _creature(row: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _question(row: Mapping[str, str]) -> dict[str, Any]:
+    """Only the parameters this question takes (a hidden field of another question is ignored)."""
     question: dict[str, Any] = {"ask": row["ask"]}
-    for key in ("player", "kind", "creature", "attacker"):
-        if row.get(key):
+    spec = QUESTION_BY_ASK.get(row["ask"])
+    params = spec.params if spec is not None else QUESTION_FIELDS[1:]
+    for key in params:
+        if not row.get(key):
+            continue
+        if key == "count":
+            question[key] = _scalar(row[key])
+        elif key == "creatures":
+            question[key] = _names(row[key])
+        elif key == "blocks":
+            question[key] = _blocks(row[key], key)
+        elif key == "assignment":
+            question[key] = _counts(row[key], key)
+        else:
             question[key] = row[key]
-    if row.get("count"):
-        question["count"] = _scalar(row["count"])
-    if row.get("creatures"):
-        question["creatures"] = _names(row["creatures"])
-    if row.get("blocks"):
-        question["blocks"] = _pairs(row["blocks"], "blocks")
-    if row.get("assignment"):
-        question["assignment"] = _counts(row["assignment"], "assignment")
     return question
 
 
-def _pairs(text: str, key: str) -> dict[str, str]:
+def _blocks(text: str, key: str) -> dict[str, str]:
     """`Elfe=Ours, Loup=Ours` (blocker=attacker) -> {"Elfe": "Ours", "Loup": "Ours"}."""
     out: dict[str, str] = {}
     for part in _names(text):
@@ -225,111 +258,60 @@ def _pairs(text: str, key: str) -> dict[str, str]:
     return out
 
 
-# ---------------------------------------------------------------------- timeline
-BOX_WIDTH = 104
-BOX_HEIGHT = 58
-GAP = 6
-BAND = 26
-MARGIN = 8
+# ---------------------------------------------------------------------- situation -> form
+def _joined(values: Any) -> str:
+    if isinstance(values, (list, tuple)):
+        return ", ".join(str(v) for v in values)
+    return str(values)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TimelineBox:
-    """One step (or main phase) of the turn drawn as a box, linked to its rule when known."""
-
-    x: int
-    label_lines: tuple[str, ...]
-    state: str
-    title: str
-    href: str | None
+def _pairs(values: Any) -> str:
+    if isinstance(values, Mapping):
+        return ", ".join(f"{k}={v}" for k, v in values.items())
+    return str(values)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TimelineBand:
-    """A phase drawn as a band over its steps."""
-
-    x: int
-    width: int
-    label: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Timeline:
-    width: int
-    height: int
-    box_y: int
-    box_width: int
-    box_height: int
-    band_height: int
-    boxes: tuple[TimelineBox, ...]
-    bands: tuple[TimelineBand, ...]
-    caption: str
-
-
-# Band labels short enough for one box (a main phase is a single box).
-BAND_LABELS = {
-    "beginning": "début", "precombat_main": "principale 1", "combat": "combat",
-    "postcombat_main": "principale 2", "ending": "fin",
-}
-STATE_LABELS = {"past": "passée", "current": "en cours", "future": "à venir", "skipped": "sautée"}
-
-
-def _wrap(text: str, width: int = 14) -> tuple[str, ...]:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return tuple(lines[:3])
-
-
-def timeline(steps: tuple[TimelineEntry, ...], urls: Mapping[str, str]) -> Timeline:
-    """Boxes in turn order under one band per phase; `urls` maps a step (or `main`) to its rule."""
-    boxes: list[TimelineBox] = []
-    bands: list[TimelineBand] = []
-    x = MARGIN
-    previous_phase: str | None = None
-    for entry in steps:
-        label = entry.label or (STEP_LABELS.get(entry.step or "") or PHASE_LABELS[entry.phase])
-        title = f"{label} : {STATE_LABELS.get(entry.state, entry.state)}"
-        if entry.skip_rule:
-            title += f" (règle {entry.skip_rule})"
-        slot = entry.step or ("main" if entry.phase.endswith("_main") else entry.phase)
-        boxes.append(TimelineBox(x=x, label_lines=_wrap(label), state=entry.state, title=title,
-                                 href=urls.get(slot)))
-        if bands and previous_phase == entry.phase:
-            last = bands[-1]
-            bands[-1] = TimelineBand(x=last.x, width=x + BOX_WIDTH - last.x, label=last.label)
-        else:
-            bands.append(TimelineBand(x=x, width=BOX_WIDTH, label=BAND_LABELS.get(entry.phase, entry.phase)))
-        previous_phase = entry.phase
-        x += BOX_WIDTH + GAP
-    current = next((e for e in steps if e.state == "current"), None)
-    caption = "Déroulement du tour"
-    if current is not None:
-        caption += f" — étape en cours : {current.label}"
-    return Timeline(
-        width=x - GAP + MARGIN,
-        height=MARGIN * 2 + BAND + GAP + BOX_HEIGHT,
-        box_y=MARGIN + BAND + GAP,
-        box_width=BOX_WIDTH,
-        box_height=BOX_HEIGHT,
-        band_height=BAND,
-        boxes=tuple(boxes),
-        bands=tuple(bands),
-        caption=caption,
-    )
-
-
-# ---------------------------------------------------------------------- answers
-def step_urls(graph: RuleGraph, edition: str) -> dict[str, str]:
-    """Each step slug (and `main`) -> URL of the rule describing it in this edition."""
-    from judge.site.diagram import step_rules
-
-    primary = graph.primary_language(edition)
-    return {
-        slot: rule_url(rule, "/", primary)
-        for slot, rule in step_rules(graph, edition).items()
-        if rule is not None
-    }
+def situation_to_form(data: Mapping[str, Any]) -> FormState | None:
+    """The form showing a situation dict, or None when the form cannot hold it (events,
+    keys it has no field for): the caller then shows the situation as pasted text."""
+    known = {*STATE_FIELDS, "creatures", "questions"}
+    if not set(data) <= known:
+        return None
+    form = FormState(state=dict.fromkeys(STATE_FIELDS, ""))
+    for key in ("edition", "active", "phase", "step", "damage_step", "priority",
+                "lands_played", "land_plays", "max_hand_size"):
+        if data.get(key) is not None:
+            form.state[key] = str(data[key])
+    for key in ("players", "skip", "extra_turns"):
+        if data.get(key):
+            form.state[key] = _joined(data[key])
+    for key in ("hands", "mana_pools", "mana_available"):
+        if data.get(key):
+            form.state[key] = _pairs(data[key])
+    if data.get("stack"):
+        lines = []
+        for item in data["stack"]:
+            if not isinstance(item, Mapping):
+                return None
+            lines.append(" ".join(str(item[k]) for k in ("kind", "controller") if item.get(k)))
+        form.state["stack"] = "\n".join(lines)
+    for creature in data.get("creatures") or ():
+        if not isinstance(creature, Mapping) or not set(creature) <= {*CREATURE_FIELDS, *CREATURE_FLAGS}:
+            return None
+        row = dict.fromkeys((*CREATURE_FIELDS, *CREATURE_FLAGS), "")
+        for key in CREATURE_FIELDS:
+            if creature.get(key) is not None:
+                row[key] = _joined(creature[key])
+        for flag in CREATURE_FLAGS:
+            default = flag == "since_turn_start"
+            row[flag] = "on" if creature.get(flag, default) else ""
+        form.creatures.append(row)
+    for question in data.get("questions") or ():
+        if not isinstance(question, Mapping) or not set(question) <= set(QUESTION_FIELDS):
+            return None
+        row = {key: str(question.get(key) or "") for key in QUESTION_FIELDS}
+        row.update(creatures=_joined(question.get("creatures") or ""),
+                   blocks=_pairs(question.get("blocks") or ""), assignment=_pairs(question.get("assignment") or ""))
+        form.questions.append(row)
+    form.pad()
+    return form

@@ -90,7 +90,7 @@ def _load_assets() -> dict[str, tuple[bytes, str]]:
 
 
 def build_state(graph: RuleGraph) -> AppState:
-    env = make_environment(root="/", search_action="/recherche")
+    env = make_environment(root="/", search_action="/recherche", served=True)
     site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
     site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
     return AppState(

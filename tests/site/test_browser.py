@@ -102,7 +102,7 @@ def test_browser_offline_search_corrects_a_typo_and_offers_the_fix(site: Path, p
 
 def test_browser_turn_diagram_step_opens_its_rule(site: Path, page: Any) -> None:
     page.goto((site / "2004" / "index.html").as_uri())
-    page.locator("svg a[href$='#R314']").click()
+    page.locator("ol.turn a[href$='#R314']").click()
     page.wait_for_url("**/2004/314.html#R314")
     assert page.console_errors == []
 
@@ -121,3 +121,10 @@ def test_browser_phone_screenshot_has_no_horizontal_scroll(site: Path, browser: 
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     assert overflow <= 0
     assert errors == []
+
+
+def test_browser_rule_url_opens_the_rule_from_file(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "306.2a.html").as_uri())
+    page.wait_for_url("**/2004/306.html#R3062a")
+    assert page.evaluate("document.querySelector(':target').id") == "R3062a"
+    assert page.console_errors == []

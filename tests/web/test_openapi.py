@@ -73,6 +73,9 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("/api/rule/{number}", "get", "/api/rule/308?edition=2010", {}),
     ("/api/rule/{number}", "get", "/api/rule/306.1", {}),  # a doubtful citation
     ("/api/rule/{number}", "get", "/api/rule/999.9", {}),
+    ("/api/rule/{number}", "get", "/api/rule/302-303?edition=2004", {}),  # a range
+    ("/api/rule/{number}", "get", "/api/rule/300,3", {}),  # the decimal comma
+    ("/api/rule/{number}", "get", "/api/rule/300.3?edition=2010", {}),  # removed in 2010
     ("/api/rule/{number}", "get", "/api/rule/abc", {}),
     ("/api/history/{number}", "get", "/api/history/305.4", {}),
     ("/api/history/{number}", "get", "/api/history/300.3?edition=2004", {}),

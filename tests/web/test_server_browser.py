@@ -53,14 +53,15 @@ def page(browser: Any) -> Iterator[Any]:
 def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/situation")
     page.select_option("#edition", "2004")
-    page.select_option("#phase", "combat")
-    page.select_option("#step", "declare_attackers")
-    page.fill("#priority", "A")
+    page.select_option("#moment", "declare_attackers")
     page.fill("input[name=creature0_name]", "Ours runeguerrier")
     page.fill("input[name=creature0_controller]", "A")
     page.uncheck("input[name=creature0_since_turn_start]")
     page.select_option("select[name=question0_ask]", "attack")
-    page.fill("input[name=question0_creature]", "Ours runeguerrier")
+    # The question shows only its parameter, and offers the creature just typed.
+    assert page.locator("#question0_creature").is_visible()
+    assert page.locator("#question0_player").is_hidden()
+    page.select_option("#question0_creature", "Ours runeguerrier")
     page.click("#check-button")
     page.wait_for_selector("#answers")
 
@@ -69,7 +70,7 @@ def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_ur
     assert "célérité" in answer.locator(".answer-why").inner_text()
     link = answer.locator("a", has_text="308.2a")
     assert link.get_attribute("href") == "/2004/308.html#R3082a"
-    assert page.locator("figure.timeline svg g.current").count() == 1
+    assert page.locator(".timeline-step.current").count() == 1
 
     link.click()
     page.wait_for_url("**/2004/308.html#R3082a")
@@ -91,3 +92,40 @@ def test_error_page_in_browser_is_french(page: Any, base_url: str) -> None:
     assert response is not None and response.status == 404
     assert page.locator("h1").inner_text() == "Page introuvable"
     assert page.locator("html").get_attribute("lang") == "fr"
+
+
+def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, locale="fr-FR")
+    tab = context.new_page()
+    try:
+        tab.goto(f"{base_url}/situation")
+        tab.select_option("#moment", "end_of_turn")
+        tab.click("#check-button")
+        tab.wait_for_selector("#answers")
+        assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        box = tab.locator(".timeline-step.current").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    finally:
+        context.close()
+
+
+def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/situation")
+    page.select_option("#edition", "2004")
+    page.select_option("#moment", "declare_blockers")
+    page.fill("#creature0_name", "Ours runeguerrier")
+    page.fill("#creature0_controller", "A")
+    page.check("input[name=creature0_attacking]")
+    page.click("button[data-row=creature]")
+    page.fill("#creature1_name", "Mur de pierre")
+    page.fill("#creature1_controller", "B")
+    page.fill("#creature1_types", "Mur")
+    page.select_option("#question0_ask", "block")
+    assert page.locator("#question0_creature option").all_inner_texts() == ["—", "Ours runeguerrier", "Mur de pierre"]
+    page.select_option("#question0_creature", "Mur de pierre")
+    page.select_option("#question0_attacker", "Ours runeguerrier")
+    page.click("#check-button")
+    page.wait_for_selector("#answers")
+    answer = page.locator("li.answer[data-ask=block]")
+    assert "attaquant : Ours runeguerrier" in answer.inner_text()
+    assert answer.locator(".answer-value").inner_text() in ("oui", "non")

@@ -1,0 +1,68 @@
+"""The questions a situation may ask, in French: one row per `ask`, with its parameters.
+
+The one table the situation form (`judge.web.forms`) and the rule pages (« vérifiable : … »)
+read; a check registered in `judge.checks.context.REGISTRY` must have its row here (a test
+holds them together). Also the French names of the parameters and of the stack kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.game.model import STACK_KINDS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuestionSpec:
+    """A question the form offers: its `ask`, its French wording, the parameters it takes."""
+
+    ask: str
+    label: str
+    params: tuple[str, ...] = ()
+
+
+# The one table of questions: a new check adds its row here and the form offers it.
+QUESTIONS: tuple[QuestionSpec, ...] = (
+    QuestionSpec(ask="where", label="Où en est le tour ?"),
+    QuestionSpec(ask="priority", label="Qui reçoit la priorité ?"),
+    QuestionSpec(ask="next", label="Quelle étape suit ?"),
+    QuestionSpec(ask="rest_of_turn", label="Que reste-t-il du tour ?"),
+    QuestionSpec(ask="play_land", label="Ce joueur peut-il jouer un terrain ?", params=("player",)),
+    QuestionSpec(ask="cast", label="Ce joueur peut-il lancer un sort de ce type ?", params=("player", "kind")),
+    QuestionSpec(ask="attack", label="Cette créature peut-elle attaquer ?", params=("creature",)),
+    QuestionSpec(ask="block", label="Cette créature peut-elle bloquer cet attaquant ?",
+                 params=("creature", "attacker")),
+    QuestionSpec(ask="damage_steps", label="Combien d'étapes de blessures de combat ?"),
+    QuestionSpec(ask="deals_damage", label="Cette créature inflige-t-elle ses blessures maintenant ?",
+                 params=("creature",)),
+    QuestionSpec(ask="discard", label="Combien de cartes ce joueur défausse-t-il au nettoyage ?",
+                 params=("player",)),
+    QuestionSpec(ask="mana_burn", label="Combien de points de vie ce joueur perd-il par brûlure de mana ?",
+                 params=("player",)),
+    QuestionSpec(ask="turn_order", label="À qui sont les prochains tours ?", params=("count",)),
+    QuestionSpec(ask="untap", label="Que se passe-t-il au dégagement (déphasage, dégagement) ?"),
+    QuestionSpec(ask="triggers", label="Quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?"),
+    QuestionSpec(ask="declare_attackers", label="Ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
+                 params=("creatures",)),
+    QuestionSpec(ask="declare_blockers", label="Ces blocages sont-ils permis, pour quel coût ?",
+                 params=("blocks",)),
+    QuestionSpec(ask="assign_damage", label="Cette répartition des blessures de combat est-elle permise ?",
+                 params=("creature", "assignment")),
+    QuestionSpec(ask="damage_dealt", label="Quelles blessures de combat ont été infligées ?"),
+    QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",)),
+    QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?"),
+)
+QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}
+PARAM_LABELS = {
+    "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",
+    "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
+    "assignment": "répartition des blessures (cible=nombre)",
+}
+KIND_LABELS = {
+    "instant": "éphémère", "sorcery": "rituel", "creature": "créature", "artifact": "artefact",
+    "enchantment": "enchantement", "planeswalker": "planeswalker", "ability": "capacité activée",
+    "trigger": "capacité déclenchée", "combat_damage": "blessures de combat",
+}
+assert set(KIND_LABELS) == set(STACK_KINDS)
+# Registered mechanisms that answer no question, by what they do.
+MECHANISM_LABELS = {"replay": "Le déroulé des actions du tour (événements rejoués) respecte-t-il cette règle ?"}

@@ -1,0 +1,196 @@
+"""Every page type, static (file://) and served, on a phone (390×844) and a desktop (1280×800)
+in Debian's Chromium: no horizontal overflow, no serious or critical axe-core violation, and a
+screenshot each (into $JUDGE_SCREENSHOTS, else a temporary folder; never committed)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.site.build import build_site
+from judge.web.app import background_server, create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SIZES = {"telephone": (390, 844), "bureau": (1280, 800)}
+ATTACK = {"edition": "2004", "phase": "combat", "step": "declare_attackers", "priority": "A",
+          "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
+          "questions": [{"ask": "attack", "creature": "Ours runeguerrier"}]}
+PERMALINK = base64.urlsafe_b64encode(json.dumps(ATTACK).encode()).decode().rstrip("=")
+
+# (name, path below the static site or None, path on the server or None)
+PAGE_TYPES = [
+    ("accueil", "index.html", "/"),
+    ("edition", "2004/index.html", "/2004/"),
+    ("section-bilingue", "2004/300.html", "/2004/300.html"),
+    ("section-2010", "2010/505.html", "/2010/505.html"),
+    ("langue-anglaise", "2004/en/302.html", "/2004/en/302.html"),
+    ("recherche", "search.html?q=brûlure de mana", "/recherche?q=brûlure de mana"),
+    ("regle-par-numero", "2004/306.2a.html", "/2004/306.2a"),
+    ("situation-vide", None, "/situation"),
+    ("situation-reponses", None, f"/situation?s={PERMALINK}"),
+    ("erreur-404", None, "/2004/999.html"),
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    return build_site(graph, tmp_path_factory.mktemp("types") / "site").parent
+
+
+@pytest.fixture(scope="module")
+def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    with background_server(create_app(graph)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    folder = Path(os.environ.get("JUDGE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _targets() -> list[Any]:
+    out = []
+    for name, static, served in PAGE_TYPES:
+        for size in SIZES:
+            if static is not None:
+                out.append(pytest.param("static", name, static, size, id=f"livre-{name}-{size}"))
+            if served is not None:
+                out.append(pytest.param("served", name, served, size, id=f"serveur-{name}-{size}"))
+    return out
+
+
+def _open(browser: Any, size: str) -> tuple[Any, Any]:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR",
+                                  is_mobile=size == "telephone", device_scale_factor=1)
+    return context, context.new_page()
+
+
+def _url(where: str, path: str, site: Path, base_url: str) -> str:
+    if where == "static":
+        page, _, query = path.partition("?")
+        return (site / page).as_uri() + (f"?{query}" if query else "")
+    return base_url + path
+
+
+@pytest.mark.parametrize(("where", "name", "path", "size"), _targets())
+def test_page_type_fits_the_screen_and_passes_axe(
+    where: str, name: str, path: str, size: str, site: Path, base_url: str, browser: Any, shots: Path,
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    context, page = _open(browser, size)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(_url(where, path, site, base_url))
+        page.wait_for_load_state("load")
+        if "306.2a" in path:
+            page.wait_for_url("**/306.html#R3062a")
+        if "q=" in path:
+            page.locator(".snippet, .search-results li, #results li").first.wait_for()
+        stem = f"{'livre' if where == 'static' else 'serveur'}-{name}-{size}"
+        page.screenshot(path=str(shots / f"{stem}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{stem}-ecran.png"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        inner = page.evaluate("window.innerWidth")
+        assert width <= inner, f"{name} : {width} px de large pour une fenêtre de {inner} px"
+        results = Axe().run(page)
+        serious = [
+            f"{v['id']} ({v['impact']}) : {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == []
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_served_pages_have_no_offline_wording_and_a_favicon(base_url: str, browser: Any) -> None:
+    context, page = _open(browser, "bureau")
+    try:
+        for _, _, served in PAGE_TYPES:
+            page.goto(base_url + served)
+            assert "hors ligne" not in page.locator("body").inner_text()
+            icon = page.locator("link[rel=icon]").get_attribute("href")
+            assert icon and page.request.get(base_url + icon).status == 200
+    finally:
+        context.close()
+
+
+def test_keyboard_skip_link_then_search_box(site: Path, browser: Any) -> None:
+    context, page = _open(browser, "bureau")
+    try:
+        page.goto((site / "2004" / "300.html").as_uri())
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip"
+        assert page.locator(".skip").is_visible()
+        page.keyboard.press("Enter")
+        assert page.url.endswith("#contenu")
+        page.goto((site / "2004" / "300.html").as_uri())
+        for _ in range(3):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "q":
+                break
+        assert page.evaluate("document.activeElement.id") == "q"
+    finally:
+        context.close()
+
+
+def test_turn_diagram_labels_fit_and_stack_below_600_px(site: Path, browser: Any) -> None:
+    for size in SIZES:
+        context, page = _open(browser, size)
+        try:
+            page.goto((site / "2004" / "index.html").as_uri())
+            boxes = page.locator(".turn-box")
+            assert boxes.count() == 15
+            overflowing = page.evaluate(
+                "[...document.querySelectorAll('.turn-box')]"
+                ".filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)")
+            assert overflowing == []
+            xs = {round(page.locator(".turn-phase").nth(i).bounding_box()["x"]) for i in range(5)}
+            assert (len(xs) == 1) == (size == "telephone")  # one column on a phone, five on a desktop
+            font = page.evaluate("getComputedStyle(document.querySelector('.turn-box')).fontFamily")
+            assert font == page.evaluate("getComputedStyle(document.body).fontFamily")
+            assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('.turn-box.step')).fontSize)") >= 14
+        finally:
+            context.close()
+
+
+def test_print_stylesheet_prints_the_section_on_a4(site: Path, browser: Any) -> None:
+    context, page = _open(browser, "bureau")
+    try:
+        page.goto((site / "2004" / "300.html").as_uri())
+        page.emulate_media(media="print")
+        assert page.locator(".site-header").is_hidden() and page.locator(".section-nav").is_hidden()
+        assert page.locator("#R3003").is_visible()
+        pdf = page.pdf(prefer_css_page_size=True)
+        assert pdf[:5] == b"%PDF-"
+        # A4 media box: 595 × 842 points.
+        assert b"/MediaBox [0 0 595" in pdf or b"/MediaBox [0 0 594" in pdf
+    finally:
+        context.close()

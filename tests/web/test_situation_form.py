@@ -1,0 +1,181 @@
+"""The situation form speaks French, takes one « moment du tour », fills priority as the rules
+give, shows « sautée » only once the rules decided it, and shares a ruling (TOML, JSON, link)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import tomllib
+import warnings
+from collections.abc import Iterator
+
+import pytest
+from markupsafe import escape
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
+    from starlette.testclient import TestClient
+
+from judge.checks.questions import QUESTIONS
+from judge.checks.report import TimelineEntry
+from judge.game.share import decode_permalink, encode_permalink, to_toml
+from judge.game.situation import load_situation
+from judge.game.turn import PHASE_STEPS, STEP_LABELS
+from judge.web.app import create_app
+from judge.web.forms import MOMENTS, FormState, form_to_situation, situation_to_form
+from judge.web.timeline import timeline
+
+ATTACK = {
+    "edition": "2004", "moment": "declare_attackers",
+    "creature0_name": "Ours runeguerrier", "creature0_controller": "A",
+    "question0_ask": "attack", "question0_creature": "Ours runeguerrier",
+}
+CODE_NAMES = re.compile(r"\b(declare_attackers|precombat_main|since_turn_start|attack|creature)\s*[=:]")
+
+
+@pytest.fixture(scope="module")
+def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(create_app(graph), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def _visible_text(page: str) -> str:
+    """The text a reader sees: no tags, no attribute values, no script."""
+    body = re.sub(r"<script.*?</script>|<[^>]+>", " ", page, flags=re.S)
+    return html.unescape(body)
+
+
+def test_every_step_sets_its_phase() -> None:
+    for phase, steps in PHASE_STEPS.items():
+        for step in steps:
+            form = FormState.from_values({"moment": step})
+            assert (form.state["phase"], form.state["step"]) == (phase, step)
+            assert MOMENTS[step].label == STEP_LABELS[step]
+        if not steps:
+            form = FormState.from_values({"moment": phase})
+            assert (form.state["phase"], form.state["step"]) == (phase, "")
+
+
+def test_declare_attackers_alone_answers_in_french(client: TestClient) -> None:
+    response = client.post("/situation", data=ATTACK)
+    assert response.status_code == 200
+    text = _visible_text(response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0])
+    assert "Cette créature peut-elle attaquer ?" in text and "créature : Ours runeguerrier" in text
+    assert CODE_NAMES.search(text) is None
+
+
+def test_form_offers_every_question_of_the_table_in_french(client: TestClient) -> None:
+    page = client.get("/situation").text
+    for spec in QUESTIONS:
+        assert f'<option value="{spec.ask}" data-params="{" ".join(spec.params)}">{escape(spec.label)}</option>' in page
+    assert CODE_NAMES.search(_visible_text(page)) is None
+
+
+def test_questions_pick_creatures_among_those_entered(client: TestClient) -> None:
+    response = client.post("/situation", data={**ATTACK, "creature1_name": "Mur de pierre"})
+    select = response.text.split('name="question0_creature"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="([^"]*)"', select) == ["", "Ours runeguerrier", "Mur de pierre"]
+    assert '<option value="Ours runeguerrier" selected>' in select
+
+
+def test_blank_priority_is_as_the_rules_give(graph) -> None:  # type: ignore[no-untyped-def]
+    from judge.game.gamemodel import load_game_model
+
+    model = load_game_model(graph.edition("2004").game)
+
+    def gives(phase: str, step: str | None) -> bool:
+        return model.step(phase, step).priority
+
+    # The active player receives priority in each step where the game model gives it …
+    data = form_to_situation(FormState.from_values({"moment": "upkeep", "players": "A, B", "active": "B"}), gives)
+    assert data["priority"] == "B" and gives("beginning", "upkeep")
+    # … and nobody where it gives none (untap, cleanup).
+    for phase, step in (("beginning", "untap"), ("ending", "cleanup")):
+        assert not gives(phase, step)
+        assert "priority" not in form_to_situation(FormState.from_values({"moment": step}), gives)
+    # A stated priority is kept.
+    assert form_to_situation(FormState.from_values({"moment": "upkeep", "priority": "B"}), gives)["priority"] == "B"
+
+
+def test_blockers_are_not_skipped_before_attackers_are_declared(client: TestClient) -> None:
+    during = client.post("/situation", data=ATTACK).text
+    steps = during.split('class="timeline-phases"', 1)[1].split("</figure>", 1)[0]
+    assert "timeline-step skipped" not in steps
+    blockers = steps.split("déclaration des bloqueurs :", 1)[1].split("</li>", 1)[0]
+    assert "sautée si aucun attaquant" in blockers
+
+
+def test_skips_are_shown_once_the_declare_attackers_step_is_over() -> None:
+    def entry(step: str, state: str) -> TimelineEntry:
+        return TimelineEntry(phase="combat", step=step, damage_step=None, label=STEP_LABELS[step],
+                             state=state, skip_rule="308.4" if state == "skipped" else None)
+
+    plan = (entry("declare_attackers", "past"), entry("declare_blockers", "skipped"),
+            entry("combat_damage", "skipped"), entry("end_of_combat", "current"))
+    shown = timeline(plan, {}).phases[0].steps
+    assert [s.state for s in shown] == ["past", "skipped", "skipped", "current"]
+    during = (entry("declare_attackers", "current"), *plan[1:3], entry("end_of_combat", "future"))
+    assert [s.state for s in timeline(during, {}).phases[0].steps] == ["current", "future", "future", "future"]
+
+
+def test_a_skip_the_situation_states_is_shown_at_once(client: TestClient) -> None:
+    page = client.post("/situation", data={"edition": "2004", "moment": "upkeep", "skip": "pioche"}).text
+    steps = page.split('class="timeline-phases"', 1)[1].split("</figure>", 1)[0]
+    skipped = steps.split("timeline-step skipped", 1)[1].split("</li>", 1)[0]
+    assert "pioche" in skipped
+
+
+def test_toml_and_json_copies_read_back_to_the_same_situation(client: TestClient) -> None:
+    page = client.post("/situation", data={**ATTACK, "hands": "A=7, B=5", "stack": "éphémère B"}).text
+    toml_text = html.unescape(page.split('id="share-toml">', 1)[1].split("</pre>", 1)[0])
+    json_text = html.unescape(page.split('id="share-json">', 1)[1].split("</pre>", 1)[0])
+    assert tomllib.loads(toml_text) == json.loads(json_text)
+    assert load_situation(toml_text, source="t", fmt="toml") == load_situation(json_text, source="j", fmt="json")
+
+
+def test_permalink_reopens_the_same_ruling(client: TestClient) -> None:
+    first = client.post("/situation", data=ATTACK).text
+    link = html.unescape(re.search(r'id="permalink" href="([^"]+)"', first).group(1))  # type: ignore[union-attr]
+    again = client.get(link)
+    assert again.status_code == 200
+    answers = lambda page: page.split('id="answers"', 1)[1].split("</ol>", 1)[0]  # noqa: E731
+    assert answers(again.text) == answers(first)
+    # The form is filled in again, not pasted as text.
+    assert 'name="creature0_name" value="Ours runeguerrier"' in again.text
+
+
+def test_bad_permalink_is_a_french_400(client: TestClient) -> None:
+    response = client.get("/situation", params={"s": "%%%pas-du-base64"})
+    assert response.status_code == 400 and "lien de situation illisible" in response.text
+
+
+def test_situation_round_trips_through_the_form_and_the_link() -> None:
+    data = form_to_situation(FormState.from_values({**ATTACK, "hands": "A=7", "skip": "pioche"}))
+    form = situation_to_form(data)
+    assert form is not None and form_to_situation(form) == data
+    token = encode_permalink(data)
+    assert token is not None and json.loads(decode_permalink(token)) == data
+    assert tomllib.loads(to_toml(data)) == data
+
+
+def test_every_registered_check_that_answers_a_question_is_in_the_table() -> None:
+    from judge.checks import catalog  # noqa: F401  (importing it registers every check)
+    from judge.checks.context import REGISTRY
+
+    asks = {spec.ask for spec in REGISTRY.values() if spec.ask is not None}
+    assert asks == {spec.ask for spec in QUESTIONS}
+
+
+def test_rule_page_questions_open_the_form_prefilled(client: TestClient) -> None:
+    from judge.checks.questions import QUESTION_BY_ASK
+
+    page = client.get("/2004/300.html").text
+    rule = page.split('id="R3003"', 1)[1].split("</article>", 1)[0]
+    label = QUESTION_BY_ASK["mana_burn"].label
+    link = re.search(r'<a href="(/situation\?modele=[^"]+)">' + re.escape(label) + "</a>", rule)
+    assert link is not None
+    form = client.get(html.unescape(link.group(1)))
+    assert form.status_code == 200 and 'id="answers"' not in form.text
+    assert '<option value="mana_burn" data-params="player" selected>' in form.text
+    assert '<option value="2004" selected>' in form.text
