@@ -14,4 +14,5 @@ from judge.checks import combat  # noqa: F401  (registers the combat checks)
 from judge.checks import cleanup  # noqa: F401  (registers cleanup, mana burn, turn order)
 from judge.checks import steps  # noqa: F401  (registers untap, triggers, in_combat, cleanup)
 from judge.checks import damage  # noqa: F401  (registers assign_damage, damage_dealt)
+from judge.checks import timing  # noqa: F401  (registers combat_timing)
 # isort: on

@@ -51,12 +51,16 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
     QuestionSpec(ask="damage_dealt", label="Quelles blessures de combat ont été infligées ?"),
     QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",)),
     QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?"),
+    QuestionSpec(ask="combat_timing", label="Un sort « seulement avant/après … » du combat peut-il "
+                 "être lancé maintenant ?", params=("when",)),
 )
 QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}
 PARAM_LABELS = {
     "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",
     "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
     "assignment": "répartition des blessures (cible=nombre)",
+    "when": "moment du combat (before_attackers, after_attackers, before_blockers, after_blockers, "
+            "during_combat_after_blockers)",
 }
 KIND_LABELS = {
     "instant": "éphémère", "sorcery": "rituel", "creature": "créature", "artifact": "artefact",

@@ -138,6 +138,7 @@ KEY_ALIASES = _aliases({
     "gain_control": ("prend le contrôle",),
     "tap": ("engage",),
     "untap": ("dégage",),
+    "when": ("quand",),
 })
 # The keys inside `set_power` and `gain_control` events.
 CHANGE_KEY_ALIASES = _aliases({
@@ -155,6 +156,16 @@ ASK_ALIASES = _aliases({
     "damage_dealt": ("blessures infligées",),
     "in_combat": ("en combat",),
     "cleanup": ("nettoyage",),
+    "combat_timing": ("moment du combat", "avant ou après"),
+})
+# « seulement avant/après … » (`combat_timing`'s `when`).
+WHEN_ALIASES = _aliases({
+    "before_attackers": ("avant la déclaration des attaquants", "avant les attaquants"),
+    "after_attackers": ("après la déclaration des attaquants", "après les attaquants"),
+    "before_blockers": ("avant la déclaration des bloqueurs", "avant les bloqueurs"),
+    "after_blockers": ("après la déclaration des bloqueurs", "après les bloqueurs"),
+    "during_combat_after_blockers": ("pendant le combat après la déclaration des bloqueurs",
+                                     "pendant le combat après les bloqueurs"),
 })
 # How long an effect lasts. « à la fin du tour » is a trigger (`triggers[i].at`), not a duration.
 UNTIL_ALIASES = _aliases({

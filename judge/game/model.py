@@ -48,7 +48,11 @@ ASKS: dict[str, tuple[str, ...]] = {
     "damage_dealt": (),
     "in_combat": ("creature",),
     "cleanup": (),
+    "combat_timing": ("when",),
 }
+# The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
+COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
+                                  "after_blockers", "during_combat_after_blockers")
 # How long an effect lasts (`effects[i].until`).
 DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn")
 
@@ -239,6 +243,7 @@ class Question:
     creatures: tuple[str, ...] | None = None
     blocks: tuple[tuple[str, str], ...] | None = None  # (blocker, attacker)
     assignment: tuple[tuple[str, int], ...] | None = None  # (recipient, amount)
+    when: str | None = None  # one of COMBAT_POINTS
 
     def params(self) -> tuple[tuple[str, object], ...]:
         """The parameters as JSON values (lists and tables)."""

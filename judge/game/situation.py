@@ -28,6 +28,7 @@ from judge.game.aliases import (
     NO_MAXIMUM,
     PHASE_ALIASES,
     STEP_ALIASES,
+    WHEN_ALIASES,
     fold_name,
 )
 from judge.game.fields import (
@@ -504,6 +505,7 @@ def _question(
         "creatures": lambda v, p: read_items(v, p, lambda w, q: readers.creature_name(w, q, names)),
         "blocks": lambda v, p: readers.blocks(v, p, names),
         "assignment": lambda v, p: readers.assignment(v, p, names, players),
+        "when": lambda v, p: read_slug(v, p, WHEN_ALIASES, "moment du combat"),
     }
     values: dict[str, object] = {}
     for param in params:

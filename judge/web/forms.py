@@ -26,7 +26,7 @@ CREATURE_FIELDS = (
 )
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
 QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
-                   "assignment")
+                   "assignment", "when")
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",

@@ -500,7 +500,7 @@ def test_glossary_page_is_served(client: TestClient) -> None:
 def test_situation_form_offers_and_answers_the_turn_structure_questions(client: TestClient) -> None:
     page = client.get("/situation").text
     for ask in ("untap", "triggers", "declare_attackers", "declare_blockers", "assign_damage",
-                "damage_dealt", "in_combat", "cleanup"):
+                "damage_dealt", "in_combat", "cleanup", "combat_timing"):
         assert f'<option value="{ask}"' in page, ask
     # 510.1c, first example: Craw Wurm may not skip its first blocker in the order (2010).
     response = client.post("/situation", data={

@@ -1,0 +1,96 @@
+"""Spells (and abilities) that may be cast only before or after a point of the combat phase
+(2010 506.6–506.6g): may such a spell be cast now, as far as that restriction goes?
+
+An edition whose model names no rule for it (2004) gets no answer (null), never a guess.
+"""
+
+from __future__ import annotations
+
+from judge.checks.context import Context, Verdict, check, where_label
+from judge.game.model import Question
+
+_LABELS = {
+    "before_attackers": "« seulement avant la déclaration des attaquants »",
+    "after_attackers": "« seulement après la déclaration des attaquants »",
+    "before_blockers": "« seulement avant la déclaration des bloqueurs »",
+    "after_blockers": "« seulement après la déclaration des bloqueurs »",
+    "during_combat_after_blockers": "« seulement pendant le combat, après la déclaration des "
+                                    "bloqueurs »",
+}
+
+
+def _first(ctx: Context, step: str) -> tuple[int, int] | None:
+    """First and last plan index of `step` in the turn's first combat phase."""
+    indexes = [i for i, e in enumerate(ctx.plan) if e.moment.step == step and not e.moment.extra]
+    return (indexes[0], indexes[-1]) if indexes else None
+
+
+def _this_combat(ctx: Context) -> tuple[int, int] | None:
+    """Plan indexes of the combat phase we are in (None outside combat)."""
+    if ctx.moment.phase != "combat" or ctx.ended:
+        return None
+    start = ctx.index
+    while start > 0 and ctx.plan[start - 1].moment.phase == "combat":
+        start -= 1
+    end = ctx.index
+    while end + 1 < len(ctx.plan) and ctx.plan[end + 1].moment.phase == "combat":
+        end += 1
+    return start, end
+
+
+@check("combat_timing", cites=("timing.combat", "timing.attackers", "timing.blockers",
+                               "timing.during_combat", "timing.first_combat",
+                               "timing.before_skipped", "timing.after_skipped",
+                               "timing.abilities"))
+def check_combat_timing(ctx: Context, question: Question) -> Verdict:
+    when = question.when or "before_attackers"
+    label = _LABELS[when]
+    topic = "les sorts lançables avant ou après un moment du combat"
+    if not ctx.rules("timing.combat"):
+        return ctx.verdict(None, (), f"Pas de réponse : le modèle de jeu de l'édition "
+                           f"{ctx.edition} n'a aucune règle sur les sorts {label}.", topic)
+    here = where_label(ctx.moment)
+    concepts = ["timing.combat", "timing.abilities"]
+    tail = " Il en va de même pour une capacité qui ne s'active qu'à ce moment-là."
+    if when == "during_combat_after_blockers":
+        concepts.append("timing.during_combat")
+        combat = _this_combat(ctx)
+        if combat is None:
+            return ctx.verdict(False, tuple(concepts), f"Non : un sort {label} se lance pendant "
+                               f"une phase de combat, et nous sommes dans {here}." + tail, topic)
+        blockers = [i for i in range(combat[0], combat[1] + 1)
+                    if ctx.plan[i].moment.step == "declare_blockers"]
+        if not blockers or ctx.plan[blockers[0]].skipped:
+            concepts.append("timing.after_skipped")
+            return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
+                               f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
+                               "pas y être lancé." + tail, topic)
+        ok = ctx.index >= blockers[0]
+        return ctx.verdict(ok, tuple(concepts), ("Oui" if ok else "Non") + f" : pendant n'importe "
+                           f"quelle phase de combat du tour, une fois son étape de déclaration des "
+                           f"bloqueurs commencée ; nous sommes dans {here}." + tail, topic)
+    step = "declare_attackers" if "attackers" in when else "declare_blockers"
+    concepts += ["timing.attackers" if step == "declare_attackers" else "timing.blockers",
+                 "timing.first_combat"]
+    point = _first(ctx, step)
+    if point is None or ctx.ended:
+        return ctx.verdict(False, tuple(concepts), "Non : le tour est terminé ou n'a pas cette "
+                           "étape." + tail, topic)
+    start, _ = point
+    before = when.startswith("before")
+    if before and step == "declare_blockers" and ctx.plan[start].skipped:
+        concepts.append("timing.before_skipped")
+        attackers = _first(ctx, "declare_attackers")
+        assert attackers is not None
+        ok = ctx.index <= attackers[1]
+        why = (f"{'Oui' if ok else 'Non'} : les étapes de déclaration des bloqueurs et des "
+               f"blessures sont sautées ; un sort {label} peut alors être lancé jusqu'à la fin de "
+               f"l'étape de déclaration des attaquants, et nous sommes dans {here}.")
+        return ctx.verdict(ok, tuple(concepts), why + tail, topic)
+    ok = ctx.index < start if before else ctx.index >= start
+    moment = "attaquants" if step == "declare_attackers" else "bloqueurs"
+    why = (f"{'Oui' if ok else 'Non'} : « déclarer les {moment} » désigne le début de l'étape de "
+           f"déclaration des {moment} du premier combat du tour (qu'il y ait ou non des {moment}) ; "
+           f"un sort {label} se lance {'avant' if before else 'après'} ce moment, et nous sommes "
+           f"dans {here}.")
+    return ctx.verdict(ok, tuple(concepts), why + tail, topic)
