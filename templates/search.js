@@ -24,6 +24,20 @@
 
   function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
 
+  // « 300,3 » is rule 300.3 (the French decimal comma), as `judge rule` reads it.
+  function decimalComma(query) { return query.replace(/(\d{3}),(\d)/g, "$1.$2"); }
+
+  // A query that is only a rule number or a range (`300.3`, `règle 300,3`, `302-303`) opens
+  // the (first) rule when one edition has it; otherwise its rules lead the result list.
+  var RULE_QUERY = /^(?:r[eè]gle\s+|rule\s+)?(\d{3}(?:\.\d+[a-z]?)?)(?:\s*[-–]\s*\d{3}(?:\.\d+[a-z]?)?)?\.?$/i;
+  function ruleTarget(index, query) {
+    var m = RULE_QUERY.exec(decimalComma(query.trim()));
+    if (!m) return null;
+    var found = index.docs.filter(function (d) { return d[0].split(":")[2] === m[1]; });
+    var editions = new Set(found.map(function (d) { return d[1]; }));
+    return found.length && editions.size === 1 ? found[0][4] : null;
+  }
+
   // The index decoded once: the vocabulary (word -> stem), stop words and elisions as sets.
   var prepared = null;
   function prepare(index) {
@@ -197,8 +211,8 @@
     });
     var n = notions.length, ranked = [];
     scores.forEach(function (score, doc) {
-      var c = covered.get(doc);
-      ranked.push([doc, Math.floor(score * c * c / (n * n)), score]);
+      var c = covered.get(doc), final = Math.floor(score * c * c / (n * n));
+      if (final > 0) ranked.push([doc, final, score]);  // never a result that scored nothing
     });
     ranked.sort(function (a, b) { return b[1] - a[1] || b[2] - a[2] || a[0] - b[0]; });
     return ranked;
@@ -218,14 +232,39 @@
   // judge.offline_search.search_full
   function run(query, limit) {
     var index = global.JUDGE_SEARCH_INDEX;
-    if (!index) return { results: [], corrections: {}, suggestion: null };
-    var p = prepare(index), planned = plan(p, query);
+    if (!index) return { results: [], corrections: {}, suggestion: null, keys: new Set() };
+    query = decimalComma(query);
+    var p = prepare(index), planned = plan(p, query), keys = new Set();
+    planned.notions.forEach(function (n) { n.alternatives.forEach(function (alt) { alt.forEach(function (k) { keys.add(k); }); }); });
     var results = rank(p, planned.notions).slice(0, limit || 10).map(function (entry) {
       var d = index.docs[entry[0]];
-      return { id: d[0], edition: d[1], language: d[2], label: d[3], url: d[4], snippet: d[5], score: entry[1] };
+      return { id: d[0], edition: d[1], language: d[2], label: d[3], url: d[4], text: d[5], note: d[6],
+               score: entry[1], extract: extract(p, d[5], keys) };
     });
     return { results: results, corrections: Object.fromEntries(planned.corrections),
-             suggestion: suggestion(p, query, planned.corrections) };
+             suggestion: suggestion(p, query, planned.corrections), keys: keys };
+  }
+
+  // The extract of a result: about EXTRACT characters around its first matched word, each
+  // matched word marked; [text, marked] pieces (drawn as text nodes and <mark>, never HTML).
+  var EXTRACT = 220;
+  function extract(p, text, keys) {
+    var marks = tokens(text, p).filter(function (t) {
+      return keys.has(hasDigit(t[0]) ? t[0] : (p.words.get(t[0]) || t[0]));
+    });
+    var start = marks.length ? Math.max(0, marks[0][1] - 60) : 0;
+    if (start > 0) { var space = text.lastIndexOf(" ", start); start = space > 0 ? space + 1 : start; }
+    var end = Math.min(text.length, start + EXTRACT);
+    if (end < text.length) { var cut = text.indexOf(" ", end); end = cut > 0 ? cut : text.length; }
+    var pieces = start > 0 ? [["… ", false]] : [], last = start;
+    marks.forEach(function (t) {
+      if (t[1] < last || t[2] > end) return;
+      pieces.push([text.slice(last, t[1]), false], [text.slice(t[1], t[2]), true]);
+      last = t[2];
+    });
+    pieces.push([text.slice(last, end), false]);
+    if (end < text.length) pieces.push([" …", false]);
+    return pieces;
   }
 
   function search(query, limit) { return run(query, limit).results; }
@@ -236,6 +275,8 @@
     var box = doc.getElementById("q");
     if (box) box.value = query;
     if (!list || !query.trim()) return;
+    var target = ruleTarget(global.JUDGE_SEARCH_INDEX || { docs: [] }, query);
+    if (target) { global.location.replace(target); return; }
     var found = run(query, 30), results = found.results, hint = doc.getElementById("search-suggestion");
     if (hint && found.suggestion) {
       var link = doc.createElement("a");
@@ -250,13 +291,31 @@
       ? results.length + " résultat" + (results.length > 1 ? "s" : "") + " pour « " + query + " »"
       : "Aucun résultat pour « " + query + " ».";
     results.forEach(function (r) {
-      var li = doc.createElement("li"), a = doc.createElement("a"), span = doc.createElement("span");
+      var li = doc.createElement("li"), head = doc.createElement("p"), a = doc.createElement("a");
+      var where = doc.createElement("span"), text = doc.createElement("p");
+      head.className = "hit-head";
       a.href = r.url;
-      a.textContent = r.label + " (édition " + r.edition + ", " + r.language + ")";
-      span.className = "snippet";
-      span.textContent = r.snippet;
-      li.appendChild(a);
-      li.appendChild(span);
+      a.textContent = r.label;
+      where.className = "hit-edition";
+      where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
+      head.appendChild(a);
+      head.appendChild(where);
+      if (r.note) {
+        var note = doc.createElement("span");
+        note.className = "hit-note";
+        note.textContent = r.note;
+        head.appendChild(doc.createTextNode(" "));
+        head.appendChild(note);
+      }
+      text.className = "snippet";
+      r.extract.forEach(function (piece) {
+        if (!piece[1]) { text.appendChild(doc.createTextNode(piece[0])); return; }
+        var mark = doc.createElement("mark");
+        mark.textContent = piece[0];
+        text.appendChild(mark);
+      });
+      li.appendChild(head);
+      li.appendChild(text);
       list.appendChild(li);
     });
   }

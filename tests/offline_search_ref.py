@@ -25,6 +25,7 @@ A query, step by step:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from judge.normalize import levenshtein
@@ -163,11 +164,13 @@ def rank(index: SearchIndex, notions: list[Notion]) -> list[int]:
             covered[doc] += 1
     n = len(notions)
     final = {doc: score * covered[doc] * covered[doc] // (n * n) for doc, score in scores.items()}
-    return sorted(final, key=lambda d: (-final[d], -scores[d], d))
+    # Never a result that scored nothing.
+    return sorted((d for d in final if final[d] > 0), key=lambda d: (-final[d], -scores[d], d))
 
 
 def search_full(index: SearchIndex, query: str, limit: int = 10) -> OfflineResult:
     """Rank document ids exactly as `search.js` does, with its corrections and suggestion."""
+    query = re.sub(r"(\d{3}),(\d)", r"\1.\2", query)  # « 300,3 » is 300.3
     notions, corrections = plan(index, query)
     ids = tuple(index.docs[doc][0] for doc in rank(index, notions)[:limit])
     return OfflineResult(ids=ids, corrections=corrections, suggestion=suggestion(query, corrections))

@@ -27,7 +27,6 @@ GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
 K1 = 1.2
 B = 0.75
 NUMBER_SCORE = 20000  # a rule's own number: above any words
-SNIPPET_LENGTH = 160
 Glossary = tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...]
 
 
@@ -49,7 +48,8 @@ class SearchIndex:
     number, the vocabulary (folded word -> stem) and the glossary: for each notion, its EN
     and FR names and its French names (the alternatives to search), all as stems."""
 
-    docs: tuple[tuple[str, str, str, str, str, str], ...]  # id, edition, language, label, url, snippet
+    # id, edition, language, label, url, text (for extracts), note (« historique, supprimée en 2010 »)
+    docs: tuple[tuple[str, str, str, str, str, str, str], ...]
     postings: dict[str, tuple[tuple[int, int], ...]]
     words: dict[str, str]
     stop_words: tuple[str, ...]
@@ -69,9 +69,12 @@ class SearchIndex:
         return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def _snippet(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= SNIPPET_LENGTH else text[: SNIPPET_LENGTH - 1].rstrip() + "…"
+def _note(graph: RuleGraph, rule: Rule) -> str:
+    """What a result says of a historical rule: « historique, supprimée en 2010 »."""
+    if rule.status != "historical":
+        return ""
+    removed = graph.removed_in(rule)
+    return "historique" + (f", supprimée en {', '.join(e.id for e in removed)}" if removed else "")
 
 
 def _words_json(words: dict[str, str]) -> dict[str, str | int]:
@@ -105,7 +108,7 @@ def build_search_index(graph: RuleGraph) -> SearchIndex:
     # Each edition's first language only (French): the offline page searches the rulebook a
     # judge reads; both languages are `judge search`'s (and `judge serve`'s) job.
     rules = [r for e in graph.editions for r in graph.rules(e.id, e.languages[0])]
-    docs: list[tuple[str, str, str, str, str, str]] = []
+    docs: list[tuple[str, str, str, str, str, str, str]] = []
     fields: list[dict[str, Counter[str]]] = []
     for rule in rules:
         parts = _fields(graph, rule)
@@ -114,7 +117,8 @@ def build_search_index(graph: RuleGraph) -> SearchIndex:
         primary = graph.primary_language(rule.edition)
         label = f"{rule.number} {rule.title}" if rule.title else rule.number
         docs.append((f"{rule.edition}:{rule.language}:{rule.number}", rule.edition, rule.language,
-                     label, rule_url(rule, "", primary), _snippet(body or rule.title or "")))
+                     label, rule_url(rule, "", primary), " ".join((body or rule.title or "").split()),
+                     _note(graph, rule)))
     glossary = glossary_expansions(stems)
     # BM25 statistics per language, as `judge search` keeps one index per language.
     stats: dict[str, tuple[int, dict[str, float], Counter[str]]] = {}

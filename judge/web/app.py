@@ -32,7 +32,7 @@ from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, Q
 from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import RULE_NUMBER
-from judge.corpus.selection import RemovedRule, removal_message, removals, select
+from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
 from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
 from judge.search.output import result_json
@@ -61,6 +61,7 @@ from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
+_DECIMAL_COMMA = re.compile(r"(\d{3}),(\d)")
 
 
 # ---------------------------------------------------------------------- search
@@ -124,18 +125,46 @@ def api_search(request: Request) -> Response:
     return JSONResponse(data)
 
 
+def _rule_target(state: AppState, query: str, edition: str | None) -> str | None:
+    """Where a query that is a rule number (or a range) goes: the (first) rule, when one
+    edition has it; None otherwise (the search then lists the rules of every edition)."""
+    if not is_rule_query(query):
+        return None
+    try:
+        found = select(state.graph, query, edition).exact
+    except JudgeError:
+        return None
+    if not found or len({rule.edition for rule in found}) > 1:
+        return None
+    return rule_url(found[0], "/", state.graph.primary_language(found[0].edition))
+
+
+def _hit_view(state: AppState, hit: dict[str, Any]) -> dict[str, Any]:
+    """A result with its link (in its own language) and, for a historical rule, its note."""
+    rule = state.graph.get(str(hit["edition"]), str(hit["number"]), str(hit.get("language") or "") or None)
+    note = ""
+    if rule is not None and rule.status == "historical":
+        removed = state.graph.removed_in(rule)
+        note = "historique" + (f", supprimée en {', '.join(e.id for e in removed)}" if removed else "")
+    return {
+        **hit, "snippet_html": safe_snippet(str(hit.get("snippet") or "")), "note": note,
+        "url": rule_url(rule, "/", state.graph.primary_language(rule.edition)) if rule is not None else None,
+    }
+
+
 def search_page(request: Request) -> Response:
     state = app_state(request)
     query = (query_param(request, "q") or "").strip()
     edition = state.edition(query_param(request, "edition"))
+    target = _rule_target(state, query, edition) if query else None
+    if target is not None:
+        return RedirectResponse(target, status_code=307)
     data: dict[str, Any] | None = None
     if query:
-        data = run_search(state, query, edition, limit_param(query_param(request, "limit"), 20))
-    hits = [
-        {**hit, "snippet_html": safe_snippet(str(hit.get("snippet") or "")),
-         "url": rule_link(state, str(hit["edition"]), str(hit["number"]), str(hit["language"]))}
-        for hit in (data or {}).get("hits", [])
-    ]
+        # « 300,3 » is rule 300.3 (the French decimal comma).
+        data = run_search(state, _DECIMAL_COMMA.sub(r"\1.\2", query), edition,
+                          limit_param(query_param(request, "limit"), 20))
+    hits = [_hit_view(state, hit) for hit in (data or {}).get("hits", [])]
     return render(
         state, "search.html", query=query, edition=edition or "",
         editions=state.graph.editions, hits=hits,

@@ -1,0 +1,53 @@
+"""The served search page: a rule number (or range, or « 300,3 ») opens the rule; a historical
+rule is marked « historique, supprimée en 2010 »."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
+    from starlette.testclient import TestClient
+
+from judge.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(create_app(graph), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize(("query", "edition", "target"), [
+    ("300,3", "", "/2004/300.html#R3003"),
+    ("règle 300.3", "", "/2004/300.html#R3003"),
+    ("302-303", "2004", "/2004/302.html#R302"),
+    ("505.1", "2010", "/2010/505.html#R5051"),
+])
+def test_a_rule_number_goes_straight_to_the_rule(client: TestClient, query: str, edition: str, target: str,
+                                                 graph) -> None:  # type: ignore[no-untyped-def]
+    from judge.corpus.selection import select
+
+    # One edition has it (asked for, or the only one): the query opens the (first) rule.
+    assert len({r.edition for r in select(graph, query, edition or None).exact}) == 1
+    response = client.get("/recherche", params={"q": query, "edition": edition}, follow_redirects=False)
+    assert response.status_code == 307 and response.headers["location"] == target
+
+
+def test_a_number_in_two_editions_lists_both(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+    found = graph.lookup("100.1")
+    assert {r.edition for r in found} == {"2004", "2010"}
+    response = client.get("/recherche", params={"q": "100.1"}, follow_redirects=False)
+    assert response.status_code == 200
+    for rule in found:
+        assert f'href="/{rule.edition}/{rule.language}/100.html#R1001"' in response.text
+
+
+def test_a_historical_rule_is_marked_in_the_results(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+    assert [e.id for e in graph.removed_in(graph.get("2004", "300.3"))] == ["2010"]
+    page = client.get("/recherche", params={"q": "brûlure de mana"}).text
+    hit = page.split('href="/2004/300.html#R3003"', 1)[1].split("</li>", 1)[0]
+    assert "historique, supprimée en 2010" in hit and "<mark>" in hit
