@@ -305,3 +305,20 @@ def test_check_prints_the_trail_of_a_replay_as_a_numbered_journal(
     out = capsys.readouterr().out
     assert "Journal du tour :" in out and "  1. [action du tour] " in out
     assert "[événement 4] A joue un terrain" in out
+
+
+def test_check_prints_the_turn_structure_answers_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    # 2004 310.4a-c: the blocker sacrificed with damage on the stack still deals its damage,
+    # the attacker's damage to it is not dealt.
+    assert main(["check", str(ROOT / "examples" / "blessures-sur-la-pile-2004.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "damage_dealt : Mogg Fanatic → Grizzly Bears : 1" in out
+    assert "Non infligées, car leur destinataire n'est plus en jeu : 2 blessures de Grizzly Bears" in out
+    assert "Règles : 310.3, 310.4, 310.4a, 310.4b, 310.4c" in out
+    assert "in_combat (creature = Mogg Fanatic) : non" in out
+    cleanup = ROOT / "tests" / "situations" / "cleanup_2004_effects.toml"
+    text = cleanup.read_text(encoding="utf-8").split("[[expect]]")[0]
+    done = run("check", "-", stdin=text)
+    assert done.returncode == 0, done.stderr
+    assert ("cleanup : cartes défaussées : 2 ; blessures retirées : Ours ; effets qui cessent : "
+            "Croissance gigantesque, Brouillard ; priorité : non") in done.stdout

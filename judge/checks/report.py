@@ -192,8 +192,19 @@ def value_text(value: object) -> str:
             if value.get("new_turn"):
                 text = f"tour de {value['player']} : {text}"
             return text
-        return ", ".join(f"{k} = {value_text(v)}" for k, v in value.items())
+        if set(value) == {"source", "target", "amount"}:
+            return f"{value['source']} → {value['target']} : {value['amount']}"
+        return " ; ".join(f"{VALUE_KEYS.get(k, k)} : {value_text(v)}" for k, v in value.items())
     return str(value)
+
+
+# The French words of the answers' keys in the text report.
+VALUE_KEYS = {
+    "phase_out": "se déphasent", "phase_in": "se rephasent", "untap": "se dégagent",
+    "legal": "permis", "cost": "coût en mana", "discard": "cartes défaussées",
+    "damage_removed": "blessures retirées", "effects_end": "effets qui cessent",
+    "priority": "priorité",
+}
 
 
 def timeline_text(report: CheckReport) -> str:
