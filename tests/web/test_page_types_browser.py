@@ -34,6 +34,8 @@ PAGE_TYPES = [
     ("langue-anglaise", "2004/en/302.html", "/2004/en/302.html"),
     ("recherche", "search.html?q=brûlure de mana", "/recherche?q=brûlure de mana"),
     ("regle-par-numero", "2004/306.2a.html", "/2004/306.2a"),
+    ("changements", "changes/2004-2010.html", "/changes/2004-2010.html"),
+    ("glossaire", "2010/glossaire.html", "/2010/glossaire.html"),
     ("situation-vide", None, "/situation"),
     ("situation-reponses", None, f"/situation?s={PERMALINK}"),
     ("erreur-404", None, "/2004/999.html"),
