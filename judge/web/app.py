@@ -176,9 +176,10 @@ def search_page(request: Request) -> Response:
 # ---------------------------------------------------------------------- rules
 def api_rule(request: Request) -> Response:
     """`judge rule --json`: one number (`300.3`, `300,3`) or a range (`302-303`); a rule the
-    edition removed is a 404 naming the rule it was and the edition that removed it."""
+    edition removed is a 404 naming the rule it was, the edition that removed it, and its history."""
     state = app_state(request)
     from judge.corpus.export import rule_json
+    from judge.corpus.history import histories, history_json
 
     edition = state.edition(query_param(request, "edition"))
     try:
@@ -186,7 +187,9 @@ def api_rule(request: Request) -> Response:
     except RemovedRule as gone:
         return JSONResponse({"error": str(gone), "removed": [
             {**rule_json(state.graph, removal.rule, state.checks_for),
-             "url": rule_link(state, removal.rule.edition, removal.rule.number)}
+             "url": rule_link(state, removal.rule.edition, removal.rule.number),
+             "history": [history_json(state.graph, item)
+                         for item in histories(state.graph, removal.rule.number, removal.rule.edition)]}
             for removal in gone.removals
         ]}, status_code=404)
     return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in selection.exact])

@@ -125,3 +125,8 @@ def test_api_rule_removed_in_2010_is_404_naming_the_removal(client: TestClient, 
     assert "supprimée" in body["error"] and graph.edition("2010").label in body["error"]
     assert [(r["edition"], r["number"]) for r in body["removed"]] == [("2004", "300.3")]
     assert body["removed"][0]["url"] == "/2004/300.html#R3003"
+    # With its history: the 2004 rule, and what became of it in 2010.
+    from judge.corpus.history import histories, history_json
+
+    assert body["removed"][0]["history"] == [history_json(graph, h) for h in histories(graph, "300.3", "2004")]
+    assert [step["edition"] for step in body["removed"][0]["history"][0]["steps"]][:2] == ["2004", "2010"]
