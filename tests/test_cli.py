@@ -312,13 +312,13 @@ def test_check_prints_the_turn_structure_answers_in_french(capsys: pytest.Captur
     # the attacker's damage to it is not dealt.
     assert main(["check", str(ROOT / "examples" / "blessures-sur-la-pile-2004.toml")]) == 0
     out = capsys.readouterr().out
-    assert "damage_dealt : Mogg Fanatic → Grizzly Bears : 1" in out
+    assert "infligées ?\n   Réponse : Mogg Fanatic → Grizzly Bears : 1\n" in out
     assert "Non infligées, car leur destinataire n'est plus en jeu : 2 blessures de Grizzly Bears" in out
     assert "Règles : 310.3, 310.4, 310.4a, 310.4b, 310.4c" in out
-    assert "in_combat (creature = Mogg Fanatic) : non" in out
+    assert "encore en combat ? (créature : Mogg Fanatic)\n   Réponse : non\n" in out
     cleanup = ROOT / "tests" / "situations" / "cleanup_2004_effects.toml"
     text = cleanup.read_text(encoding="utf-8").split("[[expect]]")[0]
     done = run("check", "-", stdin=text)
     assert done.returncode == 0, done.stderr
-    assert ("cleanup : cartes défaussées : 2 ; blessures retirées : Ours ; effets qui cessent : "
+    assert ("Réponse : cartes défaussées : 2 ; blessures retirées : Ours ; effets qui cessent : "
             "Croissance gigantesque, Brouillard ; priorité : non") in done.stdout

@@ -62,6 +62,14 @@ PARAM_LABELS = {
     "when": "moment du combat (before_attackers, after_attackers, before_blockers, after_blockers, "
             "during_combat_after_blockers)",
 }
+# The points of combat that `combat_timing`'s `when` names, as the cards word them.
+COMBAT_POINT_WORDS = {
+    "before_attackers": "avant la déclaration des attaquants",
+    "after_attackers": "après la déclaration des attaquants",
+    "before_blockers": "avant la déclaration des bloqueurs",
+    "after_blockers": "après la déclaration des bloqueurs",
+    "during_combat_after_blockers": "pendant le combat, après la déclaration des bloqueurs",
+}
 KIND_LABELS = {
     "instant": "éphémère", "sorcery": "rituel", "creature": "créature", "artifact": "artefact",
     "enchantment": "enchantement", "planeswalker": "planeswalker", "ability": "capacité activée",

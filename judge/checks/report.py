@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
 from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
+from judge.checks.questions import COMBAT_POINT_WORDS, KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK
 from judge.checks.replay import TrailEntry, replay_context
 from judge.checks.rulemap import edition_models, load_checks_for
 from judge.corpus.graph import RuleGraph
@@ -220,13 +221,38 @@ def timeline_text(report: CheckReport) -> str:
     return f"Tour de {report.active} : " + " › ".join(parts) + tail
 
 
+def question_text(ask: str, params: tuple[tuple[str, object], ...]) -> str:
+    """A question as a judge reads it: its French wording, then its parameters in French."""
+    spec = QUESTION_BY_ASK.get(ask)
+    label = spec.label if spec is not None else ask
+    shown = [f"{_PARAM_WORDS.get(name, name)} : {_param_text(name, value)}" for name, value in params]
+    return label + (f" ({' ; '.join(shown)})" if shown else "")
+
+
+def _param_text(name: str, value: object) -> str:
+    if name == "kind" and isinstance(value, str):
+        return KIND_LABELS.get(value, value)
+    if name == "when" and isinstance(value, str):
+        return COMBAT_POINT_WORDS.get(value, value)
+    if isinstance(value, dict):
+        arrow = " bloque " if name == "blocks" else " : "
+        return ", ".join(f"{k}{arrow}{v}" for k, v in value.items()) or "aucun"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "aucune"
+    return str(value)
+
+
+# Parameter names without the form's hints in brackets (« blocages (bloqueur=attaquant) »).
+_PARAM_WORDS = {name: label.split(" (", 1)[0] for name, label in PARAM_LABELS.items()}
+
+
 def report_text(report: CheckReport) -> str:
     """French human output: the turn's timeline, then every answer with its rules."""
     lines = [f"Édition {report.edition}", timeline_text(report), ""]
     for number, item in enumerate(report.answers, 1):
-        params = ", ".join(f"{k} = {v}" for k, v in item.params)
-        head = f"{number}. {item.ask}" + (f" ({params})" if params else "")
-        lines.append(f"{head} : {value_text(item.value)}")
+        head = f"{number}. {question_text(item.ask, item.params)}"
+        lines.append(head)
+        lines.append(f"   Réponse : {value_text(item.value)}")
         lines.append(f"   {item.why}")
         cited = ", ".join(item.rules) if item.rules else "aucune règle du corpus"
         lines.append(f"   Règles : {cited}")

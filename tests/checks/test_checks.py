@@ -217,8 +217,47 @@ creature = "Ours"
     assert lines[1].startswith("Tour de A : dégagement › entretien › (pioche : sautée)")
     assert "[DÉCLARATION DES ATTAQUANTS]" in lines[1]
     assert "(déclaration des bloqueurs : sautée)" in lines[1]
-    assert "1. attack (creature = Ours) : oui" in text
+    # The question as a judge reads it, in French: no `ask` name, no Python value.
+    assert "1. Cette créature peut-elle attaquer ? (créature : Ours)\n   Réponse : oui\n" in text
     assert "Règles : 308.2a" in text
+
+
+def test_report_text_words_parameters_in_french(graph: RuleSource) -> None:
+    text = report_text(check(graph, situation("""
+edition = "2010"
+step = "combat_damage"
+[[creatures]]
+name = "Craw Wurm"
+power = 6
+toughness = 4
+attacking = true
+blocked = true
+damage_order = ["Mur de bois", "Cadet"]
+[[creatures]]
+name = "Mur de bois"
+controller = "B"
+power = 0
+toughness = 3
+blocking = "Craw Wurm"
+[[creatures]]
+name = "Cadet"
+controller = "B"
+power = 1
+toughness = 1
+blocking = "Craw Wurm"
+[[questions]]
+ask = "assign_damage"
+creature = "Craw Wurm"
+assignment = { "Mur de bois" = 4, "Cadet" = 2 }
+[[questions]]
+ask = "cast"
+player = "A"
+kind = "sorcery"
+""")))
+    assert ("1. Cette répartition des blessures de combat est-elle permise ? (créature : Craw Wurm ; "
+            "répartition des blessures : Mur de bois : 4, Cadet : 2)\n   Réponse : oui\n") in text
+    assert "(joueur : A ; type de sort : rituel)\n   Réponse : non\n" in text
+    assert "{" not in text and "assign_damage" not in text
 
 
 def test_report_text_says_when_no_rule_of_the_corpus_is_cited(graph: RuleSource) -> None:
