@@ -13,6 +13,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from judge.errors import SituationError
@@ -363,7 +364,10 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
             if blocker in creature.damage_order[:j]:
                 raise SituationError(f"creatures[{i}].damage_order[{j}]",
                                      f"« {blocker} » figure deux fois dans l'ordre")
-    return creatures
+    # A creature that some creature blocks has become blocked (2004 309.2; 2010 509.1h): the
+    # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
+    blocked = {creature.blocking for creature in creatures if creature.blocking is not None}
+    return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
 
 
 def _ability(value: object, path: str) -> str:

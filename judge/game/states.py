@@ -33,6 +33,9 @@ def check_state(model: GameModel, situation: Situation) -> None:
         raise SituationError("priority", f"personne ne reçoit la priorité pendant cette étape "
                              f"(règle {rule})")
     names = {c.name: c for c in s.creatures}
+    # An attacker that a creature blocks is blocked by that fact: its blocker's field is the one
+    # to name when the step is wrong.
+    blocked_by_some = {c.blocking for c in s.creatures if c.blocking is not None}
     for i, creature in enumerate(s.creatures):
         path = f"creatures[{i}]"
         if creature.attacking and s.step not in _ATTACKING:
@@ -41,7 +44,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
         if creature.attacking and creature.controller != s.active:
             raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
                                  f"({s.active}) attaquent")
-        if creature.blocked and s.step not in _BLOCKING:
+        if creature.blocked and s.step not in _BLOCKING and creature.name not in blocked_by_some:
             raise SituationError(f"{path}.blocked", "une créature ne peut être bloquée qu'entre "
                                  "la déclaration des bloqueurs et la fin du combat")
         if creature.blocking is None:
