@@ -71,6 +71,13 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
     graph = _graph(args)
     checks_for = _checks_for()
+
+    def worded(edition: str, number: str) -> tuple[str, ...]:
+        # The text output names each check by the question it answers, in French.
+        from judge.checks.questions import check_label
+
+        return tuple(check_label(name) for name in checks_for(edition, number))
+
     selection = select(graph, args.number, args.edition, args.lang)
     exact, shown = selection.exact, selection.shown
     both = args.lang is None  # French then English of the same release, unless one is asked for
@@ -80,7 +87,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     blocks = []
     for rule in shown:
         top = rule in exact
-        blocks.append(rule_text(graph, rule, checks_for, brief=not top, with_translations=both))
+        blocks.append(rule_text(graph, rule, worded, brief=not top, with_translations=both))
     print("\n\n".join(blocks))
     return 0
 

@@ -322,3 +322,13 @@ def test_check_prints_the_turn_structure_answers_in_french(capsys: pytest.Captur
     assert done.returncode == 0, done.stderr
     assert ("Réponse : cartes défaussées : 2 ; blessures retirées : Ours ; effets qui cessent : "
             "Croissance gigantesque, Brouillard ; priorité : non") in done.stdout
+
+
+def test_rule_text_names_its_checks_by_the_french_question(capsys: pytest.CaptureFixture[str]) -> None:
+    # 305.4 decides whether a land may be played: the text output says so in French; the
+    # JSON keeps the stable check names.
+    assert main(["rule", "305.4", "--edition", "2004", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "– Ce joueur peut-il jouer un terrain ?" in out and "play_land" not in out
+    assert main(["rule", "305.4", "--edition", "2004", "--lang", "fr", "--json"]) == 0
+    assert "play_land" in json.loads(capsys.readouterr().out)[0]["checks"]

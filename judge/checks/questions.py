@@ -78,3 +78,9 @@ KIND_LABELS = {
 assert set(KIND_LABELS) == set(STACK_KINDS)
 # Registered mechanisms that answer no question, by what they do.
 MECHANISM_LABELS = {"replay": "Le déroulé des actions du tour (événements rejoués) respecte-t-il cette règle ?"}
+
+
+def check_label(name: str) -> str:
+    """A registered check (a question or a mechanism) as the French question it answers."""
+    spec = QUESTION_BY_ASK.get(name)
+    return spec.label if spec is not None else MECHANISM_LABELS.get(name, name)

@@ -164,7 +164,8 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append(f"  Règle parente : {parent.number}")
     checks = checks_for(rule.edition, rule.number) if rule.language == graph.primary_language(rule.edition) else ()
     if checks:
-        lines.append("  Vérifications exécutables : " + ", ".join(checks))
+        lines.append("  Vérifications exécutables (judge check) :")
+        lines.extend(f"    – {check}" for check in checks)
     if rule.span:
         lines.append(f"  Source : {rule.span.file}:{rule.span.line}")
     blocks = ["\n".join(lines)]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import jinja2
 
-from judge.checks.questions import MECHANISM_LABELS, QUESTION_BY_ASK
+from judge.checks.questions import QUESTION_BY_ASK, check_label
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.glossary import entries as glossary_entries
@@ -208,7 +208,7 @@ class SiteRenderer:
         out: list[CheckQuestion] = []
         for name in self.checks_for(rule.edition, rule.number):
             spec = QUESTION_BY_ASK.get(name)
-            label = spec.label if spec is not None else MECHANISM_LABELS.get(name, name)
+            label = check_label(name)
             href = None
             if served and spec is not None:
                 token = encode_permalink(example_situation(self.graph, rule, spec.ask))
