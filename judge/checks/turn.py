@@ -211,7 +211,7 @@ KIND_LABELS = {"instant": "un éphémère", "sorcery": "un rituel", "creature": 
 
 
 @check("cast", cites=("priority.*", "turn.ends", "main.sorcery_speed", "fact.spell_kinds",
-                      "hand.cast"))
+                      "hand.cast", "cast.*"))
 def check_cast(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     kind = question.kind or "instant"
@@ -236,8 +236,10 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
     if ctx.situation.hand(player) == 0:
         return ctx.verdict(False, ("hand.cast",), f"Non : {player} n'a aucune carte en main ; un "
                            f"sort se {verb[:-2]}e depuis la main.", topic)
+    # The rule of the card type that allows it (`cast.<kind>`), beside the timing rule.
+    kind_rule = f"cast.{kind}"
     if kind in SORCERY_SPEED:
-        rules = ("main.sorcery_speed",)
+        rules = ("main.sorcery_speed", kind_rule)
         reasons = []
         if not ctx.in_main:
             reasons.append(f"on ne peut {verb} {label} que pendant une phase principale, et nous "
@@ -253,4 +255,4 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(True, rules, why, topic)
     why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; un éphémère peut "
            f"être {verb[:-2]}é chaque fois qu'on a la priorité.")
-    return ctx.verdict(True, (priority_concept(ctx),), why, topic)
+    return ctx.verdict(True, (priority_concept(ctx), kind_rule), why, topic)

@@ -111,9 +111,9 @@ def test_replay_cleanup_discards_down_to_maximum(graph: RuleSource) -> None:
 
 ILLEGAL = [
     ("2004", [P, '{cast = "instant", by = "A"}'], 1, "n'a pas la priorité", "303.1"),
-    ("2004", ['{cast = "sorcery", by = "A"}'], 0, "phase principale", "305.3"),
+    ("2004", ['{cast = "sorcery", by = "A"}'], 0, "phase principale", "212.7a"),
     ("2004", [*[P] * 5, '{cast = "instant", by = "B"}', P, '{cast = "sorcery", by = "A"}'], 7,
-     "la pile n'est pas vide", "305.3"),
+     "la pile n'est pas vide", "212.7a"),
     ("2004", [*[P] * 4, '{play_land = "A"}', '{play_land = "A"}'], 5, "déjà joué", "305.4"),
     ("2004", ['{play_land = "A"}'], 0, "phase principale", "305.4"),
     ("2004", [*[P] * 4, '{play_land = "B"}'], 4, "joueur actif", "305.4"),
