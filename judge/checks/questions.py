@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import STACK_KINDS
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QuestionSpec:
@@ -75,7 +73,6 @@ KIND_LABELS = {
     "enchantment": "enchantement", "planeswalker": "planeswalker", "ability": "capacité activée",
     "trigger": "capacité déclenchée", "combat_damage": "blessures de combat",
 }
-assert set(KIND_LABELS) == set(STACK_KINDS)
 # Registered mechanisms that answer no question, by what they do.
 MECHANISM_LABELS = {"replay": "Le déroulé des actions du tour (événements rejoués) respecte-t-il cette règle ?"}
 
