@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +17,20 @@ EN_DIR = SHARED / "corpora" / "en"
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["JUDGE_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Debian Chromium (Playwright) for every real-browser test of the session."""
+    from browser_support import ARGS, CHROMIUM
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
 
 
 @pytest.fixture(scope="session")

@@ -8,30 +8,16 @@ from typing import Any
 
 import pytest
 
+from browser_support import BROWSER_MARKS
+
 from judge.site.build import build_site
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     return build_site(graph, tmp_path_factory.mktemp("browser") / "site").parent
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture

@@ -12,13 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import BROWSER_MARKS
 
 from judge.site.build import build_site
 from judge.web.app import background_server, create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SIZES = {"telephone": (390, 844), "bureau": (1280, 800)}
 ATTACK = {"edition": "2004", "phase": "combat", "step": "declare_attackers", "priority": "A",
           "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
@@ -41,10 +39,7 @@ PAGE_TYPES = [
     ("erreur-404", None, "/2004/999.html"),
 ]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +51,6 @@ def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
 def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
     with background_server(create_app(graph)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")

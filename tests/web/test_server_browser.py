@@ -3,40 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import BROWSER_MARKS
 
 from judge.web.app import background_server, create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium absent (/usr/bin/chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
     with background_server(create_app(graph)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
