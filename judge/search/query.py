@@ -45,6 +45,8 @@ GLOSSARY_HITS = 3  # glossary entries shown with the rules
 # Mana Abilities, "haste" -> 502.5 Haste) is the definition: its score is multiplied.
 NAME_MATCH = 2.0
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+# « 300,3 » is 300.3 (the French decimal comma); « 302,303 » stays two sections.
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(\d{3}),(\d{1,2}[a-z]?)(?![\w,])")
 _NUMBER = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w])")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
@@ -218,7 +220,7 @@ def plan_query(raw: str) -> _Plan:
     text, notices = _clean(raw)
     if not text:
         raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
-    folded = fold(text)
+    folded = _DECIMAL_COMMA.sub(r"\1.\2", fold(text))
     numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
     phrases = []
     for match in _QUOTED.finditer(folded):

@@ -347,3 +347,13 @@ def test_phrase_positions_as_whoosh_span_near(positions: list[tuple[int, ...]], 
     from judge.search.match import _phrase_at
 
     assert _phrase_at(positions, slop) is found
+
+
+@pytest.mark.parametrize(("query", "first"), [("300,3", "300.3"), ("règle 306,2a", "306.2a")])
+def test_search_reads_the_french_decimal_comma(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    assert [h.number for h in search(query, graph=graph).hits][:1] == [first]
+
+
+def test_search_comma_between_sections_stays_two_sections(graph) -> None:  # type: ignore[no-untyped-def]
+    numbers = {h.number for h in search("302,303", graph=graph).hits}
+    assert {"302", "303"} <= numbers
