@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -60,7 +59,11 @@ def _warn(path: Path, why: str) -> None:
     if key in _warned:
         return
     _warned.add(key)
-    print(f"judge : cache ignoré ({why}) : {path} — il sera reconstruit", file=sys.stderr)
+    # A library does not print: the warning is logged. With no logging set up (the `judge`
+    # command), Python writes it to stderr as it is.
+    import logging  # only on this rare path: logging costs a cold start milliseconds
+
+    logging.getLogger("judge.cache").warning("judge : cache ignoré (%s) : %s — il sera reconstruit", why, path)
 
 
 def trusted(path: Path) -> bool:
