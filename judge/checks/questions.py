@@ -77,6 +77,20 @@ KIND_LABELS = {
 MECHANISM_LABELS = {"replay": "Le déroulé des actions du tour (événements rejoués) respecte-t-il cette règle ?"}
 
 
+def param_text(name: str, value: object) -> str:
+    """A question's parameter value in French words (a spell kind, a point of combat, blocks)."""
+    if name == "kind" and isinstance(value, str):
+        return KIND_LABELS.get(value, value)
+    if name == "when" and isinstance(value, str):
+        return COMBAT_POINT_WORDS.get(value, value)
+    if isinstance(value, dict):
+        arrow = " bloque " if name == "blocks" else " : "
+        return ", ".join(f"{k}{arrow}{v}" for k, v in value.items()) or "aucun"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "aucune"
+    return str(value)
+
+
 def check_label(name: str) -> str:
     """A registered check (a question or a mechanism) as the French question it answers."""
     spec = QUESTION_BY_ASK.get(name)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
 from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
-from judge.checks.questions import COMBAT_POINT_WORDS, KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK
+from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
 from judge.checks.replay import TrailEntry, replay_context
 from judge.checks.rulemap import edition_models, load_checks_for
 from judge.corpus.graph import RuleGraph
@@ -225,21 +225,8 @@ def question_text(ask: str, params: tuple[tuple[str, object], ...]) -> str:
     """A question as a judge reads it: its French wording, then its parameters in French."""
     spec = QUESTION_BY_ASK.get(ask)
     label = spec.label if spec is not None else ask
-    shown = [f"{_PARAM_WORDS.get(name, name)} : {_param_text(name, value)}" for name, value in params]
+    shown = [f"{_PARAM_WORDS.get(name, name)} : {param_text(name, value)}" for name, value in params]
     return label + (f" ({' ; '.join(shown)})" if shown else "")
-
-
-def _param_text(name: str, value: object) -> str:
-    if name == "kind" and isinstance(value, str):
-        return KIND_LABELS.get(value, value)
-    if name == "when" and isinstance(value, str):
-        return COMBAT_POINT_WORDS.get(value, value)
-    if isinstance(value, dict):
-        arrow = " bloque " if name == "blocks" else " : "
-        return ", ".join(f"{k}{arrow}{v}" for k, v in value.items()) or "aucun"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "aucune"
-    return str(value)
 
 
 # Parameter names without the form's hints in brackets (« blocages (bloqueur=attaquant) »).

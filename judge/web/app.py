@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS
+from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS, param_text
 from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import RULE_NUMBER
@@ -399,22 +399,13 @@ def _situation_data(text: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _param_text(value: Any) -> str:
-    """A question's parameter as the form writes it: `Ours, Elfe`, `Elfe=Ours`."""
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
-
-
 def _answer_view(state: AppState, edition: str, answer: dict[str, Any]) -> dict[str, Any]:
     """An answer in French words: the question's wording, its parameters by their French
     names (a spell kind by its French name), the value, the rules as links."""
     spec = QUESTION_BY_ASK.get(str(answer.get("ask")))
     params = [
         {"label": PARAM_LABELS.get(key, key),
-         "value": KIND_LABELS.get(str(answer[key]), str(answer[key])) if key == "kind" else _param_text(answer[key])}
+         "value": param_text(key, answer[key])}
         for key in PARAM_LABELS
         if answer.get(key) is not None
     ]
