@@ -162,7 +162,7 @@ class _Replay:
             self.note("Fin de la phase de combat : toutes les créatures sont retirées du combat.",
                       "combat.end")
         for name, creature in self.creatures.items():
-            self.creatures[name] = replace(creature, attacking=False, blocking=None,
+            self.creatures[name] = replace(creature, attacking=False, blocking=(),
                                            blocked=False)
         ending = [e.name for e in self.effects if e.until == "end_of_combat"]
         if ending:
@@ -540,7 +540,7 @@ class _Replay:
                 raise IllegalEvent(index, f"{blocker} ne peut pas bloquer {attacker} : "
                                    + " ; ".join(reasons), self._rule(concepts[0]))
         for blocker, attacker in event.blocks:
-            self.creatures[blocker] = replace(self.creatures[blocker], blocking=attacker)
+            self.creatures[blocker] = replace(self.creatures[blocker], blocking=(attacker,))
             self.creatures[attacker] = replace(self.creatures[attacker], blocked=True)
         self.pending_blockers = False
         pairs = ", ".join(f"{b} bloque {a}" for b, a in event.blocks) or "aucun bloqueur"

@@ -185,7 +185,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
            "que la phase de combat se termine.")
     same = [c for c in ctx.situation.creatures if c.in_combat and (
-        c.attacking if creature.attacking else c.blocking is not None)]
+        c.attacking if creature.attacking else bool(c.blocking))]
     alone = len(same) == 1
     if alone:
         concepts.append("combat.alone")

@@ -72,7 +72,7 @@ class Creature:
     power: int | None = None
     toughness: int | None = None
     attacking: bool = False
-    blocking: str | None = None
+    blocking: tuple[str, ...] = ()  # the attackers it blocks (one, or several with an ability)
     blocked: bool = False
     is_creature: bool = True
     # None: not said; inferred from first strike in the regular damage step.
@@ -80,7 +80,9 @@ class Creature:
     damage: int = 0  # damage marked on it
     attack_cost: int = 0  # mana to pay to attack with it
     block_cost: int = 0  # mana to pay to block with it
-    damage_order: tuple[str, ...] = ()  # its blockers in damage assignment order (2010)
+    # 2010: an attacker's blockers (509.2), or a blocker's attackers (509.3), in damage
+    # assignment order.
+    damage_order: tuple[str, ...] = ()
     phasing: bool = False
     phased_out: bool = False
     doesnt_untap: bool = False
@@ -108,7 +110,10 @@ class Creature:
     @property
     def in_combat(self) -> bool:
         return (self.in_play and self.is_creature and not self.phased_out
-                and (self.attacking or self.blocking is not None))
+                and (self.attacking or bool(self.blocking)))
+
+    def blocks(self, attacker: str) -> bool:
+        return attacker in self.blocking
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -353,10 +353,10 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
     for i, creature in enumerate(creatures):
         if creature.name in names[:i]:
             raise SituationError(f"creatures[{i}].name", f"créature « {creature.name} » en double")
-        if creature.blocking is not None and creature.blocking not in names:
-            raise SituationError(
-                f"creatures[{i}].blocking", f"aucune créature ne s'appelle « {creature.blocking} »"
-            )
+        for j, attacker in enumerate(creature.blocking):
+            if attacker not in names:
+                where = f"creatures[{i}].blocking" + (f"[{j}]" if len(creature.blocking) > 1 else "")
+                raise SituationError(where, f"aucune créature ne s'appelle « {attacker} »")
         for j, blocker in enumerate(creature.damage_order):
             if blocker not in names:
                 raise SituationError(f"creatures[{i}].damage_order[{j}]",
@@ -366,8 +366,21 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
                                      f"« {blocker} » figure deux fois dans l'ordre")
     # A creature that some creature blocks has become blocked (2004 309.2; 2010 509.1h): the
     # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
-    blocked = {creature.blocking for creature in creatures if creature.blocking is not None}
+    blocked = {attacker for creature in creatures for attacker in creature.blocking}
     return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
+
+
+def _blocking(value: object, path: str) -> tuple[str, ...]:
+    """The attacker a creature blocks, or a list of them (an ability lets it block several)."""
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        names = read_items(value, path, read_string)
+        for j, name in enumerate(names):
+            if name in names[:j]:
+                raise SituationError(f"{path}[{j}]", f"« {name} » figure deux fois")
+        return names
+    return (read_string(value, path),)
 
 
 def _ability(value: object, path: str) -> str:
@@ -414,7 +427,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
         toughness=read_optional(table.get("toughness"), sub("toughness"),
                             lambda v, p: read_int(v, p, minimum=None)),
-        blocking=read_optional(table.get("blocking"), sub("blocking"), read_string),
+        blocking=_blocking(table.get("blocking"), sub("blocking")),
         damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
         damage=damage,
         attack_cost=attack_cost,

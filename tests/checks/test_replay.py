@@ -75,7 +75,7 @@ def test_replay_declares_attackers_and_blockers(graph: RuleSource) -> None:
     bear = done.situation.creature("Ours")
     elf = done.situation.creature("Elfe")
     assert bear is not None and elf is not None
-    assert bear.attacking and bear.tapped and bear.blocked and elf.blocking == "Ours"
+    assert bear.attacking and bear.tapped and bear.blocked and elf.blocking == ("Ours",)
     assert done.situation.step == "declare_blockers"
 
 

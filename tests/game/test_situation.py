@@ -36,7 +36,7 @@ def test_load_situation_reads_a_creature_with_defaults() -> None:
     bear = s.creatures[0]
     assert bear.controller == "A"
     assert (bear.tapped, bear.since_turn_start, bear.is_creature) == (False, True, True)
-    assert bear.blocking is None and bear.dealt_first_strike_damage is None
+    assert bear.blocking == () and bear.dealt_first_strike_damage is None
 
 
 @pytest.mark.parametrize(
