@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.corpus.concordance import Concordance
-from judge.corpus.model import sort_key
+from judge.corpus.numbers import sort_key
 
 GOLD_FILE = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "gold_concordance_2004_2010.toml"
 Item = tuple[str | None, str | None]  # (old rule, new rule); None: removed / added

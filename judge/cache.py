@@ -1,21 +1,30 @@
-"""The on-disk cache every layer shares: where it lives, keys, and safe reads and writes.
+"""The on-disk cache every layer shares: where it lives, keys, stamps, safe reads and writes.
 
-Values are pickled, so a cache file is code as much as data: a file is read only if it
+Most values are pickled, so a cache file is code as much as data: a file is read only if it
 belongs to the current user and nobody else can write to it (the folder is created 0700);
 any other file is ignored with one warning and rebuilt. Writes go to a temporary file in
 the same folder, then are renamed: a reader never sees half a file, and several processes
 starting at once on an empty cache each leave a complete file.
+
+A digest of the inputs (sources, texts) is the key of record; a *stamp* (size, times and
+inode of each input, taken before the digest is computed) lets a warm start see in a few
+`stat` calls that nothing changed since, without reading the inputs (see `stamps`).
 """
 
 from __future__ import annotations
 
 import os
-import pickle
-import tempfile
+import time
 from pathlib import Path
-from typing import Any
 
 from judge import __version__
+
+# `typing` costs a cold start 3 ms: its names are only needed by the type checker here (mypy
+# reads any `if TYPE_CHECKING:` block as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import IO, Any
 
 _PACKAGE = Path(__file__).resolve().parent
 _CODE_SUFFIXES = (".py", ".lark")
@@ -46,12 +55,39 @@ def code_digest(*subpackages: str) -> Any:
     """
     hashed = digest(f"judge {__version__}\n".encode())
     for name in subpackages:
-        folder = _PACKAGE / name
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in _CODE_SUFFIXES and path.is_file():
-                hashed.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
-                hashed.update(path.read_bytes())
+        for path in _code_files(_PACKAGE / name):
+            hashed.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
+            hashed.update(path.read_bytes())
     return hashed
+
+
+def _code_files(folder: Path) -> list[Path]:
+    return [p for p in sorted(folder.rglob("*")) if p.suffix in _CODE_SUFFIXES and p.is_file()]
+
+
+def code_inputs(*subpackages: str) -> tuple[Path, ...]:
+    """The package's top-level modules and every source file of these subpackages, with the
+    folders (a new module shows in its folder's stamp): inputs for `stamps` and `inputs_digest`."""
+    out: list[Path] = [_PACKAGE, *sorted(_PACKAGE.glob("*.py"))]
+    for name in subpackages:
+        folder = _PACKAGE / name
+        out.extend(sorted({folder, *(p for p in folder.rglob("*") if p.is_dir())}))
+        out.extend(_code_files(folder))
+    return tuple(out)
+
+
+def inputs_digest(seed: str, paths: tuple[Path, ...]) -> str:
+    """A digest of `seed`, the package version and the bytes of every file of `paths` (folders
+    count by name: their files are listed too). A missing file counts as empty."""
+    hashed = digest(f"judge {__version__}\n{seed}\n".encode())
+    for path in paths:
+        hashed.update(str(path).encode() + b"\0")
+        try:
+            data = path.read_bytes() if path.is_file() else b""
+        except OSError:
+            data = b"\1unreadable"
+        hashed.update(len(data).to_bytes(8, "little") + data)
+    return str(hashed.hexdigest())
 
 
 def _warn(path: Path, why: str) -> None:
@@ -66,12 +102,7 @@ def _warn(path: Path, why: str) -> None:
     logging.getLogger("judge.cache").warning("judge : cache ignoré (%s) : %s — il sera reconstruit", why, path)
 
 
-def trusted(path: Path) -> bool:
-    """True when `path` is ours and writable by nobody else (group and others)."""
-    try:
-        info = path.stat()
-    except OSError:
-        return False
+def _trusted_info(path: Path, info: os.stat_result) -> bool:
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         _warn(path, "fichier appartenant à un autre utilisateur")
         return False
@@ -81,16 +112,46 @@ def trusted(path: Path) -> bool:
     return True
 
 
-def read_pickle(path: Path) -> Any:
-    """The cached value at `path`, or None when absent, unreadable, corrupt or untrusted."""
-    if not path.is_file() or not trusted(path):
+def trusted(path: Path) -> bool:
+    """True when `path` is ours and writable by nobody else (group and others)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    return _trusted_info(path, info)
+
+
+def open_trusted(path: Path) -> IO[bytes] | None:
+    """`path` opened for reading when it is a regular file we trust (checked on the open file
+    itself, so it cannot be swapped in between), else None."""
+    try:
+        handle = path.open("rb")
+    except OSError:
         return None
     try:
-        with path.open("rb") as handle:
-            return pickle.load(handle)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-            ValueError, IndexError):
+        info = os.fstat(handle.fileno())
+    except OSError:
+        handle.close()
         return None
+    if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
+        handle.close()
+        return None
+    return handle
+
+
+def read_pickle(path: Path) -> Any:
+    """The cached value at `path`, or None when absent, unreadable, corrupt or untrusted."""
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    import pickle  # not on the warm paths of `judge rule` and `judge check` (marshal store)
+
+    with handle:
+        try:
+            return pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+                ValueError, IndexError):
+            return None
 
 
 def ensure_dir(folder: Path) -> None:
@@ -98,14 +159,16 @@ def ensure_dir(folder: Path) -> None:
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
-def write_pickle(path: Path, value: object) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file in the same folder, then rename (atomic on POSIX)."""
+    import tempfile
+
     try:
         ensure_dir(path.parent)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".pickle", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                handle.write(data)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -113,3 +176,52 @@ def write_pickle(path: Path, value: object) -> None:
     except OSError:
         # A read-only or full cache folder only costs speed.
         return
+
+
+def write_pickle(path: Path, value: object) -> None:
+    """`value` pickled, written as `write_atomic` does."""
+    import pickle
+
+    write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+# ---------------------------------------------------------------------- stamps
+# A file changed less than this before its stamp was taken may change again within the same
+# tick of the file system's clock without its times moving: its stamp never matches, so the
+# digest decides (as git does for "racily clean" files).
+_RACY_NS = 2_000_000_000
+Stamp = tuple[str, "tuple[int, int, int, int] | None"]
+
+
+def stamps(paths: Iterable[Path]) -> tuple[Stamp, ...]:
+    """Size, modification and change times and inode of each path (file or folder: a folder's
+    times move when an entry is added, removed or renamed). Take them *before* reading the
+    files for a digest: a change made after that shows as a different stamp."""
+    now = time.time_ns()
+    out: list[Stamp] = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            out.append((str(path), None))
+            continue
+        recent = max(info.st_mtime_ns, info.st_ctime_ns) > now - _RACY_NS
+        out.append((str(path), None if recent else _signature(info)))
+    return tuple(out)
+
+
+def _signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+def unchanged(recorded: tuple[Stamp, ...]) -> bool:
+    """True when every path still has its recorded stamp (a racy or missing one never does)."""
+    for path, signature in recorded:
+        if signature is None:
+            return False
+        try:
+            if _signature(os.stat(path)) != signature:
+                return False
+        except OSError:
+            return False
+    return True

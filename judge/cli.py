@@ -7,14 +7,16 @@ Every `JudgeError` becomes one French message on stderr and its exit code (2 bad
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from judge import __version__
 from judge.errors import JudgeError, NotFound
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,6 +51,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _emit(data: Any) -> None:
+    import json
+
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
@@ -58,37 +62,20 @@ def _graph(args: argparse.Namespace) -> Any:
     return load_graph(args.config)
 
 
-def _checks_for() -> Callable[[str, str], tuple[str, ...]]:
-    from judge.checks.rulemap import load_checks_for
-
-    return load_checks_for()
-
-
 # ---------------------------------------------------------------------- commands
 def cmd_rule(args: argparse.Namespace) -> int:
-    from judge.corpus.export import rule_json, rule_text
+    # The rule store (built from the graph once per corpus) holds each rule as it is shown.
+    from judge.checks.store import load_store
     from judge.corpus.selection import select
 
-    graph = _graph(args)
-    checks_for = _checks_for()
-
-    def worded(edition: str, number: str) -> tuple[str, ...]:
-        # The text output names each check by the question it answers, in French.
-        from judge.checks.questions import check_label
-
-        return tuple(check_label(name) for name in checks_for(edition, number))
-
-    selection = select(graph, args.number, args.edition, args.lang)
-    exact, shown = selection.exact, selection.shown
+    store = load_store(args.config)
+    selection = select(store.catalogue, args.number, args.edition, args.lang)
     both = args.lang is None  # French then English of the same release, unless one is asked for
     if args.json:
-        _emit([rule_json(graph, r, checks_for, with_translations=both) for r in exact])
+        _emit([store.json(key, with_translations=both) for key in selection.exact])
         return 0
-    blocks = []
-    for rule in shown:
-        top = rule in exact
-        blocks.append(rule_text(graph, rule, worded, brief=not top, with_translations=both))
-    print("\n\n".join(blocks))
+    print("\n\n".join(store.text(key, brief=key not in selection.exact, with_translations=both)
+                       for key in selection.shown))
     return 0
 
 
@@ -104,7 +91,7 @@ def _one_line(text: str) -> str:
 
 
 def _rule_number(text: str) -> str:
-    from judge.corpus.model import RULE_NUMBER
+    from judge.corpus.numbers import RULE_NUMBER
 
     number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     if not re.fullmatch(RULE_NUMBER, number):
@@ -207,9 +194,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     stdin_text = sys.stdin.read() if args.file == "-" else None
     situation = load_situation_file(args.file, stdin_text)
-    from judge.corpus.loader import load_rule_numbers
+    from judge.checks.store import load_store
 
-    report = check(load_rule_numbers(args.config), situation)
+    report = check(load_store(args.config).catalogue, situation)
     if args.json:
         _emit(report_json(report))
     else:
@@ -245,7 +232,93 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- parser
-def build_parser() -> argparse.ArgumentParser:
+def _rule_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("number", metavar="NUMERO", help="numéro (300, 300.3, 306.2a) ou intervalle (306-308)")
+    p.add_argument("--edition", help="édition (2004, 2010)")
+    p.add_argument("--lang", choices=("fr", "en"),
+                   help="une seule langue (par défaut : le français puis l'anglais de la même version)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _history_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("number", metavar="NUMERO", help="numéro de règle (305.4)")
+    p.add_argument("--edition", help="l'édition du numéro (sinon chaque édition qui l'a)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _diff_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", metavar="DE", help="édition de départ (2004)")
+    p.add_argument("target", metavar="VERS", help="édition d'arrivée (2010)")
+    p.add_argument("--section", metavar="N", help="une section de l'édition de départ (305)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _search_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("query", metavar="REQUETE", help="mots, expression ou numéro de règle")
+    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
+    p.add_argument("--limit", type=int, default=10, help="nombre maximal de résultats (10)")
+    p.add_argument("--lang", choices=("fr", "en"),
+                   help="une seule langue (par défaut : les deux, celle de la requête d'abord)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _glossary_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("term", metavar="TERME", help="terme, en anglais ou en français (« initiative », « first strike »)")
+    p.add_argument("--edition", help="édition (2004, 2010)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _parse_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="FICHIER", help="texte de règles (UTF-8, UTF-16, cp1252)")
+    p.add_argument("--lang", choices=("fr", "en"), default="fr", help="langue du texte (fr)")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _lint_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
+    p.add_argument("--strict", action="store_true", help="code de sortie 1 s'il y a un avertissement")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _check_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FICHIER", help="situation TOML ou JSON, ou - pour l'entrée standard")
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _checks_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="sortie JSON stable")
+
+
+def _build_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="site", metavar="DOSSIER", help="dossier de sortie (site)")
+    p.add_argument("--base-url", metavar="URL",
+                   help="préfixe de tous les liens (/regles/ pour un sous-chemin) ; sans : liens relatifs")
+
+
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="adresse d'écoute (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+
+
+# Each command: its name, its help line, its arguments, what runs it.
+COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]], ...] = (
+    ("rule", "afficher une règle, ses sous-règles et ses renvois", _rule_arguments, cmd_rule),
+    ("history", "une règle dans chaque édition : contrepartie, changement, différences", _history_arguments, cmd_history),
+    ("diff", "tous les changements entre deux éditions, par section", _diff_arguments, cmd_diff),
+    ("search", "recherche plein texte (français et anglais)", _search_arguments, cmd_search),
+    ("glossary", "chercher un terme du glossaire des règles complètes", _glossary_arguments, cmd_glossary),
+    ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", _parse_arguments, cmd_parse),
+    ("lint", "incohérences du corpus (renvois, titres, numéros)", _lint_arguments, cmd_lint),
+    ("check", "répondre aux questions d'une situation de jeu", _check_arguments, cmd_check),
+    ("checks", "couverture des règles par les vérifications", _checks_arguments, cmd_checks),
+    ("build", "écrire le livre de règles HTML", _build_arguments, cmd_build),
+    ("serve", "servir le livre, la recherche et les situations", _serve_arguments, cmd_serve),
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `command`, only that command's arguments (a start-up
+    builds what it parses: each argument costs argparse a help formatter)."""
     # `--config` is accepted before and after the command. The subcommands' copy is SUPPRESSed
     # so that, when absent after the command, it does not overwrite a value given before it.
     common = _Parser(add_help=False)
@@ -260,79 +333,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"judge {__version__}",
                         help="afficher la version et quitter")
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_Parser)
-
-    p = sub.add_parser("rule", parents=[common], help="afficher une règle, ses sous-règles et ses renvois")
-    p.add_argument("number", metavar="NUMERO", help="numéro (300, 300.3, 306.2a) ou intervalle (306-308)")
-    p.add_argument("--edition", help="édition (2004, 2010)")
-    p.add_argument("--lang", choices=("fr", "en"),
-                   help="une seule langue (par défaut : le français puis l'anglais de la même version)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_rule)
-
-    p = sub.add_parser("history", parents=[common], help="une règle dans chaque édition : contrepartie, changement, différences")
-    p.add_argument("number", metavar="NUMERO", help="numéro de règle (305.4)")
-    p.add_argument("--edition", help="l'édition du numéro (sinon chaque édition qui l'a)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_history)
-
-    p = sub.add_parser("diff", parents=[common], help="tous les changements entre deux éditions, par section")
-    p.add_argument("source", metavar="DE", help="édition de départ (2004)")
-    p.add_argument("target", metavar="VERS", help="édition d'arrivée (2010)")
-    p.add_argument("--section", metavar="N", help="une section de l'édition de départ (305)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_diff)
-
-    p = sub.add_parser("search", parents=[common], help="recherche plein texte (français et anglais)")
-    p.add_argument("query", metavar="REQUETE", help="mots, expression ou numéro de règle")
-    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
-    p.add_argument("--limit", type=int, default=10, help="nombre maximal de résultats (10)")
-    p.add_argument("--lang", choices=("fr", "en"),
-                   help="une seule langue (par défaut : les deux, celle de la requête d'abord)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_search)
-
-    p = sub.add_parser("glossary", parents=[common], help="chercher un terme du glossaire des règles complètes")
-    p.add_argument("term", metavar="TERME", help="terme, en anglais ou en français (« initiative », « first strike »)")
-    p.add_argument("--edition", help="édition (2004, 2010)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_glossary)
-
-    p = sub.add_parser("parse", parents=[common], help="analyser un fichier de règles et dire ce qui a été trouvé")
-    p.add_argument("path", metavar="FICHIER", help="texte de règles (UTF-8, UTF-16, cp1252)")
-    p.add_argument("--lang", choices=("fr", "en"), default="fr", help="langue du texte (fr)")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_parse)
-
-    p = sub.add_parser("lint", parents=[common], help="incohérences du corpus (renvois, titres, numéros)")
-    p.add_argument("--edition", help="limiter à une édition (2004, 2010)")
-    p.add_argument("--strict", action="store_true", help="code de sortie 1 s'il y a un avertissement")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_lint)
-
-    p = sub.add_parser("check", parents=[common], help="répondre aux questions d'une situation de jeu")
-    p.add_argument("file", metavar="FICHIER", help="situation TOML ou JSON, ou - pour l'entrée standard")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_check)
-
-    p = sub.add_parser("checks", parents=[common], help="couverture des règles par les vérifications")
-    p.add_argument("--json", action="store_true", help="sortie JSON stable")
-    p.set_defaults(func=cmd_checks)
-
-    p = sub.add_parser("build", parents=[common], help="écrire le livre de règles HTML")
-    p.add_argument("--out", default="site", metavar="DOSSIER", help="dossier de sortie (site)")
-    p.add_argument("--base-url", metavar="URL",
-                   help="préfixe de tous les liens (/regles/ pour un sous-chemin) ; sans : liens relatifs")
-    p.set_defaults(func=cmd_build)
-
-    p = sub.add_parser("serve", parents=[common], help="servir le livre, la recherche et les situations")
-    p.add_argument("--host", default="127.0.0.1", help="adresse d'écoute (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (8000)")
-    p.set_defaults(func=cmd_serve)
+    for name, help_text, add_arguments, run in COMMANDS:
+        if command is None or name == command:
+            p = sub.add_parser(name, parents=[common], help=help_text)
+            add_arguments(p)
+            p.set_defaults(func=run)
     return parser
 
 
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command `argv` names (its first word, `--config FILE` aside), or None: then the
+    whole parser is built (help, version, a mistyped command)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--config":
+            next(words, None)
+        elif not word.startswith("--config="):
+            return word if any(word == name for name, *_ in COMMANDS) else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_of(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()

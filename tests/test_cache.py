@@ -8,11 +8,12 @@ import pickle
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from judge.cache import ensure_dir, read_pickle, write_pickle
+from judge.cache import ensure_dir, read_pickle, stamps, unchanged, write_pickle
 
 JUDGE = [str(Path(sys.executable).with_name("judge"))]
 WARNING = "cache ignoré"
@@ -53,21 +54,25 @@ def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return cache, first.stdout
 
 
-def _planted_copy(warm: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
+def _planted_copy(warm: Path, tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    """The warm cache with a planted corpus pickle, and its rule store (marshal: it cannot run
+    code, but a store someone else could write is not believed either)."""
     cache = tmp_path / "cache"
     shutil.copytree(warm, cache)
     (corpus,) = cache.glob("corpus-*.pickle")
+    (store,) = cache.glob("rules-*.store")
     marker = tmp_path / "planted-code-ran"
     corpus.write_bytes(pickle.dumps(_Plant(marker)))
-    return cache, corpus, marker
+    return cache, corpus, store, marker
 
 
 def test_cache_file_writable_by_others_is_ignored_once_and_rebuilt(
     warm_cache: tuple[Path, str], tmp_path: Path
 ) -> None:
     warm, expected = warm_cache
-    cache, corpus, marker = _planted_copy(warm, tmp_path)
+    cache, corpus, store, marker = _planted_copy(warm, tmp_path)
     corpus.chmod(0o666)
+    store.chmod(0o666)
     for other in cache.glob("*.pickle"):
         other.chmod(0o664)
     run = _run(cache, "rule", "300.3")
@@ -78,6 +83,7 @@ def test_cache_file_writable_by_others_is_ignored_once_and_rebuilt(
     assert len(warnings) == 1 and "modifiable par d'autres" in warnings[0], run.stderr
     # rebuilt: the next run reads a private, trusted cache and says nothing
     assert corpus.stat().st_mode & 0o077 == 0
+    assert store.stat().st_mode & 0o077 == 0
     again = _run(cache, "rule", "300.3")
     assert (again.returncode, again.stdout, again.stderr) == (0, expected, "")
 
@@ -87,9 +93,10 @@ def test_cache_file_of_another_user_is_ignored_once_and_rebuilt(
     warm_cache: tuple[Path, str], tmp_path: Path
 ) -> None:
     warm, expected = warm_cache
-    cache, corpus, marker = _planted_copy(warm, tmp_path)
+    cache, corpus, store, marker = _planted_copy(warm, tmp_path)
     corpus.chmod(0o600)
     os.chown(corpus, 65534, 65534)
+    os.chown(store, 65534, 65534)
     run = _run(cache, "rule", "300.3")
     assert run.returncode == 0, run.stderr
     assert run.stdout == expected
@@ -97,6 +104,7 @@ def test_cache_file_of_another_user_is_ignored_once_and_rebuilt(
     warnings = [line for line in run.stderr.splitlines() if WARNING in line]
     assert len(warnings) == 1 and "autre utilisateur" in warnings[0], run.stderr
     assert corpus.stat().st_uid == os.getuid()
+    assert store.stat().st_uid == os.getuid()
 
 
 def test_search_index_file_writable_by_others_is_ignored_and_rebuilt(tmp_path: Path) -> None:
@@ -135,3 +143,21 @@ def test_eight_processes_on_an_empty_cache_all_succeed_and_leave_one_cache(tmp_p
     ninth = _run(cache, "search", "étape de nettoyage", "--json")
     assert (ninth.returncode, ninth.stderr) == (0, "")
     assert sorted(p.name for p in cache.iterdir()) == names
+
+
+def test_stamps_see_a_change_and_never_trust_a_file_changed_just_now(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    file, folder = tmp_path / "a.txt", tmp_path / "sub"
+    file.write_text("one", encoding="utf-8")
+    folder.mkdir()
+    fresh = stamps((file, folder))
+    assert [signature for _, signature in fresh] == [None, None]  # changed within the clock's blur
+    assert not unchanged(fresh)
+    later = time.time_ns() + 3_000_000_000
+    monkeypatch.setattr("judge.cache.time.time_ns", lambda: later)
+    settled = stamps((file, folder, tmp_path / "absent"))
+    assert unchanged(settled[:2]) and not unchanged(settled)
+    file.write_text("two", encoding="utf-8")  # same size
+    assert not unchanged(settled[:1])
+    (folder / "new.py").write_text("", encoding="utf-8")
+    assert not unchanged(settled[1:2])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from judge.corpus.model import Edition, sort_key
+from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
 from judge.game.model import Creature, Question, Situation
@@ -27,10 +27,21 @@ from judge.game.turn import (
 )
 
 
-class RuleSource(Protocol):
-    """What the checks need of the rule graph (a `RuleGraph`, or its cached `RuleNumbers`)."""
+class EditionInfo(Protocol):
+    """What the checks read of an edition (an `Edition`, or the catalogue's `EditionFacts`)."""
 
-    def edition(self, edition_id: str) -> Edition: ...
+    @property
+    def game(self) -> str | None: ...
+
+    @property
+    def removed_by(self) -> str: ...
+
+
+class RuleSource(Protocol):
+    """What the checks need of the rule graph (a `RuleGraph`, or the `Catalogue` of the rule
+    store: `judge check` reads no rule)."""
+
+    def edition(self, edition_id: str) -> EditionInfo: ...
 
     def numbers(self, edition: str) -> frozenset[str]: ...
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 from functools import cache
 
 from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
-from judge.corpus.export import ChecksFor
-from judge.corpus.loader import load_editions
-from judge.corpus.model import Edition
 from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
+
+TYPE_CHECKING = False  # `judge check` needs none of these at run time; mypy reads this as true
+if TYPE_CHECKING:
+    from judge.corpus.export import ChecksFor
+    from judge.corpus.model import Edition
 
 RuleMap = dict[tuple[str, str], tuple[str, ...]]  # (edition, number) -> check names
 
@@ -59,7 +61,10 @@ def _key(editions: tuple[Edition, ...]) -> str:
 
 def load_checks_for(editions: tuple[Edition, ...] | None = None) -> ChecksFor:
     """`checks_for(edition, number)` backed by the on-disk map (built once per version)."""
-    editions = load_editions() if editions is None else editions
+    if editions is None:
+        from judge.corpus.loader import load_editions
+
+        editions = load_editions()
     path = cache_dir() / f"checks-{_key(editions)}.pickle"
     mapping = read_pickle(path)
     if not isinstance(mapping, dict):

@@ -27,7 +27,8 @@ from judge.corpus.graph import RuleGraph
 from judge.corpus.graph import key as rule_key
 from judge.corpus.lexicon import GLOSSARY_NAME, glossary
 from judge.corpus.loader import corpus_key
-from judge.corpus.model import Plain, Reference, Rule, sort_key
+from judge.corpus.model import Plain, Reference, Rule
+from judge.corpus.numbers import sort_key
 from judge.normalize import fold
 from judge.resources import rules_dir
 

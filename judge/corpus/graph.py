@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from judge.corpus.model import Document, Edition, GlossaryEntry, Reference, Rule, parent_number, sort_key
+from judge.corpus.catalogue import Catalogue, RuleKey
+from judge.corpus.model import Document, Edition, GlossaryEntry, Reference, Rule
+from judge.corpus.numbers import parent_number, sort_key
 from judge.errors import NotFound, UnknownEdition
-
-RuleKey = tuple[str, str, str]  # (edition, language, number)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,42 +45,13 @@ def newest_edition(editions: tuple[Edition, ...]) -> str:
     return sorted(editions, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RuleNumbers:
-    """The editions and the rule numbers of each (in any of its languages): all that a situation
-    check needs of a corpus, small enough to be cached apart (`judge check` loads no rule)."""
-
-    editions: tuple[Edition, ...]
-    by_edition: tuple[tuple[str, frozenset[str]], ...]
-
-    @classmethod
-    def of(cls, graph: RuleGraph) -> RuleNumbers:
-        return cls(editions=graph.editions, by_edition=tuple((e, graph.numbers(e)) for e in graph.edition_ids))
-
-    @property
-    def edition_ids(self) -> tuple[str, ...]:
-        return tuple(e.id for e in self.editions)
-
-    @property
-    def newest_edition(self) -> str:
-        return newest_edition(self.editions)
-
-    def edition(self, edition_id: str) -> Edition:
-        return find_edition(self.editions, edition_id)
-
-    def numbers(self, edition: str) -> frozenset[str]:
-        for edition_id, numbers in self.by_edition:
-            if edition_id == edition:
-                return numbers
-        return frozenset()
-
-
 class RuleGraph:
     """Rules of several editions, each in one or more languages, cross-referenced."""
 
     def __init__(self, editions: tuple[Edition, ...], documents: tuple[Document, ...]) -> None:
         self.editions = editions
         self.documents = documents
+        self._catalogue: Catalogue | None = None
         self._by_key: dict[RuleKey, Rule] = {}
         self._duplicates: list[Rule] = []
         self._ordered: dict[tuple[str, str], list[Rule]] = defaultdict(list)
@@ -130,7 +101,18 @@ class RuleGraph:
     def primary_language(self, edition_id: str) -> str:
         return self.edition(edition_id).languages[0]
 
+    @property
+    def catalogue(self) -> Catalogue:
+        """Editions and numbers only, as the rule store keeps them (what `select` reads)."""
+        if self._catalogue is None:
+            self._catalogue = Catalogue.of(self)
+        return self._catalogue
+
     # ------------------------------------------------------------------ lookup
+    def at(self, key: RuleKey) -> Rule:
+        """The rule with this (edition, language, number) key, which must exist."""
+        return self._by_key[key]
+
     def get(self, edition: str, number: str, language: str | None = None) -> Rule | None:
         lang = language or self.primary_language(edition)
         return self._by_key.get((edition, lang, number))

@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from judge.corpus.concordance import Change, Concordance, Pair, concordance
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule, sort_key
+from judge.corpus.model import Rule
+from judge.corpus.numbers import sort_key
 from judge.errors import JudgeError, NotFound
 
 CHANGE_LABELS: dict[str, str] = {

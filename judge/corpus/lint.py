@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from judge.corpus.citations import citation_words, doubts
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Reference, Rule, parent_number, sort_key
+from judge.corpus.model import Reference, Rule
+from judge.corpus.numbers import parent_number, sort_key
 from judge.normalize import fold_title
 
 

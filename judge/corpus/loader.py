@@ -11,8 +11,8 @@ from pathlib import Path
 
 from judge import __version__
 from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
-from judge.corpus.graph import RuleGraph, RuleNumbers
-from judge.corpus.manifest import find_config
+from judge.corpus.config import find_config
+from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Document, Edition
 from judge.resources import display_path, rules_dir
 
@@ -107,16 +107,3 @@ def load_graph(config: str | None = None, *, use_cache: bool = True) -> RuleGrap
     """The embedded corpus plus the user's configuration, as a cross-referenced graph."""
     editions = load_editions(config)
     return RuleGraph(editions, load_documents(editions, use_cache=use_cache))
-
-
-def load_rule_numbers(config: str | None = None) -> RuleNumbers:
-    """The rule numbers of each edition, cached apart from the documents (same key): a warm
-    `judge check` reads a few kilobytes instead of the whole corpus."""
-    editions = load_editions(config)
-    path = cache_dir() / f"numbers-{corpus_key(editions)}.pickle"
-    cached = read_pickle(path)
-    if isinstance(cached, RuleNumbers) and cached.editions == editions:
-        return cached
-    numbers = RuleNumbers.of(RuleGraph(editions, load_documents(editions)))
-    write_pickle(path, numbers)
-    return numbers

@@ -7,7 +7,6 @@ touching the installed package. Errors name the file and the field path, in Fren
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from judge.corpus.model import Edition, Text
 from judge.errors import ManifestError
 from judge.resources import rules_dir
 
-CONFIG_NAME = "judge.toml"
 _EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text", "game"}
 _TEXT_KEYS = {"language", "files", "origin"}
 _USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
@@ -129,22 +127,6 @@ def _check_unique(editions: tuple[Edition, ...], path: Path) -> None:
         if edition.id in seen:
             raise ManifestError(str(path), f"edition[{i}].id", f"édition « {edition.id} » en double")
         seen.add(edition.id)
-
-
-def find_config(explicit: str | None = None) -> Path | None:
-    """`--config FILE`, else `$JUDGE_CONFIG`, else `./judge.toml` if present.
-
-    A file named explicitly (option or variable) must exist: a typo in its name is an error,
-    never a silent fallback to the embedded corpus alone.
-    """
-    named = explicit or os.environ.get("JUDGE_CONFIG")
-    if named:
-        path = Path(named)
-        if not path.is_file():
-            raise ManifestError(named, "", "fichier de configuration introuvable")
-        return path
-    local = Path.cwd() / CONFIG_NAME
-    return local if local.is_file() else None
 
 
 def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, ...]:

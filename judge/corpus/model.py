@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-# A rule number as written in the texts and typed by users: 300, 300.3, 306.2a.
-RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
+from judge.corpus.numbers import parent_number
 
 _T = TypeVar("_T")
 _set = object.__setattr__
@@ -208,28 +207,10 @@ class Edition:
         return tuple(text.language for text in self.texts)
 
 
-def parent_number(number: str) -> str | None:
-    """`306.2a` -> `306.2`, `306.2` -> `306`, `306` -> None."""
-    if "." not in number:
-        return None
-    head, tail = number.split(".", 1)
-    if tail and tail[-1].isalpha():
-        return f"{head}.{tail.rstrip('abcdefghijklmnopqrstuvwxyz')}"
-    return head
-
-
 def rule_kind(number: str) -> RuleKind:
     if "." not in number:
         return "section"
     return "subrule" if number[-1].isalpha() else "rule"
-
-
-def sort_key(number: str) -> tuple[int, int, str]:
-    """Numeric order for rule numbers: 306 < 306.2 < 306.2a < 306.10."""
-    head, _, tail = number.partition(".")
-    digits = tail.rstrip("abcdefghijklmnopqrstuvwxyz")
-    letters = tail[len(digits):]
-    return (int(head), int(digits) if digits else -1, letters)
 
 
 def plain_text(segments: tuple[Segment, ...]) -> str:

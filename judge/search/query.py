@@ -20,7 +20,8 @@ from whoosh import scoring
 from judge.corpus.glossary import find as find_glossary
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import GlossaryTerm, glossary
-from judge.corpus.model import RULE_NUMBER, Rule
+from judge.corpus.model import Rule
+from judge.corpus.numbers import RULE_NUMBER
 from judge.errors import JudgeError
 from judge.normalize import fold, levenshtein
 from judge.search.analysis import analyze_terms, fold_terms, stem, stemmer, stop_words, suggestion

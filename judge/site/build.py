@@ -26,7 +26,8 @@ from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.glossary import term_key
 from judge.corpus.export import ChecksFor
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Edition, Reference, Rule, Segment, sort_key
+from judge.corpus.model import Edition, Reference, Rule, Segment
+from judge.corpus.numbers import sort_key
 from judge.errors import JudgeError
 from judge.resources import templates_dir
 from judge.game.share import encode_permalink

@@ -31,7 +31,7 @@ from starlette.routing import Route
 from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS, param_text
 from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import RULE_NUMBER
+from judge.corpus.numbers import RULE_NUMBER
 from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
 from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
@@ -131,12 +131,12 @@ def _rule_target(state: AppState, query: str, edition: str | None) -> str | None
     if not is_rule_query(query):
         return None
     try:
-        found = select(state.graph, query, edition).exact
+        found = select(state.graph.catalogue, query, edition).exact
     except JudgeError:
         return None
-    if not found or len({rule.edition for rule in found}) > 1:
+    if not found or len({key[0] for key in found}) > 1:
         return None
-    return rule_url(found[0], "/", state.graph.primary_language(found[0].edition))
+    return rule_url(state.graph.at(found[0]), "/", state.graph.primary_language(found[0][0]))
 
 
 def _hit_view(state: AppState, hit: dict[str, Any]) -> dict[str, Any]:
@@ -183,16 +183,16 @@ def api_rule(request: Request) -> Response:
 
     edition = state.edition(query_param(request, "edition"))
     try:
-        selection = select(state.graph, request.path_params["number"], edition)
+        selection = select(state.graph.catalogue, request.path_params["number"], edition)
     except RemovedRule as gone:
         return JSONResponse({"error": str(gone), "removed": [
-            {**rule_json(state.graph, removal.rule, state.checks_for),
-             "url": rule_link(state, removal.rule.edition, removal.rule.number),
+            {**rule_json(state.graph, state.graph.require(removal.edition, removal.number), state.checks_for),
+             "url": rule_link(state, removal.edition, removal.number),
              "history": [history_json(state.graph, item)
-                         for item in histories(state.graph, removal.rule.number, removal.rule.edition)]}
+                         for item in histories(state.graph, removal.number, removal.edition)]}
             for removal in gone.removals
         ]}, status_code=404)
-    return JSONResponse([rule_json(state.graph, rule, state.checks_for) for rule in selection.exact])
+    return JSONResponse([rule_json(state.graph, state.graph.at(key), state.checks_for) for key in selection.exact])
 
 
 def api_openapi(request: Request) -> Response:
@@ -301,7 +301,7 @@ def rule_page(request: Request) -> Response:
         # A section page whose heading line the text lacks (2010's 505).
         return RedirectResponse("/" + page_path(edition, number, language), status_code=307)
     if rule is None:
-        gone = removals(state.graph, number, edition) if language is None else ()
+        gone = removals(state.graph.catalogue, number, edition) if language is None else ()
         if gone:
             raise Problem(404, removal_message(number, edition, gone))
         raise Problem(404, f"règle {number} absente de l'édition {edition}")

@@ -1,4 +1,4 @@
-"""`judge check` answers from the cached rule numbers exactly as from the whole graph."""
+"""`judge check` answers from the rule store's catalogue exactly as from the whole graph."""
 
 from __future__ import annotations
 
@@ -11,26 +11,25 @@ import pytest
 from checks_support import load_case, situation_files
 
 from judge.checks.report import check, report_json
-from judge.corpus.graph import RuleNumbers
-from judge.corpus.loader import load_rule_numbers
+from judge.checks.store import load_store
 
 
 def test_rule_numbers_are_the_graph_numbers(graph) -> None:  # type: ignore[no-untyped-def]
-    numbers = load_rule_numbers()
-    assert numbers.editions == graph.editions
+    numbers = load_store().catalogue
+    assert numbers.edition_ids == graph.edition_ids
     assert numbers.newest_edition == graph.newest_edition
     for edition in graph.edition_ids:
         languages = graph.edition(edition).languages
         expected = {r.number for language in languages for r in graph.rules(edition, language)}
         assert numbers.numbers(edition) == expected != set()
-        assert numbers.edition(edition) == graph.edition(edition)
-    assert numbers == RuleNumbers.of(graph)
+        facts, real = numbers.edition(edition), graph.edition(edition)
+        assert (facts.game, facts.removed_by, facts.languages) == (real.game, real.removed_by, real.languages)
 
 
 @pytest.mark.parametrize("path", situation_files(), ids=lambda p: p.name)
 def test_check_from_numbers_equals_check_from_graph(graph, path: Path) -> None:  # type: ignore[no-untyped-def]
     situation, _ = load_case(path)
-    assert report_json(check(load_rule_numbers(), situation)) == report_json(check(graph, situation))
+    assert report_json(check(load_store().catalogue, situation)) == report_json(check(graph, situation))
 
 
 def test_warm_judge_check_does_not_load_the_corpus(tmp_path: Path) -> None:
@@ -41,7 +40,7 @@ def test_warm_judge_check_does_not_load_the_corpus(tmp_path: Path) -> None:
     first = subprocess.run([sys.executable, "-m", "judge", "check", str(situation), "--json"], env=env,
                            capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    assert list(cache.glob("numbers-*.pickle"))
+    assert list(cache.glob("rules-*.store"))
     for documents in cache.glob("corpus-*.pickle"):
         documents.unlink()  # had `judge check` needed the rules, it would parse again (Lark)
     code = ("import sys; from judge.cli import main; main(['check', sys.argv[1], '--json']);"

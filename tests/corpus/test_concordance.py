@@ -20,7 +20,7 @@ from judge.corpus.concordance import (
     load_table,
     wording,
 )
-from judge.corpus.model import sort_key
+from judge.corpus.numbers import sort_key
 from judge.errors import ManifestError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -32,7 +32,7 @@ def test_a_rule_number_goes_straight_to_the_rule(client: TestClient, query: str,
     from judge.corpus.selection import select
 
     # One edition has it (asked for, or the only one): the query opens the (first) rule.
-    assert len({r.edition for r in select(graph, query, edition or None).exact}) == 1
+    assert len({key[0] for key in select(graph.catalogue, query, edition or None).exact}) == 1
     response = client.get("/recherche", params={"q": query, "edition": edition}, follow_redirects=False)
     assert response.status_code == 307 and response.headers["location"] == target
 

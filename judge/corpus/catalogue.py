@@ -1,0 +1,133 @@
+"""The catalogue of a corpus: its editions and, in each language of each, the rule numbers in
+order with their titles and sub-rules.
+
+All that choosing rules by number needs (`judge.corpus.selection`) and all that the situation
+checks need of a corpus (`judge.checks.context.RuleSource`). Built from a `RuleGraph`, or read
+back from the rule store (`judge.corpus.store`) as plain tuples, dicts and strings: a warm
+`judge rule` or `judge check` creates no rule and imports no record type to get it.
+"""
+
+from __future__ import annotations
+
+from judge.errors import UnknownEdition
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.corpus.graph import RuleGraph
+
+RuleKey = tuple[str, str, str]  # (edition, language, number)
+# (id, label, released, languages, removed, removed_by, game): see `EditionFacts`.
+EditionData = tuple[str, str, "str | None", tuple[str, ...], tuple[str, ...], str, "str | None"]
+# One language of one edition: its numbers in order, and for each (same positions) its title
+# and its sub-rules. Flat tuples, no dict keyed by rule: the store's head loads in a blink.
+Language = tuple[tuple[str, str], tuple[str, ...], tuple["str | None", ...], tuple[tuple[str, ...], ...]]
+CatalogueData = tuple[tuple[EditionData, ...], str, tuple[Language, ...]]
+
+
+class EditionFacts:
+    """What an edition's manifest entry says, apart from its files: id, label, release date,
+    languages, the rules it removed (`2004:300.3`) and by which change, its game model."""
+
+    __slots__ = ("game", "id", "label", "languages", "released", "removed", "removed_by")
+
+    def __init__(self, data: EditionData) -> None:
+        (self.id, self.label, self.released, self.languages, self.removed, self.removed_by,
+         self.game) = data
+
+
+class Catalogue:
+    """The editions and rule numbers of a corpus (no rule text). Not a dataclass on purpose:
+    this is the whole of what a warm `judge rule` builds, and `dataclasses` costs 6 ms to import."""
+
+    __slots__ = ("_languages", "_numbers", "_positions", "data", "editions", "newest_edition")
+
+    def __init__(self, data: CatalogueData) -> None:
+        self.data = data
+        editions, self.newest_edition, languages = data
+        self.editions = tuple(EditionFacts(e) for e in editions)
+        self._languages = {entry[0]: entry for entry in languages}
+        self._positions: dict[tuple[str, str], dict[str, int]] = {}
+        self._numbers: dict[str, frozenset[str]] = {}
+
+    @classmethod
+    def of(cls, graph: RuleGraph) -> Catalogue:
+        editions = tuple(
+            (e.id, e.label, e.released, e.languages, e.removed, e.removed_by, e.game) for e in graph.editions
+        )
+        languages = []
+        for e in graph.editions:
+            for language in e.languages:
+                rules = graph.rules(e.id, language)
+                languages.append((
+                    (e.id, language),
+                    tuple(r.number for r in rules),
+                    tuple(r.title for r in rules),
+                    tuple(tuple(d.number for d in graph.descendants(r)) for r in rules),
+                ))
+        return cls((editions, graph.newest_edition, tuple(languages)))
+
+    # ------------------------------------------------------------------ editions
+    @property
+    def edition_ids(self) -> tuple[str, ...]:
+        return tuple(e.id for e in self.editions)
+
+    def edition(self, edition_id: str) -> EditionFacts:
+        for edition in self.editions:
+            if edition.id == edition_id:
+                return edition
+        raise UnknownEdition(edition_id, self.edition_ids)
+
+    def primary_language(self, edition_id: str) -> str:
+        return self.edition(edition_id).languages[0]
+
+    def removed_in(self, edition_id: str, number: str) -> tuple[EditionFacts, ...]:
+        """Editions whose manifest says they removed this rule of `edition_id`."""
+        tag = f"{edition_id}:{number}"
+        return tuple(e for e in self.editions if tag in e.removed)
+
+    # ------------------------------------------------------------------ numbers
+    def ordered(self, edition_id: str, language: str) -> tuple[str, ...]:
+        """The numbers of one language of an edition, in numeric order."""
+        entry = self._languages.get((edition_id, language))
+        return entry[1] if entry else ()
+
+    def position(self, key: RuleKey) -> int | None:
+        """Where the rule stands in the order of its edition and language (None: absent)."""
+        edition, language, number = key
+        found = self._positions.get((edition, language))
+        if found is None:
+            numbers = self.ordered(edition, language)
+            found = self._positions[(edition, language)] = dict(zip(numbers, range(len(numbers)), strict=True))
+        return found.get(number)
+
+    def numbers(self, edition_id: str) -> frozenset[str]:
+        """The rule numbers of an edition, in any of its languages."""
+        found = self._numbers.get(edition_id)
+        if found is None:
+            languages = self.edition(edition_id).languages
+            found = self._numbers[edition_id] = frozenset(
+                n for language in languages for n in self.ordered(edition_id, language))
+        return found
+
+    def has(self, key: RuleKey) -> bool:
+        return self.position(key) is not None
+
+    def title(self, key: RuleKey) -> str | None:
+        at = self.position(key)
+        return None if at is None else self._languages[key[:2]][2][at]
+
+    def lookup(self, number: str, edition_id: str, language: str | None = None) -> RuleKey | None:
+        """The rule with this number in an edition: in `language`, or else in the edition's
+        first language that has it (French first, then English)."""
+        for lang in (language,) if language else self.edition(edition_id).languages:
+            if self.has((edition_id, lang, number)):
+                return (edition_id, lang, number)
+        return None
+
+    def prefix(self, key: RuleKey) -> tuple[RuleKey, ...]:
+        """A rule and its sub-rules, in order (`308.2` -> 308.2, 308.2a …)."""
+        at = self.position(key)
+        if at is None:
+            return ()
+        edition, language, _ = key
+        return (key, *((edition, language, n) for n in self._languages[(edition, language)][3][at]))

@@ -1,0 +1,168 @@
+"""The rule store: every rule of a corpus as `judge rule` shows it, written once per corpus.
+
+A warm `judge rule` reads the store's head (the `Catalogue`: editions, numbers in order,
+titles, sub-rules; and where each rule's record lies) and the few records it prints; it
+parses nothing, builds no graph and creates no rule. A record holds what the graph path
+(`judge.corpus.export.rule_json` / `rule_text`) gives for one rule in its own language — its
+`--json` object, its text block in full and brief, and the keys of its translations — so
+that both languages are put together exactly as the graph path does.
+
+The file is marshal data (str, int, tuple, list, dict, None and bool): loading it cannot
+run code. It is read only when trusted (`judge.cache.open_trusted`), and used only when its
+stamps match the inputs (`judge.cache.unchanged`); when they do not, the caller computes
+the digest of the inputs and keeps the store if it is the same (see `judge.checks.store`).
+Layout: MAGIC, the head's length (8 bytes, little-endian), the head, the records.
+"""
+
+from __future__ import annotations
+
+import io
+import marshal
+from pathlib import Path
+
+from judge import __version__
+from judge.cache import Stamp, cache_dir, digest, open_trusted
+from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
+from judge.corpus.config import find_config
+from judge.resources import rules_dir
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from typing import IO, Any
+
+    from judge.corpus.export import ChecksFor
+    from judge.corpus.graph import RuleGraph
+
+FORMAT = 1
+MAGIC = b"judge rule store\n"
+_LENGTH = 8
+# (json object without translations, text block, brief text block, translation keys)
+Record = tuple[dict[str, "Any"], str, str, tuple[RuleKey, ...]]
+# (format, digest of the inputs, their stamps, catalogue, where the records of each language
+# of the catalogue begin and end: one boundary per rule and a last one, in the same order)
+Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], ...]]
+
+
+def store_path(config: str | None = None) -> Path:
+    """Where the store of this configuration lives (one file per manifest and user file;
+    its content says which inputs it was built from)."""
+    found = find_config(config)
+    seed = f"{__version__}\0{Path(__file__).resolve().parent}\0{rules_dir()}\0{found and found.resolve()}"
+    return cache_dir() / f"rules-{digest(seed.encode()).hexdigest()}.store"
+
+
+class RuleStore:
+    """A read store: its catalogue, and each rule's output by key."""
+
+    __slots__ = ("_base", "_bounds", "_file", "catalogue", "digest", "stamps")
+
+    def __init__(self, head: Head, file: IO[bytes], base: int) -> None:
+        _, self.digest, self.stamps, catalogue, bounds = head
+        self.catalogue = Catalogue(catalogue)
+        self._bounds = {entry[0]: b for entry, b in zip(catalogue[2], bounds, strict=True)}
+        self._file, self._base = file, base
+        end = file.seek(0, io.SEEK_END)
+        for entry, b in zip(catalogue[2], bounds, strict=True):
+            if len(b) != len(entry[1]) + 1 or (b and base + b[-1] > end):
+                raise ValueError("rule store cut short or inconsistent")
+
+    def _record(self, key: RuleKey) -> Record:
+        at = self.catalogue.position(key)
+        if at is None:
+            raise KeyError(key)
+        bounds = self._bounds[key[:2]]
+        self._file.seek(self._base + bounds[at])
+        record: Record = marshal.loads(self._file.read(bounds[at + 1] - bounds[at]))
+        return record
+
+    def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
+        """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""
+        record = self._record(key)
+        out = record[0]
+        if with_translations:
+            out["translations"] = [self._record(t)[0] for t in record[3]]
+        return out
+
+    def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
+        """`rule_text(graph, rule, worded, brief=…, with_translations=…)` of the rule at `key`:
+        its own block, then each translation's (in full, or brief with a brief rule)."""
+        record = self._record(key)
+        keys = (key, *record[3]) if with_translations else (key,)
+        records = [record, *(self._record(t) for t in keys[1:])]
+        return "\n\n".join(r[2] if brief else r[1] for r in records)
+
+    def restamped(self, stamps: tuple[Stamp, ...]) -> bytes:
+        """The same store with new stamps (inputs touched, their digest unchanged)."""
+        self._file.seek(self._base)
+        records = self._file.read()
+        bounds = tuple(self._bounds[entry[0]] for entry in self.catalogue.data[2])
+        return _pack((FORMAT, self.digest, stamps, self.catalogue.data, bounds), records)
+
+
+def _pack(head: Head, records: bytes) -> bytes:
+    data = marshal.dumps(head)
+    return MAGIC + len(data).to_bytes(_LENGTH, "little") + data + records
+
+
+def _open(file: IO[bytes]) -> RuleStore | None:
+    try:
+        if file.read(len(MAGIC)) != MAGIC:
+            return None
+        length = int.from_bytes(file.read(_LENGTH), "little")
+        head = marshal.loads(file.read(length))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(head, tuple) and len(head) == 5 and head[0] == FORMAT and isinstance(head[1], str)
+            and isinstance(head[2], tuple) and isinstance(head[3], tuple) and len(head[3]) == 3
+            and isinstance(head[4], tuple)):
+        return None
+    try:
+        return RuleStore(head, file, len(MAGIC) + _LENGTH + length)
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None
+
+
+def read_store(path: Path) -> RuleStore | None:
+    """The store at `path` (whatever its stamps), or None when absent, untrusted or corrupt."""
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    store = _open(handle)
+    if store is None:
+        handle.close()
+    return store
+
+
+def store_bytes(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor, key: str,
+                stamps: tuple[Stamp, ...]) -> bytes:
+    """The store of a graph: `checks_for` names each rule's checks in `--json`, `worded` in
+    the text; `key` is the digest of the inputs, `stamps` theirs."""
+    from judge.corpus.export import rule_json, rule_text
+
+    catalogue = graph.catalogue
+    records: list[bytes] = []
+    position = 0
+    bounds: list[tuple[int, ...]] = []
+    for (edition, language), numbers, _, _ in catalogue.data[2]:
+        starts = [position]
+        for number in numbers:
+            rule = graph.at((edition, language, number))
+            record: Record = (
+                rule_json(graph, rule, checks_for, with_translations=False),
+                rule_text(graph, rule, worded, with_translations=False),
+                rule_text(graph, rule, worded, brief=True, with_translations=False),
+                tuple((t.edition, t.language, t.number) for t in graph.translations(rule)),
+            )
+            data = marshal.dumps(record)
+            records.append(data)
+            position += len(data)
+            starts.append(position)
+        bounds.append(tuple(starts))
+    return _pack((FORMAT, key, stamps, catalogue.data, tuple(bounds)), b"".join(records))
+
+
+def loaded(data: bytes) -> RuleStore:
+    """A store from the bytes `store_bytes` wrote (just built: no file to read back)."""
+    store = _open(io.BytesIO(data))
+    assert store is not None  # written by store_bytes above
+    return store
