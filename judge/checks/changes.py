@@ -26,7 +26,7 @@ Change = LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap
 
 
 def _out_of_combat(creature: Creature, **changes: object) -> Creature:
-    return replace(creature, attacking=False, blocking=None, **changes)  # type: ignore[arg-type]
+    return replace(creature, attacking=False, blocking=(), **changes)  # type: ignore[arg-type]
 
 
 def change_note(event: Change, creatures: dict[str, Creature],

@@ -107,4 +107,6 @@ register_mechanism("replay", cites=(
     "fact.mana_empties", "fact.combat_damage_on_stack", "fact.first_turn_draw",
     "action.phasing", "untap.doesnt_untap", "action.triggers.upkeep", "triggers.beginning",
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
+    "enters.*", "block.by_effect", "action.triggers.declare_blockers",
+    "triggers.on.blocks", "triggers.on.blocked_by_creature",
 ))

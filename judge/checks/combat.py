@@ -231,7 +231,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé d'être une "
                            "créature, elle est donc retirée du combat et n'inflige pas de "
                            "blessures de combat.", topic)
-    if not creature.attacking and creature.blocking is None:
+    if not creature.attacking and not creature.blocking:
         return ctx.verdict(False, ("damage.power",), f"Non : {name} n'est ni attaquante ni "
                            "bloqueuse ; seules celles-ci assignent des blessures de combat.", topic)
     if step.damage_step == "first_strike" and not creature.strikes_first:
@@ -249,7 +249,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     rules = ["damage.assign"]
     if creature.attacking:
         blockers = [c for c in ctx.situation.creatures
-                    if c.blocking == name and c.is_creature]
+                    if c.blocks(name) and c.is_creature]
         if creature.blocked and not blockers:
             if creature.has("trample"):
                 why = (f"Oui : {name} est bloquée mais plus aucune créature ne la bloque ; avec le "
@@ -261,8 +261,8 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(False, ("damage.blocked",), why, topic)
         rules.append("damage.blocked" if creature.blocked else "damage.unblocked")
     else:
-        target = ctx.situation.creature(creature.blocking or "")
-        if target is None or not target.attacking or not target.is_creature:
+        targets = [ctx.situation.creature(a) for a in creature.blocking]
+        if not any(t is not None and t.attacking and t.is_creature for t in targets):
             return ctx.verdict(False, ("damage.blocker",), f"Non : {name} ne bloque plus "
                                "aucune créature attaquante : elle n'assigne aucune blessure.",
                                topic)

@@ -8,8 +8,9 @@ damage first (`damage_assignment_order`) and whether damage uses the stack.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
-from judge.checks.context import JSON, Context, Hit, Verdict, check
+from judge.checks.context import JSON, Context, DamageRecord, Hit, Verdict, check
 from judge.checks.words import plural
 from judge.errors import SituationError
 from judge.game.model import Creature, Question, Situation
@@ -22,9 +23,32 @@ def defending_player(situation: Situation) -> str:
 
 def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:
     """The creatures blocking `attacker` now, in its damage assignment order (then as listed)."""
-    blockers = [c for c in situation.creatures if c.blocking == attacker.name and c.in_combat]
+    blockers = [c for c in situation.creatures if c.blocks(attacker.name) and c.in_combat]
     rank = {name: i for i, name in enumerate(attacker.damage_order)}
     return sorted(blockers, key=lambda c: rank.get(c.name, len(rank)))
+
+
+def blocked_attackers(situation: Situation, blocker: Creature) -> list[Creature]:
+    """The attackers `blocker` blocks now, in its damage assignment order (then as listed)."""
+    found = [a for a in (situation.creature(n) for n in blocker.blocking)
+             if a is not None and a.attacking and a.in_combat]
+    rank = {name: i for i, name in enumerate(blocker.damage_order)}
+    return sorted(found, key=lambda c: rank.get(c.name, len(rank)))
+
+
+def _in_order(source: Creature, targets: list[Creature], *, trample: bool = False,
+              player: str = "") -> list[Hit]:
+    """Lethal damage to each target in order, the rest to the last one (or to `player`)."""
+    out: list[Hit] = []
+    left = source.power or 0
+    for i, target in enumerate(targets):
+        share = left if i == len(targets) - 1 and not trample else min(left, lethal(target))
+        if share:
+            out.append(Hit(source=source.name, target=target.name, amount=share))
+        left -= share
+    if left and trample:
+        out.append(Hit(source=source.name, target=player, amount=left))
+    return out
 
 
 def lethal(creature: Creature) -> int:
@@ -48,20 +72,78 @@ def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit
             if not creature.blocked or (not blockers and creature.has("trample")):
                 out.append(Hit(source=creature.name, target=player, amount=power))
                 continue
-            left = power
-            for i, blocker in enumerate(blockers):
-                share = left if i == len(blockers) - 1 and not creature.has("trample") else min(
-                    left, lethal(blocker))
-                if share:
-                    out.append(Hit(source=creature.name, target=blocker.name, amount=share))
-                left -= share
-            if left and creature.has("trample"):
-                out.append(Hit(source=creature.name, target=player, amount=left))
-        elif creature.blocking is not None:
-            target = situation.creature(creature.blocking)
-            if target is not None and target.in_combat:
-                out.append(Hit(source=creature.name, target=target.name, amount=power))
+            out += _in_order(creature, blockers, trample=creature.has("trample"), player=player)
+        elif creature.blocking:
+            out += _in_order(creature, blocked_attackers(situation, creature))
     return tuple(out)
+
+
+def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]:
+    """Damage to a creature of the order before each one ahead of it gets lethal damage."""
+    names = ", ".join(t.name for t in targets)
+    for i, target in enumerate(targets[1:], 1):
+        if given.get(target.name, 0) and any(given.get(b.name, 0) < lethal(b)
+                                             for b in targets[:i]):
+            before = targets[i - 1]
+            return [f"{target.name} ne peut recevoir de blessures que si {before.name}, avant "
+                    f"elle dans l'ordre d'assignation ({names}), reçoit des blessures mortelles "
+                    f"({lethal(before)})"]
+    return []
+
+
+# -- the replay's combat damage ---------------------------------------------------------------
+
+
+def damage_dealers(creatures: dict[str, Creature], damage_step: str | None) -> list[Creature]:
+    """The creatures that assign combat damage in this damage step; marks who dealt
+    first-strike damage (in `creatures`)."""
+    dealers = []
+    for creature in creatures.values():
+        if not creature.in_combat:
+            continue
+        if damage_step == "first_strike" and not creature.strikes_first:
+            continue
+        if damage_step == "regular" and not creature.has("double_strike") and (
+            creature.dealt_first_strike_damage
+        ):
+            continue
+        dealers.append(creature)
+    if damage_step == "first_strike":
+        for creature in dealers:
+            creatures[creature.name] = replace(creature, dealt_first_strike_damage=True)
+    if damage_step == "regular":
+        for name, creature in creatures.items():
+            if creature.dealt_first_strike_damage is None:
+                creatures[name] = replace(creature, dealt_first_strike_damage=False)
+    return dealers
+
+
+def split_resolved(assigned: tuple[Hit, ...], creatures: dict[str, Creature]
+                   ) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+    """Damage on the stack as it resolves: dealt, and dropped (its recipient is gone)."""
+    dealt, dropped = [], []
+    for hit in assigned:
+        target = creatures.get(hit.target)
+        if target is not None and not (target.in_play and target.is_creature):
+            dropped.append(hit)
+        else:
+            dealt.append(hit)
+    return tuple(dealt), tuple(dropped)
+
+
+def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple[Hit, ...],
+         dropped: tuple[Hit, ...], powers: dict[str, int | None], *, on_stack: bool
+         ) -> DamageRecord:
+    """Mark the damage dealt on the creatures (in `creatures`); the record of the resolution."""
+    for hit in dealt:
+        target = creatures.get(hit.target)
+        if target is not None:
+            creatures[hit.target] = replace(target, damage=target.damage + hit.amount)
+    gone = tuple(dict.fromkeys(h.source for h in dealt if not creatures[h.source].in_play))
+    changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in powers
+                                  and creatures[h.source].power != powers[h.source]))
+    return DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped, on_stack=on_stack,
+                        sources_gone=gone, power_changed=changed)
 
 
 # -- assign_damage ------------------------------------------------------------------------
@@ -120,23 +202,26 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                 "mortelles avant que le reste aille au joueur")
         if ctx.fact("damage_assignment_order") and len(blockers) > 1:
             concepts += ["damage.order", "damage.lethal_first"]
-            for i, blocker in enumerate(blockers[1:], 1):
-                if given.get(blocker.name, 0) and any(
-                        given.get(b.name, 0) < lethal(b) for b in blockers[:i]):
-                    before = blockers[i - 1]
-                    problems.append(f"{blocker.name} ne peut recevoir de blessures que si "
-                                    f"{before.name}, avant elle dans l'ordre d'assignation "
-                                    f"({', '.join(names)}), reçoit des blessures mortelles "
-                                    f"({lethal(before)})")
-                    break
+            problems += _order_problems(blockers, given)
         return problems, concepts
-    if creature.blocking is None:
+    if not creature.blocking:
         return [f"{creature.name} n'est ni attaquante ni bloqueuse"], [*concepts, "damage.power"]
     concepts.append("damage.blocker")
-    wrong = [t for t, a in given.items() if a and t != creature.blocking]
+    targets = blocked_attackers(s, creature)
+    names = [a.name for a in targets]
+    if not targets:
+        return (["elle ne bloque plus aucune créature attaquante : elle n'assigne aucune "
+                 "blessure"] if total else []), concepts
+    wrong = [t for t, a in given.items() if a and t not in names]
     if wrong:
-        problems.append(f"elle assigne ses blessures à la créature qu'elle bloque "
-                        f"({creature.blocking}), pas à {', '.join(wrong)}")
+        problems.append(f"elle assigne ses blessures à ce qu'elle bloque ({', '.join(names)}), "
+                        f"pas à {', '.join(wrong)}")
+    gone = [n for n in creature.damage_order if n not in names]
+    if gone and ctx.rules("damage.blocker_order_removed"):
+        concepts.append("damage.blocker_order_removed")
+    if ctx.fact("damage_assignment_order") and len(targets) > 1:
+        concepts.append("damage.blocker_order")
+        problems += _order_problems(targets, given)
     return problems, concepts
 
 
@@ -144,7 +229,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.blocked", "damage.blocker", "damage.trample_lethal",
                                "damage.trample", "damage.order",
                                "damage.lethal_first", "damage.whole", "damage.illegal",
-                               "damage.order_removed"))
+                               "damage.order_removed", "damage.blocker_order",
+                               "damage.blocker_order_removed"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())
@@ -156,6 +242,11 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
         gone = [n for n in creature.damage_order if n not in present]
         note = (f" {', '.join(gone)} ne bloque plus : retirée de l'ordre d'assignation, l'ordre "
                 "des autres bloqueurs reste le même.")
+    if "damage.blocker_order_removed" in concepts:
+        present = {a.name for a in blocked_attackers(ctx.situation, creature)}
+        gone = [n for n in creature.damage_order if n not in present]
+        note = (f" {', '.join(gone)} n'est plus bloquée par {creature.name} : retirée de son "
+                "ordre d'assignation, l'ordre des autres attaquants reste le même.")
     shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
     if problems:
         why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
@@ -166,16 +257,20 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
                     "joueur a commencé à assigner.")
         return ctx.verdict(False, tuple(concepts), why, topic)
     why = f"Oui : {creature.name} peut assigner {shown}." + note
-    several = creature.attacking and len(current_blockers(ctx.situation, creature)) > 1
+    several = len(current_blockers(ctx.situation, creature) if creature.attacking
+                  else blocked_attackers(ctx.situation, creature)) > 1
     if not several:
         return ctx.verdict(True, tuple(concepts), why, topic)
     if ctx.fact("damage_assignment_order"):
         concepts.append("damage.whole")
         why += (" Toutes ses blessures sont assignées avant celles d'une autre créature, en "
                 "suivant l'ordre d'assignation ; plus que des blessures mortelles peuvent aller "
-                "à un bloqueur.")
-    else:
+                "à une créature.")
+    elif creature.attacking:
         why += " Son contrôleur répartit librement ses blessures entre les créatures qui la bloquent."
+    else:
+        why += (" Son contrôleur répartit librement ses blessures entre les créatures "
+                "attaquantes qu'elle bloque.")
     return ctx.verdict(True, tuple(concepts), why, topic)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from judge.checks import entering
+from judge.checks.blocks import Fired
 from judge.checks.changes import Change, change_note, phase, untap
 from judge.checks.combat import attack_reasons, block_reasons
 from judge.checks.context import (
@@ -22,7 +24,8 @@ from judge.checks.context import (
     build_context,
     where_label,
 )
-from judge.checks.damage import default_hits
+from judge.checks.damage import damage_dealers, deal, default_hits, defending_player, split_resolved
+from judge.checks.entering import CombatEvent
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
 from judge.errors import IllegalEvent
@@ -31,10 +34,13 @@ from judge.game.model import (
     SORCERY_SPEED,
     Activate,
     AddMana,
+    BlockByEffect,
     Cast,
     Creature,
     DeclareAttackers,
     DeclareBlockers,
+    EntersAttacking,
+    EntersBlocking,
     Event,
     Pass,
     Permanent,
@@ -162,7 +168,7 @@ class _Replay:
             self.note("Fin de la phase de combat : toutes les créatures sont retirées du combat.",
                       "combat.end")
         for name, creature in self.creatures.items():
-            self.creatures[name] = replace(creature, attacking=False, blocking=None,
+            self.creatures[name] = replace(creature, attacking=False, blocking=(),
                                            blocked=False)
         ending = [e.name for e in self.effects if e.until == "end_of_combat"]
         if ending:
@@ -265,24 +271,7 @@ class _Replay:
                   "action.draw")
 
     def _combat_damage(self, damage_step: str | None) -> None:
-        dealers = []
-        for creature in self.creatures.values():
-            if not creature.in_combat:
-                continue
-            if damage_step == "first_strike" and not creature.strikes_first:
-                continue
-            if damage_step == "regular" and not creature.has("double_strike") and (
-                creature.dealt_first_strike_damage
-            ):
-                continue
-            dealers.append(creature)
-        if damage_step == "first_strike":
-            for creature in dealers:
-                self.creatures[creature.name] = replace(creature, dealt_first_strike_damage=True)
-        if damage_step == "regular":
-            for name, creature in self.creatures.items():
-                if creature.dealt_first_strike_damage is None:
-                    self.creatures[name] = replace(creature, dealt_first_strike_damage=False)
+        dealers = damage_dealers(self.creatures, damage_step)
         if not dealers:
             return
         names = ", ".join(c.name for c in dealers)
@@ -295,7 +284,7 @@ class _Replay:
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
             self.dealt = True
-            self._deal(hits, hits, (), on_stack=False)
+            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
                       "action.deal_combat_damage")
@@ -309,29 +298,11 @@ class _Replay:
                       f"{plural(hand - size, 'carte')} (taille maximale : {size}).",
                       "action.discard")
 
-    def _deal(self, assigned: tuple[Hit, ...], dealt: tuple[Hit, ...], dropped: tuple[Hit, ...],
-              *, on_stack: bool) -> None:
-        for hit in dealt:
-            target = self.creatures.get(hit.target)
-            if target is not None:
-                self.creatures[hit.target] = replace(target, damage=target.damage + hit.amount)
-        gone = tuple(dict.fromkeys(h.source for h in dealt
-                                   if not self.creatures[h.source].in_play))
-        changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in self.powers
-                                      and self.creatures[h.source].power != self.powers[h.source]))
-        self.damage = DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped,
-                                   on_stack=on_stack, sources_gone=gone, power_changed=changed)
-
     def _resolve_damage(self) -> None:
         """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
-        dealt, dropped = [], []
-        for hit in self.assigned:
-            target = self.creatures.get(hit.target)
-            if target is not None and not (target.in_play and target.is_creature):
-                dropped.append(hit)
-            else:
-                dealt.append(hit)
-        self._deal(self.assigned, tuple(dealt), tuple(dropped), on_stack=True)
+        dealt, dropped = split_resolved(self.assigned, self.creatures)
+        self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
+                           on_stack=True)
         self.assigned = ()
 
     # -- snapshots ----------------------------------------------------------------------
@@ -397,17 +368,50 @@ class _Replay:
             self._declare_attackers(index, event)
         elif isinstance(event, DeclareBlockers):
             self._declare_blockers(index, event)
+        elif isinstance(event, (EntersAttacking, EntersBlocking, BlockByEffect)):
+            self._combat_event(index, event)
         else:
             self._change(index, event)
 
-    def _change(self, index: int, event: Change) -> None:
-        """Something happens to a permanent while a player holds priority (an effect)."""
+    def _combat_event(self, index: int, event: CombatEvent) -> None:
+        """A permanent put onto the battlefield attacking or blocking, or a block by an effect."""
+        holder = self._holding(index)
+        problem = entering.timing_problem(event, self.moment.step)
+        if problem is not None:
+            raise IllegalEvent(index, problem, self._rule("combat.end"))
+        controllers = {p.name: p.controller for p in self.permanents.values()}
+        controllers.update((c.name, c.controller) for c in self.creatures.values())
+        done = entering.apply(event, self.creatures, active=self.active,
+                              defending=defending_player(self.snapshot()),
+                              controllers=controllers, triggers=self.start.triggers)
+        concepts = done.concepts
+        if done.attacking and self.no_attackers:
+            self.no_attackers = False  # 508.6: put onto the battlefield attacking
+            concepts = (*concepts, "combat.no_attackers")
+        self._act(holder, None)
+        self._stack_fired(list(done.fired))
+        self.note(done.what, *concepts, event=index)
+
+    def _stack_fired(self, fired: list[Fired]) -> None:
+        """Triggered abilities go on the stack, the active player's first."""
+        seat = self.players.index(self.active)
+        order = [self.players[(seat + k) % len(self.players)] for k in range(len(self.players))]
+        for f in sorted(fired, key=lambda f: order.index(f.trigger.controller)):
+            for _ in range(f.times):
+                self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller))
+
+    def _holding(self, index: int) -> str:
         if self.holder is None:
             raise IllegalEvent(index, "personne n'a la priorité : rien ne peut arriver à un "
                                "permanent pendant cette étape",
                                self._rule(priority_concept_of(self.moment)))
+        return self.holder
+
+    def _change(self, index: int, event: Change) -> None:
+        """Something happens to a permanent while a player holds priority (an effect)."""
+        holder = self._holding(index)
         what, concepts = change_note(event, self.creatures, self.permanents)
-        self._act(self.holder, None)
+        self._act(holder, None)
         self.note(what, *concepts, event=index)
 
     def _need_priority(self, index: int, player: str) -> None:
@@ -524,6 +528,7 @@ class _Replay:
             text += f" ; {', '.join(vigilant)} ne {verb} pas (vigilance)"
             concepts.append("attack.vigilance")
         self.note(text + ".", *concepts, event=index)
+        self._declared(attackers=True)
 
     def _declare_blockers(self, index: int, event: DeclareBlockers) -> None:
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
@@ -540,12 +545,27 @@ class _Replay:
                 raise IllegalEvent(index, f"{blocker} ne peut pas bloquer {attacker} : "
                                    + " ; ".join(reasons), self._rule(concepts[0]))
         for blocker, attacker in event.blocks:
-            self.creatures[blocker] = replace(self.creatures[blocker], blocking=attacker)
+            self.creatures[blocker] = replace(self.creatures[blocker], blocking=(attacker,))
             self.creatures[attacker] = replace(self.creatures[attacker], blocked=True)
         self.pending_blockers = False
         pairs = ", ".join(f"{b} bloque {a}" for b, a in event.blocks) or "aucun bloqueur"
         self.note(f"Déclaration des bloqueurs : {pairs}.", "action.declare_blockers",
                   *(("block.becomes_blocking",) if event.blocks else ()), event=index)
+        self._declared(attackers=False)
+
+    def _declared(self, *, attackers: bool) -> None:
+        """The abilities the declaration triggered go on the stack (2004 308.1, 309.1; 2010
+        508.2, 509.4)."""
+        fired = entering.declaration_triggers(attackers, self.start.triggers,
+                                              tuple(self.creatures.values()))
+        if not fired:
+            return
+        self._stack_fired(fired)
+        step = "declare_attackers" if attackers else "declare_blockers"
+        names = " ; ".join(f"{f.trigger.name} : {f.why}" for f in fired)
+        self.note(f"Capacités déclenchées par la déclaration mises sur la pile, celles du joueur "
+                  f"actif d'abord : {names}.", f"action.triggers.{step}",
+                  *dict.fromkeys(f.concept for f in fired))
 
 
 def priority_concept_of(moment: Moment) -> str:

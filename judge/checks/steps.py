@@ -7,6 +7,7 @@ Each answer cites the edition's rules through its game model's concepts (`action
 
 from __future__ import annotations
 
+from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
 from judge.checks.context import JSON, Context, Verdict, check, where_label
 from judge.checks.words import plural
 from judge.errors import SituationError
@@ -93,6 +94,7 @@ def _apnap(ctx: Context, triggers: list[Trigger]) -> list[Trigger]:
 
 @check("triggers", cites=("action.triggers.*", "triggers.beginning", "triggers.untap_held",
                           "triggers.order", "triggers.late.*", "triggers.until_not_trigger",
+                          "triggers.on.*", "enters.attacking",
                           "priority.untap", "cleanup.repeat"))
 def check_triggers(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
@@ -114,7 +116,9 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
     now = [t for t in s.triggers if t.at == key and not t.entered_this_step]
     late = [t for t in s.triggers if t.at == key and t.entered_this_step]
     held = list(s.pending_triggers)
-    ordered = _apnap(ctx, [*held, *now])
+    fired, combat_why, combat_concepts = _combat_triggers(ctx, key)
+    concepts += combat_concepts
+    ordered = _apnap(ctx, [*held, *now, *fired])
     names = [t.name for t in ordered]
     if ordered:
         why = (f"Au début de {where_label(ctx.moment)}, "
@@ -131,6 +135,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
             concepts.append("triggers.order")
     else:
         why = f"Aucune capacité ne se déclenche au début de {where_label(ctx.moment)}."
+    why += combat_why
     if late:
         word = "capacités" if len(late) > 1 else "capacité"
         why += (f" {_names([t.name for t in late])} : {word} dont la source est arrivée en jeu "
@@ -148,12 +153,52 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(names, tuple(concepts), why, topic)
 
 
+def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[str]]:
+    """The abilities the declaration of attackers or blockers triggers (each instance), why,
+    and the concepts deciding it."""
+    s = ctx.situation
+    if key == "declare_attackers":
+        fired = declared_attack_triggers(s.triggers, s.creatures)
+    elif key == "declare_blockers":
+        fired = declared_block_triggers(s.triggers, s.creatures)
+    else:
+        return [], "", []
+    instances = [f.trigger for f in fired for _ in range(f.times)]
+    why = "".join(f" {f.trigger.name} se déclenche {plural(f.times, 'fois')} : {f.why}."
+                  for f in fired)
+    concepts = [f.concept for f in fired]
+    for trigger in s.triggers:
+        me = s.creature(trigger.creature or "")
+        if me is None or any(f.trigger is trigger for f in fired):
+            continue
+        if trigger.on == "attacks" and key == "declare_attackers" and me.entered_attacking:
+            concepts.append("enters.attacking")
+            why += (f" {trigger.name} ne se déclenche pas : {me.name} a été mise sur le champ de "
+                    "bataille attaquante, elle n'a jamais « attaqué ».")
+        if trigger.on == "attacks_unblocked" and key == "declare_blockers" and me.blocked:
+            concepts.append("triggers.on.unblocked")
+            why += (f" {trigger.name} ne se déclenche pas : {me.name} est bloquée (même si ses "
+                    "bloqueurs ont été retirés du combat depuis).")
+    return instances, why, concepts
+
+
 # -- in combat --------------------------------------------------------------------------
+
+# Why a permanent put onto the battlefield attacking or blocking is not in combat.
+_NEVER_IN_COMBAT = {
+    "enters.noncreature": "attaquante ou bloqueuse, mais ce n'est pas une créature : elle n'est "
+                          "jamais un permanent attaquant ou bloqueur",
+    "enters.attacking_other": "attaquante sous le contrôle d'un joueur qui n'attaque pas : elle "
+                              "n'est jamais une créature attaquante",
+    "enters.blocking_other": "bloquant une créature qui n'attaque ni son contrôleur ni un "
+                             "planeswalker qu'il contrôle : elle n'est jamais une créature "
+                             "bloqueuse",
+}
 
 
 @check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
                            "combat.declared_stays", "combat.end", "attack.becomes",
-                           "block.becomes", "combat.alone"))
+                           "block.becomes", "combat.alone", "enters.*"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -165,6 +210,9 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     if not creature.in_play:
         return ctx.verdict(False, ("combat.removed",), f"Non : {name} a quitté le jeu, elle est "
                            "retirée du combat.", topic)
+    if creature.entered in _NEVER_IN_COMBAT:
+        return ctx.verdict(False, (creature.entered,), f"Non : {name} a été mise sur le champ "
+                           f"de bataille {_NEVER_IN_COMBAT[creature.entered]}.", topic)
     if creature.phased_out:
         return ctx.verdict(False, ("combat.removed",), f"Non : {name} est déphasée, elle est "
                            "retirée du combat.", topic)
@@ -185,7 +233,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
            "que la phase de combat se termine.")
     same = [c for c in ctx.situation.creatures if c.in_combat and (
-        c.attacking if creature.attacking else c.blocking is not None)]
+        c.attacking if creature.attacking else bool(c.blocking))]
     alone = len(same) == 1
     if alone:
         concepts.append("combat.alone")
@@ -194,9 +242,15 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         concepts.append("damage.tapped")
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
                 "combat.")
-    concepts.append("combat.declared_stays")
-    why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
-            "déclaration, ne la retire pas du combat.")
+    if creature.entered_attacking or creature.entered_blocking:
+        concepts.append("enters.attacking" if creature.entered_attacking else "enters.blocking")
+        why += (f" Mise sur le champ de bataille {role}, elle est {role} mais n'a jamais « "
+                f"{'attaqué' if creature.entered_attacking else 'bloqué'} » (ni coût, ni "
+                "capacité qui se déclenche quand elle le fait).")
+    else:
+        concepts.append("combat.declared_stays")
+        why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
+                "déclaration, ne la retire pas du combat.")
     return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
 
 

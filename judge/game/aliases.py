@@ -139,6 +139,26 @@ KEY_ALIASES = _aliases({
     "tap": ("engage",),
     "untap": ("dégage",),
     "when": ("quand",),
+    "on": ("événement", "déclencheur"),
+    "creature": ("créature",),
+    "count": ("nombre",),
+    "at_least": ("au moins",),
+    "attacks": ("attaque qui", "cible de l'attaque"),
+    "enters_attacking": ("arrive attaquante", "mise en jeu attaquante"),
+    "enters_blocking": ("arrive bloqueuse", "mise en jeu bloqueuse"),
+    "block": ("bloque",),
+    "position": ("place", "rang"),
+})
+# What a creature's triggered ability waits for (`triggers[i].on`).
+TRIGGER_EVENT_ALIASES = _aliases({
+    "attacks": ("attaque", "quand elle attaque"),
+    "blocks": ("bloque", "quand elle bloque"),
+    "blocks_creature": ("bloque une créature",),
+    "becomes_blocked": ("devient bloquée", "est bloquée"),
+    "blocked_by_creature": ("devient bloquée par une créature", "bloquée par une créature"),
+    "blocked_by_count": ("bloquée par n créatures", "devient bloquée par n créatures"),
+    "blocks_count": ("bloque n créatures",),
+    "attacks_unblocked": ("attaque et n'est pas bloquée", "non bloquée"),
 })
 # The keys inside `set_power` and `gain_control` events.
 CHANGE_KEY_ALIASES = _aliases({

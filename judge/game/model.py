@@ -72,7 +72,7 @@ class Creature:
     power: int | None = None
     toughness: int | None = None
     attacking: bool = False
-    blocking: str | None = None
+    blocking: tuple[str, ...] = ()  # the attackers it blocks (one, or several with an ability)
     blocked: bool = False
     is_creature: bool = True
     # None: not said; inferred from first strike in the regular damage step.
@@ -80,7 +80,9 @@ class Creature:
     damage: int = 0  # damage marked on it
     attack_cost: int = 0  # mana to pay to attack with it
     block_cost: int = 0  # mana to pay to block with it
-    damage_order: tuple[str, ...] = ()  # its blockers in damage assignment order (2010)
+    # 2010: an attacker's blockers (509.2), or a blocker's attackers (509.3), in damage
+    # assignment order.
+    damage_order: tuple[str, ...] = ()
     phasing: bool = False
     phased_out: bool = False
     doesnt_untap: bool = False
@@ -89,10 +91,17 @@ class Creature:
     must_attack: bool = False
     cant_block_alone: bool = False
     must_block: bool = False
-    # Set by a replay only: it left play, regenerated, changed controller.
+    # The player or planeswalker it attacks (None: the defending player), 2010 508.1b, 508.4.
+    attacks: str | None = None
+    # Set by a replay only: it left play, regenerated, changed controller; it was put onto the
+    # battlefield attacking or blocking (never « declared »: 508.4, 509.7), or would have been
+    # but is not in combat (`entered` names the concept deciding why).
     in_play: bool = True
     regenerated: bool = False
     changed_control: bool = False
+    entered_attacking: bool = False
+    entered_blocking: bool = False
+    entered: str | None = None
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -108,7 +117,10 @@ class Creature:
     @property
     def in_combat(self) -> bool:
         return (self.in_play and self.is_creature and not self.phased_out
-                and (self.attacking or self.blocking is not None))
+                and (self.attacking or bool(self.blocking)))
+
+    def blocks(self, attacker: str) -> bool:
+        return attacker in self.blocking
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,16 +144,28 @@ class Effect:
     until: str
 
 
+# What a triggered ability of a creature waits for (`triggers[i].on`, with `creature`).
+TRIGGER_EVENTS: tuple[str, ...] = ("attacks", "blocks", "blocks_creature", "becomes_blocked",
+                                   "blocked_by_creature", "blocked_by_count", "blocks_count",
+                                   "attacks_unblocked")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Trigger:
     """A triggered ability « au début de » a step (`at`); `entered_this_step`: its source came
     into play (or its condition became true) after that step began. A pending trigger (waiting
-    to be put on the stack) has `at` None."""
+    to be put on the stack) has `at` None. A trigger on a combat event has `on` (one of
+    TRIGGER_EVENTS) and the `creature` it watches; `count` / `at_least` for the « by N
+    creatures » kinds."""
 
     name: str
     controller: str
     at: str | None = None
     entered_this_step: bool = False
+    on: str | None = None
+    creature: str | None = None
+    count: int | None = None
+    at_least: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -226,8 +250,35 @@ class Untap:
     name: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntersAttacking:
+    """An effect puts a permanent onto the battlefield attacking (2010 506.3a–b, 508.4)."""
+
+    creature: Creature
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntersBlocking:
+    """An effect puts a permanent onto the battlefield blocking `creature.blocking` (506.3a,
+    506.3c, 509.7); `position`: its place (1 = first) in the attacker's damage assignment
+    order, last when None."""
+
+    creature: Creature
+    position: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BlockByEffect:
+    """An effect makes a creature on the battlefield block an attacker (509.6)."""
+
+    creature: str
+    attacker: str
+    position: int | None = None
+
+
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
-         | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap)
+         | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
+         | EntersBlocking | BlockByEffect)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -318,7 +369,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
-    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block",
+    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap")

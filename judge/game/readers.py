@@ -7,6 +7,8 @@ in docs/situation-format.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from judge.errors import SituationError
 from judge.game.aliases import (
     AT_ALIASES,
@@ -15,6 +17,7 @@ from judge.game.aliases import (
     KEY_ALIASES,
     PHASE_ALIASES,
     STEP_ALIASES,
+    TRIGGER_EVENT_ALIASES,
     UNTIL_ALIASES,
     fold_name,
 )
@@ -106,21 +109,48 @@ def moment_slug(value: object, path: str) -> str:
 
 
 def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
-             pending: bool) -> Trigger:
+             pending: bool, owners: Mapping[str, str]) -> Trigger:
+    """A triggered ability: « au début de » a step (`at`), or on a combat event of a creature
+    (`on`, `creature`; its controller by default); `owners` maps creature names to controllers."""
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     keys = ("name", "controller") if pending else ("name", "controller", "at",
-                                                    "entered_this_step")
+                                                    "entered_this_step", "on", "creature",
+                                                    "count", "at_least")
     check_keys(table, path, keys)
-    for key in ("name",) if pending else ("name", "at"):
-        if key not in table:
-            raise SituationError(join_path(path, key), "clé obligatoire manquante")
+    if "name" not in table:
+        raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
+    if not pending and "at" not in table and "on" not in table:
+        raise SituationError(join_path(path, "at"), "clé obligatoire manquante (ou on, l'événement "
+                             "d'une créature qui la déclenche)")
+    if not pending and "at" in table and "on" in table:
+        raise SituationError(join_path(path, "on"), "une capacité déclenchée a un moment (at : "
+                             "« au début de » une étape) ou un événement (on), pas les deux")
+    on = creature = None
+    count: int | None = None
+    if "on" in table:
+        on = read_slug(table["on"], join_path(path, "on"), TRIGGER_EVENT_ALIASES, "événement")
+        if "creature" not in table:
+            raise SituationError(join_path(path, "creature"), "clé obligatoire manquante")
+        creature = creature_name(table["creature"], join_path(path, "creature"), set(owners))
+        if on.endswith("_count"):
+            if "count" not in table:
+                raise SituationError(join_path(path, "count"), "clé obligatoire manquante")
+            count = read_int(table["count"], join_path(path, "count"), minimum=1)
+    for key in ("creature", "count", "at_least"):
+        if key in table and (on is None or (key != "creature" and not on.endswith("_count"))):
+            raise SituationError(join_path(path, key), "clé sans objet pour ce déclenchement")
+    default = owners[creature] if creature is not None else active
     return Trigger(
         name=read_string(table["name"], join_path(path, "name")),
         controller=(read_player(table["controller"], join_path(path, "controller"), players)
-                    if "controller" in table else active),
-        at=None if pending else moment_slug(table["at"], join_path(path, "at")),
+                    if "controller" in table else default),
+        at=None if pending or on is not None else moment_slug(table["at"], join_path(path, "at")),
         entered_this_step=read_bool(table.get("entered_this_step", False),
                                     join_path(path, "entered_this_step")),
+        on=on,
+        creature=creature,
+        count=count,
+        at_least=read_bool(table.get("at_least", False), join_path(path, "at_least")),
     )
 
 

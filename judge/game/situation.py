@@ -56,12 +56,16 @@ from judge.game.model import (
     TOP_KEYS,
     Activate,
     AddMana,
+    BlockByEffect,
     Cast,
     Creature,
     DeclareAttackers,
     DeclareBlockers,
+    EntersAttacking,
+    EntersBlocking,
     Event,
     Pass,
+    Permanent,
     PlayLand,
     Question,
     Situation,
@@ -197,8 +201,16 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     phase, step = _place(top, required=not has_events)
     creatures = _creatures(top.get("creatures", []), players, active)
     names = {creature.name for creature in creatures}
+    owners = {creature.name: creature.controller for creature in creatures}
     permanents = readers.permanents(top.get("permanents", []), players, active, names)
     everything = names | {permanent.name for permanent in permanents}
+    # Events first: the creatures they put onto the battlefield are known to the triggers
+    # and the questions.
+    events = _events(top["events"], players, names, everything, active) if has_events else None
+    for event in events or ():
+        if isinstance(event, (EntersAttacking, EntersBlocking)):
+            owners[event.creature.name] = event.creature.controller
+    _check_attacks(creatures, players, permanents)
     situation = Situation(
         edition=edition,
         players=players,
@@ -218,16 +230,18 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         permanents=permanents,
         effects=read_items(top.get("effects", []), "effects", readers.effect),
         triggers=read_items(top.get("triggers", []), "triggers",
-                            lambda v, p: readers.trigger(v, p, players, active, pending=False)),
+                            lambda v, p: readers.trigger(v, p, players, active, pending=False,
+                                                         owners=owners)),
         pending_triggers=read_items(top.get("pending_triggers", []), "pending_triggers",
-                                    lambda v, p: readers.trigger(v, p, players, active, pending=True)),
+                                    lambda v, p: readers.trigger(v, p, players, active,
+                                                                 pending=True, owners=owners)),
         mana_available=_counts(top.get("mana_available", {}), "mana_available", players),
         extra_phases=read_items(top.get("extra_phases", []), "extra_phases", readers.extra_phase),
         extra_steps=read_items(top.get("extra_steps", []), "extra_steps", readers.extra_step),
         extra_turns=read_items(top.get("extra_turns", []), "extra_turns",
                            lambda v, p: read_player(v, p, players)),
         skip=_skips(top.get("skip", []), phase, step, has_events),
-        events=_events(top["events"], players, names, everything) if has_events else None,
+        events=events,
         questions=read_items(top.get("questions", []), "questions",
                          lambda v, p: _question(v, p, players, names, active)),
         source=source,
@@ -353,10 +367,10 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
     for i, creature in enumerate(creatures):
         if creature.name in names[:i]:
             raise SituationError(f"creatures[{i}].name", f"créature « {creature.name} » en double")
-        if creature.blocking is not None and creature.blocking not in names:
-            raise SituationError(
-                f"creatures[{i}].blocking", f"aucune créature ne s'appelle « {creature.blocking} »"
-            )
+        for j, attacker in enumerate(creature.blocking):
+            if attacker not in names:
+                where = f"creatures[{i}].blocking" + (f"[{j}]" if len(creature.blocking) > 1 else "")
+                raise SituationError(where, f"aucune créature ne s'appelle « {attacker} »")
         for j, blocker in enumerate(creature.damage_order):
             if blocker not in names:
                 raise SituationError(f"creatures[{i}].damage_order[{j}]",
@@ -366,8 +380,37 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
                                      f"« {blocker} » figure deux fois dans l'ordre")
     # A creature that some creature blocks has become blocked (2004 309.2; 2010 509.1h): the
     # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
-    blocked = {creature.blocking for creature in creatures if creature.blocking is not None}
+    blocked = {attacker for creature in creatures for attacker in creature.blocking}
     return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
+
+
+def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
+                   permanents: tuple[Permanent, ...]) -> None:
+    """What an attacker attacks is an opponent or a planeswalker (506.3)."""
+    walkers = {p.name for p in permanents if "planeswalker" in p.card_types} | {
+        c.name for c in creatures if "planeswalker" in c.card_types}
+    for i, creature in enumerate(creatures):
+        if creature.attacks is None:
+            continue
+        if creature.attacks not in players and creature.attacks not in walkers:
+            raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
+                                 "un joueur ni un planeswalker")
+        if creature.attacks == creature.controller:
+            raise SituationError(f"creatures[{i}].attacks", "une créature n'attaque pas son "
+                                 "propre contrôleur")
+
+
+def _blocking(value: object, path: str) -> tuple[str, ...]:
+    """The attacker a creature blocks, or a list of them (an ability lets it block several)."""
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        names = read_items(value, path, read_string)
+        for j, name in enumerate(names):
+            if name in names[:j]:
+                raise SituationError(f"{path}[{j}]", f"« {name} » figure deux fois")
+        return names
+    return (read_string(value, path),)
 
 
 def _ability(value: object, path: str) -> str:
@@ -414,7 +457,9 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
         toughness=read_optional(table.get("toughness"), sub("toughness"),
                             lambda v, p: read_int(v, p, minimum=None)),
-        blocking=read_optional(table.get("blocking"), sub("blocking"), read_string),
+        blocking=_blocking(table.get("blocking"), sub("blocking")),
+        attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
+        entered=None,
         damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
         damage=damage,
         attack_cost=attack_cost,
@@ -423,19 +468,64 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     )
 
 
-def _events(value: object, players: tuple[str, ...], names: set[str], everything: set[str]
-            ) -> tuple[Event, ...]:
+def _events(value: object, players: tuple[str, ...], names: set[str], everything: set[str],
+            active: str) -> tuple[Event, ...]:
+    """The events; a creature put onto the battlefield by one is known to the later ones (its
+    name is added to `names` and `everything`)."""
     readers.limit(value, "events", MAX_EVENTS, "événements")
-    return read_items(value, "events", lambda v, p: _event(v, p, players, names, everything))
+    out: list[Event] = []
+    for i, item in enumerate(read_list(value, "events")):
+        path = f"events[{i}]"
+        event = _event(item, path, players, names, everything, active)
+        if isinstance(event, (EntersAttacking, EntersBlocking)):
+            name = event.creature.name
+            if name in everything:
+                raise SituationError(join_path(path, "name"), f"« {name} » est déjà le nom d'un "
+                                     "permanent")
+            names.add(name)
+            everything.add(name)
+        out.append(event)
+    return tuple(out)
 
 
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
-                "declare_blockers", "leaves_play", "regenerate", "set_power", "gain_control",
-                "tap", "untap")
+                "declare_blockers", "enters_attacking", "enters_blocking", "block",
+                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
+
+
+def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+              names: set[str], active: str) -> Event:
+    """A permanent put onto the battlefield attacking or blocking, or a block by an effect."""
+    sub = join_path(path, kind)
+    check_keys(table, path, (kind,) if kind == "enters_attacking" else (kind, "position"))
+    position = read_optional(table.get("position"), join_path(path, "position"),
+                             lambda v, p: read_int(v, p, minimum=1))
+    if kind == "block":
+        inner = english_keys(read_table(table[kind], sub), sub, KEY_ALIASES)
+        check_keys(inner, sub, ("creature", "attacker"))
+        for key in ("creature", "attacker"):
+            if key not in inner:
+                raise SituationError(join_path(sub, key), "clé obligatoire manquante")
+        return BlockByEffect(
+            creature=readers.creature_name(inner["creature"], join_path(sub, "creature"), names),
+            attacker=readers.creature_name(inner["attacker"], join_path(sub, "attacker"), names),
+            position=position)
+    creature = _creature(table[kind], sub, players, active)
+    for attacker in creature.blocking:
+        readers.creature_name(attacker, join_path(sub, "blocking"), names)
+    if kind == "enters_attacking":
+        if creature.blocking:
+            raise SituationError(join_path(sub, "blocking"), "une créature mise en jeu attaquante "
+                                 "ne bloque pas")
+        return EntersAttacking(creature=replace(creature, attacking=True))
+    if len(creature.blocking) != 1:
+        raise SituationError(join_path(sub, "blocking"), "la créature attaquante qu'elle bloque "
+                             "est attendue")
+    return EntersBlocking(creature=creature, position=position)
 
 
 def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
-           everything: set[str]) -> Event:
+           everything: set[str], active: str) -> Event:
     if isinstance(value, str):
         if fold_name(value) in ("pass", "passe", "passer"):
             return Pass()
@@ -448,7 +538,9 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
             + f" ou {_EVENT_KINDS[-1]}"
         )
     kind = kinds[0]
-    if kind in _EVENT_KINDS[6:]:
+    if kind in _EVENT_KINDS[6:9]:
+        return _entering(kind, table, path, players, names, active)
+    if kind in _EVENT_KINDS[9:]:
         return readers.permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":
         check_keys(table, path, (kind, "by"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
-from judge.game.model import Situation
+from judge.game.model import Creature, Situation
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
@@ -35,7 +35,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
     names = {c.name: c for c in s.creatures}
     # An attacker that a creature blocks is blocked by that fact: its blocker's field is the one
     # to name when the step is wrong.
-    blocked_by_some = {c.blocking for c in s.creatures if c.blocking is not None}
+    blocked_by_some = {a for c in s.creatures for a in c.blocking}
     for i, creature in enumerate(s.creatures):
         path = f"creatures[{i}]"
         if creature.attacking and s.step not in _ATTACKING:
@@ -47,16 +47,20 @@ def check_state(model: GameModel, situation: Situation) -> None:
         if creature.blocked and s.step not in _BLOCKING and creature.name not in blocked_by_some:
             raise SituationError(f"{path}.blocked", "une créature ne peut être bloquée qu'entre "
                                  "la déclaration des bloqueurs et la fin du combat")
-        if creature.blocking is None:
+        if not creature.blocking:
             continue
         if s.step not in _BLOCKING:
             raise SituationError(f"{path}.blocking", "une créature ne peut bloquer qu'entre la "
                                  "déclaration des bloqueurs et la fin du combat")
-        attacker = names[creature.blocking]
-        if attacker.controller == creature.controller:
-            raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
-                                 f"même contrôleur ({creature.controller}) : on ne bloque pas "
-                                 "ses propres créatures")
-        if creature.controller == s.active:
-            raise SituationError(f"{path}.blocking", f"le joueur actif ({s.active}) attaque : "
-                                 "ses créatures ne bloquent pas")
+        for attacker in (names[a] for a in creature.blocking):
+            _check_block(s.active, path, creature, attacker)
+
+
+def _check_block(active: str, path: str, creature: Creature, attacker: Creature) -> None:
+    if attacker.controller == creature.controller:
+        raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
+                             f"même contrôleur ({creature.controller}) : on ne bloque pas "
+                             "ses propres créatures")
+    if creature.controller == active:
+        raise SituationError(f"{path}.blocking", f"le joueur actif ({active}) attaque : "
+                             "ses créatures ne bloquent pas")

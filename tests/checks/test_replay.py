@@ -75,7 +75,7 @@ def test_replay_declares_attackers_and_blockers(graph: RuleSource) -> None:
     bear = done.situation.creature("Ours")
     elf = done.situation.creature("Elfe")
     assert bear is not None and elf is not None
-    assert bear.attacking and bear.tapped and bear.blocked and elf.blocking == "Ours"
+    assert bear.attacking and bear.tapped and bear.blocked and elf.blocking == ("Ours",)
     assert done.situation.step == "declare_blockers"
 
 
@@ -319,3 +319,27 @@ def test_any_event_list_gives_a_report_or_an_illegal_event(
         {t["event"] for t in trail if t["event"] is not None})
     answer = report["answers"][0]
     assert isinstance(answer["answer"], int) and answer["answer"] >= 0
+
+
+def test_triggers_of_declarations_and_later_blocks_go_on_the_stack(graph: RuleSource) -> None:
+    """509.4: once per blocker for « bloquée par une créature »; 509.7: the creature put onto
+    the battlefield blocking triggers it again, not its own « quand elle bloque »."""
+    text = (_events(*[P] * 8, '{declare_attackers = ["Ours"]}', P, P,
+                    '{declare_blockers = {Elfe = "Ours"}}',
+                    '{enters_blocking = {name = "Jeton", controller = "B", blocking = "Ours"}}')
+            + CREATURES
+            + '[[triggers]]\nname = "Ours bloqué par"\non = "blocked_by_creature"\ncreature = "Ours"\n'
+            + '[[triggers]]\nname = "Jeton bloque"\non = "blocks"\ncreature = "Jeton"\n')
+    done = replay(graph, "2010", situation(text))
+    assert [item.kind for item in done.situation.stack] == ["trigger", "trigger"]
+    bear = done.situation.creature("Ours")
+    assert bear is not None and bear.damage_order == ("Elfe", "Jeton")
+
+
+def test_a_creature_cannot_enter_blocking_before_the_blockers(graph: RuleSource) -> None:
+    text = (_events(*[P] * 8, '{declare_attackers = ["Ours"]}',
+                    '{enters_blocking = {name = "Jeton", controller = "B", blocking = "Ours"}}')
+            + CREATURES)
+    with pytest.raises(IllegalEvent) as info:
+        replay(graph, "2010", situation(text))
+    assert info.value.index == 9 and "après la déclaration des bloqueurs" in info.value.reason

@@ -36,7 +36,7 @@ def test_load_situation_reads_a_creature_with_defaults() -> None:
     bear = s.creatures[0]
     assert bear.controller == "A"
     assert (bear.tapped, bear.since_turn_start, bear.is_creature) == (False, True, True)
-    assert bear.blocking is None and bear.dealt_first_strike_damage is None
+    assert bear.blocking == () and bear.dealt_first_strike_damage is None
 
 
 @pytest.mark.parametrize(
@@ -135,6 +135,16 @@ BAD = [
     ('phase = "main1"\n[[triggers]]\nname = "T"\nat = "sieste"', "triggers[0].at",
      "étape inconnue « sieste »"),
     ('phase = "main1"\n[[triggers]]\nname = "T"', "triggers[0].at", "clé obligatoire manquante"),
+    ('phase = "main1"\n[[triggers]]\nname = "T"\nat = "upkeep"\non = "blocks"', "triggers[0].on",
+     "pas les deux"),
+    ('phase = "main1"\n[[triggers]]\nname = "T"\non = "bloque"', "triggers[0].creature",
+     "clé obligatoire manquante"),
+    ('phase = "main1"\n[[creatures]]\nname = "X"\n[[triggers]]\nname = "T"\non = "sieste"\ncreature = "X"',
+     "triggers[0].on", "événement inconnu"),
+    ('phase = "main1"\n[[creatures]]\nname = "X"\n[[triggers]]\nname = "T"\non = "blocked_by_count"\n'
+     'creature = "X"', "triggers[0].count", "clé obligatoire manquante"),
+    ('phase = "main1"\n[[creatures]]\nname = "X"\n[[triggers]]\nname = "T"\non = "blocks"\n'
+     'creature = "X"\ncount = 2', "triggers[0].count", "sans objet"),
     ('phase = "main1"\n[[pending_triggers]]\nname = "T"\nat = "upkeep"', "pending_triggers[0].at",
      "clé inconnue"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ndamage_order = ["X"]',

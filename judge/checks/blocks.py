@@ -1,0 +1,135 @@
+"""Abilities that trigger on combat events of a creature (`triggers[i].on`): when it attacks,
+blocks, becomes blocked, is blocked by N creatures, attacks and isn't blocked — how many times
+each triggers, for the declarations and for blocks that come later.
+
+2010 509.4a–e, 509.4g and 509.7 (508.4 for attacks) say when each kind triggers; 2004 has only
+the declarations' triggers (308.1, 309.1). The concepts are the models'; this module computes,
+the checks and the replay cite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.game.model import Creature, Trigger
+
+# The concept deciding each kind of trigger (the edition's model numbers it).
+KIND_CONCEPTS = {
+    "attacks": "triggers.on.attacks",
+    "blocks": "triggers.on.blocks",
+    "blocks_creature": "triggers.on.blocks_creature",
+    "becomes_blocked": "triggers.on.becomes_blocked",
+    "blocked_by_creature": "triggers.on.blocked_by_creature",
+    "blocked_by_count": "triggers.on.count",
+    "blocks_count": "triggers.on.count",
+    "attacks_unblocked": "triggers.on.unblocked",
+}
+KIND_WORDS = {
+    "attacks": "« quand elle attaque »",
+    "blocks": "« quand elle bloque »",
+    "blocks_creature": "« quand elle bloque une créature »",
+    "becomes_blocked": "« quand elle devient bloquée »",
+    "blocked_by_creature": "« quand elle devient bloquée par une créature »",
+    "blocked_by_count": "« quand elle devient bloquée par N créatures »",
+    "blocks_count": "« quand elle bloque N créatures »",
+    "attacks_unblocked": "« quand elle attaque et n'est pas bloquée »",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fired:
+    """A trigger that triggers `times` times, and the sentence saying why."""
+
+    trigger: Trigger
+    times: int
+    why: str
+
+    @property
+    def concept(self) -> str:
+        return KIND_CONCEPTS[self.trigger.on or ""]
+
+
+def _matches(count: int, trigger: Trigger) -> bool:
+    wanted = trigger.count or 0
+    return count >= wanted if trigger.at_least else count == wanted
+
+
+def declared_attack_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Creature, ...]
+                             ) -> list[Fired]:
+    """`attacks` triggers of the creatures declared as attackers (not those put onto the
+    battlefield attacking: they never « attacked »)."""
+    attackers = {c.name for c in creatures if c.attacking and c.in_combat
+                 and not c.entered_attacking}
+    return [Fired(trigger=t, times=1, why=f"{t.creature} a été déclarée attaquante")
+            for t in triggers if t.on == "attacks" and t.creature in attackers]
+
+
+def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Creature, ...]
+                            ) -> list[Fired]:
+    """The block triggers of the declaration of blockers (creatures put onto the battlefield
+    blocking come later and never « blocked »)."""
+    declared = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
+    out: list[Fired] = []
+    for t in triggers:
+        name = t.creature or ""
+        me = next((c for c in creatures if c.name == name), None)
+        if me is None or t.on is None:
+            continue
+        blocks = me.blocking if me in declared else ()
+        blockers = [c.name for c in declared if c.blocks(name)]
+        times, why = 0, ""
+        if t.on == "blocks" and blocks:
+            times, why = 1, f"{name} bloque (une fois, même si elle bloque plusieurs créatures)"
+        elif t.on == "blocks_creature" and blocks:
+            times, why = len(blocks), f"{name} bloque {', '.join(blocks)} (une fois par créature)"
+        elif t.on == "becomes_blocked" and blockers:
+            times, why = 1, (f"{name} devient bloquée (une fois, même par plusieurs "
+                             "bloqueurs)")
+        elif t.on == "blocked_by_creature" and blockers:
+            times, why = len(blockers), (f"{name} devient bloquée par {', '.join(blockers)} (une "
+                                         "fois par bloqueur)")
+        elif t.on == "blocked_by_count" and blockers and _matches(len(blockers), t):
+            times, why = 1, f"{name} est bloquée par {len(blockers)} créatures"
+        elif t.on == "blocks_count" and blocks and _matches(len(blocks), t):
+            times, why = 1, f"{name} bloque {len(blocks)} créatures"
+        elif (t.on == "attacks_unblocked" and me.attacking and me.in_combat
+              and not me.blocked):
+            times, why = 1, f"aucune créature n'a été déclarée bloqueuse de {name}"
+        if times:
+            out.append(Fired(trigger=t, times=times, why=why))
+    return out
+
+
+def later_block_triggers(triggers: tuple[Trigger, ...], blocker: Creature, attacker: Creature,
+                         *, entered: bool, blockers_after: int) -> list[Fired]:
+    """The triggers of a block that comes after the declaration: an effect makes `blocker`
+    block `attacker` (`entered` False), or `blocker` is put onto the battlefield blocking it
+    (`entered` True: it never « blocked », 509.7). `blocker` and `attacker` are as they were
+    just before; `blockers_after` counts the attacker's blockers after."""
+    out: list[Fired] = []
+    for t in triggers:
+        times, why = 0, ""
+        if t.creature == blocker.name and not entered:
+            if t.on == "blocks" and not blocker.blocking:
+                times, why = 1, f"un effet fait bloquer {blocker.name}, qui ne bloquait pas"
+            elif t.on == "blocks_creature" and not blocker.blocks(attacker.name):
+                times, why = 1, f"un effet fait bloquer {attacker.name} par {blocker.name}"
+            elif t.on == "blocks_count" and _matches(len(blocker.blocking) + 1, t):
+                times, why = 1, f"{blocker.name} bloque maintenant {len(blocker.blocking) + 1} créatures"
+        elif t.creature == attacker.name:
+            if t.on == "becomes_blocked" and not attacker.blocked:
+                times, why = 1, f"{attacker.name} était non bloquée et devient bloquée"
+            elif t.on == "blocked_by_creature" and not blocker.blocks(attacker.name):
+                times, why = 1, f"{blocker.name} se met à bloquer {attacker.name}"
+            elif t.on == "blocked_by_count" and _matches(blockers_after, t):
+                times, why = 1, f"{attacker.name} est maintenant bloquée par {blockers_after} créatures"
+        if times:
+            out.append(Fired(trigger=t, times=times, why=why))
+    return out
+
+
+def not_fired(triggers: tuple[Trigger, ...], blocker: Creature) -> list[Trigger]:
+    """The « quand elle bloque » triggers of a creature put onto the battlefield blocking: they
+    do not trigger (it never « blocked »)."""
+    return [t for t in triggers if t.creature == blocker.name
+            and t.on in ("blocks", "blocks_creature", "blocks_count")]

@@ -1,0 +1,173 @@
+"""Combat events of a replay beyond the declarations: a permanent put onto the battlefield
+attacking or blocking, an effect that makes a creature block, and the abilities that the
+declarations and these events trigger (`judge.checks.blocks` counts them).
+
+Mutates the replay's table of creatures; returns what the trail says, the concepts deciding
+it and the triggered abilities to put on the stack. A creature put onto the battlefield
+attacking or blocking is never « declared »: no cost, no « quand elle attaque / bloque »
+trigger (2010 508.4, 509.7); one that cannot be attacking or blocking enters anyway, outside
+combat (506.3a–c). The priority loop is `judge.checks.replay`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from judge.checks.blocks import (
+    Fired,
+    declared_attack_triggers,
+    declared_block_triggers,
+    later_block_triggers,
+    not_fired,
+)
+from judge.game.model import BlockByEffect, Creature, EntersAttacking, EntersBlocking, Trigger
+
+CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
+
+_ATTACK_STEPS = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_BLOCK_STEPS = _ATTACK_STEPS[1:]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """What a combat event did: the trail's sentence, its concepts, the triggers it fired."""
+
+    what: str
+    concepts: tuple[str, ...]
+    fired: tuple[Fired, ...] = ()
+    attacking: bool = False  # a creature became attacking (the blockers step is not skipped)
+
+
+def timing_problem(event: CombatEvent, step: str | None) -> str | None:
+    """Why the event cannot happen in this step (None: it can)."""
+    if isinstance(event, EntersAttacking):
+        if step not in _ATTACK_STEPS:
+            return ("une créature ne peut être mise sur le champ de bataille attaquante qu'après "
+                    "la déclaration des attaquants, pendant la phase de combat")
+        return None
+    if step not in _BLOCK_STEPS:
+        return ("une créature ne peut bloquer qu'après la déclaration des bloqueurs, pendant la "
+                "phase de combat")
+    return None
+
+
+def attacked_player(attacker: Creature, defending: str, controllers: dict[str, str]) -> str:
+    """The player an attacker attacks, or the controller of the planeswalker it attacks."""
+    target = attacker.attacks or defending
+    return controllers.get(target, target)
+
+
+def _placed(order: tuple[str, ...], current: list[str], name: str, position: int | None
+            ) -> tuple[str, ...]:
+    """`name` put into a damage assignment order at `position` (1 = first; None: last)."""
+    base = [n for n in (order or tuple(current)) if n in current and n != name]
+    at = len(base) if position is None else min(position - 1, len(base))
+    base.insert(at, name)
+    return tuple(base)
+
+
+def _blockers_of(creatures: dict[str, Creature], attacker: str) -> list[str]:
+    return [c.name for c in creatures.values() if c.blocks(attacker) and c.in_combat]
+
+
+def apply(event: CombatEvent, creatures: dict[str, Creature], *, active: str, defending: str,
+          controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
+    """Apply a combat event (its timing already checked) and say what it did."""
+    if isinstance(event, EntersAttacking):
+        return _enters_attacking(event.creature, creatures, active)
+    if isinstance(event, EntersBlocking):
+        return _enters_blocking(event, creatures, defending, controllers, triggers)
+    return _block_by_effect(event, creatures, triggers)
+
+
+def _enters_attacking(creature: Creature, creatures: dict[str, Creature], active: str) -> Outcome:
+    name = creature.name
+    if not creature.is_creature or "creature" not in creature.card_types:
+        creatures[name] = replace(creature, attacking=False, is_creature=False,
+                                  entered="enters.noncreature")
+        return Outcome(what=f"{name} arrive sur le champ de bataille, mais ce n'est pas une "
+                       "créature : elle n'est jamais un permanent attaquant.",
+                       concepts=("enters.noncreature",))
+    if creature.controller != active:
+        creatures[name] = replace(creature, attacking=False, entered="enters.attacking_other")
+        return Outcome(what=f"{name} arrive sur le champ de bataille sous le contrôle de "
+                       f"{creature.controller}, qui n'est pas le joueur attaquant : elle n'est "
+                       "jamais une créature attaquante.", concepts=("enters.attacking_other",))
+    creatures[name] = replace(creature, attacking=True, entered_attacking=True,
+                              entered="enters.attacking")
+    target = f" ; elle attaque {creature.attacks}" if creature.attacks else ""
+    return Outcome(what=f"{name} arrive sur le champ de bataille attaquante{target} : elle est "
+                   "attaquante, mais n'a jamais « attaqué » (aucun coût d'attaque, aucune "
+                   "capacité « quand elle attaque »).", concepts=("enters.attacking",),
+                   attacking=True)
+
+
+def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], defending: str,
+                     controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
+    creature = event.creature
+    name = creature.name
+    attacker = creatures[creature.blocking[0]]
+    if not creature.is_creature or "creature" not in creature.card_types:
+        creatures[name] = replace(creature, blocking=(), is_creature=False,
+                                  entered="enters.noncreature")
+        return Outcome(what=f"{name} arrive sur le champ de bataille, mais ce n'est pas une "
+                       "créature : elle n'est jamais un permanent bloqueur.",
+                       concepts=("enters.noncreature",))
+    if not (attacker.attacking and attacker.in_combat):
+        creatures[name] = replace(creature, blocking=(), entered="enters.blocking_other")
+        return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "
+                       "n'attaque pas : elle n'est jamais une créature bloqueuse.",
+                       concepts=("enters.blocking_other",))
+    victim = attacked_player(attacker, defending, controllers)
+    if victim != creature.controller:
+        creatures[name] = replace(creature, blocking=(), entered="enters.blocking_other")
+        return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "
+                       f"n'attaque ni {creature.controller} ni un planeswalker qu'il contrôle : "
+                       "elle n'est jamais une créature bloqueuse.",
+                       concepts=("enters.blocking_other",))
+    current = _blockers_of(creatures, attacker.name)
+    fired = later_block_triggers(triggers, replace(creature, blocking=()), attacker, entered=True,
+                                 blockers_after=len(current) + 1)
+    order = _placed(attacker.damage_order, current, name, event.position)
+    creatures[name] = replace(creature, entered_blocking=True, entered="enters.blocking")
+    creatures[attacker.name] = replace(attacker, blocked=True, damage_order=order)
+    silent = not_fired(triggers, creature)
+    what = (f"{name} arrive sur le champ de bataille bloquant {attacker.name}, qui est bloquée ; "
+            f"ordre d'assignation de {attacker.name} : {', '.join(order)}. Elle « bloque » mais "
+            "n'a jamais « bloqué »")
+    what += (f" ({', '.join(t.name for t in silent)} ne se déclenche pas)." if silent else ".")
+    what += _fired_text(fired)
+    return Outcome(what=what, concepts=("enters.blocking", *(f.concept for f in fired)),
+                   fired=tuple(fired))
+
+
+def _block_by_effect(event: BlockByEffect, creatures: dict[str, Creature],
+                     triggers: tuple[Trigger, ...]) -> Outcome:
+    blocker, attacker = creatures[event.creature], creatures[event.attacker]
+    current = _blockers_of(creatures, attacker.name)
+    fired = later_block_triggers(triggers, blocker, attacker, entered=False,
+                                 blockers_after=len(current) + (0 if blocker.name in current else 1))
+    order = _placed(attacker.damage_order, current, blocker.name, event.position)
+    mine = tuple(dict.fromkeys((*blocker.blocking, attacker.name)))
+    creatures[blocker.name] = replace(blocker, blocking=mine,
+                                      damage_order=_placed(blocker.damage_order, list(mine[:-1]),
+                                                           attacker.name, None))
+    creatures[attacker.name] = replace(attacker, blocked=True, damage_order=order)
+    what = (f"Un effet fait bloquer {attacker.name} par {blocker.name} : ordre d'assignation de "
+            f"{attacker.name} : {', '.join(order)} (les autres gardent leur ordre) ; "
+            f"{attacker.name} se place en dernier dans celui de {blocker.name}.")
+    return Outcome(what=what + _fired_text(fired),
+                   concepts=("block.by_effect", "block.becomes_blocking",
+                             *(f.concept for f in fired)), fired=tuple(fired))
+
+
+def _fired_text(fired: list[Fired]) -> str:
+    return "".join(f" {f.trigger.name} se déclenche ({f.why})." for f in fired)
+
+
+def declaration_triggers(attackers: bool, triggers: tuple[Trigger, ...],
+                         creatures: tuple[Creature, ...]) -> list[Fired]:
+    """The abilities a declaration of attackers (or of blockers) triggers."""
+    if attackers:
+        return declared_attack_triggers(triggers, creatures)
+    return declared_block_triggers(triggers, creatures)
