@@ -34,7 +34,8 @@ def percentile(values: list[float], p: float) -> float:
 
 def bench_graph(label: str, config: str | None, count: int) -> None:
     from judge.corpus.loader import load_graph
-    from judge.search.query import open_index, search_with
+    from judge.search.engine import open_index
+    from judge.search.query import search_with
 
     graph = load_graph(config)
     start = time.perf_counter()

@@ -51,7 +51,7 @@ def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
 
 
 def ours(graph: RuleGraph) -> Ranker:
-    from judge.search.query import search
+    from judge.search.engine import search
 
     def rank(q: str) -> list[str]:
         return [f"{h.edition}:{h.number}" for h in search(q, graph=graph, limit=10).hits]

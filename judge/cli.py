@@ -174,13 +174,10 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from judge.search.light import search
     from judge.search.output import result_json, result_text
-    from judge.search.query import search
 
-    graph = _graph(args)
-    if args.edition:
-        graph.edition(args.edition)
-    result = search(args.query, edition=args.edition, limit=args.limit, graph=graph, lang=args.lang)
+    result = search(args.query, edition=args.edition, limit=args.limit, lang=args.lang, config=args.config)
     if args.json:
         _emit(result_json(result))
     else:

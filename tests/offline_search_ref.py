@@ -29,7 +29,8 @@ import re
 from dataclasses import dataclass
 
 from judge.normalize import levenshtein
-from judge.search.analysis import fold_terms, suggestion
+from judge.search.analysis import STOP_WORDS
+from judge.search.tokens import fold_terms, suggestion
 from judge.site.offline_index import SearchIndex, has_digit
 
 MIN_PREFIX = 4  # a query word this long also matches the longer vocabulary words it starts
@@ -133,7 +134,7 @@ def glossary_notions(index: SearchIndex, tokens: list[str | None]) -> tuple[list
 
 def plan(index: SearchIndex, query: str) -> tuple[list[Notion], dict[str, str]]:
     """The notions of a query, and the corrections made to its words."""
-    terms = fold_terms(query)
+    terms = fold_terms(query, STOP_WORDS)
     resolved = {term: resolve(index, term) for term in terms}
     corrections = {t: w.correction for t, w in resolved.items() if w.correction is not None}
     notions, rest = glossary_notions(index, [resolved[t].token for t in terms])
@@ -173,7 +174,7 @@ def search_full(index: SearchIndex, query: str, limit: int = 10) -> OfflineResul
     query = re.sub(r"(\d{3}),(\d)", r"\1.\2", query)  # « 300,3 » is 300.3
     notions, corrections = plan(index, query)
     ids = tuple(index.docs[doc][0] for doc in rank(index, notions)[:limit])
-    return OfflineResult(ids=ids, corrections=corrections, suggestion=suggestion(query, corrections))
+    return OfflineResult(ids=ids, corrections=corrections, suggestion=suggestion(query, corrections, STOP_WORDS))
 
 
 def search(index: SearchIndex, query: str, limit: int = 10) -> list[str]:

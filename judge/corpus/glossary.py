@@ -10,11 +10,13 @@ both, by every word of the query appearing in the term.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from judge.corpus.citations import name_key
 from judge.corpus.graph import ResolvedReference, RuleGraph
+from judge.corpus.lexicon import GlossaryTerm
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.model import GlossaryEntry, Reference
 
@@ -49,11 +51,15 @@ def entries(graph: RuleGraph, edition: str | None = None) -> tuple[tuple[str, st
     return tuple(out)
 
 
-def _translations(key: frozenset[str]) -> set[frozenset[str]]:
+def notion_keys(terms: tuple[GlossaryTerm, ...]) -> tuple[frozenset[frozenset[str]], ...]:
+    """Each FR↔EN notion as the name keys of all its names."""
+    return tuple(frozenset(name_key(n) for n in term.names()) for term in terms)
+
+
+def _translations(key: frozenset[str], notions: Iterable[frozenset[frozenset[str]]]) -> set[frozenset[str]]:
     """The name keys of every name of the FR↔EN notions that `key` names."""
     out: set[frozenset[str]] = set()
-    for term in lexicon():
-        names = {name_key(n) for n in term.names()}
+    for names in notions:
         if key in names:
             out |= names
     return out
@@ -62,13 +68,20 @@ def _translations(key: frozenset[str]) -> set[frozenset[str]]:
 def find(graph: RuleGraph, query: str, edition: str | None = None, *, limit: int | None = None) -> tuple[GlossaryMatch, ...]:
     """The glossary entries a query names, best first (its own words, then a translation,
     then entries whose term holds every word of the query)."""
+    return find_among(((e, lang, entry, term_key(entry.term)) for e, lang, entry in entries(graph, edition)),
+                      query, limit=limit, notions=notion_keys(lexicon()))
+
+
+def find_among(candidates: Iterable[tuple[str, str, GlossaryEntry, frozenset[str]]], query: str, *,
+               limit: int | None, notions: Iterable[frozenset[frozenset[str]]]) -> tuple[GlossaryMatch, ...]:
+    """`find` over given (edition, language, entry, its `term_key`) candidates and FR↔EN
+    notions (`notion_keys`): the exported search index keeps both ready."""
     key = name_key(query)
     if not key:
         return ()
-    translated = _translations(key) - {key}
+    translated = _translations(key, notions) - {key}
     found = []
-    for edition_id, language, entry in entries(graph, edition):
-        term = term_key(entry.term)
+    for edition_id, language, entry, term in candidates:
         via: Via | None = None
         if term == key:
             via = "term"

@@ -1,33 +1,24 @@
-"""French text analysis for search: the same pipeline at index and query time.
+"""French (and English) text analysis for the index: the stop lists and the stemmers.
 
-Owns tokenizing, elision, stop words and stemming, as pure functions (`analyze_terms`,
-`fold_terms`) and as Whoosh analyzers (importable here because Whoosh pickles the schema
-by reference). It does not know about rules, indexes or queries (see `judge.search.query`).
+The tokens, elision and stop-word steps are `judge.search.tokens` (no Whoosh, shared with the
+light search and spelled out in `templates/search.js`); this module adds step 5 and wraps the
+pipeline as Whoosh analyzers (importable here because Whoosh pickles the schema by reference).
+It does not know about rules, indexes or queries (see `judge.search.query`).
 
-The pipeline, step by step (the offline JavaScript search reimplements steps 1–4 and takes
-step 5 from the word → stem table that `judge.site.offline_index` ships with the index):
-
-1. Tokens: the regex `TOKEN_PATTERN` over the original text: a rule number kept whole
-   (`308.2a`, `300.3`, `505`), else a run of word characters with inner apostrophes
-   (`'` or `’`), so `l'étape` and `tour-ci` give `l'étape`, `tour`, `ci`.
-2. Fold each token with `judge.normalize.fold` (lowercase, no accents, `œ` -> `oe`,
-   every apostrophe -> `'`).
-3. Elision: while the token has an apostrophe and what precedes the first one is in
-   `ELISIONS` (`l d qu jusqu lorsqu puisqu n s c j m t`), drop that prefix and the
-   apostrophe (`qu'une` -> `une`, `jusqu'a` -> `a`).
-4. Stop words: drop a token in `STOP_WORDS` (Snowball's French list, folded, plus
-   `a les cet cette ci`).
 5. Stemming (stemmed pipeline only): a token with a digit or in `PROTECTED` is kept as
    is; any other goes through the French Snowball stemmer (on the folded form: accents
    are folded BEFORE stemming, so `engagée` and `engagee` give the same stem). Then,
    because folding hides the `ée`/`é` endings from Snowball, a stem longer than 4
    characters loses one final `e`, and a final `eux` becomes `eur` (`engagée`, `engager`
-   -> `engag`; `bloqueuse`, `bloqueurs` -> `bloqueur`).
+   -> `engag`; `bloqueuse`, `bloqueurs` -> `bloqueur`). The English texts use Snowball's
+   English stop words and stemmer instead.
+
+Queries are never stemmed here: the stems of every word a query may use are exported with
+the index (`judge.search.export`), so the query side needs no stemmer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -38,33 +29,9 @@ from whoosh.lang.snowball.french import FrenchStemmer
 from whoosh.lang.stopwords import stoplists
 
 from judge.normalize import fold
+from judge.search.tokens import ELISIONS, folded_tokens, never_stemmed
 
-TOKEN_PATTERN = re.compile(r"\d+(?:\.\d+[a-zA-Z]?)?(?![\w'’])|\w+(?:['’`]\w+)*")
-ELISIONS = frozenset({"l", "d", "qu", "jusqu", "lorsqu", "puisqu", "n", "s", "c", "j", "m", "t"})
 STOP_WORDS = frozenset({fold(w) for w in stoplists["fr"]} | {"a", "les", "cet", "cette", "ci"} | ELISIONS)
-# Game words the stemmer would mangle or merge with unrelated words.
-PROTECTED = frozenset(
-    {
-        "mana",
-        "initiative",
-        "regroupement",
-        "dephasage",
-        "celerite",
-        "pile",
-        "rituel",
-        "rituels",
-        "ephemere",
-        "ephemeres",
-        "planeswalker",
-        "planeswalkers",
-        "archenemy",
-        "mur",
-        "murs",
-        "deck",
-        "tour",
-        "tours",
-    }
-)
 
 _stemmer = FrenchStemmer()
 _english = EnglishStemmer()
@@ -76,7 +43,7 @@ ENGLISH_STOP_WORDS = frozenset({fold(w) for w in stoplists["en"]} | ELISIONS)
 @lru_cache(maxsize=20000)
 def stem(term: str) -> str:
     """The stemmed form of one folded, non-stop term."""
-    if term in PROTECTED or any(c.isdigit() for c in term):
+    if never_stemmed(term):
         return term
     stemmed = str(_stemmer.stem(term))
     if len(stemmed) > 4:
@@ -90,7 +57,7 @@ def stem(term: str) -> str:
 @lru_cache(maxsize=20000)
 def stem_en(term: str) -> str:
     """The English stemmed form of one folded, non-stop term."""
-    if term in PROTECTED or any(c.isdigit() for c in term):
+    if never_stemmed(term):
         return term
     return str(_english.stem(term))
 
@@ -102,32 +69,6 @@ def stemmer(language: str) -> Any:
 
 def stop_words(language: str) -> frozenset[str]:
     return ENGLISH_STOP_WORDS if language == "en" else STOP_WORDS
-
-
-def _unelide(term: str) -> tuple[str, int]:
-    """Drop elided articles (`qu'une` -> `une`); also return how many characters went."""
-    dropped = 0
-    while "'" in term:
-        head, _, tail = term.partition("'")
-        if head not in ELISIONS or not tail:
-            break
-        term = tail
-        dropped += len(head) + 1
-    return term, dropped
-
-
-def folded_tokens(text: str, stop: frozenset[str] = STOP_WORDS) -> Iterator[tuple[str, int, int]]:
-    """Steps 1–4: `(folded term, start, end)` with offsets into `text`, stop words dropped."""
-    for match in TOKEN_PATTERN.finditer(text):
-        term, dropped = _unelide(fold(match.group(0)))
-        if not term or term in stop:
-            continue
-        yield term, match.start() + dropped, match.end()
-
-
-def fold_terms(text: str) -> list[str]:
-    """The unstemmed pipeline (steps 1–4): phrases, fuzzy matching, "did you mean"."""
-    return [term for term, _, _ in folded_tokens(text)]
 
 
 def analyze_terms(text: str, language: str = "fr") -> list[str]:
@@ -179,17 +120,3 @@ class FrenchAnalyzer(Analyzer):  # type: ignore[misc]
                 token.startchar = start_char + start
                 token.endchar = start_char + end
             yield token
-
-
-def suggestion(query: str, corrections: dict[str, str]) -> str | None:
-    """The query as typed with each corrected word replaced, or None without corrections."""
-    if not corrections:
-        return None
-    out: list[str] = []
-    last = 0
-    for term, start, end in folded_tokens(query):
-        if term in corrections:
-            out.extend((query[last:start], corrections[term]))
-            last = end
-    out.append(query[last:])
-    return " ".join("".join(out).split())

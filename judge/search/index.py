@@ -4,21 +4,20 @@ One Whoosh index per language, side by side in one folder (Whoosh's `indexname` 
 language code): BM25 statistics (document counts, average field lengths) stay those of one
 language, so the 2 600 English rules do not dilute the ranking of the 90 French ones.
 Owns the cache folder (built in a temporary folder, renamed into place, rebuilt when stale
-or corrupt, kept in RAM when unwritable). Its key includes the source of `judge.search.analysis`.
-Querying the open indexes is `judge.search.query`'s job.
+or corrupt, kept in RAM when unwritable). The folder also holds the index's export
+(`judge.search.export`), made from the Whoosh index as it is built; its name is
+`judge.search.export.index_name`. Querying the open indexes is `judge.search.engine`'s job.
 
-Public, stable: `schema(language)`, `languages(graph)`, `index_name(graph)`, `build_index(graph, dest)`
+Public, stable: `schema(language)`, `languages(graph)`, `build_index(graph, dest)`
 and `open_or_build(graph)` -> ({language: Whoosh index}, notice or None).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
 import threading
-import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,12 @@ import whoosh.index
 from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from judge.cache import cache_dir, ensure_dir, trusted
+from judge.cache import cache_dir, ensure_dir, trusted, write_data
 from judge.corpus.graph import RuleGraph
-from judge.corpus.loader import corpus_key
 from judge.corpus.model import Rule
-from judge.search import analysis
 from judge.search.analysis import FrenchAnalyzer
+from judge.search.export import EXPORT_FILE, build_export, index_name, pack, read_export
 
-SCHEMA_VERSION = 3
 Indexes = dict[str, Any]  # language -> open Whoosh index
 
 
@@ -94,26 +91,6 @@ def _fill(ix: Any, graph: RuleGraph, language: str) -> None:
     writer.commit()
 
 
-_keys: weakref.WeakKeyDictionary[RuleGraph, tuple[str, str]] = weakref.WeakKeyDictionary()
-
-
-def index_name(graph: RuleGraph) -> tuple[str, str]:
-    """(`index-<config>-<key>`, `index-<config>-`): the folder name and its stale-sibling prefix."""
-    cached = _keys.get(graph)
-    if cached is not None:
-        return cached
-    analysis_code = Path(analysis.__file__).read_bytes()
-    key = hashlib.sha256(
-        f"{corpus_key(graph.editions)} schema {SCHEMA_VERSION}\n".encode() + analysis_code
-    ).hexdigest()[:24]
-    config = hashlib.sha256(
-        repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in graph.editions]).encode()
-    ).hexdigest()[:8]
-    prefix = f"index-{config}-"
-    _keys[graph] = (prefix + key, prefix)
-    return _keys[graph]
-
-
 def _expected(graph: RuleGraph) -> dict[str, int]:
     return {language: len(_rules(graph, language)) for language in languages(graph)}
 
@@ -125,7 +102,7 @@ def _complete_text(expected: dict[str, int]) -> str:
 def _valid(path: Path, expected: dict[str, int]) -> Indexes | None:
     """The opened indexes at `path` if they are complete and readable, else None."""
     try:
-        if (path / "complete").read_text() != _complete_text(expected):
+        if (path / "complete").read_text() != _complete_text(expected) or read_export(path) is None:
             return None
         ram = _load_in_memory(path)
         if ram is None:
@@ -153,6 +130,8 @@ def _load_in_memory(path: Path) -> Any | None:
         return None
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
+        if name == EXPORT_FILE:
+            continue
         if not trusted(path / name):
             return None
         ram.files[name] = (path / name).read_bytes()
@@ -174,9 +153,12 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
     ensure_dir(dest.parent)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
+        built = {}
         for language in languages(graph):
-            ix = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
+            ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
+        write_data(tmp / EXPORT_FILE, pack(build_export(graph, built, dest.name)))
+        for ix in built.values():
             ix.close()
         (tmp / "complete").write_text(_complete_text(_expected(graph)))
         for file in tmp.iterdir():
@@ -201,7 +183,7 @@ def _ram_index(graph: RuleGraph) -> Indexes:
 
 def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
     """The graph's index of each language, from the cache or built (notice: why rebuilt)."""
-    name, prefix = index_name(graph)
+    name, prefix = index_name(graph.editions)
     root = cache_dir()
     dest = root / name
     expected = _expected(graph)

@@ -1,11 +1,10 @@
 """Matching and BM25F scoring of a composed query over postings read once from the index.
 
 Owns the query tree (`Clause`, `Or`, `And`, `Phrase`) and `Postings`, the per-term cache of
-an open index: each (field, term) is read from Whoosh once (BM25F score per document, and
-positions for phrase fields), then every query runs on plain dicts. Whoosh's matchers cost
-~5 ms of CPU per query on our large query trees; this gives the same scores and the same
-order (score, then document number) in a fraction of it. Building the tree from a query is
-`judge.search.query`'s job, the index itself `judge.search.index`'s.
+an open index: each (field, term) is read once (BM25F score per document, and positions for
+phrase fields) from Whoosh or from the exported index, then every query runs on plain dicts.
+Whoosh's matchers cost ~5 ms of CPU per query on our large query trees; this gives the same
+scores in a fraction of it. Building the tree from a query is `judge.search.query`'s job.
 
 Semantics, as Whoosh's: a term scores its BM25F weight in a field; `Or` sums the scores of
 the children that match a document, `And` requires them all and sums them; a boost
@@ -17,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,41 +80,34 @@ def _phrase_at(positions: list[tuple[int, ...]], slop: int) -> bool:
     return True
 
 
+TermPostings = tuple[dict[int, float], dict[int, tuple[int, ...]]]
+# How an index gives one term of one field: (BM25F score, positions) per document, or None
+# when the field has no such term. `source` is what the reader needs (a Whoosh searcher).
+ReadTerm = Callable[[Any, str, str], TermPostings | None]
+
+
 class Postings:
     """What the queries need from an open index, read lazily once per term (thread-safe:
-    a term read twice by two threads gives the same entry)."""
+    a term read twice by two threads gives the same entry). The index behind is `read`:
+    Whoosh's (`judge.search.engine`) or the exported one (`judge.search.light`)."""
 
-    def __init__(self, fields: Mapping[str, float], positional: tuple[str, ...]) -> None:
+    def __init__(self, fields: Mapping[str, float], read: ReadTerm) -> None:
         self.fields = dict(fields)  # ranked field -> query-time boost
-        self.positional = positional
-        self._terms: dict[tuple[str, str], tuple[dict[int, float], dict[int, tuple[int, ...]]]] = {}
+        self._read = read
+        self._terms: dict[tuple[str, str], TermPostings] = {}
         self._clauses: dict[str, dict[int, float]] = {}
-        self._editions: dict[str, frozenset[int]] = {}
 
-    def term(self, searcher: Any, field: str, text: str) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
+    def term(self, source: Any, field: str, text: str) -> TermPostings:
         """(BM25F score, positions) per document of one term of one field.
 
         Only terms of the index are remembered: the cache is bounded by its vocabulary."""
         key = (field, text)
         found = self._terms.get(key)
         if found is None:
-            btext = text.encode("utf-8")
-            reader = searcher.reader()
-            if (field, btext) not in reader:
+            read = self._read(source, field, text)
+            if read is None:
                 return _NONE
-            scores: dict[int, float] = {}
-            positions: dict[int, tuple[int, ...]] = {}
-            matcher = searcher.postings(field, btext, weighting=searcher.weighting)
-            with_positions = field in self.positional
-            deleted = reader.has_deletions()
-            while matcher.is_active():
-                doc = matcher.id()
-                if not (deleted and reader.is_deleted(doc)):
-                    scores[doc] = matcher.score()
-                    if with_positions:
-                        positions[doc] = tuple(matcher.value_as("positions"))
-                matcher.next()
-            found = self._terms[key] = (scores, positions)
+            found = self._terms[key] = read
         return found
 
     def clause(self, searcher: Any, text: str) -> dict[int, float]:
@@ -128,13 +120,6 @@ class Postings:
                     found[doc] = found.get(doc, 0.0) + score * boost
             if found:  # an unknown term is not remembered (see `term`)
                 self._clauses[text] = found
-        return found
-
-    def edition(self, searcher: Any, edition: str) -> frozenset[int]:
-        """The documents of one edition (the `edition` ID field)."""
-        found = self._editions.get(edition)
-        if found is None:
-            found = self._editions[edition] = frozenset(self.term(searcher, "edition", edition)[0])
         return found
 
     def evaluate(self, searcher: Any, node: Node) -> Scores:
@@ -173,6 +158,6 @@ class Postings:
         return found
 
     def top(self, scores: Scores, limit: int, allowed: frozenset[int] | None = None) -> list[tuple[int, float]]:
-        """The `limit` best (document, score), best first, lower document first on ties."""
+        """The `limit` best (document, score), best first, lower document (rule order) first on ties."""
         items = scores.items() if allowed is None else ((d, s) for d, s in scores.items() if d in allowed)
         return [(doc, score) for doc, score in heapq.nsmallest(limit, items, key=lambda i: (-i[1], i[0]))]

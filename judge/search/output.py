@@ -1,21 +1,21 @@
 """What a search returns and how it is shown: `Hit`, `SearchResult`, snippets, JSON and text.
 
-Owns the result shapes, the marked snippet of each hit and its context line, and the
-`judge search` outputs. Finding and ranking the rules is `judge.search.query`'s job.
+Owns the result shapes, what a hit shows of its rule (`Card`: made from the graph, stored in
+the exported index), the marked snippet of each hit and the `judge search` outputs. Finding
+and ranking the rules is `judge.search.query`'s job.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
-from judge.search.analysis import folded_tokens, stem
+from judge.search.tokens import folded_tokens
 
 _SNIPPET_CHARS = 220
 
@@ -28,6 +28,21 @@ class Counterpart:
     number: str
     title: str | None
     text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Card:
+    """What a hit shows of its rule: made from the graph (`card_of`), exported with the index."""
+
+    edition: str
+    language: str
+    number: str
+    title: str | None
+    status: str
+    context: str | None
+    counterpart: Counterpart | None
+    removed_in: tuple[str, ...]
+    texts: tuple[str, ...]  # where the snippet is looked for, in order: text, examples, title
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,13 +104,16 @@ def context_of(graph: RuleGraph, rule: Rule) -> str | None:
 
 
 # ---------------------------------------------------------------------- snippets
-@lru_cache(maxsize=16384)
-def _tokens(text: str) -> tuple[tuple[str, str, int, int], ...]:
-    return tuple((term, stem(term), start, end) for term, start, end in folded_tokens(text))
+Marked = Callable[[str], bool]  # is this folded word of a text a match?
 
 
-def _marked(text: str, stems: set[str], words: set[str]) -> list[tuple[int, int]]:
-    return [(start, end) for term, stemmed, start, end in _tokens(text) if term in words or stemmed in stems]
+def _marked(text: str, stop: frozenset[str], marked: Marked) -> list[tuple[int, int]]:
+    return [(start, end) for term, start, end in folded_tokens(text, stop) if marked(term)]
+
+
+def _escape(text: str) -> str:
+    """`html.escape(text, quote=False)` (the `html` module costs a cold start a millisecond)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_CHARS) -> str:
@@ -124,22 +142,21 @@ def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_
         if s < start or e > end:
             continue
         pieces.extend(
-            (html.escape(text[cursor:s], quote=False), "<mark>", html.escape(text[s:e], quote=False), "</mark>")
+            (_escape(text[cursor:s]), "<mark>", _escape(text[s:e]), "</mark>")
         )
         cursor = e
-    pieces.append(html.escape(text[cursor:end], quote=False))
+    pieces.append(_escape(text[cursor:end]))
     if end < len(text):
         pieces.append(" …")
     return "".join(pieces)
 
 
-def _snippet(rule: Rule, stems: set[str], words: set[str]) -> str:
-    sources = [rule.text, *(example.text for example in rule.examples), rule.title or ""]
-    for source in sources:
-        spans = _marked(source, stems, words)
+def _snippet(card: Card, stop: frozenset[str], marked: Marked) -> str:
+    for source in card.texts:
+        spans = _marked(source, stop, marked)
         if spans:
             return make_snippet(source, spans)
-    return make_snippet(rule.text or rule.title or "", [])
+    return make_snippet(card.texts[0] or card.title or "", [])
 
 
 _COUNTERPART_CHARS = 160
@@ -157,18 +174,33 @@ def counterpart_of(graph: RuleGraph, rule: Rule) -> Counterpart | None:
     return Counterpart(language=other.language, number=other.number, title=other.heading, text=text)
 
 
-def make_hit(graph: RuleGraph, rule: Rule, score: float, stems: set[str], words: set[str]) -> Hit:
-    return Hit(
+def card_of(graph: RuleGraph, rule: Rule) -> Card:
+    return Card(
         edition=rule.edition,
         language=rule.language,
         number=rule.number,
         title=rule.title,
-        score=round(float(score), 3),
-        snippet=_snippet(rule, stems, words),
         status=rule.status,
         context=context_of(graph, rule),
         counterpart=counterpart_of(graph, rule),
         removed_in=tuple(e.id for e in graph.removed_in(rule)),
+        texts=(rule.text, *(example.text for example in rule.examples), rule.title or ""),
+    )
+
+
+def make_hit(card: Card, score: float, stop: frozenset[str], marked: Marked) -> Hit:
+    """A hit of `card`; `marked` tells the words of its texts to mark (`stop`: its language's)."""
+    return Hit(
+        edition=card.edition,
+        language=card.language,
+        number=card.number,
+        title=card.title,
+        score=round(float(score), 3),
+        snippet=_snippet(card, stop, marked),
+        status=card.status,
+        context=card.context,
+        counterpart=card.counterpart,
+        removed_in=card.removed_in,
     )
 
 
@@ -211,7 +243,8 @@ _MARK = re.compile(r"<mark>(.*?)</mark>")
 
 
 def _plain(snippet: str) -> str:
-    return html.unescape(_MARK.sub(r"[\1]", snippet))
+    text = _MARK.sub(r"[\1]", snippet)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 def result_text(result: SearchResult) -> str:

@@ -1,38 +1,34 @@
-"""Full-text search over every rule of a graph: queries, ranking and the open index.
+"""Full-text search over every rule of a corpus: query planning and ranking, on any index.
 
 Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") and the shared `RuleIndex`. Matching and scoring the query tree is `judge.search.match`,
-the cached index `judge.search.index`, result shapes and outputs `judge.search.output`, text
-analysis `judge.search.analysis`. Queries longer than `MAX_QUERY` characters are truncated, with a
-notice in the result.
+mean") over an `Index`: the Whoosh index of record (`judge.search.engine`, `judge serve`) or
+the index exported from it (`judge.search.light`, `judge search`); both give the same results
+(tests/search/test_parity.py), and `templates/search.js` spells out the same steps for the
+static book. Matching and scoring the query tree is `judge.search.match`, result shapes and
+outputs `judge.search.output`, text analysis `judge.search.tokens`. Queries longer than
+`MAX_QUERY` characters are truncated, with a notice in the result.
+
+Ties: equal scores rank by the query's language first, then rule order (the index's
+document order: manifest editions, then the text's order), in every implementation.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from whoosh import scoring
-
-from judge.corpus.glossary import find as find_glossary
-from judge.corpus.graph import RuleGraph
-from judge.corpus.lexicon import GlossaryTerm, glossary
-from judge.corpus.model import Rule
+from judge.corpus.graph import find_edition, newest_edition
+from judge.corpus.lexicon import GlossaryTerm
+from judge.corpus.model import Edition
 from judge.corpus.numbers import RULE_NUMBER
 from judge.errors import JudgeError
 from judge.normalize import fold, levenshtein
-from judge.search.analysis import analyze_terms, fold_terms, stem, stemmer, stop_words, suggestion
-from judge.search.fields import FIELD_BOOSTS, MAX_QUERY
-from judge.search.index import Indexes, open_or_build
+from judge.search.fields import MAX_QUERY
 from judge.search.match import And, Clause, Node, Or, Phrase, Postings
-from judge.search.output import (
-    GlossaryHit,
-    SearchResult,
-    make_hit,
-)
+from judge.search.output import Card, GlossaryHit, SearchResult, make_hit
+from judge.search.tokens import fold_terms, suggestion
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
 # Query-time weights of the ranked fields (BM25F sums them).
@@ -78,129 +74,86 @@ class _Plan:
         return self.expansions if language == "fr" else self.english
 
 
+# ---------------------------------------------------------------------- the index
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """One rule of one language's index: its document number there (rule order) and its key."""
+
+    language: str
+    docnum: int
+    edition: str
+    number: str
+
+
+class Index(Protocol):
+    """What a search needs of an index, whatever holds it (Whoosh's or the exported one).
+
+    `source(language)` is what that language's `Postings` reads terms with. Words are never
+    stemmed at query time by the planner: `stem(language, word)` is the index's stem of a
+    query word (see `judge.search.tokens`)."""
+
+    editions: tuple[Edition, ...]
+    languages: tuple[str, ...]
+    glossary_terms: tuple[GlossaryTerm, ...]
+    query_stop: frozenset[str]
+    corrections: dict[str, str | None]
+
+    def stop(self, language: str) -> frozenset[str]: ...
+    def stem(self, language: str, word: str) -> str: ...
+    def source(self, language: str) -> Any: ...
+    def postings(self, language: str) -> Postings: ...
+    def exact_frequency(self, language: str, word: str) -> int: ...
+    def within(self, language: str, word: str, distance: int) -> set[str]: ...
+    def doc(self, language: str, docnum: int) -> Doc | None: ...
+    def name_stems(self, doc: Doc) -> frozenset[str]: ...
+    def edition_docs(self, language: str, edition: str) -> frozenset[int]: ...
+    def lookup(self, edition: str, language: str, number: str) -> Doc | None: ...
+    def descendants(self, doc: Doc) -> tuple[Doc, ...]: ...
+    def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]: ...
+    def card(self, doc: Doc) -> Card: ...
+    def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]: ...
+    def take_notice(self) -> str | None: ...
+
+
 # ---------------------------------------------------------------------- glossary
-_glossary_cache: tuple[tuple[GlossaryTerm, ...], re.Pattern[str] | None, dict[str, GlossaryTerm]] | None = None
+_Glossary = tuple[dict[str, tuple[str, ...]], dict[str, GlossaryTerm]]
+_glossaries: dict[tuple[GlossaryTerm, ...], _Glossary] = {}
 
 
-def _glossary() -> tuple[re.Pattern[str] | None, dict[str, GlossaryTerm]]:
-    global _glossary_cache
-    if _glossary_cache is None:
-        terms = glossary()
+def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
+    """Every folded FR↔EN name by its first character (longest first), and each one's notion."""
+    found = _glossaries.get(terms)
+    if found is None:
         names: dict[str, GlossaryTerm] = {}
         for term in terms:
             for name in (*term.en, *term.fr):
                 names.setdefault(fold(name), term)
-        ordered = sorted(names, key=len, reverse=True)
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + r")(?!\w)") if ordered else None
-        _glossary_cache = (terms, pattern, names)
-    return _glossary_cache[1], _glossary_cache[2]
+        initials: dict[str, list[str]] = {}
+        for name in sorted(names, key=len, reverse=True):
+            initials.setdefault(name[:1], []).append(name)
+        found = _glossaries[terms] = ({c: tuple(n) for c, n in initials.items()}, names)
+    return found
 
 
-# ---------------------------------------------------------------------- open index
-class RuleIndex:
-    """The open indexes of a graph (one per language); share one across threads and requests."""
-
-    def __init__(self, graph: RuleGraph, indexes: Indexes, notice: str | None = None) -> None:
-        self.graph = graph
-        self._indexes = indexes
-        self.languages = tuple(indexes)
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._notice = notice
-        self._stems: dict[tuple[str, str, str], frozenset[str]] = {}
-        self._names: dict[tuple[str, str, str], frozenset[str]] = {}
-        self._rules: dict[tuple[str, int], Rule | None] = {}
-        self._corrections: dict[str, str | None] = {}
-        self._postings = {language: Postings(FIELD_BOOSTS, ("exact", "heading")) for language in indexes}
-        # Said once, with the first result (`take_notice`): never as a Python warning line.
-        self.notice = notice
-
-    def searcher(self, language: str) -> Any:
-        """This thread's Whoosh searcher of one language (searchers are not shared across threads)."""
-        searchers: dict[str, Any] | None = getattr(self._local, "searchers", None)
-        if searchers is None:
-            searchers = self._local.searchers = {}
-        searcher = searchers.get(language)
-        if searcher is None:
-            searcher = searchers[language] = self._indexes[language].searcher(weighting=scoring.BM25F())
-        return searcher
-
-    def postings(self, language: str) -> Postings:
-        """The term cache of one language's index."""
-        return self._postings[language]
-
-    def rule(self, language: str, searcher: Any, doc: int) -> Rule | None:
-        """The rule of a document of one language's index (cached)."""
-        try:
-            return self._rules[(language, doc)]
-        except KeyError:
-            fields = searcher.stored_fields(doc)
-            found = self._rules[(language, doc)] = self.graph.get(
-                fields["edition"], fields["number"], fields["language"])
-            return found
-
-    def correction(self, word: str, languages: tuple[str, ...]) -> str | None:
-        """The closest indexed word to an unknown one, looked for in `languages` in order;
-        memoized (the fuzzy scan costs ~2 ms; the indexes never change)."""
-        key = f"{','.join(languages)}:{word}"
-        try:
-            return self._corrections[key]
-        except KeyError:
-            if len(self._corrections) >= _MEMO_SIZE:
-                self._corrections.clear()
-            readers = [self.searcher(language).reader() for language in languages]
-            found = None
-            if not any(_known(reader, word, language) for reader, language in zip(readers, languages, strict=True)):
-                found = next((c for reader in readers if (c := _correct(reader, word)) is not None), None)
-            self._corrections[key] = found
-            return found
-
-    def stems(self, rule: Rule) -> frozenset[str]:
-        """Every stem of a rule's title, text, examples and ancestors' titles (cached)."""
-        k = (rule.edition, rule.language, rule.number)
-        found = self._stems.get(k)
-        if found is None:
-            parts = [rule.title or "", rule.text, *(e.text for e in rule.examples)]
-            parts.extend(a.heading or "" for a in self.graph.ancestors(rule))
-            found = self._stems[k] = frozenset(analyze_terms(" ".join(parts), rule.language))
-        return found
-
-    def name_stems(self, rule: Rule) -> frozenset[str]:
-        """The stems of a rule's name (title, or short text such as `Haste`); cached."""
-        k = (rule.edition, rule.language, rule.number)
-        found = self._names.get(k)
-        if found is None:
-            found = self._names[k] = frozenset(analyze_terms(rule.heading or "", rule.language))
-        return found
-
-    def take_notice(self) -> str | None:
-        """The rebuild notice, once: the first result after a rebuild says so."""
-        with self._lock:
-            notice, self._notice = self._notice, None
-        return notice
-
-    def search(self, query: str, *, edition: str | None = None, limit: int = 10,
-               lang: str | None = None) -> SearchResult:
-        return search_with(self, query, edition=edition, limit=limit, lang=lang)
+def _word_char(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
 
 
-def open_index(graph: RuleGraph) -> RuleIndex:
-    """The graph's index from the cache, built (or rebuilt, saying so once) when needed."""
-    indexes, notice = open_or_build(graph)
-    return RuleIndex(graph, indexes, notice)
-
-
-_open: weakref.WeakKeyDictionary[RuleGraph, RuleIndex] = weakref.WeakKeyDictionary()
-_open_lock = threading.Lock()
-
-
-def index_for(graph: RuleGraph) -> RuleIndex:
-    """One open index per graph for the life of the process."""
-    with _open_lock:
-        index = _open.get(graph)
-        if index is None:
-            index = _open[graph] = open_index(graph)
-        return index
+def _names_in(text: str, initials: dict[str, tuple[str, ...]]) -> list[tuple[int, int]]:
+    """Where glossary names stand in `text` as whole words, left to right, the longest name
+    at each place, matches not overlapping."""
+    spans = []
+    i = 0
+    while i < len(text):
+        if not _word_char(text, i - 1):
+            name = next((n for n in initials.get(text[i], ())
+                         if text.startswith(n, i) and not _word_char(text, i + len(n))), None)
+            if name is not None:
+                spans.append((i, i + len(name)))
+                i += len(name)
+                continue
+        i += 1
+    return spans
 
 
 # ---------------------------------------------------------------------- queries
@@ -216,8 +169,9 @@ def _clean(raw: str) -> tuple[str, list[str]]:
     return " ".join(text.split()), notices
 
 
-def plan_query(raw: str) -> _Plan:
-    """Split a query into rule numbers, phrases, glossary expansions and plain words."""
+def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) -> _Plan:
+    """Split a query into rule numbers, phrases, glossary expansions and plain words
+    (`terms`: the FR↔EN glossary; `stop`: the query's stop words)."""
     text, notices = _clean(raw)
     if not text:
         raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
@@ -225,29 +179,31 @@ def plan_query(raw: str) -> _Plan:
     numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
     phrases = []
     for match in _QUOTED.finditer(folded):
-        words = fold_terms(next(g for g in match.groups() if g))
+        words = fold_terms(next(g for g in match.groups() if g), stop)
         if len(words) > 1:
             phrases.append(tuple(words))
     rest = folded.replace('"', " ").replace("«", " ").replace("»", " ")
-    every = tuple(w for w in fold_terms(rest) if w not in numbers)
+    every = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     expansions: list[tuple[tuple[str, ...], ...]] = []
     english: list[tuple[tuple[str, ...], ...]] = []
     typed: list[tuple[str, str]] = []
-    pattern, names = _glossary()
-    if pattern is not None:
-        for match in pattern.finditer(rest):
-            term = names[match.group(0)]
-            in_fr = match.group(0) in {fold(n) for n in term.fr}
-            in_en = match.group(0) in {fold(n) for n in term.en}
-            typed.append((match.group(0), "both" if in_fr == in_en else "fr" if in_fr else "en"))
-            alternatives = tuple(w for w in (tuple(fold_terms(name)) for name in term.fr) if w)
-            if alternatives and alternatives not in expansions:
-                expansions.append(alternatives)
-                english.append(tuple(dict.fromkeys(
-                    w for w in (tuple(fold_terms(name)) for name in (*term.en, *term.fr)) if w)))
-        # The matched words now count as one notion (any of its French names).
-        rest = pattern.sub(" ", rest)
-    plain = tuple(w for w in fold_terms(rest) if w not in numbers)
+    initials, names = _glossary(terms)
+    spans = _names_in(rest, initials)
+    for start, end in spans:
+        name = rest[start:end]
+        term = names[name]
+        in_fr = name in {fold(n) for n in term.fr}
+        in_en = name in {fold(n) for n in term.en}
+        typed.append((name, "both" if in_fr == in_en else "fr" if in_fr else "en"))
+        alternatives = tuple(w for w in (tuple(fold_terms(n, stop)) for n in term.fr) if w)
+        if alternatives and alternatives not in expansions:
+            expansions.append(alternatives)
+            english.append(tuple(dict.fromkeys(
+                w for w in (tuple(fold_terms(n, stop)) for n in (*term.en, *term.fr)) if w)))
+    # The matched words now count as one notion (any of its French names).
+    for start, end in reversed(spans):
+        rest = rest[:start] + " " + rest[end:]
+    plain = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     if numbers:
         plain = tuple(w for w in plain if w not in _NUMBER_WORDS)
     if not numbers and not plain and not expansions and not phrases:
@@ -265,16 +221,17 @@ def plan_query(raw: str) -> _Plan:
     )
 
 
-def _keep(words: tuple[str, ...], language: str) -> tuple[str, ...]:
+Stem = Callable[[str], str]
+
+
+def _keep(words: tuple[str, ...], stop: frozenset[str]) -> tuple[str, ...]:
     """The words that a language's index holds (its stop words dropped)."""
-    stop = stop_words(language)
     return tuple(w for w in words if w not in stop)
 
 
-def _group_clause(words: tuple[str, ...], boost: float = 1.0, language: str = "fr") -> Node:
+def _group_clause(words: tuple[str, ...], stem: Stem, boost: float = 1.0) -> Node:
     """A multi-word notion: all its stems (any field), better still as a phrase."""
-    stem_of = stemmer(language)
-    stems = tuple(Clause(stem_of(w)) for w in words)
+    stems = tuple(Clause(stem(w)) for w in words)
     if len(words) == 1:
         return Or(stems, boost=boost)
     together = And(stems)
@@ -283,22 +240,20 @@ def _group_clause(words: tuple[str, ...], boost: float = 1.0, language: str = "f
     return Or((together, phrase, heading), boost=boost)
 
 
-def _compose(words: tuple[str, ...], plan: _Plan, numbers: tuple[str, ...], language: str = "fr") -> Node | None:
+def compose(words: tuple[str, ...], plan: _Plan, language: str, stem: Stem, stop: frozenset[str]) -> Node | None:
     """The query tree for one language's index: each word, number, phrase and glossary notion
     (by its names in that language); scores add up."""
-    stem_of = stemmer(language)
-    words = _keep(words, language)
-    clauses: list[Node] = [Clause(stem_of(w)) for w in dict.fromkeys(words)]
-    clauses.extend(Clause(n, boost=0.5) for n in numbers)
-    clauses.extend(_group_clause(k, boost=3.0, language=language)
-                   for p in plan.phrases if (k := _keep(p, language)))
-    clauses.extend(Or(tuple(_group_clause(k, language=language) for alt in e if (k := _keep(alt, language))))
-                   for e in plan.notions(language) if any(_keep(alt, language) for alt in e))
+    words = _keep(words, stop)
+    clauses: list[Node] = [Clause(stem(w)) for w in dict.fromkeys(words)]
+    clauses.extend(Clause(n, boost=0.5) for n in plan.numbers)
+    clauses.extend(_group_clause(k, stem, boost=3.0) for p in plan.phrases if (k := _keep(p, stop)))
+    clauses.extend(Or(tuple(_group_clause(k, stem) for alt in e if (k := _keep(alt, stop))))
+                   for e in plan.notions(language) if any(_keep(alt, stop) for alt in e))
     if len(words) > 1:
         # Proximity bonus: the typed words close together, better still in a title.
         clauses.append(Phrase("exact", words, slop=3, boost=1.5))
         clauses.append(Phrase("heading", words, slop=1, boost=4.0))
-    typed = _keep(plan.typed, language)
+    typed = _keep(plan.typed, stop)
     if len(typed) > len(words) and len(typed) > 1:
         # Some words were a glossary name ("until end of turn"): all of them, as typed.
         clauses.append(Phrase("exact", typed, slop=3, boost=1.5))
@@ -307,93 +262,109 @@ def _compose(words: tuple[str, ...], plan: _Plan, numbers: tuple[str, ...], lang
     return Or(tuple(clauses))
 
 
-def _concepts(words: tuple[str, ...], plan: _Plan, language: str = "fr") -> list[tuple[frozenset[str], ...]]:
+def _concepts(words: tuple[str, ...], plan: _Plan, language: str, stem: Stem,
+              stop: frozenset[str]) -> list[tuple[frozenset[str], ...]]:
     """Each notion the query asks for, as alternative sets of stems (any one covers it)."""
-    stem_of = stemmer(language)
-    words = _keep(words, language)
-    concepts: list[tuple[frozenset[str], ...]] = [(frozenset({stem_of(w)}),) for w in dict.fromkeys(words)]
-    concepts.extend((frozenset(stem_of(w) for w in k),) for p in plan.phrases if (k := _keep(p, language)))
-    concepts.extend(tuple(frozenset(stem_of(w) for w in k) for alt in e if (k := _keep(alt, language)))
-                    for e in plan.notions(language) if any(_keep(alt, language) for alt in e))
+    words = _keep(words, stop)
+    concepts: list[tuple[frozenset[str], ...]] = [(frozenset({stem(w)}),) for w in dict.fromkeys(words)]
+    concepts.extend((frozenset(stem(w) for w in k),) for p in plan.phrases if (k := _keep(p, stop)))
+    concepts.extend(tuple(frozenset(stem(w) for w in k) for alt in e if (k := _keep(alt, stop)))
+                    for e in plan.notions(language) if any(_keep(alt, stop) for alt in e))
     return concepts
 
 
-def _coverage(stems: frozenset[str], concepts: list[tuple[frozenset[str], ...]]) -> float:
+def _coverage(has: Callable[[str], bool], concepts: list[tuple[frozenset[str], ...]]) -> float:
+    """The share of the notions that a rule (`has`: does it hold this stem?) answers."""
     if not concepts:
         return 1.0
-    covered = sum(1 for alts in concepts if any(alt <= stems for alt in alts))
+    covered = sum(1 for alts in concepts if any(all(has(s) for s in alt) for alt in alts))
     return covered / len(concepts)
 
 
-def _known(reader: Any, word: str, language: str = "fr") -> bool:
-    if (reader.doc_frequency("exact", word)) > 0:
+def _known(index: Index, language: str, word: str) -> bool:
+    """Does the language's index hold the word (as typed, or its stem in a ranked field)?"""
+    if index.exact_frequency(language, word) > 0:
         return True
-    stem_of = stemmer(language)
-    return any(reader.doc_frequency(name, stem_of(word)) > 0 for name in FIELD_BOOSTS)
+    return bool(index.postings(language).clause(index.source(language), index.stem(language, word)))
 
 
-def _correct(reader: Any, word: str) -> str | None:
-    """The closest indexed word to an unknown one (most frequent on ties), or None."""
+def _correct(index: Index, language: str, word: str) -> str | None:
+    """The closest indexed word to an unknown one (most frequent on ties), or None: same first
+    letter, at most 1 edit (words of 4–5 letters) or 2 (longer ones)."""
     if not 4 <= len(word) <= 30 or any(c.isdigit() for c in word):
         return None
-    maxdist = 1 if len(word) <= 5 else 2
-    candidates = set(reader.terms_within("exact", word, maxdist, prefix=1))
+    candidates = index.within(language, word, 1 if len(word) <= 5 else 2)
     if not candidates:
         return None
-    return str(min(candidates, key=lambda c: (levenshtein(c, word), -reader.doc_frequency("exact", c), c)))
+    return min(candidates, key=lambda c: (levenshtein(c, word), -index.exact_frequency(language, c), c))
+
+
+def correction(index: Index, word: str, languages: tuple[str, ...]) -> str | None:
+    """The closest indexed word to one that no searched language knows, looked for in
+    `languages` in order; memoized (the indexes never change)."""
+    key = f"{','.join(languages)}:{word}"
+    try:
+        return index.corrections[key]
+    except KeyError:
+        if len(index.corrections) >= _MEMO_SIZE:
+            index.corrections.clear()
+        found = None
+        if not any(_known(index, language, word) for language in languages):
+            found = next((c for language in languages if (c := _correct(index, language, word)) is not None), None)
+        index.corrections[key] = found
+        return found
 
 
 # ---------------------------------------------------------------------- search
-
-def _direct(graph: RuleGraph, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Rule, float]]:
-    found: list[tuple[Rule, float]] = []
+def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Doc, float]]:
+    found: list[tuple[Doc, float]] = []
     for number in numbers:
-        for ed in graph.editions:
+        for ed in index.editions:
             if edition is not None and ed.id != edition:
                 continue
             for language in ed.languages:
-                rule = graph.get(ed.id, number, language)
-                if rule is None:
+                doc = index.lookup(ed.id, language, number)
+                if doc is None:
                     # `505` when only 505.1 … exist: the rules under that number.
-                    under = [r for r in graph.rules(ed.id, language) if r.number.startswith(number + ".")]
-                    found.extend((r, CHILD_SCORE) for r in under)
+                    found.extend((d, CHILD_SCORE) for d in index.under(ed.id, language, number))
                     continue
-                found.append((rule, DIRECT_SCORE))
-                found.extend((child, CHILD_SCORE) for child in graph.descendants(rule))
+                found.append((doc, DIRECT_SCORE))
+                found.extend((child, CHILD_SCORE) for child in index.descendants(doc))
     return found
 
 
-def _merge(per_language: dict[str, list[tuple[Rule, float]]], first: str) -> list[tuple[Rule, float]]:
+def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
-    times the best hit of the `first` language; `first`'s scores are kept as they are."""
+    times the best hit of the `first` language; `first`'s scores are kept as they are.
+    Ties: the searched languages' order, then rule order."""
     tops = {language: max((score for _, score in hits), default=0.0) for language, hits in per_language.items()}
     reference = tops.get(first, 0.0)
-    merged: list[tuple[Rule, float]] = []
+    order = {language: i for i, language in enumerate(per_language)}
+    merged: list[tuple[Doc, float]] = []
     for language, hits in per_language.items():
         scale = 1.0
         if language != first and reference > 0 and tops[language] > 0:
             scale = OTHER_LANGUAGE * reference / tops[language]
-        merged.extend((rule, score * scale) for rule, score in hits)
-    merged.sort(key=lambda item: -item[1])
+        merged.extend((doc, score * scale) for doc, score in hits)
+    merged.sort(key=lambda item: (-item[1], order[item[0].language], item[0].docnum))
     return merged
 
 
-def query_language(index: RuleIndex, plan: _Plan) -> str | None:
+def query_language(index: Index, plan: _Plan) -> str | None:
     """`en` for a query written in English (its glossary names and words are English ones,
     "mana burn", "until end of turn"), else None: each edition's first language (French)."""
     if "en" not in index.languages or "fr" not in index.languages:
         return None
-    readers = {language: index.searcher(language).reader() for language in ("fr", "en")}
 
     def known(word: str) -> set[str]:
-        return {language for language, reader in readers.items() if reader.doc_frequency("exact", word) > 0}
+        return {language for language in ("fr", "en") if index.exact_frequency(language, word) > 0}
 
     french = english = 0
     # A glossary name counts for its language when one of its words is unknown to the other
     # language's text ("mana burn": "burn"; not "combat", a French word too).
     for name, language in plan.names:
-        words = fold_terms(name)
+        words = fold_terms(name, index.query_stop)
         if language == "en" and any("fr" not in known(w) for w in words):
             english += 1
         elif language == "fr" and any("en" not in known(w) for w in words):
@@ -405,105 +376,105 @@ def query_language(index: RuleIndex, plan: _Plan) -> str | None:
     return "en" if english > french else None
 
 
-def search_with(index: RuleIndex, query: str, *, edition: str | None = None, limit: int = 10,
+def search_with(index: Index, query: str, *, edition: str | None = None, limit: int = 10,
                 lang: str | None = None) -> SearchResult:
-    """Run one query on an open index (see `open_index`); thread-safe. `lang` searches one
-    language only; without it, both, the query's language first (French unless it is English)."""
+    """Run one query on an open index; thread-safe. `lang` searches one language only;
+    without it, both, the query's language first (French unless it is English)."""
     if not isinstance(limit, int) or limit < 1:
         raise QueryError(f"nombre de résultats invalide : {limit} (un entier positif est attendu)")
-    graph = index.graph
     if edition is not None:
-        graph.edition(edition)
+        find_edition(index.editions, edition)
     if lang is not None and lang not in index.languages:
         raise QueryError(f"langue inconnue : « {lang} » (langues : {', '.join(index.languages)})")
-    plan = plan_query(query)
+    plan = plan_query(query, index.glossary_terms, index.query_stop)
     notices = list(plan.notices)
     rebuilt = index.take_notice()
     if rebuilt:
         notices.insert(0, rebuilt)
     preferred = lang or query_language(index, plan)
     languages = (lang,) if lang else tuple(sorted(index.languages, key=lambda code: code != preferred))
+    primary = {e.id: e.languages[0] for e in index.editions}
 
-    def weight(rule: Rule, score: float) -> float:
-        first = preferred or graph.primary_language(rule.edition)
-        return score if rule.language == first else score * OTHER_LANGUAGE
+    def weight(doc: Doc, score: float) -> float:
+        first = preferred or primary[doc.edition]
+        return score if doc.language == first else score * OTHER_LANGUAGE
 
-    ranked: dict[tuple[str, str, str], tuple[Rule, float]] = {}
-    direct = sorted(((r, weight(r, s)) for r, s in _direct(graph, plan.numbers, edition)
-                     if r.language in languages), key=lambda item: -item[1])
-    for rule, score in direct:
-        ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
-    missing = [n for n in plan.numbers if not any(r.number == n for r, _ in ranked.values())]
+    ranked: dict[tuple[str, str, str], tuple[Doc, float]] = {}
+    direct = sorted(((d, weight(d, s)) for d, s in _direct(index, plan.numbers, edition)
+                     if d.language in languages), key=lambda item: -item[1])
+    for doc, score in direct:
+        ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
+    missing = [n for n in plan.numbers if not any(d.number == n for d, _ in ranked.values())]
     if missing:
         notices.append("règle introuvable : " + ", ".join(missing))
 
     words = plan.words
     corrections: dict[str, str] = {}
-    stems = {stem(w) for w in (*words, *(w for group in plan.phrases for w in group))}
-    stems |= {stem(w) for e in (*plan.expansions, *plan.english) for alt in e for w in alt}
-    exact_words = set(plan.numbers) | {w for group in plan.phrases for w in group}
 
-    def run(language: str, terms: tuple[str, ...]) -> list[tuple[Rule, float]]:
-        q = _compose(terms, plan, plan.numbers, language)
+    def run(language: str, terms: tuple[str, ...]) -> list[tuple[Doc, float]]:
+        stop = index.stop(language)
+
+        def stem(word: str) -> str:
+            return index.stem(language, word)
+
+        q = compose(terms, plan, language, stem, stop)
         if q is None:
             return []
-        searcher = index.searcher(language)
+        source = index.source(language)
         postings = index.postings(language)
-        allowed = postings.edition(searcher, edition) if edition else None
-        concepts = _concepts(terms, plan, language)
+        allowed = index.edition_docs(language, edition) if edition else None
+        concepts = _concepts(terms, plan, language, stem, stop)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
         found = []
-        scores = postings.evaluate(searcher, q)
-        for doc, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
-            rule = index.rule(language, searcher, doc)
-            if rule is not None:
+        scores = postings.evaluate(source, q)
+        for docnum, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
+            doc = index.doc(language, docnum)
+            if doc is not None:
                 # Coordination: a rule that answers every notion of the query beats one
                 # that repeats a single word (BM25 alone does not see this).
-                score *= _coverage(index.stems(rule), concepts) ** 2
-                name = index.name_stems(rule)
-                if name and name <= asked and _coverage(name, concepts) == 1.0:
+                def holds(stem: str, n: int = docnum) -> bool:
+                    return n in postings.clause(source, stem)
+
+                coverage = _coverage(holds, concepts)
+                score *= coverage * coverage
+                name = index.name_stems(doc)
+                if name and name <= asked and _coverage(name.__contains__, concepts) == 1.0:
                     score *= NAME_MATCH
-                found.append((rule, score))
+                found.append((doc, score))
         return found
 
     for word in words:
         # An unknown word finds nothing by itself (few hits): fuzzy fallback on `exact`.
-        fixed = index.correction(word, languages)
+        fixed = correction(index, word, languages)
         if fixed is not None:
             corrections[word] = fixed
     if corrections:
         words = tuple(corrections.get(w, w) for w in words)
-        stems |= {stem(w) for w in corrections.values()}
-        exact_words |= set(corrections.values())
     per_language = {language: run(language, words) for language in languages}
-    text_hits = _merge(per_language, preferred or graph.primary_language(graph.newest_edition))
-    for rule, score in text_hits[: limit + len(ranked)]:
-        ranked.setdefault((rule.edition, rule.language, rule.number), (rule, score))
+    text_hits = _merge(per_language, preferred or primary[newest_edition(index.editions)])
+    for doc, score in text_hits[: limit + len(ranked)]:
+        ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
 
-    hits = tuple(
-        make_hit(graph, rule, score, stems, exact_words) for rule, score in list(ranked.values())[:limit]
-    )
+    # Marked in a hit's text: the numbers and phrases as typed, and every word, phrase,
+    # correction and glossary name by its stem in the hit's language.
+    exact_words = set(plan.numbers) | {w for group in plan.phrases for w in group} | set(corrections.values())
+    asked_words = {*words, *plan.words, *(w for group in plan.phrases for w in group),
+                   *(w for e in (*plan.expansions, *plan.english) for alt in e for w in alt)}
+    marks: dict[str, frozenset[str]] = {}
+
+    def hit(doc: Doc, score: float) -> Any:
+        stems = marks.get(doc.language)
+        if stems is None:
+            stems = marks[doc.language] = frozenset(index.stem(doc.language, w) for w in asked_words)
+        return make_hit(index.card(doc), score, index.stop(doc.language),
+                        lambda term: term in exact_words or index.stem(doc.language, term) in stems)
+
     return SearchResult(
         query=query,
-        suggestion=suggestion(plan.text, corrections),
-        hits=hits,
+        suggestion=suggestion(plan.text, corrections, index.query_stop),
+        hits=tuple(hit(doc, score) for doc, score in list(ranked.values())[:limit]),
         notice=" ; ".join(notices) if notices else None,
         glossary=tuple(
-            GlossaryHit(edition=m.edition, language=m.language, term=m.entry.term, text=m.entry.text,
-                        found_by=m.via)
-            for m in find_glossary(graph, plan.text, edition, limit=GLOSSARY_HITS)
-            if lang is None or m.language == lang
+            g for g in index.glossary_hits(plan.text, edition, GLOSSARY_HITS) if lang is None or g.language == lang
         ) if not plan.numbers else (),
     )
-
-
-def search(
-    query: str, *, edition: str | None = None, limit: int = 10, graph: RuleGraph | None = None,
-    lang: str | None = None,
-) -> SearchResult:
-    """Search the rules of `graph` (default: the embedded corpus plus user configuration)."""
-    if graph is None:
-        from judge.corpus.loader import load_graph
-
-        graph = load_graph()
-    return search_with(index_for(graph), query, edition=edition, limit=limit, lang=lang)

@@ -32,9 +32,10 @@ Glossary = tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
 
 def analyzer() -> tuple[Callable[[str], list[str]], tuple[str, ...], tuple[str, ...]]:
     """The fold function, and the stop words and elisions the JS query side must apply."""
-    from judge.search.analysis import ELISIONS, STOP_WORDS, fold_terms
+    from judge.search.analysis import STOP_WORDS
+    from judge.search.tokens import ELISIONS, fold_terms
 
-    return fold_terms, tuple(sorted(STOP_WORDS)), tuple(sorted(ELISIONS))
+    return (lambda text: fold_terms(text, STOP_WORDS)), tuple(sorted(STOP_WORDS)), tuple(sorted(ELISIONS))
 
 
 def has_digit(term: str) -> bool:

@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, Response
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.graph import RuleGraph
 from judge.resources import templates_dir
-from judge.search.query import RuleIndex, index_for
+from judge.search.engine import RuleIndex, index_for
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
 

@@ -6,7 +6,8 @@ import pickle
 
 import pytest
 
-from judge.search.analysis import FrenchAnalyzer, analyze_terms, fold_terms, folded_tokens
+from judge.search.analysis import STOP_WORDS, FrenchAnalyzer, analyze_terms
+from judge.search.tokens import fold_terms, folded_tokens
 
 
 @pytest.mark.parametrize(
@@ -25,11 +26,11 @@ from judge.search.analysis import FrenchAnalyzer, analyze_terms, fold_terms, fol
     ],
 )
 def test_fold_terms_removes_elisions(text: str, expected: list[str]) -> None:
-    assert fold_terms(text) == expected
+    assert fold_terms(text, STOP_WORDS) == expected
 
 
 def test_fold_terms_folds_accents_and_case() -> None:
-    assert fold_terms("Étape DÉGAGÉE cœur brûlure") == ["etape", "degagee", "coeur", "brulure"]
+    assert fold_terms("Étape DÉGAGÉE cœur brûlure", STOP_WORDS) == ["etape", "degagee", "coeur", "brulure"]
 
 
 @pytest.mark.parametrize("number", ["308.2a", "300.3", "505", "502.15", "306.2"])
@@ -40,7 +41,7 @@ def test_analyze_terms_keeps_rule_numbers_whole(number: str) -> None:
 
 def test_analyze_terms_drops_french_stop_words() -> None:
     assert analyze_terms("de la le les des du à et est une") == []
-    assert fold_terms("la pile est vide") == ["pile", "vide"]
+    assert fold_terms("la pile est vide", STOP_WORDS) == ["pile", "vide"]
 
 
 def test_analyze_terms_folds_accents_before_stemming() -> None:
@@ -65,7 +66,7 @@ def test_analyze_terms_stems_plain_words() -> None:
 
 def test_folded_tokens_offsets_point_into_original_text() -> None:
     text = "Jusqu’à l’étape 308.2a."
-    assert [(t, text[s:e]) for t, s, e in folded_tokens(text)] == [("etape", "étape"), ("308.2a", "308.2a")]
+    assert [(t, text[s:e]) for t, s, e in folded_tokens(text, STOP_WORDS)] == [("etape", "étape"), ("308.2a", "308.2a")]
 
 
 def test_french_analyzer_yields_positions_and_chars() -> None:

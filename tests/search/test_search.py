@@ -13,10 +13,12 @@ import pytest
 from judge.cache import cache_dir
 from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold
+from judge.search.engine import open_index, search
+from judge.search.export import index_name
 from judge.search.fields import MAX_QUERY
-from judge.search.index import build_index, index_name
+from judge.search.index import build_index
 from judge.search.output import SearchResult, make_snippet, result_json, result_text
-from judge.search.query import QueryError, open_index, search, search_with
+from judge.search.query import QueryError, search_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -229,7 +231,7 @@ def test_search_limit_is_respected(graph) -> None:  # type: ignore[no-untyped-de
 
 def test_open_index_rebuilds_corrupt_index_once(graph) -> None:  # type: ignore[no-untyped-def]
     open_index(graph)
-    folder = cache_dir() / index_name(graph)[0]
+    folder = cache_dir() / index_name(graph.editions)[0]
     for file in folder.glob("*.seg"):
         # A new file under the old name: readers still holding the old one are unaffected.
         garbage = file.with_suffix(".tmp")
@@ -244,7 +246,7 @@ def test_open_index_rebuilds_corrupt_index_once(graph) -> None:  # type: ignore[
 
 
 def test_open_index_replaces_stale_index(graph) -> None:  # type: ignore[no-untyped-def]
-    name, prefix = index_name(graph)
+    name, prefix = index_name(graph.editions)
     stale = cache_dir() / f"{prefix}0000stale"
     shutil.copytree(cache_dir() / name, stale) if (cache_dir() / name).exists() else stale.mkdir()
     shutil.rmtree(cache_dir() / name, ignore_errors=True)
@@ -323,11 +325,12 @@ def _whoosh_query(node):  # type: ignore[no-untyped-def]
      "déclaration des attaquants", "deuxième phase principale sans combat", "combat"],
 )
 def test_search_match_scores_as_whoosh(graph, query: str) -> None:  # type: ignore[no-untyped-def]
-    from judge.search.query import _compose, index_for, plan_query
+    from judge.search.engine import index_for
+    from judge.search.query import compose, plan_query
 
     index = index_for(graph)
-    plan = plan_query(query)
-    tree = _compose(plan.words, plan, plan.numbers)
+    plan = plan_query(query, index.glossary_terms, index.query_stop)
+    tree = compose(plan.words, plan, "fr", lambda word: index.stem("fr", word), index.stop("fr"))
     assert tree is not None
     searcher = index.searcher("fr")
     scores = index.postings("fr").evaluate(searcher, tree)

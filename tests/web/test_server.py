@@ -163,8 +163,8 @@ def test_api_rule_bad_number_and_edition_are_400(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------- search
 def test_api_search_same_json_as_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+    from judge.search.engine import search
     from judge.search.output import result_json
-    from judge.search.query import search
 
     response = client.get("/api/search", params={"q": "blessures de combat", "edition": "2004", "limit": "5"})
     assert response.status_code == 200

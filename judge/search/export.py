@@ -1,0 +1,182 @@
+"""The exported search index: everything a query needs, derived from the Whoosh index of record.
+
+Made once per index, when `judge.search.index` builds it (and kept in its cache folder as
+`export.marshal`, plain data: loading it calls no function; each term's entry and each card
+marshalled apart, see `pack`); read by the light search of
+`judge search` (`judge.search.light`) and, as JSON in `search-index.js`, by the static book's
+`templates/search.js`. No Whoosh import here: the open indexes are given.
+
+Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
+- `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of
+  the ranked fields (`judge.search.fields`), `query_stop` (the query's stop words), `glossary`
+  [[English names], [French names]] (the FR↔EN glossary) and `notions` (the name keys of each
+  of its notions), `entries` [[edition, language, term, text, term key]] (the Comprehensive
+  Rules glossaries, `judge.corpus.glossary`), `editions` [[id, [languages]]];
+- `languages` {language: {`stop`, `count`, `docs` [[edition, number]] by document number
+  (rule order), `cards` [[title, status, context, counterpart [language, number, title,
+  text] or null, removed_in, texts]], `names` [stems of the rule's name], `descendants`
+  [document numbers], `lengths` {F: [field length per document, as Whoosh stores it]},
+  `average` {F: average field length}, `terms` {F: {term: [idf, [documents], [term
+  frequencies], ([positions per document] for `exact` and `heading`)]}}, `stems` {word:
+  stem, or the length of the word's prefix that is its stem}}}: `stems` holds every word of
+  the query vocabulary (`judge.search.tokens.query_vocabulary`) whose stem the language's
+  index holds.
+
+A term scores BM25F as Whoosh does: idf × tf (K1 + 1) / (tf + K1 ((1 − B) + B fl / avgfl)).
+"""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import Any
+
+from judge.cache import code_digest, read_data
+from judge.corpus.glossary import entries, notion_keys, term_key
+from judge.corpus.graph import RuleGraph
+from judge.corpus.lexicon import glossary
+from judge.corpus.loader import corpus_key
+from judge.corpus.model import Edition
+from judge.search.fields import FIELD_BOOSTS
+from judge.search.output import card_of
+from judge.search.tokens import never_stemmed, query_vocabulary
+
+EXPORT_FORMAT = 1
+EXPORT_FILE = "export.marshal"
+SCHEMA_VERSION = 4
+FIELDS = (*FIELD_BOOSTS, "exact", "heading")
+POSITIONAL = ("exact", "heading")  # the fields whose postings keep positions (phrases)
+K1 = 1.2  # Whoosh's BM25F defaults, the weighting of the index of record
+B = 0.75
+
+_names: dict[tuple[Edition, ...], tuple[str, str]] = {}
+
+
+def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
+    """(`index-<config>-<key>`, `index-<config>-`): the index's cache folder and its
+    stale-sibling prefix. The key covers the corpus and every module of `judge.search`."""
+    found = _names.get(editions)
+    if found is None:
+        hashed = code_digest("search")
+        hashed.update(f"{corpus_key(editions)} schema {SCHEMA_VERSION}\n".encode())
+        config = code_digest()
+        config.update(repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in editions]).encode())
+        prefix = f"index-{config.hexdigest()[:8]}-"
+        found = _names[editions] = (prefix + hashed.hexdigest()[:24], prefix)
+    return found
+
+
+def bm25(idf: float, tf: float, length: float, average: float) -> float:
+    """Whoosh's `bm25` with its BM25F defaults (same operations, same order: same float)."""
+    return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * length / average)))
+
+
+def pack(data: dict[str, Any]) -> dict[str, Any]:
+    """The export as stored in the cache: each term's entry and each card marshalled apart,
+    so that a query decodes only the few it reads (loading everything costs ~30 ms)."""
+    languages = {
+        language: {**part, "cards": [marshal.dumps(card) for card in part["cards"]],
+                   "terms": {f: {t: marshal.dumps(e) for t, e in terms.items()} for f, terms in part["terms"].items()}}
+        for language, part in data["languages"].items()
+    }
+    return {**data, "languages": languages}
+
+
+def unpack(data: dict[str, Any]) -> dict[str, Any]:
+    """The export as `build_export` made it, from its stored form (`pack`)."""
+    languages = {
+        language: {**part, "cards": [marshal.loads(card) for card in part["cards"]],
+                   "terms": {f: {t: marshal.loads(e) for t, e in terms.items()} for f, terms in part["terms"].items()}}
+        for language, part in data["languages"].items()
+    }
+    return {**data, "languages": languages}
+
+
+def read_export(folder: Path) -> dict[str, Any] | None:
+    """The stored export (`pack`) in an index's cache folder, or None (absent, corrupt,
+    untrusted, stale)."""
+    data = read_data(folder / EXPORT_FILE)
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("key") != folder.name:
+        return None
+    if not isinstance(data.get("languages"), dict):
+        return None
+    return data
+
+
+def _stem_entry(word: str, stem: str) -> str | int:
+    """A stem that starts its word is written as its length (a third of the size)."""
+    return len(stem) if word.startswith(stem) else stem
+
+
+def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[str, Any]:
+    """The export of a graph's open Whoosh indexes (`judge.search.index`), named `name`."""
+    from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
+
+    terms = glossary()
+    searchers = {language: ix.searcher() for language, ix in indexes.items()}
+    try:
+        words = [t for s in searchers.values() for t in s.reader().field_terms("exact")]
+        vocabulary = sorted(query_vocabulary(words, [n for term in terms for n in term.names()]))
+        languages = {}
+        for language, searcher in searchers.items():
+            reader = searcher.reader()
+            count = searcher.doc_count_all()
+            stored = list(searcher.all_stored_fields())
+            rules = [graph.require(f["edition"], f["number"], f["language"]) for f in stored]
+            docnum = {(r.edition, r.number): n for n, r in enumerate(rules)}
+            ranked: set[str] = set()
+            postings: dict[str, dict[str, list[Any]]] = {}
+            for field in FIELDS:
+                postings[field] = {}
+                for term in reader.field_terms(field):
+                    matcher = reader.postings(field, term)
+                    docs, tfs, positions = [], [], []
+                    while matcher.is_active():
+                        docs.append(matcher.id())
+                        tfs.append(matcher.weight())
+                        if field in POSITIONAL:
+                            positions.append(list(matcher.value_as("positions")))
+                        matcher.next()
+                    entry = [searcher.idf(field, term), docs, tfs]
+                    if field in POSITIONAL:
+                        entry.append(positions)
+                    postings[field][term] = entry
+                    if field in FIELD_BOOSTS:
+                        ranked.add(term)
+            stem_of = stemmer(language)
+            stems = {w: _stem_entry(w, s) for w in vocabulary
+                     if not never_stemmed(w) and (s := str(stem_of(w))) in ranked}
+            cards = []
+            for rule in rules:
+                card = card_of(graph, rule)
+                other = card.counterpart
+                cards.append([card.title, card.status, card.context,
+                              None if other is None else [other.language, other.number, other.title, other.text],
+                              list(card.removed_in), list(card.texts)])
+            languages[language] = {
+                "stop": sorted(stop_words(language)),
+                "count": count,
+                "docs": [[r.edition, r.number] for r in rules],
+                "cards": cards,
+                "names": [sorted(set(analyze_terms(r.heading or "", language))) for r in rules],
+                "descendants": [[docnum[(d.edition, d.number)] for d in graph.descendants(r)] for r in rules],
+                "lengths": {f: [searcher.doc_field_length(n, f, 1) for n in range(count)] for f in FIELDS},
+                "average": {f: searcher.avg_field_length(f) or 1 for f in FIELDS},
+                "terms": postings,
+                "stems": stems,
+            }
+    finally:
+        for searcher in searchers.values():
+            searcher.close()
+    return {
+        "format": EXPORT_FORMAT,
+        "key": name,
+        "bm25": {"K1": K1, "B": B},
+        "boosts": [[field, boost] for field, boost in FIELD_BOOSTS.items()],
+        "query_stop": sorted(STOP_WORDS),
+        "glossary": [[list(term.en), list(term.fr)] for term in terms],
+        "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
+        "notions": [[sorted(key) for key in notion] for notion in notion_keys(terms)],
+        "editions": [[e.id, list(e.languages)] for e in graph.editions],
+        "languages": languages,
+    }

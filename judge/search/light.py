@@ -1,0 +1,172 @@
+"""The light search: `judge search` on the exported index, without Whoosh or the rule graph.
+
+A `judge.search.query.Index` over the export of the Whoosh index of record
+(`judge.search.export`), read from the index's cache folder: BM25F computed from the exported
+term frequencies and field lengths, query words turned into stems by the exported lexicon,
+typos corrected from the exported words, hits shown from the exported cards. Only when the
+export is missing does it load the graph and build the index (which writes the export).
+Same results as `judge.search.engine` (tests/search/test_parity.py).
+"""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from judge.cache import cache_dir
+from judge.corpus.glossary import find_among
+from judge.corpus.lexicon import GlossaryTerm
+from judge.corpus.loader import load_editions
+from judge.corpus.model import Edition, GlossaryEntry
+from judge.normalize import levenshtein
+from judge.search.export import bm25, index_name, read_export
+from judge.search.match import Postings, TermPostings
+from judge.search.output import Card, Counterpart, GlossaryHit, SearchResult
+from judge.search.query import Doc, search_with
+from judge.search.tokens import never_stemmed, unknown_stem
+
+
+def read_term(source: dict[str, Any], field: str, text: str) -> TermPostings | None:
+    """One term of one field of a language's export: BM25F score (and positions) per document."""
+    packed = source["terms"][field].get(text)
+    if packed is None:
+        return None
+    idf, docs, tfs, *positions = marshal.loads(packed)
+    lengths, average = source["lengths"][field], source["average"][field]
+    scores = {doc: bm25(idf, tf, lengths[doc], average) for doc, tf in zip(docs, tfs, strict=True)}
+    return scores, ({doc: tuple(p) for doc, p in zip(docs, positions[0], strict=True)} if positions else {})
+
+
+class LightIndex:
+    """The exported index of one corpus (one per process; read-only, so thread-safe enough:
+    its caches hold values that any thread computes alike)."""
+
+    def __init__(self, data: dict[str, Any], editions: tuple[Edition, ...], notice: str | None = None) -> None:
+        self.editions = editions
+        self._languages: dict[str, dict[str, Any]] = data["languages"]
+        self.languages = tuple(self._languages)
+        self.glossary_terms = tuple(GlossaryTerm(en=tuple(en), fr=tuple(fr)) for en, fr in data["glossary"])
+        self.query_stop = frozenset(data["query_stop"])
+        self.corrections: dict[str, str | None] = {}
+        self._entries: list[list[Any]] = data["entries"]
+        self._notions = tuple(frozenset(frozenset(key) for key in notion) for notion in data["notions"])
+        self._stop = {language: frozenset(part["stop"]) for language, part in self._languages.items()}
+        boosts = dict(data["boosts"])
+        self._postings = {language: Postings(boosts, read_term) for language in self._languages}
+        self._docs: dict[tuple[str, int], Doc] = {}
+        self._numbers: dict[str, dict[tuple[str, str], int]] = {}
+        self._initials: dict[str, dict[str, list[str]]] = {}
+        self._notice = notice
+
+    def source(self, language: str) -> dict[str, Any]:
+        return self._languages[language]
+
+    def postings(self, language: str) -> Postings:
+        return self._postings[language]
+
+    def stop(self, language: str) -> frozenset[str]:
+        return self._stop[language]
+
+    def stem(self, language: str, word: str) -> str:
+        if never_stemmed(word):
+            return word
+        found = self._languages[language]["stems"].get(word)
+        if found is None:
+            return unknown_stem(word)
+        return word[:found] if isinstance(found, int) else str(found)
+
+    def exact_frequency(self, language: str, word: str) -> int:
+        packed = self._languages[language]["terms"]["exact"].get(word)
+        return 0 if packed is None else len(marshal.loads(packed)[1])
+
+    def within(self, language: str, word: str, distance: int) -> set[str]:
+        """The `exact` words with the same first letter at most `distance` edits away."""
+        initials = self._initials.get(language)
+        if initials is None:
+            initials = self._initials[language] = {}
+            for term in self._languages[language]["terms"]["exact"]:
+                initials.setdefault(term[:1], []).append(term)
+        return {t for t in initials.get(word[:1], ()) if abs(len(t) - len(word)) <= distance
+                and levenshtein(t, word) <= distance}
+
+    def doc(self, language: str, docnum: int) -> Doc | None:
+        found = self._docs.get((language, docnum))
+        if found is None:
+            docs = self._languages[language]["docs"]
+            if not 0 <= docnum < len(docs):
+                return None
+            edition, number = docs[docnum]
+            found = self._docs[(language, docnum)] = Doc(language, docnum, edition, number)
+        return found
+
+    def lookup(self, edition: str, language: str, number: str) -> Doc | None:
+        if language not in self._languages:
+            return None
+        numbers = self._numbers.get(language)
+        if numbers is None:
+            numbers = self._numbers[language] = {
+                (e, n): i for i, (e, n) in enumerate(self._languages[language]["docs"])}
+        found = numbers.get((edition, number))
+        return None if found is None else self.doc(language, found)
+
+    def descendants(self, doc: Doc) -> tuple[Doc, ...]:
+        children = self._languages[doc.language]["descendants"][doc.docnum]
+        return tuple(d for n in children if (d := self.doc(doc.language, n)) is not None)
+
+    def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]:
+        if language not in self._languages:
+            return ()
+        docs = self._languages[language]["docs"]
+        return tuple(d for i, (e, n) in enumerate(docs)
+                     if e == edition and n.startswith(number + ".") and (d := self.doc(language, i)) is not None)
+
+    def edition_docs(self, language: str, edition: str) -> frozenset[int]:
+        return frozenset(i for i, (e, _) in enumerate(self._languages[language]["docs"]) if e == edition)
+
+    def name_stems(self, doc: Doc) -> frozenset[str]:
+        return frozenset(self._languages[doc.language]["names"][doc.docnum])
+
+    def card(self, doc: Doc) -> Card:
+        title, status, context, other, removed_in, texts = marshal.loads(
+            self._languages[doc.language]["cards"][doc.docnum])
+        return Card(
+            edition=doc.edition, language=doc.language, number=doc.number, title=title, status=status,
+            context=context, removed_in=tuple(removed_in), texts=tuple(texts),
+            counterpart=None if other is None else Counterpart(
+                language=other[0], number=other[1], title=other[2], text=other[3]),
+        )
+
+    def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]:
+        candidates = ((e, language, GlossaryEntry(term=term, text=body, segments=()), frozenset(key))
+                      for e, language, term, body, key in self._entries if edition is None or e == edition)
+        return tuple(
+            GlossaryHit(edition=m.edition, language=m.language, term=m.entry.term, text=m.entry.text, found_by=m.via)
+            for m in find_among(candidates, text, limit=limit, notions=self._notions))
+
+    def take_notice(self) -> str | None:
+        notice, self._notice = self._notice, None
+        return notice
+
+
+def open_light(config: str | None = None) -> LightIndex:
+    """The exported index of the corpus (the manifest plus the user's configuration `config`),
+    from the cache; built with the Whoosh index when missing (its notice said once)."""
+    editions = load_editions(config)
+    folder = cache_dir() / index_name(editions)[0]
+    data = read_export(folder)
+    notice = None
+    if data is None:
+        from judge.corpus.loader import load_graph
+        from judge.search.export import build_export, pack
+        from judge.search.index import open_or_build
+
+        graph = load_graph(config)
+        indexes, notice = open_or_build(graph)
+        data = read_export(folder) or pack(build_export(graph, indexes, folder.name))
+    return LightIndex(data, editions, notice)
+
+
+def search(query: str, *, edition: str | None = None, limit: int = 10, lang: str | None = None,
+           config: str | None = None) -> SearchResult:
+    """`judge search`: one query on the exported index of the corpus."""
+    return search_with(open_light(config), query, edition=edition, limit=limit, lang=lang)
