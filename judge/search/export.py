@@ -11,7 +11,8 @@ Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
   the ranked fields (`judge.search.fields`), `query_stop` (the query's stop words), `glossary`
   [[English names], [French names]] (the FR↔EN glossary) and `notions` (the name keys of each
   of its notions), `entries` [[edition, language, term, text, term key]] (the Comprehensive
-  Rules glossaries, `judge.corpus.glossary`), `editions` [[id, [languages]]];
+  Rules glossaries, `judge.corpus.glossary`), `editions` [[id, [languages]]] and `newest`
+  (the latest edition's id), `elisions` and `protected` (`judge.search.tokens`);
 - `languages` {language: {`stop`, `count`, `docs` [[edition, number]] by document number
   (rule order), `cards` [[title, status, context, counterpart [language, number, title,
   text] or null, removed_in, texts]], `names` [stems of the rule's name], `descendants`
@@ -31,7 +32,7 @@ import marshal
 from pathlib import Path
 from typing import Any
 
-from judge.cache import code_digest, read_data
+from judge.cache import code_digest, read_data, trusted
 from judge.corpus.glossary import entries, notion_keys, term_key
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
@@ -39,7 +40,7 @@ from judge.corpus.loader import corpus_key
 from judge.corpus.model import Edition
 from judge.search.fields import FIELD_BOOSTS
 from judge.search.output import card_of
-from judge.search.tokens import never_stemmed, query_vocabulary
+from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
 
 EXPORT_FORMAT = 1
 EXPORT_FILE = "export.marshal"
@@ -95,6 +96,8 @@ def unpack(data: dict[str, Any]) -> dict[str, Any]:
 def read_export(folder: Path) -> dict[str, Any] | None:
     """The stored export (`pack`) in an index's cache folder, or None (absent, corrupt,
     untrusted, stale)."""
+    if not trusted(folder):
+        return None
     data = read_data(folder / EXPORT_FILE)
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("key") != folder.name:
         return None
@@ -178,5 +181,8 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
         "notions": [[sorted(key) for key in notion] for notion in notion_keys(terms)],
         "editions": [[e.id, list(e.languages)] for e in graph.editions],
+        "newest": graph.newest_edition,
+        "elisions": sorted(ELISIONS),
+        "protected": sorted(PROTECTED),
         "languages": languages,
     }
