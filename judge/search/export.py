@@ -32,7 +32,7 @@ import marshal
 from pathlib import Path
 from typing import Any
 
-from judge.cache import code_digest, read_data, trusted
+from judge.cache import code_digest, open_trusted, trusted, write_atomic
 from judge.corpus.glossary import entries, notion_keys, term_key
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
@@ -93,12 +93,24 @@ def unpack(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "languages": languages}
 
 
+def write_export(path: Path, data: dict[str, Any]) -> None:
+    """Store an export (`pack`ed) at `path`, atomically."""
+    write_atomic(path, marshal.dumps(pack(data)))
+
+
 def read_export(folder: Path) -> dict[str, Any] | None:
     """The stored export (`pack`) in an index's cache folder, or None (absent, corrupt,
     untrusted, stale)."""
     if not trusted(folder):
         return None
-    data = read_data(folder / EXPORT_FILE)
+    handle = open_trusted(folder / EXPORT_FILE)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            data = marshal.load(handle)  # plain data: loading it calls no function
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("key") != folder.name:
         return None
     if not isinstance(data.get("languages"), dict):

@@ -26,11 +26,11 @@ import whoosh.index
 from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from judge.cache import cache_dir, ensure_dir, trusted, write_data
+from judge.cache import cache_dir, ensure_dir, trusted
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
 from judge.search.analysis import FrenchAnalyzer
-from judge.search.export import EXPORT_FILE, build_export, index_name, pack, read_export
+from judge.search.export import EXPORT_FILE, build_export, index_name, read_export, write_export
 
 Indexes = dict[str, Any]  # language -> open Whoosh index
 
@@ -157,7 +157,7 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
         for language in languages(graph):
             ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
-        write_data(tmp / EXPORT_FILE, pack(build_export(graph, built, dest.name)))
+        write_export(tmp / EXPORT_FILE, build_export(graph, built, dest.name))
         for ix in built.values():
             ix.close()
         (tmp / "complete").write_text(_complete_text(_expected(graph)))
