@@ -1,20 +1,24 @@
 """Placing classified lines: rules with their text, examples and notes; glossary; contents; credits.
 
-Works on `Item`s (one per non-blank line, already classified by the grammar) with a small
-state machine over the document's parts. Knows nothing of Lark.
+Works on `Item`s (one per non-blank line, already classified by the grammar, with the
+citations of its text when the parser read them with the line) with a small state machine
+over the document's parts. Knows nothing of Lark.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from judge.corpus.model import (
     Document,
     Example,
     GlossaryEntry,
     Line,
+    Plain,
+    Reference,
     Rule,
     Segment,
     Span,
@@ -29,9 +33,28 @@ _GLOSSARY = ("glossary", "glossaire")
 _CREDITS = ("credits", "crédits", "questions?")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Item:
-    """One source line as the grammar classified it."""
+class Target(NamedTuple):
+    """A citation target as parsed: offsets in the parsed text and the source position (spans
+    come later). A named tuple, like `Item`: made by the thousand inside the parse."""
+
+    number: str
+    title: str | None
+    range_end: str | None
+    text: str
+    start: int
+    end: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+Part = str | Target
+
+
+class Item(NamedTuple):
+    """One source line as the grammar classified it. `parts`: the text cut at its citations
+    (plain runs and targets, joined they give `text`), None when the line has no citation."""
 
     kind: str
     line: int
@@ -40,13 +63,47 @@ class Item:
     head: str
     text: str
     text_column: int
+    parts: tuple[Part, ...] | None
 
 
-@dataclass(slots=True)
-class _Piece:
+class _Piece(NamedTuple):
+    """One line of a rule, example or glossary text. `read`: `parts` is the line's own
+    reading (False: only the inline parse of the joined text knows its citations)."""
+
     text: str
     line: int
     column: int
+    parts: tuple[Part, ...] | None
+    read: bool = True
+
+
+def segments_of(parts: Iterable[Part], span: Callable[[Target], Span]) -> tuple[Segment, ...]:
+    """Plain runs and references from parsed parts (adjacent plain parts merged)."""
+    out: list[Segment] = []
+    pending = ""
+    for part in parts:
+        if isinstance(part, str):
+            pending += part
+            continue
+        if pending:
+            out.append(Plain(text=pending))
+            pending = ""
+        out.append(Reference(
+            number=part.number, title=part.title, range_end=part.range_end, text=part.text, span=span(part),
+        ))
+    if pending:
+        out.append(Plain(text=pending))
+    return tuple(out)
+
+
+def _joined(pieces: list[_Piece], joiner: str) -> Iterable[Part]:
+    for i, piece in enumerate(pieces):
+        if i:
+            yield joiner
+        if piece.parts is None:
+            yield piece.text
+        else:
+            yield from piece.parts
 
 
 @dataclass(slots=True)
@@ -84,11 +141,14 @@ def _heading_like(text: str) -> bool:
 
 
 class _Assembler:
-    def __init__(self, *, file: str, language: str, edition: str, inline: InlineParser) -> None:
+    def __init__(
+        self, *, file: str, language: str, edition: str, inline: InlineParser, per_line: bool
+    ) -> None:
         self.file = file
         self.language = language
         self.edition = edition
         self.inline = inline
+        self.per_line = per_line
         self.mode = "preamble"
         self.rules: list[Rule] = []
         self.glossary: list[GlossaryEntry] = []
@@ -166,14 +226,16 @@ class _Assembler:
             self._close_rule()
             self.current = _OpenRule(item=item)
             if item.text:
-                self.current.pieces.append(_Piece(item.text, item.line, item.text_column))
+                self.current.pieces.append(_Piece(item.text, item.line, item.text_column, item.parts))
             number = item.number or ""
             if self.removal_note is not None:
                 self.current.historical = True
                 self.current.notes = (self.removal_note,)
                 self.removed_roots.append(number)
                 self.removal_note = None
-            elif any(number.startswith(root) and number != root for root in self.removed_roots):
+            elif self.removed_roots and any(
+                number.startswith(root) and number != root for root in self.removed_roots
+            ):
                 self.current.historical = True
         elif kind == "chapter":
             self._close_rule()
@@ -182,7 +244,7 @@ class _Assembler:
             if self.current is None:
                 self.unparsed.append(Line(kind="example", text=item.head + " " + item.text, line=item.line))
             else:
-                self.current.examples.append([_Piece(item.text, item.line, item.text_column)])
+                self.current.examples.append([_Piece(item.text, item.line, item.text_column, item.parts)])
         elif kind == "removal":
             self._close_rule()
             self.removal_note = item.head.strip()
@@ -203,9 +265,9 @@ class _Assembler:
                 kind_name = "heading" if _heading_like(item.text) else "intro"
                 self._other(kind_name, item)
             elif current.examples and self.last_line == current.examples[-1][-1].line + 1:
-                current.examples[-1].append(_Piece(item.text, item.line, item.text_column))
+                current.examples[-1].append(_Piece(item.text, item.line, item.text_column, item.parts))
             else:
-                current.pieces.append(_Piece(item.text, item.line, item.text_column))
+                current.pieces.append(_Piece(item.text, item.line, item.text_column, item.parts))
 
     def _on_glossary(self, item: Item) -> None:
         if item.kind == "heading" and item.head.strip().lower() in _CREDITS:
@@ -216,7 +278,10 @@ class _Assembler:
         text = item.head.strip() if item.kind in ("heading", "removal", "effective") else (
             f"{item.head.strip()} {item.text}".strip() if item.kind != "text" else item.text
         )
-        piece = _Piece(text, item.line, item.column)
+        # The line's own reading holds for a text line whose text starts its line; other lines
+        # (and the column the joined text is located from) are the inline parse's.
+        read = item.kind == "text" and item.column == item.text_column
+        piece = _Piece(text, item.line, item.column, item.parts, read)
         if self.entry is None:
             self.entry = (item, [piece])
         else:
@@ -234,21 +299,17 @@ class _Assembler:
         item = open_rule.item
         number = item.number or ""
         is_section = item.kind == "section"
-        text = "" if is_section else "\n".join(p.text for p in open_rule.pieces)
-        segments: tuple[Segment, ...] = ()
-        if text:
-            segments = self.inline(text, file=self.file, locate=_locator(open_rule.pieces))
-        examples = tuple(
-            Example(
-                text=" ".join(p.text for p in pieces),
-                segments=self.inline(
-                    " ".join(p.text for p in pieces), file=self.file, locate=_locator(pieces)
-                ),
+        text = "" if is_section else "\n".join([p.text for p in open_rule.pieces])
+        segments = self._segments(text, open_rule.pieces, "\n")
+        examples = []
+        for pieces in open_rule.examples:
+            example_text = " ".join([p.text for p in pieces])
+            examples.append(Example(
+                text=example_text,
+                segments=self._segments(example_text, pieces, " "),
                 span=self._span(pieces[0].line, pieces[0].column, pieces[-1]),
-            )
-            for pieces in open_rule.examples
-        )
-        last = open_rule.pieces[-1] if open_rule.pieces else _Piece("", item.line, item.column)
+            ))
+        last = open_rule.pieces[-1] if open_rule.pieces else _Piece("", item.line, item.column, None)
         self.rules.append(
             Rule(
                 edition=self.edition,
@@ -258,7 +319,7 @@ class _Assembler:
                 title=(" ".join(p.text for p in open_rule.pieces) or None) if is_section else None,
                 text=text,
                 segments=segments,
-                examples=examples,
+                examples=tuple(examples),
                 notes=open_rule.notes,
                 status="historical" if open_rule.historical else "current",
                 span=self._span(item.line, item.column, last),
@@ -272,8 +333,8 @@ class _Assembler:
         self.entry = None
         term = pieces[0].text
         body = pieces[1:]
-        text = "\n".join(p.text for p in body)
-        segments = self.inline(text, file=self.file, locate=_locator(body)) if body else ()
+        text = "\n".join([p.text for p in body])
+        segments = self._segments(text, body, "\n")
         self.glossary.append(
             GlossaryEntry(
                 term=term,
@@ -282,6 +343,21 @@ class _Assembler:
                 span=self._span(item.line, item.column, pieces[-1]),
             )
         )
+
+    def _segments(self, text: str, pieces: list[_Piece], joiner: str) -> tuple[Segment, ...]:
+        """The text's segments: merged from its lines' own readings when they settle it (lines
+        joined by line ends: no citation spans a line end), else parsed whole with the inline
+        start (several lines joined by spaces, or the reference path)."""
+        if not text:
+            return ()
+        if self.per_line and (joiner == "\n" or len(pieces) == 1) and all(p.read for p in pieces):
+            if all(p.parts is None for p in pieces):
+                return (Plain(text=text),)
+            file = self.file
+            return segments_of(_joined(pieces, joiner), lambda t: Span(
+                file=file, line=t.line, column=t.column, end_line=t.end_line, end_column=t.end_column,
+            ))
+        return self.inline(text, file=self.file, locate=_locator(pieces))
 
     def _span(self, line: int, column: int, last: _Piece) -> Span:
         return Span(
@@ -317,12 +393,16 @@ def assemble(
     edition: str,
     encoding: str,
     inline: InlineParser,
+    per_line: bool = True,
 ) -> Document:
-    """Place every line item; what cannot be placed goes to `Document.unparsed`."""
-    assembler = _Assembler(file=file, language=language, edition=edition, inline=inline)
+    """Place every line item; what cannot be placed goes to `Document.unparsed`.
+
+    `inline` parses a joined text; `per_line=False` uses it for every text (the reference
+    path) instead of the citations read with each line."""
+    assembler = _Assembler(file=file, language=language, edition=edition, inline=inline, per_line=per_line)
     for item in items:
         assembler.feed(item)
     return assembler.finish(encoding)
 
 
-__all__ = ["Item", "assemble"]
+__all__ = ["Item", "Part", "Target", "assemble", "segments_of"]

@@ -1,57 +1,65 @@
 """The Lark front end: loads `grammar.lark` once and turns its parses into line items and segments.
 
 This module is the only code that knows the grammar's rule and terminal names. The parser of
-record runs its callbacks inside the LALR parse (no tree) and parses inline text only when it
-holds three digits in a row (a `NUMBER`); `reference=True` keeps the plain path (a tree
-with positions, then the same callbacks) so that the tests can compare the two. Placing lines
-into rules, examples, glossary and so on is `judge.corpus.assemble`'s job.
+record reads a whole file in one LALR parse, its callbacks run inside the parse (no tree), and
+each line's citations are lexed with the line (no second parse of the text); the assembler
+only re-reads with the `inline` start an example that runs over several lines (joined with
+spaces, a citation could straddle two of them). `reference=True` keeps the plain path: a
+tree with positions, the same callbacks on it, then every rule text parsed again as a whole
+with the `inline` start, so that the tests can compare the two. Placing lines into rules,
+examples, glossary and so on is `judge.corpus.assemble`'s job.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 import lark_cython
-from lark import Lark, Token, Transformer, UnexpectedInput
+from lark import Lark, Token, UnexpectedInput
+from lark.visitors import Transformer_NonRecursive
 
-from judge.corpus.assemble import Item, assemble
-from judge.corpus.model import Document, Plain, Reference, Segment, Span
+from judge.corpus.assemble import Item, Part, Target, assemble, segments_of
+from judge.corpus.model import Document, Plain, Segment, Span
 from judge.corpus.textio import decode, read_text
 from judge.errors import RuleSyntaxError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 _QUOTES = "\"«»“”"
+_WS = " \t\u00a0"
 # Every citation target is a three-digit `NUMBER`: text without three digits in a row is plain.
 _MAY_CITE = re.compile(r"\d{3}")
 
 
-class _Callbacks(Transformer[Token, object]):
-    """One callback per grammar rule, position-free: usable inside the LALR parse (fast path)
-    or on a built parse tree (the reference path), with the same results."""
+class _Callbacks(Transformer_NonRecursive[Token, object]):
+    """One callback per grammar rule: usable inside the LALR parse (fast path) or on a built
+    parse tree (the reference path), with the same results. Non-recursive on a tree: the line
+    list nests one level per line."""
 
-    def document(self, children: list[Item]) -> list[Item]:
-        return children
+    def document(self, children: list[Any]) -> list[Item]:
+        return children[-1] if children and isinstance(children[-1], list) else []
 
-    def rule_line(self, children: list[Token]) -> Item:
-        return _numbered("rule", children)
+    def lines(self, children: list[Any]) -> list[Item]:
+        if len(children) == 1:
+            return [children[0]]
+        children[0].append(children[1])
+        return children[0]  # type: ignore[no-any-return]
 
-    def section_line(self, children: list[Token]) -> Item:
-        return _numbered("section", children)
+    def rule_line(self, children: list[Any]) -> Item:
+        return _line("rule", children)
 
-    def chapter_line(self, children: list[Token]) -> Item:
-        return _numbered("chapter", children)
+    def section_line(self, children: list[Any]) -> Item:
+        return _line("section", children)
 
-    def example_line(self, children: list[Token]) -> Item:
-        head = children[0]
-        token = children[1] if len(children) > 1 else None
-        raw = token.value if token is not None else ""
-        return _item("example", head, None, token, raw.strip())
+    def chapter_line(self, children: list[Any]) -> Item:
+        return _line("chapter", children)
+
+    def example_line(self, children: list[Any]) -> Item:
+        return _line("example", children)
 
     def removal_note(self, children: list[Token]) -> Item:
         return _whole("removal", children[0])
@@ -62,22 +70,34 @@ class _Callbacks(Transformer[Token, object]):
     def effective_line(self, children: list[Token]) -> Item:
         return _whole("effective", children[0])
 
-    def text_line(self, children: list[Token]) -> Item:
-        return _whole("text", children[0])
+    def text_line(self, children: list[Any]) -> Item:
+        first = children[0]
+        token = first[0] if isinstance(first, list) else first
+        return _text_item("text", token.line or 0, token.column or 1, None, "", first)
 
-    def inline(self, children: list[Token | list[str | _Target]]) -> list[str | _Target]:
-        out: list[str | _Target] = []
+    # Tokens are tested as "not a list, not a Target": lark-cython's tokens are not `lark.Token`s.
+    def parts(self, children: list[Any]) -> list[Any]:
+        out: list[Any] = []
         for child in children:
             if isinstance(child, list):
                 out.extend(child)
             else:
+                out.append(child)
+        return out
+
+    def inline(self, children: list[Any]) -> list[Part]:
+        out: list[Part] = []
+        for child in children:
+            if isinstance(child, list):
+                out.extend([p if isinstance(p, Target) else p.value for p in child])
+            else:
                 out.append(child.value)
         return out
 
-    def citation(self, children: list[Token | _Target]) -> list[str | _Target]:
-        return [c if isinstance(c, _Target) else c.value for c in children]
+    def citation(self, children: list[Token | Target]) -> list[Token | Target]:
+        return children
 
-    def target(self, children: list[Token]) -> _Target:
+    def target(self, children: list[Token]) -> Target:
         range_end = None
         title = None
         for token in children[1:]:
@@ -85,49 +105,61 @@ class _Callbacks(Transformer[Token, object]):
                 range_end = token.value
             elif token.type == "QUOTED":
                 title = token.value.strip(" \t\u00a0,").strip(_QUOTES).strip().rstrip(".,;: ").strip()
-        start = children[0].start_pos or 0
-        return _Target(
-            number=children[0].value,
+        first, last = children[0], children[-1]
+        return Target(
+            number=first.value,
             title=title or None,
             range_end=range_end,
-            text="".join(t.value for t in children),
-            start=start,
-            end=children[-1].end_pos or start,
+            text="".join([t.value for t in children]),
+            start=first.start_pos or 0,
+            end=last.end_pos or 0,
+            line=first.line or 0,
+            column=first.column or 1,
+            end_line=last.end_line or 0,
+            end_column=last.end_column or 1,
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Target:
-    """A citation target as parsed, with offsets in the inline text (spans come later)."""
-
-    number: str
-    title: str | None
-    range_end: str | None
-    text: str
-    start: int
-    end: int
+def _line(kind: str, children: list[Any]) -> Item:
+    head: Token = children[0]
+    number = head.value.rstrip(".") if kind != "example" else None
+    if len(children) == 2:  # no text, only the line end
+        return Item(kind, head.line or 0, head.column or 1, number, head.value, "", 0, None)
+    return _text_item(kind, head.line or 0, head.column or 1, number, head.value, children[1])
 
 
-def _item(kind: str, head: Token, number: str | None, token: Token | None, text: str) -> Item:
-    column = 0
-    if token is not None:
-        raw = token.value
-        column = (token.column or 1) + len(raw) - len(raw.lstrip(" \t\u00a0"))
+def _text_item(kind: str, line: int, column: int, number: str | None, head: str, text: Any) -> Item:
+    """An item whose text was lexed with its citations: one text token (the common case: no
+    citation on the line), or the `parts` list (tokens and targets)."""
+    if not isinstance(text, list):
+        raw = text.value
+        stripped = raw.lstrip(_WS)
+        return Item(
+            kind, line, column, number, head, stripped.rstrip(_WS),
+            (text.column or 1) + len(raw) - len(stripped), None,
+        )
+    lead = 0
+    pieces: list[Part] = [p if isinstance(p, Target) else p.value for p in text]
+    if isinstance(pieces[0], str):
+        stripped = pieces[0].lstrip(_WS)
+        lead = len(pieces[0]) - len(stripped)
+        pieces[0] = stripped
+    if isinstance(pieces[-1], str):
+        pieces[-1] = pieces[-1].rstrip(_WS)
+    parts = tuple(p for p in pieces if p != "")
     return Item(
-        kind=kind, line=head.line or 0, column=head.column or 1, number=number, head=head.value,
-        text=text, text_column=column,
+        kind, line, column, number, head, "".join([p if isinstance(p, str) else p.text for p in parts]),
+        (text[0].column or 1) + lead, parts,
     )
 
 
-def _numbered(kind: str, children: list[Token]) -> Item:
-    head = children[0]
-    token = children[1] if len(children) > 1 else None
-    text = token.value.strip(" \t\u00a0") if token is not None else ""
-    return _item(kind, head, head.value.rstrip("."), token, text)
-
-
 def _whole(kind: str, token: Token) -> Item:
-    return _item(kind, token, None, token, token.value.strip(" \t\u00a0"))
+    raw = token.value
+    stripped = raw.lstrip(_WS)
+    return Item(
+        kind, token.line or 0, token.column or 1, None, raw, stripped.rstrip(_WS),
+        (token.column or 1) + len(raw) - len(stripped), None,
+    )
 
 
 def _open(**options: Any) -> Lark:
@@ -168,7 +200,7 @@ def parse_inline(
     locate: Callable[[int], tuple[int, int]] | None = None,
     reference: bool = False,
 ) -> tuple[Segment, ...]:
-    """Cut one rule text into plain runs and references (concatenation gives `text` back).
+    """Cut one text into plain runs and references (concatenation gives `text` back).
 
     `reference=True` takes the slow reference path (tree, then transform, no pre-filter):
     the tests check that both give the same segments and spans.
@@ -178,24 +210,13 @@ def parse_inline(
     if not reference and not _MAY_CITE.search(text):
         return (Plain(text=text),)
     where = locate or (lambda offset: (1, offset + 1))
-    out: list[Segment] = []
-    pending = ""
-    for part in _parse(text, "inline", reference):
-        if isinstance(part, str):
-            pending += part
-            continue
-        if pending:
-            out.append(Plain(text=pending))
-            pending = ""
-        line, column = where(part.start)
-        end_line, end_column = where(part.end)
-        out.append(Reference(
-            number=part.number, title=part.title, range_end=part.range_end, text=part.text,
-            span=Span(file=file, line=line, column=column, end_line=end_line, end_column=end_column),
-        ))
-    if pending:
-        out.append(Plain(text=pending))
-    return tuple(out)
+
+    def span(target: Target) -> Span:
+        line, column = where(target.start)
+        end_line, end_column = where(target.end)
+        return Span(file=file, line=line, column=column, end_line=end_line, end_column=end_column)
+
+    return segments_of(_parse(text, "inline", reference), span)
 
 
 def parse_text(
@@ -209,7 +230,7 @@ def parse_text(
 ) -> Document:
     """Parse a decoded rule text (line ends already `\\n`) into a `Document`.
 
-    `reference=True`: the slow reference path (see `parse_inline`), for the tests.
+    `reference=True`: the slow reference path (see the module's docstring), for the tests.
     """
     source = text if text.endswith("\n") else text + "\n"
     try:
@@ -223,6 +244,7 @@ def parse_text(
         edition=edition,
         encoding=encoding,
         inline=partial(parse_inline, reference=reference),
+        per_line=not reference,
     )
 
 

@@ -90,11 +90,11 @@ def _terminal(name: str) -> str:
 
 
 PLAIN = re.compile(_terminal("PLAIN"))
-# The plain form: any character where no citation starts.
-SLOW_PLAIN = re.compile(r"(?:(?!" + _terminal("CITE") + r")[\s\S])+")
+# The plain form: any character of a line where no citation starts.
+SLOW_PLAIN = re.compile(r"(?:(?!" + _terminal("CITE") + r")[^\n\x00-\x08\x0b\x0d-\x1f\x7f])+")
 _PIECES = st.sampled_from(
     ["voir ", "Voir la règle ", "see rule ", "cf. ", "règles ", "Rules ", "ſee ", "rule", "300", "306.2a",
-     " ", "\u00a0", "\n", "s", "v", "c", "r", "S", "a", "é", "1", ", et ", "(", "x300", "«", "»"]
+     " ", "\u00a0", "\n", "\x0c", "\x01", "s", "v", "c", "r", "S", "a", "é", "1", ", et ", "(", "x300", "«", "»"]
 )
 
 
@@ -104,3 +104,36 @@ def test_plain_terminal_matches_what_its_plain_form_matches(text: str) -> None:
     for start in range(len(text) + 1):
         fast, slow = PLAIN.match(text, start), SLOW_PLAIN.match(text, start)
         assert (fast and fast.end()) == (slow and slow.end())
+
+
+TEXT = re.compile(_terminal("TEXT"))
+_CONTROL = re.compile(r"[\n\x00-\x08\x0b\x0d-\x1f\x7f]")
+
+
+def test_text_terminal_refuses_exactly_the_non_ascii_digits_among_single_characters() -> None:
+    """Every code point: a lone character is a `TEXT` unless it is a control character or a
+    digit that `\\d` (hence `NUMBER`) knows beyond 0-9."""
+    wrong = [
+        hex(code) for code in range(0x110000)
+        if (TEXT.match(chr(code) + "\n") is None)
+        != bool(_CONTROL.match(chr(code)) or (re.match(r"\d", chr(code)) and not "0" <= chr(code) <= "9"))
+    ]
+    assert wrong == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES | st.sampled_from(["12", "1", "١", "٢٣", "99 "]) | st.text(max_size=3), max_size=30)
+       .map("".join))
+def test_text_terminal_matches_a_line_rest_only_where_no_citation_can_start(text: str) -> None:
+    """`TEXT` takes the rest of a line only when it holds no three digits in a row, and then
+    `PLAIN` takes the same rest: no citation is lost by the cheap scan."""
+    line = text.split("\n")[0] + "\n"
+    for start in range(len(line) - 1):
+        fast = TEXT.match(line, start)
+        if fast is None:  # three digits, a control character or a digit beyond 0-9 follow
+            rest = line[start:-1]
+            assert re.search(r"\d{3}", rest) or _CONTROL.search(rest) or re.search(r"(?![0-9])\d", rest)
+            continue
+        assert not re.search(r"\d{3}", fast.group())
+        plain = PLAIN.match(line, start)
+        assert plain is not None and plain.end() == fast.end() == len(line) - 1
