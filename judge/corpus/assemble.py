@@ -96,16 +96,6 @@ def segments_of(parts: Iterable[Part], span: Callable[[Target], Span]) -> tuple[
     return tuple(out)
 
 
-def _joined(pieces: list[_Piece], joiner: str) -> Iterable[Part]:
-    for i, piece in enumerate(pieces):
-        if i:
-            yield joiner
-        if piece.parts is None:
-            yield piece.text
-        else:
-            yield from piece.parts
-
-
 @dataclass(slots=True)
 class _OpenRule:
     item: Item
@@ -162,6 +152,10 @@ class _Assembler:
         self.removal_note: str | None = None
         self.removed_roots: list[str] = []
         self.last_line = 0
+        self._handlers = {
+            "preamble": self._on_preamble, "contents": self._on_contents, "body": self._on_body,
+            "glossary": self._on_glossary, "credits": self._on_credits,
+        }
 
     # ------------------------------------------------------------------ driving
     def feed(self, item: Item) -> None:
@@ -170,7 +164,7 @@ class _Assembler:
         if item.line > self.last_line + 1:
             self._blank()
         self.last_line = item.line
-        getattr(self, f"_on_{self.mode}")(item)
+        self._handlers[self.mode](item)
 
     def _blank(self) -> None:
         if self.mode == "glossary":
@@ -350,14 +344,28 @@ class _Assembler:
         start (several lines joined by spaces, or the reference path)."""
         if not text:
             return ()
-        if self.per_line and (joiner == "\n" or len(pieces) == 1) and all(p.read for p in pieces):
-            if all(p.parts is None for p in pieces):
-                return (Plain(text=text),)
-            file = self.file
-            return segments_of(_joined(pieces, joiner), lambda t: Span(
-                file=file, line=t.line, column=t.column, end_line=t.end_line, end_column=t.end_column,
-            ))
+        if self.per_line and (joiner == "\n" or len(pieces) == 1):
+            parts: list[Part] = []
+            cited = False
+            for i, piece in enumerate(pieces):
+                if not piece.read:
+                    break
+                if i:
+                    parts.append(joiner)
+                if piece.parts is None:
+                    parts.append(piece.text)
+                else:
+                    cited = True
+                    parts.extend(piece.parts)
+            else:
+                return segments_of(parts, self._target_span) if cited else (Plain(text=text),)
         return self.inline(text, file=self.file, locate=_locator(pieces))
+
+    def _target_span(self, target: Target) -> Span:
+        return Span(
+            file=self.file, line=target.line, column=target.column,
+            end_line=target.end_line, end_column=target.end_column,
+        )
 
     def _span(self, line: int, column: int, last: _Piece) -> Span:
         return Span(

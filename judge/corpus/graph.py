@@ -32,6 +32,10 @@ def key(rule: Rule) -> RuleKey:
     return (rule.edition, rule.language, rule.number)
 
 
+def _number_order(rule: Rule) -> tuple[int, int, str]:
+    return sort_key(rule.number)
+
+
 def find_edition(editions: tuple[Edition, ...], edition_id: str) -> Edition:
     for edition in editions:
         if edition.id == edition_id:
@@ -52,39 +56,47 @@ class RuleGraph:
         self.editions = editions
         self.documents = documents
         self._catalogue: Catalogue | None = None
-        self._by_key: dict[RuleKey, Rule] = {}
+        self._languages = {e.id: e.languages for e in editions}
+        by_key: dict[RuleKey, Rule] = {}
+        self._by_key = by_key
         self._duplicates: list[Rule] = []
         self._ordered: dict[tuple[str, str], list[Rule]] = defaultdict(list)
         for doc in documents:
             for rule in doc.rules:
-                k = key(rule)
-                if k in self._by_key:
+                k = (rule.edition, rule.language, rule.number)
+                if k in by_key:
                     self._duplicates.append(rule)
                     continue
-                self._by_key[k] = rule
+                by_key[k] = rule
                 self._ordered[(rule.edition, rule.language)].append(rule)
         self._position: dict[RuleKey, int] = {}
         self._children: dict[RuleKey, list[Rule]] = defaultdict(list)
         for rules in self._ordered.values():
-            rules.sort(key=lambda r: sort_key(r.number))
+            rules.sort(key=_number_order)
             for i, rule in enumerate(rules):
-                self._position[key(rule)] = i
+                self._position[(rule.edition, rule.language, rule.number)] = i
                 parent = self._parent_key(rule)
                 if parent is not None:
                     self._children[parent].append(rule)
         self._outgoing: dict[RuleKey, tuple[ResolvedReference, ...]] = {}
         self._backlinks: dict[RuleKey, list[Rule]] = defaultdict(list)
-        for rule in self._by_key.values():
+        for k, rule in by_key.items():
+            refs = rule.references
+            if not refs:
+                continue
             resolved = tuple(
-                ResolvedReference(reference=ref, target=self._resolve(rule, ref.number))
-                for ref in rule.references
+                ResolvedReference(reference=ref, target=self.resolve_in(rule.edition, rule.language, ref.number))
+                for ref in refs
             )
-            self._outgoing[key(rule)] = resolved
+            self._outgoing[k] = resolved
             seen: set[RuleKey] = set()
             for item in resolved:
-                if item.target is not None and key(item.target) not in seen:
-                    seen.add(key(item.target))
-                    self._backlinks[key(item.target)].append(rule)
+                target = item.target
+                if target is not None:
+                    target_key = (target.edition, target.language, target.number)
+                    if target_key not in seen:
+                        seen.add(target_key)
+                        self._backlinks[target_key].append(rule)
 
     # ------------------------------------------------------------------ editions
     @property
@@ -221,7 +233,8 @@ class RuleGraph:
         same = self._by_key.get((edition, language, number))
         if same is not None:
             return same
-        for lang in self.edition(edition).languages:
+        languages = self._languages.get(edition)
+        for lang in languages if languages is not None else self.edition(edition).languages:
             other = self._by_key.get((edition, lang, number))
             if other is not None:
                 return other
