@@ -1,10 +1,12 @@
 """Benchmark: parse + graph of the 2022 CR against a regex baseline, and scaling over 10 copies.
 
-Run by hand: `python bench/bench_parse.py [--cr PATH] [--rounds N]` (`$JUDGE_SHARED`: the
-shared folder, default `../shared`). Everything is measured in
-one run, interleaved round by round (the machine is noisy), best of the rounds. Targets
-(issue 14): parse + graph <= 5x the regex baseline; 10 copies <= 11x one copy. Cold starts
-of whole processes are `bench/bench_cold.py`.
+Run by hand: `python bench/bench_parse.py [--cr PATH] [--rounds N] [--instructions]`
+(`$JUDGE_SHARED`: the shared folder, default `../shared`). Everything is measured in one run,
+interleaved round by round (the machine is noisy): medians and best of the rounds, wall clock
+and CPU time. `--instructions` also counts the instructions of one call of each under
+`valgrind --tool=callgrind` (independent of the load of a shared machine). Targets (issue 14):
+parse + graph <= 5x the regex baseline; 10 copies <= 11x one copy. Cold starts of whole
+processes are `bench/bench_cold.py`.
 
 The baseline (`regex_split`) is the least a parser must do: cut the file into rules and their
 examples and build the model's `Rule` and `Example` records, with one regex over the lines and
@@ -16,6 +18,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -68,6 +74,35 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def cpu_timed(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def instructions(cr: Path, what: str) -> int:
+    """Instructions of one `what` call (after a warm-up), counted by callgrind: the script runs
+    itself with `--measure`, which makes that call through `eval`, and callgrind collects only
+    inside the interpreter's `eval` builtin (nothing else in the measured code calls it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", "--toggle-collect=builtin_eval*",
+             sys.executable, __file__, "--cr", str(cr), "--measure", what],
+            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind n'a rien compté :\n{done.stderr}")
+    return int(found.group(1))
+
+
+def measure(text: str, name: str, what: str) -> None:
+    """The call that `instructions` counts (warm-up first, as in a long-lived process)."""
+    work = {"regex": lambda: regex_split(text), "parse": lambda: parse_and_graph(text, name)}[what]
+    work()
+    eval("work()", {"work": work})  # callgrind counts from here
+
+
 def copies(text: str, count: int) -> str:
     """Preamble once, the numbered body `count` times (renumbered), the rest once."""
     lines = text.split("\n")
@@ -85,20 +120,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cr", type=Path, default=DEFAULT_CR)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--instructions", action="store_true", help="compter aussi sous callgrind")
+    parser.add_argument("--measure", choices=("regex", "parse"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     text = read_text(args.cr).text
+    if args.measure:
+        measure(text, args.cr.name, args.measure)
+        return
     parse_and_graph(text, "warm-up")  # grammar compiled once, as in a long-lived process
     regex_split(text)
 
-    base, full = [], []
+    base, full, base_cpu, full_cpu = [], [], [], []
     for _ in range(args.rounds):
         base.append(timed(lambda: regex_split(text)))
         full.append(timed(lambda: parse_and_graph(text, args.cr.name)))
+        base_cpu.append(cpu_timed(lambda: regex_split(text)))
+        full_cpu.append(cpu_timed(lambda: parse_and_graph(text, args.cr.name)))
     graph = parse_and_graph(text, args.cr.name)
-    b, f = min(base), min(full)
-    print(f"regex (règles + exemples) : {b * 1000:.1f} ms ({len(regex_split(text))} règles)")
-    print(f"parse + graphe {args.cr.name} : {f * 1000:.1f} ms ({len(graph.all_rules())} règles)")
-    print(f"rapport parse + graphe / regex : {f / b:.1f}x [cible <= 5x]")
+    print(f"{len(regex_split(text))} règles (regex), {len(graph.all_rules())} règles (parse + graphe)")
+    for label, b_times, f_times in (("réel", base, full), ("cpu", base_cpu, full_cpu)):
+        b, f = statistics.median(b_times), statistics.median(f_times)
+        print(f"{label:>4} médianes : regex {b * 1000:.1f} ms, parse + graphe {f * 1000:.1f} ms, "
+              f"rapport {f / b:.2f}x (meilleurs : {min(f_times) / min(b_times):.2f}x) [cible <= 5x]")
+    if args.instructions:
+        b_ins, f_ins = instructions(args.cr, "regex"), instructions(args.cr, "parse")
+        print(f"instructions (callgrind) : regex {b_ins / 1e6:.0f} M, parse + graphe {f_ins / 1e6:.0f} M, "
+              f"rapport {f_ins / b_ins:.2f}x [cible <= 5x]")
 
     tracemalloc.start()
     parse_and_graph(text, args.cr.name)
