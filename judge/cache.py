@@ -71,7 +71,7 @@ def code_inputs(*subpackages: str) -> tuple[Path, ...]:
     out: list[Path] = [_PACKAGE, *sorted(_PACKAGE.glob("*.py"))]
     for name in subpackages:
         folder = _PACKAGE / name
-        out.extend(sorted({folder, *(p for p in folder.rglob("*") if p.is_dir())}))
+        out.extend(sorted({folder, *(p for p in folder.rglob("*") if p.is_dir() and p.name != "__pycache__")}))
         out.extend(_code_files(folder))
     return tuple(out)
 

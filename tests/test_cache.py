@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.cache import ensure_dir, read_pickle, stamps, unchanged, write_pickle
+from judge.cache import code_inputs, ensure_dir, read_pickle, stamps, unchanged, write_pickle
 
 JUDGE = [str(Path(sys.executable).with_name("judge"))]
 WARNING = "cache ignoré"
@@ -160,3 +160,10 @@ def test_stamps_see_a_change_and_never_trust_a_file_changed_just_now(tmp_path: P
     assert not unchanged(settled[:1])
     (folder / "new.py").write_text("", encoding="utf-8")
     assert not unchanged(settled[1:2])
+
+
+def test_code_inputs_are_the_sources_and_their_folders_not_the_bytecode() -> None:
+    inputs = code_inputs("corpus")
+    names = {p.name for p in inputs}
+    assert {"cache.py", "__init__.py", "corpus", "store.py", "grammar.lark"} <= names
+    assert not [p for p in inputs if "__pycache__" in p.parts or p.suffix == ".pyc"]

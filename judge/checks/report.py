@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from judge.checks import catalog  # noqa: F401  (registers every check before REGISTRY is read)
 from judge.checks.context import REGISTRY, Answer, Context, RuleSource, answer, build_context
 from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
-from judge.checks.replay import TrailEntry, replay_context
 from judge.checks.rulemap import edition_models, load_checks_for
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
@@ -22,8 +21,9 @@ from judge.game.model import Question, Situation
 from judge.game.states import check_state
 from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
 
-TYPE_CHECKING = False  # the coverage alone reads a whole graph; mypy reads this block as true
+TYPE_CHECKING = False  # types only (a graph for the coverage); mypy reads this block as true
 if TYPE_CHECKING:
+    from judge.checks.replay import TrailEntry
     from judge.corpus.graph import RuleGraph
 
 # The sections whose rules the checks are measured against: the turn structure and the
@@ -91,6 +91,8 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
     if situation.events is not None:
+        from judge.checks.replay import replay_context  # only a situation with events replays
+
         ctx, trail = replay_context(graph, edition, model, situation)
         return ctx, tuple(_trail(ctx, entry) for entry in trail)
     check_state(model, situation)

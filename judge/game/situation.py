@@ -8,7 +8,6 @@ triggers and extra steps in `judge.game.readers`; it does not answer questions.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import tomllib
@@ -99,6 +98,8 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
     """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation."""
     fmt = fmt or _guess_format(text, source)
     if fmt == "json":
+        import json  # only for a JSON situation
+
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
