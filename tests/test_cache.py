@@ -167,3 +167,20 @@ def test_code_inputs_are_the_sources_and_their_folders_not_the_bytecode() -> Non
     names = {p.name for p in inputs}
     assert {"cache.py", "__init__.py", "corpus", "store.py", "grammar.lark"} <= names
     assert not [p for p in inputs if "__pycache__" in p.parts or p.suffix == ".pyc"]
+
+
+def test_eight_judge_rule_on_an_empty_cache_all_succeed_and_leave_one_store(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(cache))
+    runs = [subprocess.Popen([*JUDGE, "rule", "300.3", "--json"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    results = [(p.wait(timeout=600), *p.communicate()) for p in runs]
+    assert [code for code, _, _ in results] == [0] * 8, [err for _, _, err in results]
+    outputs = {out for _, out, _ in results}
+    assert len(outputs) == 1 and '"number": "300.3"' in outputs.pop()
+    names = sorted(p.name for p in cache.iterdir())
+    assert not [n for n in names if n.startswith(".")], names
+    assert len([n for n in names if n.startswith("rules-")]) == 1, names
+    ninth = _run(cache, "rule", "300.3", "--json")
+    assert (ninth.returncode, ninth.stderr) == (0, "")
+    assert sorted(p.name for p in cache.iterdir()) == names

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import marshal
+import sys
 from pathlib import Path
 
 from judge import __version__
@@ -44,10 +45,12 @@ Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], 
 
 
 def store_path(config: str | None = None) -> Path:
-    """Where the store of this configuration lives (one file per manifest and user file;
-    its content says which inputs it was built from)."""
+    """Where the store of this configuration lives (one file per version of judge and of
+    Python — marshal's format is Python's —, manifest and user file; its head says which
+    inputs it was built from)."""
     found = find_config(config)
-    seed = f"{__version__}\0{Path(__file__).resolve().parent}\0{rules_dir()}\0{found and found.resolve()}"
+    seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{Path(__file__).resolve().parent}\0"
+            f"{rules_dir()}\0{found and found.resolve()}")
     return cache_dir() / f"rules-{digest(seed.encode()).hexdigest()}.store"
 
 
