@@ -108,5 +108,5 @@ register_mechanism("replay", cites=(
     "action.phasing", "untap.doesnt_untap", "action.triggers.upkeep", "triggers.beginning",
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
-    "triggers.on.blocks", "triggers.on.blocked_by_creature",
+    "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
 ))

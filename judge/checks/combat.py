@@ -6,6 +6,7 @@ The `attack_reasons` / `block_reasons` helpers are shared with the replay's decl
 from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
+from judge.checks.defenders import attack_target, attacked_player, defenders
 from judge.checks.words import label, plural
 from judge.game.model import Creature, Question
 from judge.game.turn import Moment
@@ -120,6 +121,16 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
     elif blocker.controller == attacker.controller:
         reasons.append(f"{blocker.name} et {attacker.name} ont le même contrôleur")
         concepts += ["combat.players"]
+    elif len(ctx.situation.players) > 2 or ctx.situation.teams:
+        found = defenders(ctx.situation)
+        if blocker.controller not in found.players:
+            reasons.append(f"{blocker.controller}, qui contrôle {blocker.name}, n'est pas un "
+                           f"joueur défenseur ({', '.join(found.players) or 'aucun'})")
+            concepts.append("block.legal")
+        elif attacked_player(ctx.situation, attacker) != blocker.controller:
+            reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
+                           "qu'il contrôle")
+            concepts.append("block.legal")
     if not blocker.is_creature:
         reasons.append(f"{blocker.name} n'est plus une créature")
         concepts.append("block.legal")
@@ -213,7 +224,8 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
 @check("deals_damage", cites=("turn.skip", "combat.no_attackers", "damage.steps",
                               "damage.removed_from_combat", "damage.tapped", "damage.assign",
                               "damage.power", "damage.unblocked", "damage.blocked",
-                              "damage.blocker", "damage.trample", "damage.two_steps"))
+                              "damage.blocker", "damage.trample", "damage.two_steps",
+                              "combat.walker_removed"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -259,6 +271,11 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
                    "n'inflige aucune blessure de combat.")
             return ctx.verdict(False, ("damage.blocked",), why, topic)
+        if not creature.blocked and attack_target(ctx.situation, creature) is None:
+            return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
+                               f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
+                               "a été retiré du combat ; elle reste attaquante mais n'attaque "
+                               "plus rien : non bloquée, elle n'assigne aucune blessure.", topic)
         rules.append("damage.blocked" if creature.blocked else "damage.unblocked")
     else:
         targets = [ctx.situation.creature(a) for a in creature.blocking]
@@ -337,12 +354,39 @@ def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[lis
     return problems, concepts
 
 
+def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
+    """When the defending players control planeswalkers or are several, what each attacker
+    attacks is announced (508.1b): the sentence saying so, and the targets that cannot be."""
+    s = ctx.situation
+    found = defenders(s)
+    walkers = [p.name for p in (*s.permanents, *s.creatures) if "planeswalker" in p.card_types
+               and p.controller in found.players]
+    if not names or not (walkers or len(found.players) > 1):
+        return "", []
+    problems = []
+    said = []
+    for name in names:
+        creature = ctx.creature(name)
+        victim = attacked_player(s, creature)
+        if creature.attacks is None:
+            said.append(f"{name} : à annoncer")
+        elif victim not in found.players:
+            problems.append(f"{name} ne peut pas attaquer {creature.attacks}, qui n'est ni un joueur "
+                            "défenseur ni un planeswalker d'un joueur défenseur")
+        else:
+            said.append(f"{name} attaque {creature.attacks}")
+    choices = ", ".join((*found.players, *walkers))
+    return (f" {ctx.active} annonce quel joueur ou planeswalker attaque chacune ({choices}) : "
+            + "; ".join(said) + "."), problems
+
+
 @check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
                                    "attack.untapped", "attack.since_turn_start",
                                    "attack.defender", "fact.walls_cannot_attack",
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",
-                                   "attack.restrictions", "attack.requirements"))
+                                   "attack.restrictions", "attack.requirements",
+                                   "attack.announce"))
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"
@@ -360,6 +404,10 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     more_problems, more_concepts = _attack_rules(ctx, names)
     problems += more_problems
     concepts += more_concepts
+    announce, more_problems = _announce(ctx, names)
+    problems += more_problems
+    if announce:
+        concepts.append("attack.announce")
     cost = sum(ctx.creature(n).attack_cost for n in names)
     if problems:
         text = "Non : ce groupe ne peut pas attaquer — " + " ; ".join(problems) + "."
@@ -376,6 +424,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     word = "deviennent attaquantes" if len(names) > 1 else "devient attaquante"
     why = (f"Oui : {', '.join(names)} peuvent attaquer ensemble." if len(names) > 1 else
            f"Oui : {names[0]} peut attaquer.") + text
+    why += announce
     why += f" Une fois les coûts payés, {', '.join(names)} {word}."
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 
@@ -434,3 +483,39 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {pairs}." + text + f" {', '.join(attackers)} {word} bloqueurs quittent "
            "ensuite le combat.")
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
+
+
+# -- who defends ------------------------------------------------------------------------
+
+
+@check("defending_players", cites=("combat.players", "variant.*"))
+def check_defending_players(ctx: Context, question: Question) -> Verdict:
+    found = defenders(ctx.situation)
+    topic = "les joueurs défenseurs"
+    if not found.chosen:
+        return ctx.verdict([], (found.concept,), f"Pas encore choisi : {found.why}.", topic)
+    names = list(found.players)
+    head = (f"{', '.join(names)}" if names else "Personne")
+    return ctx.verdict(names, (found.concept,), f"{head} : {found.why}.", topic)
+
+
+@check("defending_player", cites=("attack.defending_player", "attack.defending_player_multi"))
+def check_defending_player(ctx: Context, question: Question) -> Verdict:
+    s = ctx.situation
+    creature = ctx.creature(question.creature)
+    topic = "le joueur défenseur d'une créature attaquante"
+    player = attacked_player(s, creature)
+    concepts = ["attack.defending_player"]
+    target = creature.attacks or player
+    what = (f"le joueur qu'elle attaque ({player})" if target in s.players else
+            f"le contrôleur du planeswalker qu'elle attaque ({target} : {player})")
+    why = (f"{player} : pour une capacité de {creature.name} (ou un effet qui parle d'elle et du "
+           f"« joueur défenseur »), le joueur défenseur est {what} au moment où elle est devenue "
+           "attaquante.")
+    if len(defenders(s).players) > 1 or len(s.players) > 2:
+        concepts.append("attack.defending_player_multi")
+        why += (" En multijoueur, « le joueur défenseur » désigne un seul joueur, déterminé pour "
+                "chaque créature attaquante.")
+    if not creature.attacking:
+        why += f" ({creature.name} n'est pas attaquante pour l'instant : d'après ce qu'elle attaquerait.)"
+    return ctx.verdict(player, tuple(concepts), why, topic)

@@ -11,14 +11,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from judge.checks.context import JSON, Context, DamageRecord, Hit, Verdict, check
+from judge.checks.defenders import attack_target, defending_player
 from judge.checks.words import plural
 from judge.errors import SituationError
 from judge.game.model import Creature, Question, Situation
-
-
-def defending_player(situation: Situation) -> str:
-    players = situation.players
-    return players[(players.index(situation.active) + 1) % len(players)]
 
 
 def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:
@@ -62,13 +58,16 @@ def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit
     """A legal division for each dealer: lethal damage to each blocker in order, the rest to
     the last one (or, with trample, to the defending player)."""
     out: list[Hit] = []
-    player = defending_player(situation)
     for creature in dealers:
         power = creature.power or 0
         if power <= 0:
             continue
         if creature.attacking:
+            player = attack_target(situation, creature)
             blockers = current_blockers(situation, creature)
+            if player is None and not blockers:
+                continue  # attacking nothing any more (506.4c)
+            player = player or ""
             if not creature.blocked or (not blockers and creature.has("trample")):
                 out.append(Hit(source=creature.name, target=player, amount=power))
                 continue
@@ -152,7 +151,8 @@ def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple
 def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                          ) -> tuple[list[str], list[str]]:
     s = ctx.situation
-    player = defending_player(s)
+    attacked = attack_target(s, creature) if creature.attacking else None
+    player = attacked or defending_player(s)
     power = creature.power
     if power is None:
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
@@ -170,11 +170,17 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
     if creature.attacking:
         blockers = current_blockers(s, creature)
         names = [b.name for b in blockers]
+        if not creature.blocked and attacked is None:
+            concepts += ["damage.unblocked", "combat.walker_removed"]
+            return ([f"le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du "
+                     "combat : elle n'attaque plus rien et n'assigne aucune blessure"]
+                    if total else []), concepts
         if not creature.blocked:
             concepts.append("damage.unblocked")
             if any(t != player and a for t, a in given.items()):
-                problems.append(f"non bloquée, elle assigne toutes ses blessures au joueur "
-                                f"défenseur ({player})")
+                whom = (f"au planeswalker qu'elle attaque ({player})" if creature.attacks
+                        and creature.attacks not in s.players else f"au joueur qu'elle attaque ({player})")
+                problems.append(f"non bloquée, elle assigne toutes ses blessures {whom}")
             return problems, concepts
         if not blockers:
             if creature.has("trample"):
@@ -230,7 +236,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.trample", "damage.order",
                                "damage.lethal_first", "damage.whole", "damage.illegal",
                                "damage.order_removed", "damage.blocker_order",
-                               "damage.blocker_order_removed"))
+                               "damage.blocker_order_removed", "combat.walker_removed"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())

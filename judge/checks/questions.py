@@ -49,6 +49,9 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
     QuestionSpec(ask="damage_dealt", label="Quelles blessures de combat ont été infligées ?"),
     QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",)),
     QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?"),
+    QuestionSpec(ask="defending_players", label="Qui sont les joueurs défenseurs de ce combat ?"),
+    QuestionSpec(ask="defending_player", label="Qui est « le joueur défenseur » pour cette créature attaquante ?",
+                 params=("creature",)),
     QuestionSpec(ask="combat_timing", label="Un sort « seulement avant/après … » du combat peut-il "
                  "être lancé maintenant ?", params=("when",)),
 )

@@ -24,7 +24,8 @@ from judge.checks.context import (
     build_context,
     where_label,
 )
-from judge.checks.damage import damage_dealers, deal, default_hits, defending_player, split_resolved
+from judge.checks.damage import damage_dealers, deal, default_hits, split_resolved
+from judge.checks.defenders import defending_player
 from judge.checks.entering import CombatEvent
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
@@ -255,6 +256,11 @@ class _Replay:
             self._combat_damage(self.moment.damage_step)
         elif what == "discard":
             self._discard()
+        elif what == "archenemy" and self.start.variant == "archenemy" and (
+                self.start.archenemy == self.active):
+            self.note(f"{self.active}, l'archenemy, met la première carte de son deck de "
+                      "machinations à exécution (action du tour, sans la pile).",
+                      "action.archenemy")
         elif what == "damage_wears_off":
             self._wear_off()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
 from judge.checks.context import JSON, Context, Verdict, check, where_label
+from judge.checks.defenders import attack_target
 from judge.checks.words import plural
 from judge.errors import SituationError
 from judge.game.model import Creature, Permanent, Question, Trigger
@@ -198,7 +199,8 @@ _NEVER_IN_COMBAT = {
 
 @check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
                            "combat.declared_stays", "combat.end", "attack.becomes",
-                           "block.becomes", "combat.alone", "enters.*"))
+                           "block.becomes", "combat.alone", "enters.*",
+                           "combat.walker_removed", "combat.blocker_walker"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -216,6 +218,15 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     if creature.phased_out:
         return ctx.verdict(False, ("combat.removed",), f"Non : {name} est déphasée, elle est "
                            "retirée du combat.", topic)
+    attackers = [c.name for c in ctx.situation.creatures if c.attacking and c.in_combat
+                 and c.attacks == name]
+    if "planeswalker" in creature.card_types and attackers and (
+            not creature.is_creature or creature.blocking):
+        state = ("a cessé d'être une créature mais reste un planeswalker attaqué" if not
+                 creature.is_creature else "est à la fois bloqueuse et un planeswalker attaqué")
+        return ctx.verdict(True, ("combat.blocker_walker",), f"Oui : {name} {state} (par "
+                           f"{', '.join(attackers)}) ; elle n'est retirée du combat que si elle "
+                           "cesse d'être à la fois une créature et un planeswalker.", topic)
     if not creature.is_creature:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé "
                            "d'être une créature, elle est retirée du combat.", topic)
@@ -242,6 +253,11 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         concepts.append("damage.tapped")
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
                 "combat.")
+    if creature.attacking and attack_target(ctx.situation, creature) is None:
+        concepts.append("combat.walker_removed")
+        why += (f" Le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du combat : "
+                "elle reste attaquante mais n'attaque plus rien ; elle peut être bloquée, et "
+                "non bloquée, elle n'infligera aucune blessure de combat.")
     if creature.entered_attacking or creature.entered_blocking:
         concepts.append("enters.attacking" if creature.entered_attacking else "enters.blocking")
         why += (f" Mise sur le champ de bataille {role}, elle est {role} mais n'a jamais « "

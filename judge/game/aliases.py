@@ -148,6 +148,21 @@ KEY_ALIASES = _aliases({
     "enters_blocking": ("arrive bloqueuse", "mise en jeu bloqueuse"),
     "block": ("bloque",),
     "position": ("place", "rang"),
+    "variant": ("variante",),
+    "attack_option": ("option d'attaque",),
+    "teams": ("équipes",),
+    "defending": ("joueur défenseur", "défenseur choisi"),
+    "archenemy": ("archennemi",),
+})
+VARIANT_ALIASES = _aliases({
+    "free_for_all": ("chacun pour soi", "multijoueur"),
+    "two_headed_giant": ("troll à deux têtes", "géant à deux têtes", "2hg"),
+    "archenemy": ("archennemi",),
+})
+ATTACK_OPTION_ALIASES = _aliases({
+    "multiple": ("attaque multiple", "attaquer plusieurs joueurs"),
+    "left": ("gauche", "attaque à gauche"),
+    "right": ("droite", "attaque à droite"),
 })
 # What a creature's triggered ability waits for (`triggers[i].on`).
 TRIGGER_EVENT_ALIASES = _aliases({
@@ -177,6 +192,8 @@ ASK_ALIASES = _aliases({
     "in_combat": ("en combat",),
     "cleanup": ("nettoyage",),
     "combat_timing": ("moment du combat", "avant ou après"),
+    "defending_players": ("joueurs défenseurs", "qui défend"),
+    "defending_player": ("joueur défenseur de", "joueur défenseur de la créature"),
 })
 # « seulement avant/après … » (`combat_timing`'s `when`).
 WHEN_ALIASES = _aliases({

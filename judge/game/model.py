@@ -49,10 +49,15 @@ ASKS: dict[str, tuple[str, ...]] = {
     "in_combat": ("creature",),
     "cleanup": (),
     "combat_timing": ("when",),
+    "defending_players": (),
+    "defending_player": ("creature",),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
                                   "after_blockers", "during_combat_after_blockers")
+# Multiplayer variants and attack options.
+VARIANTS: tuple[str, ...] = ("free_for_all", "two_headed_giant", "archenemy")
+ATTACK_OPTIONS: tuple[str, ...] = ("multiple", "left", "right")
 # How long an effect lasts (`effects[i].until`).
 DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn")
 
@@ -337,6 +342,14 @@ class Situation:
     extra_steps: tuple[ExtraStep, ...] = ()
     extra_turns: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
+    # Multiplayer: the variant (one of VARIANTS; None: two players, or free-for-all), its attack
+    # option (one of ATTACK_OPTIONS), the teams, the defending player the attacking player
+    # chose (507.1), the archenemy.
+    variant: str | None = None
+    attack_option: str | None = None
+    teams: tuple[tuple[str, ...], ...] = ()
+    defending: str | None = None
+    archenemy: str | None = None
     events: tuple[Event, ...] | None = None
     questions: tuple[Question, ...] = ()
     source: str = field(default="-", compare=False)
@@ -362,7 +375,8 @@ TOP_KEYS: tuple[str, ...] = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "first_turn", "max_hand_size", "mana_pools", "creatures",
     "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
-    "pending_triggers", "mana_available", "extra_phases", "extra_steps",
+    "pending_triggers", "mana_available", "extra_phases", "extra_steps", "variant",
+    "attack_option", "teams", "defending", "archenemy",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",

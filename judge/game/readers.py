@@ -242,6 +242,6 @@ def assignment(value: object, path: str, names: set[str], players: tuple[str, ..
     for target, amount in read_table(value, path).items():
         sub = join_path(path, target)
         if target not in names and target not in players:
-            raise SituationError(sub, f"« {target} » n'est ni une créature ni un joueur")
+            raise SituationError(sub, f"« {target} » n'est ni un permanent ni un joueur")
         out.append((target, read_int(amount, sub)))
     return tuple(out)

@@ -21,6 +21,7 @@ from judge.game.aliases import (
     ABILITY_ALIASES,
     ABILITY_NAMES,
     ASK_ALIASES,
+    ATTACK_OPTION_ALIASES,
     COLOR_ALIASES,
     DAMAGE_STEP_ALIASES,
     KEY_ALIASES,
@@ -28,6 +29,7 @@ from judge.game.aliases import (
     NO_MAXIMUM,
     PHASE_ALIASES,
     STEP_ALIASES,
+    VARIANT_ALIASES,
     WHEN_ALIASES,
     fold_name,
 )
@@ -212,6 +214,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         if isinstance(event, (EntersAttacking, EntersBlocking)):
             owners[event.creature.name] = event.creature.controller
     _check_attacks(creatures, players, permanents)
+    variant, teams = _variant(top, players, active)
     situation = Situation(
         edition=edition,
         players=players,
@@ -242,12 +245,58 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         extra_turns=read_items(top.get("extra_turns", []), "extra_turns",
                            lambda v, p: read_player(v, p, players)),
         skip=_skips(top.get("skip", []), phase, step, has_events),
+        variant=variant,
+        attack_option=read_optional(top.get("attack_option"), "attack_option",
+                                    lambda v, p: read_slug(v, p, ATTACK_OPTION_ALIASES,
+                                                           "option d'attaque")),
+        teams=teams,
+        defending=_defending(top.get("defending"), players, active, teams),
+        archenemy=(read_player(top["archenemy"], "archenemy", players) if "archenemy" in top
+                   else None),
         events=events,
         questions=read_items(top.get("questions", []), "questions",
-                         lambda v, p: _question(v, p, players, names, active)),
+                         lambda v, p: _question(v, p, players, names, active, everything)),
         source=source,
     )
     return situation
+
+
+def _variant(top: Mapping[str, object], players: tuple[str, ...], active: str
+             ) -> tuple[str | None, tuple[tuple[str, ...], ...]]:
+    """The multiplayer variant and its teams (Two-Headed Giant: two teams; Archenemy: the
+    archenemy against the others, 904.1)."""
+    variant = read_optional(top.get("variant"), "variant",
+                            lambda v, p: read_slug(v, p, VARIANT_ALIASES, "variante"))
+    teams = read_items(top.get("teams", []), "teams",
+                       lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
+    seen = [p for team in teams for p in team]
+    for i, name in enumerate(seen):
+        if name in seen[:i]:
+            raise SituationError("teams", f"« {name} » est dans deux équipes")
+    if variant == "two_headed_giant" and len(teams) != 2:
+        raise SituationError("teams", "le Troll à deux têtes se joue à deux équipes (810.1)")
+    if variant == "archenemy":
+        if "archenemy" not in top:
+            raise SituationError("archenemy", "clé obligatoire manquante (variante archenemy)")
+        boss = read_player(top["archenemy"], "archenemy", players)
+        teams = ((boss,), tuple(p for p in players if p != boss))
+    elif "archenemy" in top:
+        raise SituationError("archenemy", "n'a de sens que dans la variante archenemy")
+    if len(players) > 2 and variant is None:
+        variant = "free_for_all"
+    return variant, teams
+
+
+def _defending(value: object, players: tuple[str, ...], active: str,
+               teams: tuple[tuple[str, ...], ...]) -> str | None:
+    if value is None:
+        return None
+    name = read_player(value, "defending", players)
+    mine = next((team for team in teams if active in team), (active,))
+    if name in mine:
+        raise SituationError("defending", f"{name} n'est pas un adversaire du joueur actif "
+                             f"({active})")
+    return name
 
 
 def _edition(value: object) -> str | None:
@@ -387,13 +436,13 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
 
 def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
                    permanents: tuple[Permanent, ...]) -> None:
-    """What an attacker attacks is an opponent or a planeswalker (506.3)."""
-    walkers = {p.name for p in permanents if "planeswalker" in p.card_types} | {
-        c.name for c in creatures if "planeswalker" in c.card_types}
+    """What an attacker attacks is an opponent or a planeswalker (506.3): a permanent of the
+    situation (one that is no longer a planeswalker has left combat, 506.4)."""
+    known = {p.name for p in permanents} | {c.name for c in creatures}
     for i, creature in enumerate(creatures):
         if creature.attacks is None:
             continue
-        if creature.attacks not in players and creature.attacks not in walkers:
+        if creature.attacks not in players and creature.attacks not in known:
             raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
                                  "un joueur ni un planeswalker")
         if creature.attacks == creature.controller:
@@ -580,7 +629,8 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
 
 
 def _question(
-    value: object, path: str, players: tuple[str, ...], names: set[str], active: str
+    value: object, path: str, players: tuple[str, ...], names: set[str], active: str,
+    everything: set[str],
 ) -> Question:
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     if "ask" not in table:
@@ -601,7 +651,7 @@ def _question(
         "count": _count,
         "creatures": lambda v, p: read_items(v, p, lambda w, q: readers.creature_name(w, q, names)),
         "blocks": lambda v, p: readers.blocks(v, p, names),
-        "assignment": lambda v, p: readers.assignment(v, p, names, players),
+        "assignment": lambda v, p: readers.assignment(v, p, everything, players),
         "when": lambda v, p: read_slug(v, p, WHEN_ALIASES, "moment du combat"),
     }
     values: dict[str, object] = {}

@@ -168,6 +168,7 @@ def situations_text(draw: st.DrawFn) -> str:
         params = {"play_land": 'player = "A"', "cast": 'player = "A"\nkind = "sorcery"',
                   "declare_attackers": 'creatures = ["X"]', "declare_blockers": 'blocks = {Y = "X"}',
                   "assign_damage": 'creature = "X"\nassignment = {B = 2}', "in_combat": 'creature = "X"',
+                  "defending_player": 'creature = "X"',
                   "combat_timing": 'when = "before_blockers"',
                   "attack": 'creature = "X"', "block": 'creature = "Y"\nattacker = "X"',
                   "deals_damage": 'creature = "X"', "discard": 'player = "A"',

@@ -165,7 +165,7 @@ BAD = [
     ('[[creatures]]\nname = "A1"\n[[events]]\nleaves_play = "Z"', "events[0].leaves_play",
      "aucun permanent"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\n[[questions]]\nask = "assign_damage"\n'
-     'creature = "A1"\nassignment = {Z = 1}', "questions[0].assignment.Z", "ni une créature ni un joueur"),
+     'creature = "A1"\nassignment = {Z = 1}', "questions[0].assignment.Z", "ni un permanent ni un joueur"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\n[[creatures]]\nname = "B1"\ntapped = "oui"',
      "creatures[1].tapped", "un booléen est attendu"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\nforce = 2', "creatures[0].force", "clé inconnue"),

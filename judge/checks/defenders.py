@@ -1,0 +1,116 @@
+"""Who defends and what each attacker attacks: the defending players of a combat (two players,
+a multiplayer variant and its options), the player or planeswalker an attacker attacks, and the
+« joueur défenseur » an attacking creature's ability refers to.
+
+2010 506.2–506.2b, 507.1, 508.1b, 508.5–508.5a (and the options 802, 803, the team variants
+805, 810, 904); 2004 knows only two players (306.3). The combat and damage checks use these
+helpers; the checks `defending_players` and `defending_player` are in `judge.checks.combat`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.game.model import Creature, Situation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Defenders:
+    """The defending players of this combat (empty: not chosen yet, or nobody can be attacked),
+    the concept deciding it and the French reason."""
+
+    players: tuple[str, ...]
+    concept: str
+    why: str
+    chosen: bool = True  # False: the attacking player has still to choose one (507.1)
+
+
+def _team(s: Situation, player: str) -> tuple[str, ...]:
+    return next((team for team in s.teams if player in team), (player,))
+
+
+def opponents(s: Situation) -> tuple[str, ...]:
+    """The active player's opponents in turn order."""
+    seat = s.players.index(s.active)
+    mine = _team(s, s.active)
+    turn = [s.players[(seat + k) % len(s.players)] for k in range(1, len(s.players))]
+    return tuple(p for p in turn if p not in mine)
+
+
+def defenders(s: Situation) -> Defenders:
+    """Who the defending players are (506.2, 506.2a, 506.2b, 507.1, 802.2, 803.1)."""
+    rivals = opponents(s)
+    if s.variant == "archenemy":
+        return Defenders(players=rivals, concept="variant.archenemy", why=(
+            "Archenemy (équipe contre équipe, option « attaque multiple ») : tous les "
+            f"adversaires du joueur attaquant ({', '.join(rivals)}) sont des joueurs défenseurs"))
+    if s.teams:
+        return Defenders(players=rivals, concept="variant.teams", why=(
+            "les équipes jouent des tours partagés : l'équipe non active ("
+            f"{', '.join(rivals)}) est l'équipe défenseuse, chacun de ses joueurs est un joueur "
+            "défenseur"))
+    if len(s.players) == 2:
+        return Defenders(players=rivals, concept="combat.players", why=(
+            f"partie à deux joueurs : le joueur non actif ({rivals[0]}) est le joueur défenseur"))
+    if s.attack_option == "multiple":
+        return Defenders(players=rivals, concept="variant.attack_multiple", why=(
+            "option « attaque multiple » : tous les adversaires du joueur attaquant sont des "
+            "joueurs défenseurs"))
+    if s.attack_option in ("left", "right"):
+        seat = s.players.index(s.active)
+        step = 1 if s.attack_option == "left" else -1
+        neighbour = s.players[(seat + step) % len(s.players)]
+        side = "gauche" if step == 1 else "droite"
+        if neighbour not in rivals:
+            return Defenders(players=(), concept=f"variant.attack_{s.attack_option}", why=(
+                f"option « attaque à {side} » : le voisin immédiat de {s.active} à sa {side} "
+                f"({neighbour}) n'est pas un adversaire, {s.active} ne peut pas attaquer"))
+        return Defenders(players=(neighbour,), concept=f"variant.attack_{s.attack_option}", why=(
+            f"option « attaque à {side} » : seul l'adversaire assis immédiatement à sa {side} "
+            f"({neighbour}) peut être attaqué ; c'est le joueur défenseur"))
+    if s.defending is not None:
+        return Defenders(players=(s.defending,), concept="variant.choose", why=(
+            f"partie multijoueur : au début du combat, {s.active} a choisi {s.defending} parmi "
+            "ses adversaires ; c'est le joueur défenseur"))
+    return Defenders(players=(), concept="variant.choose", chosen=False, why=(
+        f"partie multijoueur : {s.active} choisit l'un de ses adversaires "
+        f"({', '.join(rivals)}) comme joueur défenseur, au début de l'étape de début du combat "
+        "(action du tour, sans la pile)"))
+
+
+def defending_player(s: Situation) -> str:
+    """The one defending player when a single name is needed (the first one; before the choice,
+    the next opponent in turn order)."""
+    found = defenders(s).players or opponents(s) or (s.active,)
+    return found[0]
+
+
+def controller_of(s: Situation, name: str) -> str | None:
+    """The controller of a permanent of the situation, or None."""
+    creature = s.creature(name)
+    if creature is not None:
+        return creature.controller
+    return next((p.controller for p in s.permanents if p.name == name), None)
+
+
+def attack_target(s: Situation, attacker: Creature) -> str | None:
+    """What an attacker attacks now: a player or a planeswalker; None once the planeswalker it
+    attacked has left combat (left the battlefield, stopped being a planeswalker: 2010 506.4c)."""
+    target = attacker.attacks
+    if target is None:
+        return defending_player(s)
+    if target in s.players:
+        return target
+    creature = s.creature(target)
+    walker = next((p for p in s.permanents if p.name == target), None) or creature
+    if walker is None or "planeswalker" not in walker.card_types or (
+            creature is not None and not creature.in_play):
+        return None
+    return target
+
+
+def attacked_player(s: Situation, attacker: Creature) -> str:
+    """The player an attacker attacks, or the controller of the planeswalker it attacks (as it
+    was declared: 508.5)."""
+    target = attacker.attacks or defending_player(s)
+    return target if target in s.players else (controller_of(s, target) or target)
