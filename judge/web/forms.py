@@ -22,7 +22,7 @@ QUESTION_ROWS = 1
 MAX_ROWS = 20
 CREATURE_FIELDS = (
     "name", "controller", "abilities", "types", "power", "toughness", "blocking", "damage",
-    "attack_cost", "block_cost",
+    "attack_cost", "block_cost", "attacks",
 )
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
 QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
@@ -30,7 +30,7 @@ QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "cr
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",
-    "mana_available",
+    "mana_available", "defending", "attack_option",
 )
 
 
@@ -177,7 +177,8 @@ def form_to_situation(form: FormState,
     edition's game model): a blank priority is then the active player's."""
     state = form.state
     data: dict[str, Any] = {}
-    for key in ("edition", "active", "phase", "step", "damage_step", "priority"):
+    for key in ("edition", "active", "phase", "step", "damage_step", "priority", "defending",
+                "attack_option"):
         if state.get(key):
             data[key] = state[key]
     if state.get("players"):
@@ -220,8 +221,9 @@ def _creature(row: Mapping[str, str]) -> dict[str, Any]:
     for key in ("power", "toughness", "damage", "attack_cost", "block_cost"):
         if row.get(key):
             creature[key] = _scalar(row[key])
-    if row.get("blocking"):
-        creature["blocking"] = row["blocking"]
+    for key in ("blocking", "attacks"):
+        if row.get(key):
+            creature[key] = row[key]
     return creature
 
 
@@ -279,7 +281,7 @@ def situation_to_form(data: Mapping[str, Any]) -> FormState | None:
         return None
     form = FormState(state=dict.fromkeys(STATE_FIELDS, ""))
     for key in ("edition", "active", "phase", "step", "damage_step", "priority",
-                "lands_played", "land_plays", "max_hand_size"):
+                "lands_played", "land_plays", "max_hand_size", "defending", "attack_option"):
         if data.get(key) is not None:
             form.state[key] = str(data[key])
     for key in ("players", "skip", "extra_turns"):

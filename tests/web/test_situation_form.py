@@ -179,3 +179,20 @@ def test_rule_page_questions_open_the_form_prefilled(client: TestClient) -> None
     assert form.status_code == 200 and 'id="answers"' not in form.text
     assert '<option value="mana_burn" data-params="player" selected>' in form.text
     assert '<option value="2004" selected>' in form.text
+
+
+def test_multiplayer_form_answers_who_defends_in_french(client: TestClient) -> None:
+    """506.2a, 507.1: three players, A chose C as the defending player; 508.5: the player a
+    creature attacks is its « joueur défenseur » (the form's attacks field)."""
+    response = client.post("/situation", data={
+        "edition": "2010", "moment": "declare_attackers", "players": "A, B, C", "defending": "C",
+        "creature0_name": "Ours", "creature0_controller": "A", "creature0_attacks": "C",
+        "question0_ask": "defending_players",
+        "question1_ask": "defending_player", "question1_creature": "Ours",
+    })
+    assert response.status_code == 200
+    text = _visible_text(response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0])
+    assert "Qui sont les joueurs défenseurs de ce combat ?" in text
+    assert "A a choisi C parmi ses adversaires" in text
+    assert "le joueur qu'elle attaque (C)" in text
+    assert "506.2a" in text and "508.5" in text
