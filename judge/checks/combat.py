@@ -359,8 +359,10 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
     attacks is announced (508.1b): the sentence saying so, and the targets that cannot be."""
     s = ctx.situation
     found = defenders(s)
-    walkers = [p.name for p in (*s.permanents, *s.creatures) if "planeswalker" in p.card_types
-               and p.controller in found.players]
+    owned = [(p.name, p.card_types, p.controller) for p in s.permanents] + [
+        (c.name, c.card_types, c.controller) for c in s.creatures]
+    walkers = [name for name, types, owner in owned
+               if "planeswalker" in types and owner in found.players]
     if not names or not (walkers or len(found.players) > 1):
         return "", []
     problems = []
