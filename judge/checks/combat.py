@@ -354,6 +354,40 @@ def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[lis
     return problems, concepts
 
 
+def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[str]]:
+    """The attacking bands announced (`band`): any number of creatures with banding and at most
+    one without, all attacking, and in 2010 all attacking the same player or planeswalker."""
+    s = ctx.situation
+    labels = list(dict.fromkeys(c.band for c in s.creatures if c.band is not None
+                                and c.controller == ctx.active))
+    if not labels:
+        return "", [], []
+    problems: list[str] = []
+    concepts = ["attack.bands"]
+    said = []
+    for band in labels:
+        members = [c for c in s.creatures if c.band == band and c.controller == ctx.active]
+        away = [c.name for c in members if c.name not in names]
+        if away:
+            problems.append(f"{', '.join(away)} n'attaque pas et ne peut donc pas être du groupe "
+                            f"« {band} »")
+        others = [c.name for c in members if not c.has("banding")]
+        if len(others) == len(members):
+            problems.append(f"le groupe « {band} » n'a aucune créature avec le regroupement")
+        elif len(others) > 1:
+            problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
+                            f"({', '.join(others)})")
+        targets = {attacked_player(s, c) if c.attacks is None else c.attacks for c in members}
+        if len(targets) > 1 and ctx.rules("attack.band_target"):
+            problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
+                            "joueur ou planeswalker")
+            concepts.append("attack.band_target")
+        said.append(f"{band} : {', '.join(c.name for c in members)}")
+    text = (f" {ctx.active} annonce ses groupes d'attaquants (regroupement) : " + " ; ".join(said)
+            + ".")
+    return text, problems, concepts
+
+
 def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
     """When the defending players control planeswalkers or are several, what each attacker
     attacks is announced (508.1b): the sentence saying so, and the targets that cannot be."""
@@ -388,7 +422,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",
                                    "attack.restrictions", "attack.requirements",
-                                   "attack.announce"))
+                                   "attack.announce", "attack.bands", "attack.band_target"))
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"
@@ -410,6 +444,10 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     problems += more_problems
     if announce:
         concepts.append("attack.announce")
+    bands, more_problems, more_concepts = _bands(ctx, names)
+    problems += more_problems
+    concepts += more_concepts
+    announce += bands
     cost = sum(ctx.creature(n).attack_cost for n in names)
     if problems:
         text = "Non : ce groupe ne peut pas attaquer — " + " ; ".join(problems) + "."

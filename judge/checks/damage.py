@@ -206,7 +206,9 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
             elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
                 problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
                                 "mortelles avant que le reste aille au joueur")
-        if ctx.fact("damage_assignment_order") and len(blockers) > 1:
+        if any(b.has("banding") for b in blockers):
+            concepts.append("damage.band_blockers")
+        elif ctx.fact("damage_assignment_order") and len(blockers) > 1:
             concepts += ["damage.order", "damage.lethal_first"]
             problems += _order_problems(blockers, given)
         return problems, concepts
@@ -225,7 +227,9 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
     gone = [n for n in creature.damage_order if n not in names]
     if gone and ctx.rules("damage.blocker_order_removed"):
         concepts.append("damage.blocker_order_removed")
-    if ctx.fact("damage_assignment_order") and len(targets) > 1:
+    if any(a.has("banding") for a in targets):
+        concepts.append("damage.band_attackers")
+    elif ctx.fact("damage_assignment_order") and len(targets) > 1:
         concepts.append("damage.blocker_order")
         problems += _order_problems(targets, given)
     return problems, concepts
@@ -236,7 +240,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.trample", "damage.order",
                                "damage.lethal_first", "damage.whole", "damage.illegal",
                                "damage.order_removed", "damage.blocker_order",
-                               "damage.blocker_order_removed", "combat.walker_removed"))
+                               "damage.blocker_order_removed", "combat.walker_removed",
+                               "damage.band_blockers", "damage.band_attackers"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())
@@ -265,6 +270,13 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     why = f"Oui : {creature.name} peut assigner {shown}." + note
     several = len(current_blockers(ctx.situation, creature) if creature.attacking
                   else blocked_attackers(ctx.situation, creature)) > 1
+    if "damage.band_blockers" in concepts or "damage.band_attackers" in concepts:
+        chooser = ("le joueur défenseur (un de ses bloqueurs a le regroupement)" if
+                   creature.attacking else "le joueur actif (une créature qu'elle bloque a le "
+                   "regroupement)")
+        why += (f" C'est {chooser} qui répartit ces blessures, librement entre les créatures "
+                "concernées, sans ordre d'assignation.")
+        return ctx.verdict(True, tuple(concepts), why, topic)
     if not several:
         return ctx.verdict(True, tuple(concepts), why, topic)
     if ctx.fact("damage_assignment_order"):

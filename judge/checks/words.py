@@ -29,6 +29,7 @@ _LABELS = {
         "double_strike": "la double initiative", "defender": "le défenseur",
         "vigilance": "la vigilance", "trample": "le piétinement", "flash": "le flash",
         "flying": "le vol", "reach": "la portée", "fear": "la peur",
+        "banding": "le regroupement",
     },
     "color": {"white": "blanche", "blue": "bleue", "black": "noire", "red": "rouge",
               "green": "verte"},

@@ -81,6 +81,7 @@ ABILITY_NAMES: dict[str, tuple[str, ...]] = {  # the keyword abilities the engin
     "flying": ("vol",),
     "reach": ("portée",),
     "fear": ("peur",),
+    "banding": ("regroupement",),
 }
 ABILITY_ALIASES = _aliases(ABILITY_NAMES)
 COLOR_ALIASES = _aliases({
@@ -153,6 +154,7 @@ KEY_ALIASES = _aliases({
     "teams": ("équipes",),
     "defending": ("joueur défenseur", "défenseur choisi"),
     "archenemy": ("archennemi",),
+    "band": ("groupe", "bande"),
 })
 VARIANT_ALIASES = _aliases({
     "free_for_all": ("chacun pour soi", "multijoueur"),

@@ -98,6 +98,8 @@ class Creature:
     must_block: bool = False
     # The player or planeswalker it attacks (None: the defending player), 2010 508.1b, 508.4.
     attacks: str | None = None
+    # The attacking band it is in (creatures with the same label), 2004 502.10, 2010 702.19.
+    band: str | None = None
     # Set by a replay only: it left play, regenerated, changed controller; it was put onto the
     # battlefield attacking or blocking (never « declared »: 508.4, 509.7), or would have been
     # but is not in combat (`entered` names the concept deciding why).
@@ -383,7 +385,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
-    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks",
+    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap")

@@ -430,8 +430,30 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
                                      f"« {blocker} » figure deux fois dans l'ordre")
     # A creature that some creature blocks has become blocked (2004 309.2; 2010 509.1h): the
     # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
+    creatures = _band_blocks(creatures)
     blocked = {attacker for creature in creatures for attacker in creature.blocking}
     return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
+
+
+def _band_blocks(creatures: tuple[Creature, ...]) -> tuple[Creature, ...]:
+    """A creature blocking a member of an attacking band blocks every member of that band (2004
+    502.10e, 2010 702.19h), in the band's order after the one it was declared to block."""
+    bands: dict[str, list[str]] = {}
+    for creature in creatures:
+        if creature.band is not None and creature.attacking:
+            bands.setdefault(creature.band, []).append(creature.name)
+    if not bands:
+        return creatures
+    band_of = {name: band for band, names in bands.items() for name in names}
+    out = []
+    for creature in creatures:
+        blocking = list(creature.blocking)
+        for attacker in creature.blocking:
+            if attacker in band_of:
+                blocking += [n for n in bands[band_of[attacker]] if n not in blocking]
+        out.append(replace(creature, blocking=tuple(blocking)) if len(blocking) > len(
+            creature.blocking) else creature)
+    return tuple(out)
 
 
 def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
@@ -509,6 +531,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
                             lambda v, p: read_int(v, p, minimum=None)),
         blocking=_blocking(table.get("blocking"), sub("blocking")),
         attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
+        band=read_optional(table.get("band"), sub("band"), read_string),
         entered=None,
         damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
         damage=damage,

@@ -230,7 +230,8 @@ BAD = [
     ('phase = "main1"\n[[creatures]]\nname = "A1"\nabilities = ["vol", "lévitation"]',
      "creatures[0].abilities[1]", "capacité inconnue « lévitation » (capacités connues : célérité "
      "(haste), défenseur (defender), double initiative (double_strike), flash, initiative "
-     "(first_strike), peur (fear), piétinement (trample), portée (reach), vigilance, vol (flying))"),
+     "(first_strike), peur (fear), piétinement (trample), portée (reach), regroupement (banding), "
+     "vigilance, vol (flying))"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncolors = ["violet"]', "creatures[0].colors[0]",
      "couleur inconnu(e) « violet »"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncard_types = ["rituel", "bateau"]',
