@@ -80,6 +80,23 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
 
 
+def empty_pools(pools: dict[str, int], *, burn: bool) -> list[tuple[str, str]]:
+    """The replay's mana pools empty (in `pools`): what each player loses, and the concept."""
+    notes = []
+    for player, amount in list(pools.items()):
+        if amount <= 0:
+            continue
+        pools[player] = 0
+        unused = "inutilisé" if amount == 1 else "inutilisés"
+        if burn:
+            notes.append((f"{player} perd {plural(amount, 'mana')} {unused} et "
+                          f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn"))
+        else:
+            notes.append((f"La réserve de {player} se vide de {plural(amount, 'mana')} "
+                          f"{unused}, sans perte de points de vie.", "fact.mana_empties"))
+    return notes
+
+
 @check("turn_order", cites=("turn.extra_turns",))
 def check_turn_order(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
@@ -109,4 +126,5 @@ register_mechanism("replay", cites=(
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
+    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat",
 ))

@@ -291,11 +291,12 @@ def where_label(moment: Moment) -> str:
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
-                  replayed: bool = False) -> Context:
+                  replayed: bool = False, nth: int = 0, repeat: int = 0) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
-    attackers step with no attacking creature.
+    attackers step with no attacking creature. A replay says which occurrence of the place it
+    is at (`nth`: an extra phase or step repeats a place) and which cleanup step (`repeat`).
     """
     s = situation
     step = s.step
@@ -314,11 +315,12 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         damage_step = "regular" if any_dealt else "first_strike"
     no_priority = not model.step(s.phase, step).priority
     waiting = s.stack or s.priority is not None or s.pending_triggers
-    repeats = 1 if no_priority and step == "cleanup" and waiting else 0
+    repeats = repeat + (1 if no_priority and step == "cleanup" and waiting else 0)
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
                      two_damage_steps=two, cleanup_repeats=repeats,
                      extra_phases=s.extra_phases, extra_steps=s.extra_steps)
-    index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step))
+    index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step,
+                                repeat=repeat), nth)
     if ended:
         holder = None
     elif s.priority is not None:

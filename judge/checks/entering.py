@@ -1,6 +1,6 @@
-"""Combat events of a replay beyond the declarations: a permanent put onto the battlefield
-attacking or blocking, an effect that makes a creature block, and the abilities that the
-declarations and these events trigger (`judge.checks.blocks` counts them).
+"""Combat events of a replay: the declarations of attackers and blockers, a permanent put onto
+the battlefield attacking or blocking, an effect that makes a creature block, and the abilities
+that these trigger (`judge.checks.blocks` counts them).
 
 Mutates the replay's table of creatures; returns what the trail says, the concepts deciding
 it and the triggered abilities to put on the stack. A creature put onto the battlefield
@@ -20,6 +20,8 @@ from judge.checks.blocks import (
     later_block_triggers,
     not_fired,
 )
+from judge.checks.combat import attack_reasons, block_reasons
+from judge.checks.context import Context
 from judge.game.model import BlockByEffect, Creature, EntersAttacking, EntersBlocking, Trigger
 
 CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
@@ -36,6 +38,72 @@ class Outcome:
     concepts: tuple[str, ...]
     fired: tuple[Fired, ...] = ()
     attacking: bool = False  # a creature became attacking (the blockers step is not skipped)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Refused:
+    """An illegal declaration: why, and the concept of the rule it breaks."""
+
+    reason: str
+    concept: str
+
+
+def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: tuple[str, ...]
+                      ) -> Outcome | Refused:
+    """The active player declares attackers: they become attacking and tap (not with
+    vigilance)."""
+    for name in attackers:
+        if attackers.count(name) > 1:
+            return Refused(reason=f"{name} est déclarée deux fois", concept="attack.legal")
+        reasons, concepts = attack_reasons(ctx, creatures[name])
+        if reasons:
+            return Refused(reason=f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
+                           concept=concepts[0])
+    tapped = []
+    for name in attackers:
+        creature = creatures[name]
+        creatures[name] = replace(creature, attacking=True,
+                                  tapped=creature.tapped or not creature.has("vigilance"))
+        if not creature.has("vigilance"):
+            tapped.append(name)
+    if not attackers:
+        return Outcome(what=f"{ctx.active} ne déclare aucun attaquant : les étapes de déclaration "
+                       "des bloqueurs et des blessures de combat seront sautées.",
+                       concepts=("action.declare_attackers", "combat.no_attackers"))
+    several = len(attackers) > 1
+    text = (f"{ctx.active} déclare comme {'attaquants' if several else 'attaquant'} : "
+            f"{', '.join(attackers)}")
+    concepts = ["action.declare_attackers", "attack.taps"]
+    if tapped:
+        verb = "s'engagent" if len(tapped) > 1 else "s'engage"
+        text += f" ; {', '.join(tapped)} {verb}"
+    vigilant = [n for n in attackers if n not in tapped]
+    if vigilant:
+        verb = "s'engagent" if len(vigilant) > 1 else "s'engage"
+        text += f" ; {', '.join(vigilant)} ne {verb} pas (vigilance)"
+        concepts.append("attack.vigilance")
+    return Outcome(what=text + ".", concepts=tuple(concepts))
+
+
+def declare_blockers(ctx: Context, creatures: dict[str, Creature],
+                     blocks: tuple[tuple[str, str], ...]) -> Outcome | Refused:
+    """The defending player declares blockers: each blocks its attacker, which becomes blocked."""
+    blockers = [b for b, _ in blocks]
+    for blocker, attacker in blocks:
+        if blockers.count(blocker) > 1:
+            return Refused(reason=f"{blocker} est déclarée bloqueuse deux fois",
+                           concept="block.legal")
+        reasons, concepts = block_reasons(ctx, creatures[blocker], creatures[attacker])
+        if reasons:
+            return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "
+                           + " ; ".join(reasons), concept=concepts[0])
+    for blocker, attacker in blocks:
+        creatures[blocker] = replace(creatures[blocker], blocking=(attacker,))
+        creatures[attacker] = replace(creatures[attacker], blocked=True)
+    pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks) or "aucun bloqueur"
+    return Outcome(what=f"Déclaration des bloqueurs : {pairs}.",
+                   concepts=("action.declare_blockers",
+                             *(("block.becomes_blocking",) if blocks else ())))
 
 
 def timing_problem(event: CombatEvent, step: str | None) -> str | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from judge.checks import entering
 from judge.checks.blocks import Fired
 from judge.checks.changes import Change, change_note, phase, untap
-from judge.checks.combat import attack_reasons, block_reasons
+from judge.checks.cleanup import empty_pools
 from judge.checks.context import (
     Context,
     DamageRecord,
@@ -50,7 +50,15 @@ from judge.game.model import (
     Situation,
     StackItem,
 )
-from judge.game.turn import Moment, PlannedStep, locate, next_step, plan_turn
+from judge.game.turn import (
+    Moment,
+    PlannedStep,
+    locate,
+    next_step,
+    occurrence,
+    plan_turn,
+    starts_phase,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,6 +83,8 @@ class Replayed:
     trail: tuple[TrailEntry, ...]
     arrival: tuple[str, ...]  # concepts: why the game is at this step, with this holder
     damage: DamageRecord | None = None
+    nth: int = 0  # which occurrence of its place the final step is (extra phases and steps)
+    repeat: int = 0  # which cleanup step
 
 
 class _Replay:
@@ -109,6 +119,8 @@ class _Replay:
         self.assigned: tuple[Hit, ...] = ()  # combat damage on the stack, as assigned
         self.powers: dict[str, int | None] = {}  # the sources' power when it was assigned
         self.damage: DamageRecord | None = None
+        self.nth = 0  # which occurrence of the current place (extra phases and steps)
+        self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
         self._enter(self.moment, ("turn.phases",))
 
     # -- the trail ----------------------------------------------------------------------
@@ -122,18 +134,19 @@ class _Replay:
 
     def _plan(self) -> tuple[PlannedStep, ...]:
         return plan_turn(self.model.layout, skip=self.skip,
-                         no_attackers=bool(self.no_attackers), two_damage_steps=self.two)
+                         no_attackers=bool(self.no_attackers), two_damage_steps=self.two,
+                         cleanup_repeats=self.cleanups, extra_phases=self.start.extra_phases,
+                         extra_steps=self.start.extra_steps)
 
     def _advance(self, why: tuple[str, ...]) -> None:
         if self.moment.step != "combat_damage":
             self.two = any(c.in_combat and c.strikes_first for c in self.creatures.values())
         plan = self._plan()
-        here = locate(plan, self.moment)
+        here = locate(plan, self.moment, self.nth)
         later = next_step(plan, here)
-        self._empty_mana(phase_ends=later is None or plan[later].moment.phase != self.moment.phase)
-        if self.moment.phase == "combat" and (
-            later is None or plan[later].moment.phase != "combat"
-        ):
+        new_phase = later is None or starts_phase(self.moment, plan[later].moment)
+        self._empty_mana(phase_ends=new_phase)
+        if self.moment.phase == "combat" and new_phase:
             self._end_combat()
             why = (*why, "combat.end")
         if later is None:
@@ -144,24 +157,21 @@ class _Replay:
             return
         skipped = tuple(dict.fromkeys(e.skip_reason for e in plan[here + 1:later] if e.skip_reason))
         second = ("damage.two_steps",) if plan[later].moment.damage_step == "regular" else ()
-        self._enter(plan[later].moment, (*why, *skipped, *second))
+        self.nth = occurrence(plan, later)
+        moment = plan[later].moment
+        extra: tuple[str, ...] = ()
+        if moment.extra:
+            extra = (("turn.extra_steps",) if any(e.step == moment.step for e in
+                                                  self.start.extra_steps) else ("turn.extra_phases",))
+        if moment.repeat:
+            extra = ("cleanup.repeat",)
+        self._enter(moment, (*why, *skipped, *second, *extra))
 
     def _empty_mana(self, *, phase_ends: bool) -> None:
         """Unused mana empties when a step ends, or only when a phase ends (with mana burn)."""
-        if self.model.fact("mana_empties").value == "phase" and not phase_ends:
-            return
-        burn = bool(self.model.fact("mana_burn").value)
-        for player, amount in list(self.pools.items()):
-            if amount <= 0:
-                continue
-            self.pools[player] = 0
-            unused = "inutilisé" if amount == 1 else "inutilisés"
-            if burn:
-                self.note(f"{player} perd {plural(amount, 'mana')} {unused} et "
-                          f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn")
-            else:
-                self.note(f"La réserve de {player} se vide de {plural(amount, 'mana')} "
-                          f"{unused}, sans perte de points de vie.", "fact.mana_empties")
+        if self.model.fact("mana_empties").value == "step" or phase_ends:
+            for what, concept in empty_pools(self.pools, burn=bool(self.model.fact("mana_burn").value)):
+                self.note(what, concept)
 
     def _end_combat(self) -> None:
         """When the end of combat step ends, every creature leaves combat."""
@@ -171,6 +181,8 @@ class _Replay:
         for name, creature in self.creatures.items():
             self.creatures[name] = replace(creature, attacking=False, blocking=(),
                                            blocked=False)
+        self.no_attackers = None  # an extra combat phase has its own declarations
+        self.pending_attackers = False
         ending = [e.name for e in self.effects if e.until == "end_of_combat"]
         if ending:
             self.effects = [e for e in self.effects if e.until != "end_of_combat"]
@@ -191,6 +203,8 @@ class _Replay:
         dealt = ("damage.resolves",) if self.dealt else ()
         here = (*why, *dealt, priority_concept_of(moment))
         self.arrival = here
+        if moment.step == "cleanup" and self._cleanup_triggers(moment, why):
+            return
         if not entry.priority:
             self.note("Personne ne reçoit la priorité pendant cette étape : elle se termine "
                       "une fois ses actions accomplies.", priority_concept_of(moment),
@@ -199,6 +213,26 @@ class _Replay:
             return
         self.holder = self.active
         self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
+
+    def _cleanup_triggers(self, moment: Moment, why: tuple[str, ...]) -> bool:
+        """Abilities waiting in the cleanup step go on the stack and the active player gets
+        priority; another cleanup step will follow (2004 314.3, 2010 514.3a)."""
+        waiting = [*self.pending, *(t for t in self.start.triggers
+                                    if t.at == "cleanup" and moment.repeat == 0)]
+        if not waiting:
+            return False
+        self.pending = []
+        waiting.sort(key=lambda t: self._seat(t.controller))
+        for trigger in waiting:
+            self.stack.append(StackItem(kind="trigger", controller=trigger.controller))
+        self.cleanups = moment.repeat + 1
+        self.holder = self.active
+        self.arrival = (*why, "cleanup.repeat")
+        self.note(f"Des capacités déclenchées attendent ({', '.join(t.name for t in waiting)}) : "
+                  f"elles vont sur la pile et {self.active} reçoit la priorité ; une fois la pile "
+                  "vide et tous les joueurs ayant passé, une nouvelle étape de nettoyage "
+                  "commence.", "cleanup.repeat")
+        return True
 
     def _phasing(self) -> None:
         for what, concept in phase(self.active, self.creatures, self.permanents):
@@ -217,9 +251,7 @@ class _Replay:
         self.pending = []
         if not waiting:
             return
-        seat = self.players.index(self.active)
-        order = [self.players[(seat + k) % len(self.players)] for k in range(len(self.players))]
-        waiting.sort(key=lambda t: order.index(t.controller))
+        waiting.sort(key=lambda t: self._seat(t.controller))
         for trigger in waiting:
             self.stack.append(StackItem(kind="trigger", controller=trigger.controller))
         names = ", ".join(t.name for t in waiting)
@@ -336,7 +368,8 @@ class _Replay:
         if no_attackers is None and self.pending_attackers:
             no_attackers = False
         return build_context(self.graph, self.edition, self.model, self.snapshot(),
-                             ended=self.ended, no_attackers=no_attackers)
+                             ended=self.ended, no_attackers=no_attackers, nth=self.nth,
+                             repeat=self.moment.repeat)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -400,11 +433,13 @@ class _Replay:
 
     def _stack_fired(self, fired: list[Fired]) -> None:
         """Triggered abilities go on the stack, the active player's first."""
-        seat = self.players.index(self.active)
-        order = [self.players[(seat + k) % len(self.players)] for k in range(len(self.players))]
-        for f in sorted(fired, key=lambda f: order.index(f.trigger.controller)):
+        for f in sorted(fired, key=lambda f: self._seat(f.trigger.controller)):
             for _ in range(f.times):
                 self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller))
+
+    def _seat(self, player: str) -> int:
+        """A player's place in turn order from the active player (APNAP order)."""
+        return (self.players.index(player) - self.players.index(self.active)) % len(self.players)
 
     def _holding(self, index: int) -> str:
         if self.holder is None:
@@ -499,64 +534,24 @@ class _Replay:
         if self.moment.step != "declare_attackers" or not self.pending_attackers:
             raise IllegalEvent(index, "les attaquants se déclarent au début de l'étape de "
                                "déclaration des attaquants", self._rule("attack.declare"))
-        ctx = self.context()
-        for name in event.attackers:
-            if event.attackers.count(name) > 1:
-                raise IllegalEvent(index, f"{name} est déclarée deux fois", self._rule("attack.legal"))
-            reasons, concepts = attack_reasons(ctx, self.creatures[name])
-            if reasons:
-                raise IllegalEvent(index, f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
-                                   self._rule(concepts[0]))
-        tapped = []
-        for name in event.attackers:
-            creature = self.creatures[name]
-            self.creatures[name] = replace(creature, attacking=True,
-                                           tapped=creature.tapped or not creature.has("vigilance"))
-            if not creature.has("vigilance"):
-                tapped.append(name)
+        done = entering.declare_attackers(self.context(), self.creatures, event.attackers)
+        if isinstance(done, entering.Refused):
+            raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_attackers = False
         self.no_attackers = not event.attackers
-        if not event.attackers:
-            self.note(f"{self.active} ne déclare aucun attaquant : les étapes de déclaration des "
-                      "bloqueurs et des blessures de combat seront sautées.",
-                      "action.declare_attackers", "combat.no_attackers", event=index)
-            return
-        several = len(event.attackers) > 1
-        text = (f"{self.active} déclare comme {'attaquants' if several else 'attaquant'} : "
-                f"{', '.join(event.attackers)}")
-        concepts = ["action.declare_attackers", "attack.taps"]
-        if tapped:
-            verb = "s'engagent" if len(tapped) > 1 else "s'engage"
-            text += f" ; {', '.join(tapped)} {verb}"
-        vigilant = [n for n in event.attackers if n not in tapped]
-        if vigilant:
-            verb = "s'engagent" if len(vigilant) > 1 else "s'engage"
-            text += f" ; {', '.join(vigilant)} ne {verb} pas (vigilance)"
-            concepts.append("attack.vigilance")
-        self.note(text + ".", *concepts, event=index)
-        self._declared(attackers=True)
+        self.note(done.what, *done.concepts, event=index)
+        if event.attackers:
+            self._declared(attackers=True)
 
     def _declare_blockers(self, index: int, event: DeclareBlockers) -> None:
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
             raise IllegalEvent(index, "les bloqueurs se déclarent au début de l'étape de "
                                "déclaration des bloqueurs", self._rule("block.declare"))
-        ctx = self.context()
-        blockers = [b for b, _ in event.blocks]
-        for blocker, attacker in event.blocks:
-            if blockers.count(blocker) > 1:
-                raise IllegalEvent(index, f"{blocker} est déclarée bloqueuse deux fois",
-                                   self._rule("block.legal"))
-            reasons, concepts = block_reasons(ctx, self.creatures[blocker], self.creatures[attacker])
-            if reasons:
-                raise IllegalEvent(index, f"{blocker} ne peut pas bloquer {attacker} : "
-                                   + " ; ".join(reasons), self._rule(concepts[0]))
-        for blocker, attacker in event.blocks:
-            self.creatures[blocker] = replace(self.creatures[blocker], blocking=(attacker,))
-            self.creatures[attacker] = replace(self.creatures[attacker], blocked=True)
+        done = entering.declare_blockers(self.context(), self.creatures, event.blocks)
+        if isinstance(done, entering.Refused):
+            raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_blockers = False
-        pairs = ", ".join(f"{b} bloque {a}" for b, a in event.blocks) or "aucun bloqueur"
-        self.note(f"Déclaration des bloqueurs : {pairs}.", "action.declare_blockers",
-                  *(("block.becomes_blocking",) if event.blocks else ()), event=index)
+        self.note(done.what, *done.concepts, event=index)
         self._declared(attackers=False)
 
     def _declared(self, *, attackers: bool) -> None:
@@ -587,7 +582,8 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
     if no_attackers is None and state.pending_attackers:
         no_attackers = False
     return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers,
-                    trail=tuple(state.trail), arrival=state.arrival, damage=state.damage)
+                    trail=tuple(state.trail), arrival=state.arrival, damage=state.damage,
+                    nth=state.nth, repeat=state.moment.repeat)
 
 
 def replay_context(graph: RuleSource, edition: str, model: GameModel,
@@ -596,5 +592,5 @@ def replay_context(graph: RuleSource, edition: str, model: GameModel,
     done = replay(graph, edition, model, situation)
     ctx = build_context(graph, edition, model, done.situation, ended=done.ended,
                         no_attackers=done.no_attackers, arrival=done.arrival,
-                        damage=done.damage, replayed=True)
+                        damage=done.damage, replayed=True, nth=done.nth, repeat=done.repeat)
     return ctx, done.trail

@@ -187,12 +187,32 @@ def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool) -> Pla
     return PlannedStep(moment=moment)
 
 
-def locate(plan: tuple[PlannedStep, ...], moment: Moment) -> int:
-    """Index of the first plan entry at the place of `moment` (ValueError if none)."""
+def locate(plan: tuple[PlannedStep, ...], moment: Moment, nth: int = 0) -> int:
+    """Index of the `nth` (0: first) plan entry at the place of `moment` (ValueError if none):
+    an extra phase or step repeats the place of another."""
+    seen = 0
     for index, entry in enumerate(plan):
         if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat:
-            return index
+            if seen == nth:
+                return index
+            seen += 1
     raise ValueError(moment)
+
+
+def occurrence(plan: tuple[PlannedStep, ...], index: int) -> int:
+    """How many earlier plan entries are at the place of entry `index` (`locate`'s `nth`)."""
+    moment = plan[index].moment
+    return sum(1 for entry in plan[:index]
+               if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat)
+
+
+def starts_phase(before: Moment, after: Moment) -> bool:
+    """Whether `after`, following `before`, begins a phase: another phase, or the same one
+    again (an extra phase: its first step after the last one, or a main phase after itself)."""
+    if before.phase != after.phase:
+        return True
+    steps = PHASE_STEPS[after.phase]
+    return not steps or (after.step == steps[0] and before.step == steps[-1])
 
 
 def first_index(plan: tuple[PlannedStep, ...], step: str) -> int | None:
