@@ -97,9 +97,18 @@ def declare_blockers(ctx: Context, creatures: dict[str, Creature],
         if reasons:
             return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "
                            + " ; ".join(reasons), concept=concepts[0])
+    bands: dict[str, list[str]] = {}
+    for creature in creatures.values():
+        if creature.band is not None and creature.attacking:
+            bands.setdefault(creature.band, []).append(creature.name)
     for blocker, attacker in blocks:
-        creatures[blocker] = replace(creatures[blocker], blocking=(attacker,))
-        creatures[attacker] = replace(creatures[attacker], blocked=True)
+        # a blocker of one member of a band blocks the whole band (2004 502.10e, 2010 702.19h)
+        band = creatures[attacker].band
+        mates = tuple(dict.fromkeys((attacker, *(bands.get(band, []) if band else ()))))
+        mine = tuple(dict.fromkeys((*creatures[blocker].blocking, *mates)))
+        creatures[blocker] = replace(creatures[blocker], blocking=mine)
+        for name in mates:
+            creatures[name] = replace(creatures[name], blocked=True)
     pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks) or "aucun bloqueur"
     return Outcome(what=f"Déclaration des bloqueurs : {pairs}.",
                    concepts=("action.declare_blockers",

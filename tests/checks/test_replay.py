@@ -343,3 +343,16 @@ def test_a_creature_cannot_enter_blocking_before_the_blockers(graph: RuleSource)
     with pytest.raises(IllegalEvent) as info:
         replay(graph, "2010", situation(text))
     assert info.value.index == 9 and "après la déclaration des bloqueurs" in info.value.reason
+
+
+def test_a_blocker_of_one_member_of_a_band_blocks_the_band(graph: RuleSource) -> None:
+    """2004 502.10e: each other creature in the band becomes blocked by that blocker."""
+    text = (_events(*[P] * 8, '{declare_attackers = ["Héros", "Ours"]}', P, P,
+                    '{declare_blockers = {Elfe = "Ours"}}')
+            + '[[creatures]]\nname = "Héros"\nabilities = ["regroupement"]\nband = "a"\n'
+            + '[[creatures]]\nname = "Ours"\nband = "a"\n'
+            + '[[creatures]]\nname = "Elfe"\ncontroller = "B"\n')
+    done = replay(graph, "2004", situation(text))
+    elf, hero = done.situation.creature("Elfe"), done.situation.creature("Héros")
+    assert elf is not None and hero is not None
+    assert elf.blocking == ("Ours", "Héros") and hero.blocked
