@@ -244,7 +244,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from judge.web.app import serve
 
-    serve(_graph(args), host=args.host, port=args.port)
+    if args.processes is not None and not 1 <= args.processes <= 64:
+        raise JudgeError(f"--processes : de 1 à 64 processus (reçu {args.processes})")
+    serve(_graph(args), host=args.host, port=args.port, processes=args.processes)
     return 0
 
 
@@ -315,6 +317,9 @@ def _build_arguments(p: argparse.ArgumentParser) -> None:
 def _serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="adresse d'écoute (127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument("--processes", type=int, metavar="N",
+                   help="processus de calcul des situations et des recherches, de 1 à 64 "
+                        "(par défaut : le nombre de cœurs, entre 2 et 8)")
 
 
 # Each command: its name, its help line, its arguments, what runs it.

@@ -25,6 +25,9 @@ SORCERY_SPEED: frozenset[str] = frozenset(SPELL_KINDS) - {"instant"}
 MAX_COUNT = 1_000
 MAX_CREATURES = 1_000
 MAX_EVENTS = 10_000
+# A judge asks a handful of questions about one situation; 100 keep the costliest request
+# (100 × `turn_order` of 1,000 turns) to tens of milliseconds.
+MAX_QUESTIONS = 100
 
 ASKS: dict[str, tuple[str, ...]] = {
     "where": (),

@@ -53,6 +53,7 @@ from judge.game.model import (
     MAX_COUNT,
     MAX_CREATURES,
     MAX_EVENTS,
+    MAX_QUESTIONS,
     SPELL_KINDS,
     TOP_KEYS,
     Activate,
@@ -254,8 +255,9 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         archenemy=(read_player(top["archenemy"], "archenemy", players) if "archenemy" in top
                    else None),
         events=events,
-        questions=read_items(top.get("questions", []), "questions",
-                         lambda v, p: _question(v, p, players, names, active, everything)),
+        questions=read_items(
+            readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
+            lambda v, p: _question(v, p, players, names, active, everything)),
         source=source,
     )
     return situation

@@ -1,24 +1,26 @@
 """`judge serve`: the rulebook, search and the situation checker as one local Starlette app.
 
-Owns routing and the JSON API (same shapes as `--json`). Every route's work runs in a worker
-thread within a time budget (`judge.web.work`): a route is wrapped in `offloaded`, or is a
-`budgeted` endpoint that reads its body and hands its work to `run_budgeted`. Shared state (corpus, page cache,
-search index) is `judge.web.state`, limits and error pages `judge.web.errors`, form
-conversion and the timeline `judge.web.forms`; pages come from `judge.site.build`.
+Owns routing, the JSON API (same shapes as `--json`) and the app's lifespan. No route
+computes on the event loop: the cheap work (a rule, a page) runs in a worker thread within a
+time budget (`judge.web.work`: a route wrapped in `offloaded`, or a `budgeted` endpoint that
+reads its body first); the costly work (checking a situation, a search query) runs in the
+worker processes of `judge.web.pool`, which start and stop with the app. Shared state is
+`judge.web.state`, limits and error pages `judge.web.errors`, the situation checker's
+answers `judge.web.situations`, the form `judge.web.forms`; pages come from `judge.site.build`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
@@ -28,16 +30,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS, param_text
-from judge.checks.report import check, report_json, report_text, value_text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import RULE_NUMBER
 from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
-from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
-from judge.search.output import result_json
 from judge.site.build import SiteRenderer
 from judge.site.templating import page_path, rule_url
+from judge.web import situations
 from judge.web.errors import (
     MAX_BODY,
     MAX_URL,
@@ -48,20 +47,28 @@ from judge.web.errors import (
     limit_param,
     query_param,
 )
-from judge.web.forms import (
-    MOMENT_GROUPS,
-    FormState,
-    form_to_situation,
-    situation_to_form,
+from judge.web.pool import PROCESSES, WorkPool
+from judge.web.situations import (
+    check_answer,
+    check_task,
+    form_task,
+    permalink_task,
+    prefilled_form,
+    rule_link,
+    search_task,
 )
 from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
-from judge.web.timeline import step_urls, timeline
 from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
 _DECIMAL_COMMA = re.compile(r"(\d{3}),(\d)")
+# A situation of at most this many characters is checked on the event loop: measured, the
+# costliest (13 `turn_order` questions of 1,000 turns) takes 1.5 ms of CPU, the usual one
+# 0.1 ms, less than handing it to a thread or a process (each a wake-up to schedule on a busy
+# machine). Larger ones, up to 40 times as costly, go to the worker processes.
+SMALL_CHECK = 512
 
 
 # ---------------------------------------------------------------------- search
@@ -74,8 +81,8 @@ def run_search(state: AppState, query: str, edition: str | None, limit: int,
         if cached is not None:
             state.search_cache.move_to_end(cache_key)
             return cached
-    result = state.search_index.search(query, edition=edition, limit=limit, lang=lang)
-    data: dict[str, Any] = result_json(result)
+    # The query runs in a worker process: a costly one does not slow the other requests.
+    data = state.pool.call(state.time_budget, search_task, query, edition, limit, lang)
     if state.search_cache_size > 0:
         with state.search_lock:
             state.search_cache[cache_key] = data
@@ -89,20 +96,6 @@ def safe_snippet(snippet: str) -> Markup:
     if "<" in _SNIPPET_TAGS.sub("", snippet) or ">" in _SNIPPET_TAGS.sub("", snippet):
         return escape(snippet)
     return Markup(snippet)
-
-
-def rule_link(state: AppState, edition: str, number: str, language: str | None = None) -> str | None:
-    """URL of a rule on the served rulebook (its language's pages), None if the edition has no
-    such rule."""
-    bare = number.split(":", 1)[-1]
-    if ":" in number:
-        edition = number.split(":", 1)[0]
-    if edition not in state.graph.edition_ids:
-        return None
-    rule = state.graph.get(edition, bare, language)
-    if rule is None:
-        return None
-    return rule_url(rule, "/", state.graph.primary_language(edition))
 
 
 def lang_param(value: str | None) -> str | None:
@@ -344,16 +337,6 @@ async def _read_body(request: Request) -> str:
         raise Problem(400, "le corps de la requête n'est pas de l'UTF-8 valide") from None
 
 
-def _check(state: AppState, text: str, fmt: str | None) -> tuple[Any, dict[str, Any], Any]:
-    """Load through the same validation as the CLI, then answer: (situation, report JSON, report)."""
-    from judge.game.situation import load_situation
-
-    situation = load_situation(text, source="requête", fmt=fmt)
-    report = check(state.graph, situation)
-    data: dict[str, Any] = report_json(report)
-    return situation, data, report
-
-
 @budgeted
 async def api_check(request: Request) -> Response:
     state = app_state(request)
@@ -362,62 +345,9 @@ async def api_check(request: Request) -> Response:
         raise Problem(400, "le corps de la requête est vide : une situation JSON est attendue")
     kind = request.headers.get("content-type", "")
     fmt = "toml" if "toml" in kind else "json"
-
-    def work() -> Response:
-        _, data, _ = _check(state, text, fmt)
-        return JSONResponse(data)
-
-    return await run_budgeted(request, work, heavy=True)
-
-
-def _form_context(state: AppState, form: FormState, **extra: Any) -> dict[str, Any]:
-    return {
-        "form": form,
-        "editions": state.graph.editions,
-        "newest": state.graph.newest_edition,
-        "questions": QUESTIONS,
-        "param_labels": PARAM_LABELS,
-        "kind_labels": KIND_LABELS,
-        "moment_groups": MOMENT_GROUPS,
-        "creature_options": [(name, name) for name in form.creature_names],
-        "player_options": [(name, name) for name in form.player_names],
-        **extra,
-    }
-
-
-def _situation_data(text: str) -> dict[str, Any] | None:
-    """A pasted situation (JSON or TOML) as data, for sharing; None if it reads as neither."""
-    import tomllib
-
-    try:
-        data = json.loads(text)
-    except ValueError:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            return None
-    return data if isinstance(data, dict) else None
-
-
-def _answer_view(state: AppState, edition: str, answer: dict[str, Any]) -> dict[str, Any]:
-    """An answer in French words: the question's wording, its parameters by their French
-    names (a spell kind by its French name), the value, the rules as links."""
-    spec = QUESTION_BY_ASK.get(str(answer.get("ask")))
-    params = [
-        {"label": PARAM_LABELS.get(key, key),
-         "value": param_text(key, answer[key])}
-        for key in PARAM_LABELS
-        if answer.get(key) is not None
-    ]
-    return {
-        **answer,
-        "question": spec.label if spec is not None else str(answer.get("ask")),
-        "params": params,
-        "links": [
-            {"number": str(n), "url": rule_link(state, edition, str(n))} for n in answer.get("rules", [])
-        ],
-        "answer_text": value_text(answer.get("answer")),
-    }
+    if len(text) <= SMALL_CHECK:  # at most a millisecond or two: less than a hop to a thread
+        return check_answer(state, text, fmt).response()
+    return (await state.pool.run(state.time_budget, check_task, text, fmt)).response()
 
 
 @budgeted
@@ -429,86 +359,14 @@ async def situation_page(request: Request) -> Response:
         model = query_param(request, "modele", cap=MAX_URL)
         token = query_param(request, "s", cap=MAX_URL)
         if token:
-            return await run_budgeted(request, lambda: _answer_permalink(state, token), heavy=True)
-        return await run_budgeted(request, lambda: _prefilled_form(state, model))
+            return (await state.pool.run(state.time_budget, permalink_task, token)).response()
+        return await run_budgeted(request, lambda: prefilled_form(state, model))
     try:
         raw: FormData = await request.form(max_files=0, max_fields=400, max_part_size=MAX_BODY)
     except HTTPException as error:
         raise Problem(400, "formulaire illisible") from error
     values = {key: str(value) for key, value in raw.multi_items() if isinstance(value, str)}
-    form = FormState.from_values(values)
-    return await run_budgeted(request, lambda: _answer_form(state, form, form.source), heavy=True)
-
-
-def _prefilled_form(state: AppState, model: str | None) -> Response:
-    """The empty form, or (a rule page's « vérifiable » link) the form pre-filled, not checked."""
-    if not model:
-        return render(state, "situation.html", **_form_context(state, FormState.empty()))
-    try:
-        shared = _situation_data(decode_permalink(model))
-    except JudgeError as error:
-        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
-    filled = situation_to_form(shared) if shared is not None else None
-    return render(state, "situation.html", **_form_context(state, filled or FormState.empty()))
-
-
-def _answer_permalink(state: AppState, token: str) -> Response:
-    """A shared ruling: the form filled in again (or the situation as pasted text) and its answers."""
-    try:
-        source = decode_permalink(token)
-    except JudgeError as error:
-        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
-    shared = _situation_data(source)
-    form = situation_to_form(shared) if shared is not None else None
-    if form is not None:
-        return _answer_form(state, form, "")
-    form = FormState.empty()
-    form.source = source
-    return _answer_form(state, form, source)
-
-
-def _priority_model(state: AppState, form: FormState) -> Callable[[str, str | None], bool] | None:
-    """Whether players receive priority in a step, by the game model of the form's edition."""
-    from judge.game.gamemodel import load_game_model
-
-    edition = form.state.get("edition") or state.graph.newest_edition
-    if edition not in state.graph.edition_ids:
-        return None  # the check names the unknown edition
-    game = state.graph.edition(edition).game
-    if game is None:
-        return None
-    model = load_game_model(game)
-    return lambda phase, step: model.has(phase, step) and model.step(phase, step).priority
-
-
-def _answer_form(state: AppState, form: FormState, source: str) -> Response:
-    data_in: dict[str, Any] | None
-    try:
-        if source.strip():
-            data_in = _situation_data(source)
-            situation, data, report = _check(state, source, None)
-        else:
-            data_in = form_to_situation(form, _priority_model(state, form))
-            situation, data, report = _check(state, json.dumps(data_in, ensure_ascii=False), "json")
-    except (JudgeError, Problem) as error:
-        status = error.status if isinstance(error, Problem) else 400
-        if status == 503:
-            raise
-        return render(state, "situation.html", status, **_form_context(state, form, error=str(error)))
-    edition = str(data.get("edition") or situation.edition or state.graph.newest_edition)
-    token = encode_permalink(data_in) if data_in is not None else None
-    return render(
-        state, "situation.html",
-        **_form_context(
-            state, form, report=data, edition=edition, report_text=report_text(report),
-            edition_label=state.graph.edition(edition).label,
-            answers=[_answer_view(state, edition, answer) for answer in data.get("answers", [])],
-            timeline=timeline(report.timeline, step_urls(state.graph, edition), situation.skip),
-            toml_text=to_toml(data_in) if data_in is not None else source,
-            json_text=to_json(data_in) if data_in is not None else source,
-            permalink=f"/situation?s={token}" if token else None,
-        ),
-    )
+    return (await state.pool.run(state.time_budget, form_task, values)).response()
 
 
 # ---------------------------------------------------------------------- app
@@ -570,11 +428,23 @@ def _routes() -> list[Route]:
     ]
 
 
-def create_app(graph: RuleGraph) -> Starlette:
-    """The web app over one loaded corpus; the search index is opened here, once."""
-    app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers())
+def create_app(graph: RuleGraph, *, processes: int = PROCESSES) -> Starlette:
+    """The web app over one loaded corpus; the search index is opened here, once. Its
+    `processes` worker processes start with its lifespan (or at the first costly request of
+    an app used without it) and stop when the lifespan ends."""
+    pool = WorkPool(graph, tasks=(situations,), processes=processes)
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(pool.start)
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(pool.shutdown)
+
+    app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers(), lifespan=lifespan)
     app.add_middleware(RequestLimits)
-    app.state.judge = build_state(graph)
+    app.state.judge = build_state(graph, pool)
     return app
 
 
@@ -591,7 +461,7 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -608,12 +478,14 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
         sock.close()
 
 
-def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the app with uvicorn until interrupted (uvicorn logs the address)."""
+def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000, *, processes: int | None = None) -> None:
+    """Run the app with uvicorn until interrupted (uvicorn logs the address); its worker
+    processes (`processes`, by default `PROCESSES`) are stopped and joined before this returns."""
     import uvicorn
 
     tune_interpreter()
-    uvicorn.run(create_app(graph), host=host, port=port, log_level="info", server_header=False)
+    uvicorn.run(create_app(graph, processes=processes or PROCESSES), host=host, port=port, log_level="info",
+                server_header=False, lifespan="on")
 
 
 __all__ = ["AppState", "Problem", "background_server", "create_app", "serve"]

@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import jinja2
 from starlette.requests import Request
@@ -23,6 +23,9 @@ from judge.resources import templates_dir
 from judge.search.engine import RuleIndex, index_for
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
+
+if TYPE_CHECKING:
+    from judge.web.pool import WorkPool
 
 SEARCH_CACHE_SIZE = 1024
 TIME_BUDGET = 2.0  # seconds of work per request, then a French 503 (see judge.web.work)
@@ -36,15 +39,32 @@ _ASSET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*\.(?:css|js|svg)$")
 
 
 # ---------------------------------------------------------------------- shared state
+class Pages(Protocol):
+    """What rendering a page needs: the server's `AppState`, or a worker process's context."""
+
+    @property
+    def graph(self) -> RuleGraph: ...
+
+    @property
+    def env(self) -> jinja2.Environment: ...
+
+
+def page_environment() -> jinja2.Environment:
+    """The templates as served (links from `/`, the search form to `/recherche`)."""
+    return make_environment(root="/", search_action="/recherche", served=True)
+
+
 @dataclass(slots=True, kw_only=True)
 class AppState:
-    """What every request shares: graph, templates, search, checker and rendered pages."""
+    """What every request shares: graph, templates, search, checker, rendered pages, and the
+    worker processes of the costly work (`judge.web.pool`)."""
 
     graph: RuleGraph
     env: jinja2.Environment
     search_index: RuleIndex
     site: SiteRenderer
     assets: dict[str, tuple[bytes, str]]
+    pool: WorkPool
     pages: dict[str, str] = field(default_factory=dict)
     search_cache_size: int = SEARCH_CACHE_SIZE
     search_cache: OrderedDict[tuple[str, str | None, int, str | None], dict[str, Any]] = field(
@@ -89,8 +109,8 @@ def _load_assets() -> dict[str, tuple[bytes, str]]:
     return assets
 
 
-def build_state(graph: RuleGraph) -> AppState:
-    env = make_environment(root="/", search_action="/recherche", served=True)
+def build_state(graph: RuleGraph, pool: WorkPool) -> AppState:
+    env = page_environment()
     site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
     site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
     return AppState(
@@ -100,6 +120,7 @@ def build_state(graph: RuleGraph) -> AppState:
         search_index=index_for(graph),
         site=site,
         assets=_load_assets(),
+        pool=pool,
     )
 
 
@@ -108,7 +129,7 @@ def app_state(request: Request) -> AppState:
     return state
 
 
-def render(state: AppState, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+def render(state: Pages, template: str, http_status: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("query", "")
     html = state.env.get_template(template).render(**context)
     return HTMLResponse(html, status_code=http_status)

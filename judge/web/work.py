@@ -1,21 +1,19 @@
-"""Keeping `judge serve` responsive: request work runs in worker threads, within a time budget.
+"""Keeping `judge serve` responsive: the cheap work of a request runs in a worker thread, within a time budget.
 
-Every route's work (search, rendering, checking a situation) is CPU-bound Python: run on the
-event loop it would freeze every other client for its whole duration. `offloaded` turns a
-plain handler into an endpoint that runs it in a worker thread; `run_budgeted` runs any
-function that way. A request whose work exceeds its budget gets a French 503 at once (its
-thread is abandoned; the engine's own limits bound how long it can still run), and situation
-checks, the only work whose cost the client chooses, share 16 threads of their own so that one client
-cannot take them all. Answers that depend on the URL alone are kept and sent again from the
-loop: no thread, no lock held by the work, for a page already served. What each route does is `judge.web.app`'s job.
+Every route's work is Python: run on the event loop it would freeze every other client for
+its whole duration. `offloaded` turns a plain handler into an endpoint that runs it in a
+worker thread; `run_budgeted` runs any function that way. A request whose work exceeds its
+budget gets a French 503 at once (its thread is abandoned; the engine's own limits bound how
+long it can still run). The costly work whose cost the client chooses (a situation check, a
+search query) is not run in these threads but in the worker processes of `judge.web.pool`.
+Answers that depend on the URL alone are kept and sent again from the loop: no thread, no
+lock held by the work, for a page already served. What each route does is `judge.web.app`'s job.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import sys
-import weakref
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -24,18 +22,13 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
-from judge.web.errors import Problem
+from judge.web.pool import over_budget
 from judge.web.state import app_state
 
 T = TypeVar("T")
-CHECK_THREADS = 16  # measured: 4 queued the cheap checks of 64 clients (mixed p95 ×2)
 # How long a worker thread may hold the interpreter lock while the event loop waits for it
-# (Python's default: 5 ms). Shorter, a page waits less behind a long situation check.
+# (Python's default: 5 ms). Shorter, a request waits less behind another's rendering.
 SWITCH_INTERVAL = 0.001
-
-_check_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def tune_interpreter() -> None:
@@ -43,32 +36,13 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def _limiter(heavy: bool) -> anyio.CapacityLimiter | None:
-    """The situation checks' own threads on this event loop (None: anyio's default pool)."""
-    if not heavy:
-        return None
-    loop = asyncio.get_running_loop()
-    limiter = _check_limiters.get(loop)
-    if limiter is None:
-        limiter = _check_limiters[loop] = anyio.CapacityLimiter(CHECK_THREADS)
-    return limiter
-
-
-def over_budget(seconds: float) -> Problem:
-    return Problem(
-        503,
-        f"la requête a dépassé le temps de calcul qui lui est alloué ({seconds:g} s) ; "
-        "simplifiez-la ou réessayez plus tard",
-    )
-
-
-async def run_budgeted(request: Request, work: Callable[[], T], *, heavy: bool = False) -> T:
+async def run_budgeted(request: Request, work: Callable[[], T]) -> T:
     """`work()` in a worker thread; a French 503 if it (and its wait for a thread) takes longer
     than the app's `time_budget`."""
     budget = app_state(request).time_budget
     try:
         with anyio.fail_after(budget):
-            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True, limiter=_limiter(heavy))
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
     except TimeoutError:
         raise over_budget(budget) from None
 

@@ -261,6 +261,7 @@ BAD = [
     ("events = [" + ", ".join(['"pass"'] * 10_001) + "]", "events", "au plus 10 000"),
     ('phase = "main1"\n' + "".join(f'[[creatures]]\nname = "C{i}"\n' for i in range(1001)),
      "creatures", "au plus 1 000"),
+    ('phase = "main1"\n' + '[[questions]]\nask = "where"\n' * 101, "questions", "au plus 100"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""`judge serve` never computes on its event loop, and a request over its time budget is a French 503."""
+"""`judge serve` computes on its event loop only a small situation check (`SMALL_CHECK`), and a
+request over its time budget is a French 503."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from judge.web.app import create_app
+from judge.web.app import SMALL_CHECK, create_app
 from judge.web.state import TIME_BUDGET
 
 UPKEEP = {"edition": "2004", "active": "A", "players": ["A", "B"], "phase": "beginning", "step": "upkeep"}
@@ -41,7 +42,8 @@ def test_api_over_budget_is_a_french_json_503(no_time: TestClient, path: str) ->
 
 
 def test_check_over_budget_is_a_french_json_503(no_time: TestClient) -> None:
-    body = json.dumps({**UPKEEP, "questions": [{"ask": "turn_order", "count": 3}]})
+    body = json.dumps({**UPKEEP, "questions": [{"ask": "turn_order", "count": 3}] * 40})
+    assert len(body) > SMALL_CHECK  # a worker process's task
     response = no_time.post("/api/check", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 503
     assert "temps de calcul" in response.json()["error"]
@@ -53,6 +55,13 @@ def test_page_over_budget_is_a_french_503_page(no_time: TestClient, path: str) -
     assert response.status_code == 503
     assert response.headers["content-type"].startswith("text/html")
     assert "Service indisponible" in response.text and "temps de calcul" in response.text
+
+
+def test_a_small_check_is_answered_at_once_without_budget(no_time: TestClient) -> None:
+    body = json.dumps({**UPKEEP, "questions": [{"ask": "turn_order", "count": 3}]})
+    assert len(body) <= SMALL_CHECK
+    response = no_time.post("/api/check", content=body, headers={"content-type": "application/json"})
+    assert response.json()["answers"][0]["answer"] == ["B", "A", "B"]
 
 
 def test_the_default_budget_answers_the_same_requests(graph) -> None:  # type: ignore[no-untyped-def]
