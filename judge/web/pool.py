@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 import jinja2
 
 from judge.corpus.graph import RuleGraph
-from judge.search.query import RuleIndex, index_for
+from judge.search.engine import RuleIndex, index_for
 from judge.web.errors import Problem
 from judge.web.state import page_environment
 
