@@ -1,13 +1,17 @@
-"""Search quality on tests/search_eval.toml: MRR@10 and hit@3, ours vs a naive substring baseline.
+"""Search quality on tests/search_eval.toml: MRR@10 and hit@3 of the three implementations of
+one search — the server's (Whoosh index of record), `judge search`'s (the light scorer on the
+exported index) and the static book's (`search.js` in Chromium, on the same export) — their
+parity with the server (same top 10, same first hit), and a naive substring baseline.
 
-Run: `.venv/bin/python bench/eval_search.py [--verbose]`. The test suite imports `evaluate`
-from here to assert MRR@10 >= 0.9.
+Run: `.venv/bin/python bench/eval_search.py [--verbose] [--no-browser]`. The test suite imports
+`evaluate` from here to assert MRR@10 >= 0.93.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +21,7 @@ from judge.corpus.graph import RuleGraph
 from judge.normalize import fold
 
 EVAL_FILE = Path(__file__).resolve().parent.parent / "tests" / "search_eval.toml"
+CHROMIUM = Path("/usr/bin/chromium")
 Ranker = Callable[[str], Sequence[str]]  # query -> ranked "edition:number" keys
 
 
@@ -51,12 +56,59 @@ def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
 
 
 def ours(graph: RuleGraph) -> Ranker:
+    """The server's search: the Whoosh index of record."""
     from judge.search.engine import search
 
     def rank(q: str) -> list[str]:
         return [f"{h.edition}:{h.number}" for h in search(q, graph=graph, limit=10).hits]
 
     return rank
+
+
+def top_ids(results: dict[str, list[str]]) -> Ranker:
+    """A ranker over precomputed "edition:language:number" top 10s."""
+    return lambda q: [":".join((i.split(":")[0], i.split(":")[2])) for i in results[q]]
+
+
+def whoosh_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
+    from judge.search.engine import index_for
+    from judge.search.query import search_with
+
+    index = index_for(graph)
+    return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
+
+
+def light_ids(cases: Sequence[Case]) -> dict[str, list[str]]:
+    from judge.search.light import open_light
+    from judge.search.query import search_with
+
+    index = open_light()
+    return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
+
+
+def static_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
+    """The shipped search.js of a freshly built book, in Debian's Chromium, from file://."""
+    from playwright.sync_api import sync_playwright
+
+    from judge.site.build import build_site
+
+    with tempfile.TemporaryDirectory() as folder:
+        site = build_site(graph, Path(folder) / "site").parent
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto((site / "search.html").as_uri())
+            found = page.evaluate("qs => qs.map(q => judgeSearchRun(q, 10).results.map(r => r.id))",
+                                  [c.q for c in cases])
+            browser.close()
+    return dict(zip((c.q for c in cases), found, strict=True))
+
+
+def parity(results: dict[str, list[str]], reference: dict[str, list[str]]) -> tuple[int, int]:
+    """(queries with the same top 10 in the same order, queries with the same first hit)."""
+    same = sum(1 for q, ids in results.items() if ids == reference[q])
+    first = sum(1 for q, ids in results.items() if ids[:1] == reference[q][:1])
+    return same, first
 
 
 def substring_baseline(graph: RuleGraph) -> Ranker:
@@ -73,18 +125,27 @@ def substring_baseline(graph: RuleGraph) -> Ranker:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--verbose", action="store_true", help="list the queries that miss the top 1")
+    parser.add_argument("--no-browser", action="store_true", help="skip the static book's search (Chromium)")
     args = parser.parse_args(argv)
     from judge.corpus.loader import load_graph
 
     graph = load_graph()
     cases = load_cases()
-    for name, ranker in (("judge search", ours(graph)), ("substring baseline", substring_baseline(graph))):
-        score = evaluate(ranker, cases)
-        print(f"{name:20} MRR@10 = {score.mrr:.3f}   hit@3 = {score.hit3:.3f}   ({len(cases)} queries)")
-        if args.verbose and name == "judge search":
+    reference = whoosh_ids(graph, cases)
+    systems = {"serveur (Whoosh)": reference, "judge search (léger)": light_ids(cases)}
+    if not args.no_browser and CHROMIUM.exists():
+        systems["livre statique (JS)"] = static_ids(graph, cases)
+    for name, results in systems.items():
+        score = evaluate(top_ids(results), cases)
+        same, first = parity(results, reference)
+        print(f"{name:22} MRR@10 = {score.mrr:.3f}   hit@3 = {score.hit3:.3f}   "
+              f"même top 10 que le serveur : {same}/{len(cases)}, même premier : {first}/{len(cases)}")
+        if args.verbose and results is reference:
             for case, r in score.ranks:
                 if r != 1:
-                    print(f"    rank {r}: {case.q!r} -> {ranker(case.q)[:5]} (expected {case.expect})")
+                    print(f"    rang {r} : {case.q!r} -> {top_ids(results)(case.q)[:5]} (attendu {case.expect})")
+    baseline = evaluate(substring_baseline(graph), cases)
+    print(f"{'sous-chaîne (naïf)':22} MRR@10 = {baseline.mrr:.3f}   hit@3 = {baseline.hit3:.3f}   ({len(cases)} requêtes)")
     return 0
 
 

@@ -1,3 +1,6 @@
-"""The search layer: French analysis (`analysis`), the Whoosh index of record (`index`), query
-planning and evaluation (`query`, `match`) and the result shapes (`output`).
+"""The search layer: one search, three runners. Text pipeline (`tokens`, `analysis`), the
+Whoosh index of record (`index`) and its export (`export`), query planning and ranking over
+either (`query`, `match`; `engine` = Whoosh for `judge serve`, `light` = the export for
+`judge search`; `templates/search.js` = the export in the static book) and the result shapes
+(`output`).
 """

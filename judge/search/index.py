@@ -8,8 +8,8 @@ or corrupt, kept in RAM when unwritable). The folder also holds the index's expo
 (`judge.search.export`), made from the Whoosh index as it is built; its name is
 `judge.search.export.index_name`. Querying the open indexes is `judge.search.engine`'s job.
 
-Public, stable: `schema(language)`, `languages(graph)`, `build_index(graph, dest)`
-and `open_or_build(graph)` -> ({language: Whoosh index}, notice or None).
+Public, stable: `schema(language)`, `languages(graph)`, `build_index(graph, dest)`,
+`open_or_build(graph)` -> ({language: Whoosh index}, notice or None) and `export_of(graph)`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from judge.cache import cache_dir, ensure_dir, trusted
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
 from judge.search.analysis import FrenchAnalyzer
-from judge.search.export import EXPORT_FILE, build_export, index_name, read_export, write_export
+from judge.search.export import EXPORT_FILE, build_export, index_name, pack, read_export, write_export
 
 Indexes = dict[str, Any]  # language -> open Whoosh index
 
@@ -208,3 +208,13 @@ def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
     if ix is None:
         return _ram_index(graph), notice
     return ix, notice
+
+
+def export_of(graph: RuleGraph) -> tuple[dict[str, Any], str | None]:
+    """The graph's exported index as stored (`judge.search.export.pack`) from the cache, the
+    index built first when needed (in memory when the cache is unwritable); and the notice
+    of `open_or_build`."""
+    indexes, notice = open_or_build(graph)
+    name = index_name(graph.editions)[0]
+    found = read_export(cache_dir() / name)
+    return (found if found is not None else pack(build_export(graph, indexes, name))), notice

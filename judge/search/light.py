@@ -157,12 +157,9 @@ def open_light(config: str | None = None) -> LightIndex:
     notice = None
     if data is None:
         from judge.corpus.loader import load_graph
-        from judge.search.export import build_export, pack
-        from judge.search.index import open_or_build
+        from judge.search.index import export_of
 
-        graph = load_graph(config)
-        indexes, notice = open_or_build(graph)
-        data = read_export(folder) or pack(build_export(graph, indexes, folder.name))
+        data, notice = export_of(load_graph(config))
     return LightIndex(data, editions, notice)
 
 

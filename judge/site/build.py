@@ -33,7 +33,7 @@ from judge.resources import templates_dir
 from judge.game.share import encode_permalink
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history import HistoryView, HistoryViews, changes_path
-from judge.site.offline_index import build_search_index, search_index_js
+from judge.site.offline_index import search_index_js
 from judge.site.templating import (
     edition_path,
     glossary_anchor,
@@ -413,8 +413,7 @@ class SiteRenderer:
         for older, newer in self.history.pairs_of_editions():
             if self.history.table(older, newer) is not None:
                 yield changes_path(older, newer), self.render_changes(older, newer, base_url or "../")
-        index = build_search_index(self.graph)
-        yield "search-index.js", search_index_js(index)
+        yield "search-index.js", search_index_js(self.graph)
         for name in STATIC_FILES:
             yield name, _static_text(name)
 

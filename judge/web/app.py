@@ -308,9 +308,9 @@ def asset(request: Request) -> Response:
     found = state.assets.get(name)
     if found is None and name == "search-index.js":
         # The offline index of the static search page, built on first use.
-        from judge.site.offline_index import build_search_index, search_index_js
+        from judge.site.offline_index import search_index_js
 
-        found = (search_index_js(build_search_index(state.graph)).encode(), ASSET_TYPES[".js"])
+        found = (search_index_js(state.graph).encode(), ASSET_TYPES[".js"])
         state.assets[name] = found
     if found is None:
         raise Problem(404, STATUS_MESSAGES[404])

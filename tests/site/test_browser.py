@@ -59,33 +59,6 @@ def test_browser_reference_is_reachable_with_the_keyboard(site: Path, page: Any)
     page.wait_for_url("**/2004/en/217.html#R2178")
 
 
-def test_browser_offline_search_opens_a_result(site: Path, page: Any) -> None:
-    page.goto((site / "2004" / "index.html").as_uri())
-    page.fill("#q", "brûlure de mana")
-    page.press("#q", "Enter")
-    page.wait_for_url("**/search.html?q=*")
-    first = page.locator("#results li a").first
-    first.wait_for()
-    assert first.inner_text().startswith("300.3")
-    first.click()
-    page.wait_for_url("**/2004/300.html#R3003")
-    assert "brûlure de mana" in page.locator("#R3003").inner_text()
-    assert page.console_errors == []
-
-
-def test_browser_offline_search_corrects_a_typo_and_offers_the_fix(site: Path, page: Any) -> None:
-    page.goto((site / "search.html").as_uri() + "?q=blesures%20de%20combat")
-    hint = page.locator("#search-suggestion")
-    hint.wait_for()
-    assert hint.inner_text() == "Vouliez-vous dire : blessures de combat ?"
-    assert page.locator("#results li a").first.inner_text().startswith("310")
-    hint.locator("a").click()
-    page.wait_for_url("**/search.html?q=blessures%20de%20combat")
-    page.locator("#results li a").first.wait_for()
-    assert page.locator("#search-suggestion").is_hidden()
-    assert page.console_errors == []
-
-
 def test_browser_turn_diagram_step_opens_its_rule(site: Path, page: Any) -> None:
     page.goto((site / "2004" / "index.html").as_uri())
     page.locator("ol.turn a[href$='#R314']").click()
@@ -114,36 +87,3 @@ def test_browser_rule_url_opens_the_rule_from_file(site: Path, page: Any) -> Non
     page.wait_for_url("**/2004/306.html#R3062a")
     assert page.evaluate("document.querySelector(':target').id") == "R3062a"
     assert page.console_errors == []
-
-
-@pytest.mark.parametrize(("query", "target"), [
-    ("300,3", "**/2004/300.html#R3003"),
-    ("règle 306.2a", "**/2004/306.html#R3062a"),
-    ("302-303", "**/2004/302.html#R302"),
-])
-def test_browser_offline_search_opens_a_rule_number(site: Path, page: Any, query: str, target: str) -> None:
-    page.goto((site / "2004" / "index.html").as_uri())
-    page.fill("#q", query)
-    page.press("#q", "Enter")
-    page.wait_for_url(target)
-    assert page.console_errors == []
-
-
-def test_browser_offline_search_marks_words_and_historical_rules(site: Path, page: Any) -> None:
-    page.goto((site / "search.html").as_uri() + "?q=brûlure%20de%20mana")
-    first = page.locator("#results li").first
-    first.wait_for()
-    assert first.locator("a").inner_text().startswith("300.3")
-    assert first.locator(".hit-note").inner_text() == "historique, supprimée en 2010"
-    marks = [m.lower() for m in first.locator("mark").all_inner_texts()]
-    assert "brûlure" in marks and "mana" in marks
-    # The extract is around the matched words, not the first characters of the rule.
-    assert "brûlure de mana" in first.locator(".snippet").inner_text()
-    assert page.console_errors == []
-
-
-def test_browser_offline_search_never_lists_a_result_that_scored_nothing(site: Path, page: Any) -> None:
-    page.goto((site / "search.html").as_uri())
-    for query in ("mal d'invocation", "combien de terrains", "brûlure de mana", "zzzz"):
-        scores = page.evaluate("q => judgeSearchRun(q, 30).results.map(r => r.score)", query)
-        assert all(score > 0 for score in scores), query

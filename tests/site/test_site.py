@@ -1,32 +1,23 @@
-"""The static rulebook: pages, links, markers, validity, determinism, atomicity, goldens, search."""
+"""The static rulebook: pages, links, markers, validity, determinism, atomicity, goldens
+(its search: tests/site/test_search_browser.py)."""
 
 from __future__ import annotations
 
 import filecmp
-import json
 import os
 import re
-import shutil
-import subprocess
-import tomllib
 from pathlib import Path
 from xml.etree import ElementTree
 
 import html5lib
 import pytest
-from offline_search_ref import search, search_full
 
-from judge.corpus.loader import load_graph
 from judge.errors import JudgeError
 from judge.site.build import SiteError, SiteRenderer, build_site
-from judge.site.offline_index import build_search_index
 from judge.site.templating import make_environment, rule_anchor
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
-EVAL = Path(__file__).parent.parent / "search_eval.toml"
-FALLBACK_QUERIES = ("brûlure de mana", "308.2a", "l’étape d’entretien", "blessures de combat initiative",
-                    "jusqu'à la fin du tour", "déclaration des bloqueurs", "phase principale terrain")
 
 
 def fixed_checks(edition: str, number: str) -> tuple[str, ...]:
@@ -316,83 +307,3 @@ def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str
     assert html == golden.read_text(encoding="utf-8")
 
 
-def eval_queries() -> list[tuple[str, tuple[str, ...]]]:
-    if EVAL.is_file():
-        data = tomllib.loads(EVAL.read_text(encoding="utf-8"))
-        return [(q["q"], tuple(q.get("expect", ()))) for q in data.get("query", [])]
-    return [(q, ()) for q in FALLBACK_QUERIES]
-
-
-# Beyond the eval set: typos, inflections, prefixes, numbers, elisions, nothing to find.
-PARITY_QUERIES = ("iniative", "blesures de combat", "créatures bloqueuses", "attaq", "upkep",
-                  "L’iniative du joueur", "phase de combatt", "505", "308.2", "règle 999.9", "zzzz",
-                  "de la", "", "Bloqueurs  déclarés", "capacités déclenchées", "mana burn", "mana brun")
-
-
-def test_offline_index_python_and_js_agree_on_ranking_and_suggestions(graph, site: Path) -> None:  # type: ignore[no-untyped-def]
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node absent")
-    queries = [*(q for q, _ in eval_queries()), *PARITY_QUERIES]
-    script = (
-        "globalThis.window = globalThis;"
-        f"require({json.dumps(str(site / 'search-index.js'))});"
-        f"require({json.dumps(str(site / 'search.js'))});"
-        "const qs = JSON.parse(process.argv[1]);"
-        "console.log(JSON.stringify(qs.map(q => { const r = judgeSearchRun(q, 10);"
-        " return [r.results.map(x => x.id), r.corrections, r.suggestion]; })));"
-    )
-    run = subprocess.run([node, "-e", script, json.dumps(queries)], capture_output=True, text=True,
-                         check=True, timeout=60)
-    js = json.loads(run.stdout)
-    index = build_search_index(graph)
-    for query, (ids, corrections, suggestion) in zip(queries, js, strict=True):
-        expected = search_full(index, query, 10)
-        assert (ids, corrections, suggestion) == (list(expected.ids), expected.corrections, expected.suggestion), query
-    assert sum(1 for ids, _, _ in js if ids) >= len(queries) * 0.8
-
-
-def test_offline_search_corrects_typos_and_says_so(graph) -> None:  # type: ignore[no-untyped-def]
-    index = build_search_index(graph)
-    found = search_full(index, "L’iniative", 3)
-    assert found.corrections == {"iniative": "initiative"}
-    assert found.suggestion == "L’initiative"
-    assert found.ids[0] in ("2004:fr:310.5", "2004:fr:306.1")
-    assert search_full(index, "blesures de combat", 3).ids[0].startswith("2004:fr:310")
-    # Known words, inflections and prefixes are never "corrected".
-    for query in ("initiative", "créatures bloqueuses", "attaq", "upkeep", "308.2a"):
-        assert search_full(index, query, 3).suggestion is None, query
-
-
-def test_offline_search_stems_plural_and_feminine_forms(graph) -> None:  # type: ignore[no-untyped-def]
-    index = build_search_index(graph)
-    assert index.words["blessures"] == index.words["blessure"]
-    assert search(index, "blessure", 5) == search(index, "blessures", 5)
-    assert search(index, "bloqueuse", 1) == search(index, "bloqueuses", 1)
-
-
-def test_offline_search_mrr_on_eval_set(graph) -> None:  # type: ignore[no-untyped-def]
-    """The offline ranking (Python reference of search.js) on tests/search_eval.toml."""
-    index = build_search_index(graph)
-    # The offline page searches each edition's first (French) text: the cases it can answer.
-    present = {f"{d[0].split(':')[0]}:{d[0].split(':')[2]}" for d in index.docs}
-    cases = [(q, expect) for q, expect in eval_queries() if set(expect) & present]
-    assert len(cases) >= 40
-    reciprocal, misses = 0.0, []
-    for query, expect in cases:
-        keys = [f"{i.split(':')[0]}:{i.split(':')[2]}" for i in search(index, query, 10)]
-        rank = next((n for n, key in enumerate(keys, 1) if key in expect), None)
-        reciprocal += 1 / rank if rank else 0.0
-        if rank != 1:
-            misses.append((query, rank))
-    mrr = reciprocal / len(cases)
-    assert mrr >= 0.92, (mrr, misses)
-    assert len(misses) <= 8, misses
-
-
-def test_offline_index_finds_expected_rules(graph) -> None:  # type: ignore[no-untyped-def]
-    index = build_search_index(graph)
-    top = {q: search(index, q, 3) for q in ("brûlure de mana", "308.2a", "l’étape d’entretien")}
-    assert top["brûlure de mana"][0] == "2004:fr:300.3"
-    assert top["308.2a"][0] == "2004:fr:308.2a"
-    assert top["l’étape d’entretien"][0] == "2004:fr:303"

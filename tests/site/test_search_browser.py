@@ -1,0 +1,143 @@
+"""The static book's search (`templates/search.js`, as shipped by `judge build`) in Debian's
+Chromium from file://, against the Whoosh index of record: same top 10 on the eval set, same
+extracts and suggestions; no result that scored nothing; rule numbers open the rule."""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import BROWSER_MARKS
+
+from judge.search.engine import index_for
+from judge.search.query import QueryError, search_with
+from judge.site.build import build_site
+
+pytestmark = BROWSER_MARKS
+ROOT = Path(__file__).resolve().parents[2]
+# Beyond the eval set: typos, inflections, prefixes, numbers, elisions, quotes, nothing to find.
+MORE_QUERIES = ("iniative", "blesures de combat", "créatures bloqueuses", "attaq", "upkep",
+                "L’iniative du joueur", "phase de combatt", "505", "308.2", "règle 999.9", "zzzz",
+                "Bloqueurs  déclarés", "capacités déclenchées", "mana burn", "mana brun",
+                '"fin du tour" attaquant', "« phase principale »", "300,3", "302,303", "mal d'invocation",
+                "combien de terrains", "AND créature OR bloqueur")
+
+
+def eval_queries() -> list[str]:
+    spec = importlib.util.spec_from_file_location("eval_search", ROOT / "bench" / "eval_search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_search"] = module
+    spec.loader.exec_module(module)
+    return [case.q for case in module.load_cases()]
+
+
+@pytest.fixture(scope="module")
+def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    return build_site(graph, tmp_path_factory.mktemp("search") / "site").parent
+
+
+@pytest.fixture
+def page(browser: Any, site: Path) -> Iterator[Any]:
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.console_errors = errors
+    yield page
+    context.close()
+
+
+def _html(pieces: list[list[Any]]) -> str:
+    return "".join(f"<mark>{html.escape(text, quote=False)}</mark>" if marked else html.escape(text, quote=False)
+                   for text, marked in pieces)
+
+
+def whoosh_view(graph: Any, query: str, options: dict[str, str]) -> Any:
+    try:
+        result = search_with(index_for(graph), query, limit=10, **options)  # type: ignore[arg-type]
+    except QueryError:
+        return [], None
+    return ([(f"{h.edition}:{h.language}:{h.number}", h.snippet) for h in result.hits], result.suggestion)
+
+
+@pytest.mark.parametrize("options", [{}, {"edition": "2004"}, {"lang": "fr"}, {"edition": "2010", "lang": "en"}],
+                         ids=["all", "2004", "fr", "2010-en"])
+def test_static_search_ranks_as_whoosh_on_the_eval_set(graph, site: Path, page: Any, options: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    page.goto((site / "search.html").as_uri())
+    queries = [*eval_queries(), *MORE_QUERIES]
+    found = page.evaluate(
+        "([qs, o]) => qs.map(q => { const r = judgeSearchRun(q, 10, o);"
+        " return [r.results.map(x => [x.id, x.extract, x.score]), r.suggestion]; })", [queries, options])
+    same = []
+    for query, (hits, suggestion) in zip(queries, found, strict=True):
+        js = ([(hit_id, _html(extract)) for hit_id, extract, _ in hits], suggestion)
+        if js == whoosh_view(graph, query, options):
+            same.append(query)
+        assert all(score > 0 for _, _, score in hits), query  # never a result that scored nothing
+    assert same == queries
+    assert sum(1 for hits, _ in found if hits) > len(queries) // 2
+    assert page.console_errors == []
+
+
+def test_static_search_page_marks_words_and_historical_rules(site: Path, page: Any) -> None:
+    page.goto((site / "search.html").as_uri() + "?q=brûlure%20de%20mana")
+    first = page.locator("#results li").first
+    first.wait_for()
+    assert first.locator("a").inner_text().startswith("300.3")
+    assert first.locator(".hit-note").inner_text() == "historique, supprimée en 2010"
+    marks = [m.lower() for m in first.locator("mark").all_inner_texts()]
+    assert "brûlure" in marks and "mana" in marks
+    # The extract is around the matched words, and not glued to the link.
+    assert "brûlure de mana" in first.locator(".hit-snippet").inner_text()
+    assert first.locator(".hit-head").bounding_box()["y"] < first.locator(".hit-snippet").bounding_box()["y"]
+    assert page.console_errors == []
+
+
+def test_static_search_opens_a_result_from_a_book_page(site: Path, page: Any) -> None:
+    page.goto((site / "2004" / "index.html").as_uri())
+    page.fill("#q", "brûlure de mana")
+    page.press("#q", "Enter")
+    page.wait_for_url("**/search.html?q=*")
+    first = page.locator("#results li a").first
+    first.wait_for()
+    assert first.inner_text().startswith("300.3")
+    first.click()
+    page.wait_for_url("**/2004/300.html#R3003")
+    assert "brûlure de mana" in page.locator("#R3003").inner_text()
+    assert page.console_errors == []
+
+
+def test_static_search_corrects_a_typo_and_offers_the_fix(site: Path, page: Any) -> None:
+    page.goto((site / "search.html").as_uri() + "?q=blesures%20de%20combat")
+    hint = page.locator("#search-suggestion")
+    hint.wait_for()
+    assert hint.inner_text() == "Vouliez-vous dire : blessures de combat ?"
+    assert page.locator("#results li").count() > 0
+    hint.locator("a").click()
+    page.wait_for_url("**/search.html?q=blessures%20de%20combat")
+    # The corrected query names 310, « Etape des blessures de combat ».
+    assert page.locator("#results li a").first.inner_text().startswith("310 ")
+    assert page.locator("#search-suggestion").is_hidden()
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize(("query", "target"), [
+    ("300,3", "**/2004/300.html#R3003"),
+    ("règle 306.2a", "**/2004/306.html#R3062a"),
+    ("302-303", "**/2004/302.html#R302"),
+    ("505.5b", "**/2010/505.html#R5055b"),
+])
+def test_static_search_opens_a_rule_number(site: Path, page: Any, query: str, target: str) -> None:
+    page.goto((site / "2004" / "index.html").as_uri())
+    page.fill("#q", query)
+    page.press("#q", "Enter")
+    page.wait_for_url(target)
+    assert page.console_errors == []
