@@ -108,7 +108,7 @@ def read_export(folder: Path) -> dict[str, Any] | None:
         return None
     with handle:
         try:
-            data = marshal.load(handle)  # plain data: loading it calls no function
+            data = marshal.loads(handle.read())  # plain data: loading it calls no function
         except (OSError, EOFError, ValueError, TypeError):
             return None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("key") != folder.name:
