@@ -21,14 +21,13 @@ from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
 from judge.corpus.model import Rule
 from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
+from judge.search.export import POSITIONAL
 from judge.search.fields import FIELD_BOOSTS
 from judge.search.index import Indexes, open_or_build
 from judge.search.match import Postings, TermPostings
 from judge.search.output import Card, GlossaryHit, SearchResult, card_of
 from judge.search.query import Doc, search_with
 from judge.search.tokens import never_stemmed, query_vocabulary, unknown_stem
-
-POSITIONAL = ("exact", "heading")  # the fields whose postings keep positions (phrases)
 
 
 def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:

@@ -49,7 +49,7 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-STATIC_FILES = ("style.css", "search.js", "favicon.svg")
+STATIC_FILES = ("style.css", "search-match.js", "search.js", "favicon.svg")
 
 
 class SiteError(JudgeError):

@@ -2,8 +2,8 @@
 
 `search-index.js` assigns to `window.JUDGE_SEARCH_INDEX` the export of the Whoosh index of
 record (`judge.search.export`: the very data `judge search` ranks with) and the URL of each
-rule in the book; `templates/search.js` searches it as `judge search` does. Loaded with a
-`<script>` tag, it works from file:// (no fetch).
+rule in the book; `templates/search-match.js` and `templates/search.js` search it as
+`judge search` does. Loaded with a `<script>` tag, it works from file:// (no fetch).
 """
 
 from __future__ import annotations

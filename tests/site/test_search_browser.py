@@ -1,4 +1,4 @@
-"""The static book's search (`templates/search.js`, as shipped by `judge build`) in Debian's
+"""The static book's search (`templates/search-match.js` and `search.js`, as shipped by `judge build`) in Debian's
 Chromium from file://, against the Whoosh index of record: same top 10 on the eval set, same
 extracts and suggestions; no result that scored nothing; rule numbers open the rule."""
 
