@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from judge.corpus.model import (
@@ -96,11 +97,15 @@ def segments_of(parts: Iterable[Part], span: Callable[[Target], Span]) -> tuple[
     return tuple(out)
 
 
+# One `_Piece` per text line: made straight from its fields (see `parser._item`).
+_piece = partial(tuple.__new__, _Piece)
+
+
 @dataclass(slots=True)
 class _OpenRule:
     item: Item
-    pieces: list[_Piece] = field(default_factory=list)
-    examples: list[list[_Piece]] = field(default_factory=list)
+    pieces: list[_Piece]
+    examples: list[list[_Piece]]
     notes: tuple[str, ...] = ()
     historical: bool = False
 
@@ -218,9 +223,9 @@ class _Assembler:
         kind = item.kind
         if kind in ("rule", "section"):
             self._close_rule()
-            self.current = _OpenRule(item=item)
-            if item.text:
-                self.current.pieces.append(_Piece(item.text, item.line, item.text_column, item.parts))
+            self.current = _OpenRule(
+                item, [_piece((item.text, item.line, item.text_column, item.parts, True))] if item.text else [], [],
+            )
             number = item.number or ""
             if self.removal_note is not None:
                 self.current.historical = True
@@ -238,7 +243,7 @@ class _Assembler:
             if self.current is None:
                 self.unparsed.append(Line(kind="example", text=item.head + " " + item.text, line=item.line))
             else:
-                self.current.examples.append([_Piece(item.text, item.line, item.text_column, item.parts)])
+                self.current.examples.append([_piece((item.text, item.line, item.text_column, item.parts, True))])
         elif kind == "removal":
             self._close_rule()
             self.removal_note = item.head.strip()
@@ -259,9 +264,9 @@ class _Assembler:
                 kind_name = "heading" if _heading_like(item.text) else "intro"
                 self._other(kind_name, item)
             elif current.examples and self.last_line == current.examples[-1][-1].line + 1:
-                current.examples[-1].append(_Piece(item.text, item.line, item.text_column, item.parts))
+                current.examples[-1].append(_piece((item.text, item.line, item.text_column, item.parts, True)))
             else:
-                current.pieces.append(_Piece(item.text, item.line, item.text_column, item.parts))
+                current.pieces.append(_piece((item.text, item.line, item.text_column, item.parts, True)))
 
     def _on_glossary(self, item: Item) -> None:
         if item.kind == "heading" and item.head.strip().lower() in _CREDITS:

@@ -31,6 +31,7 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 _QUOTES = "\"«»“”"
 _WS = " \t\u00a0"
+_WS_NL = _WS + "\n"
 # Every citation target is a three-digit `NUMBER`: text without three digits in a row is plain.
 _MAY_CITE = re.compile(r"\d{3}")
 
@@ -106,38 +107,46 @@ class _Callbacks(Transformer_NonRecursive[Token, object]):
             elif token.type == "QUOTED":
                 title = token.value.strip(" \t\u00a0,").strip(_QUOTES).strip().rstrip(".,;: ").strip()
         first, last = children[0], children[-1]
-        return Target(
-            number=first.value,
-            title=title or None,
-            range_end=range_end,
-            text="".join([t.value for t in children]),
-            start=first.start_pos or 0,
-            end=last.end_pos or 0,
-            line=first.line or 0,
-            column=first.column or 1,
-            end_line=last.end_line or 0,
-            end_column=last.end_column or 1,
-        )
+        return _target((  # number, title, range_end, text, start, end, line, column, end_line, end_column
+            first.value, title or None, range_end, "".join([t.value for t in children]),
+            first.start_pos or 0, last.end_pos or 0, first.line or 0, first.column or 1,
+            last.end_line or 0, last.end_column or 1,
+        ))
+
+
+# `Item`s and `Target`s are made by the thousand inside the parse: straight from their fields
+# (the named tuple's own `__new__` is one more Python call each).
+_item = partial(tuple.__new__, Item)
+_target = partial(tuple.__new__, Target)
 
 
 def _line(kind: str, children: list[Any]) -> Item:
     head: Token = children[0]
     number = head.value.rstrip(".") if kind != "example" else None
-    if len(children) == 2:  # no text, only the line end
-        return Item(kind, head.line or 0, head.column or 1, number, head.value, "", 0, None)
-    return _text_item(kind, head.line or 0, head.column or 1, number, head.value, children[1])
+    text = children[1]
+    if isinstance(text, list):
+        return _text_item(kind, head.line or 0, head.column or 1, number, head.value, text)
+    if text.type == "NL":  # no text, only the line end
+        return _item((kind, head.line or 0, head.column or 1, number, head.value, "", 0, None))
+    raw = text.value  # the common case, inlined: one text token, no citation
+    stripped = raw.lstrip(_WS)
+    return _item((
+        kind, head.line or 0, head.column or 1, number, head.value, stripped.rstrip(_WS_NL),
+        (text.column or 1) + len(raw) - len(stripped), None,
+    ))
 
 
 def _text_item(kind: str, line: int, column: int, number: str | None, head: str, text: Any) -> Item:
     """An item whose text was lexed with its citations: one text token (the common case: no
-    citation on the line), or the `parts` list (tokens and targets)."""
+    citation on the line; a `TEXT` ends with the line end), or the `parts` list (tokens and
+    targets)."""
     if not isinstance(text, list):
         raw = text.value
         stripped = raw.lstrip(_WS)
-        return Item(
-            kind, line, column, number, head, stripped.rstrip(_WS),
+        return _item((
+            kind, line, column, number, head, stripped.rstrip(_WS_NL),
             (text.column or 1) + len(raw) - len(stripped), None,
-        )
+        ))
     lead = 0
     pieces: list[Part] = [p if isinstance(p, Target) else p.value for p in text]
     if isinstance(pieces[0], str):
@@ -146,20 +155,20 @@ def _text_item(kind: str, line: int, column: int, number: str | None, head: str,
         pieces[0] = stripped
     if isinstance(pieces[-1], str):
         pieces[-1] = pieces[-1].rstrip(_WS)
-    parts = tuple(p for p in pieces if p != "")
-    return Item(
+    parts = tuple([p for p in pieces if p != ""])
+    return _item((
         kind, line, column, number, head, "".join([p if isinstance(p, str) else p.text for p in parts]),
         (text[0].column or 1) + lead, parts,
-    )
+    ))
 
 
 def _whole(kind: str, token: Token) -> Item:
     raw = token.value
     stripped = raw.lstrip(_WS)
-    return Item(
+    return _item((
         kind, token.line or 0, token.column or 1, None, raw, stripped.rstrip(_WS),
         (token.column or 1) + len(raw) - len(stripped), None,
-    )
+    ))
 
 
 def _open(**options: Any) -> Lark:
@@ -177,7 +186,14 @@ def _open(**options: Any) -> Lark:
 def _fast() -> Lark:
     """The parser of record: lark-cython's lexer and parser, callbacks run as LALR reduces
     (no tree is built)."""
-    return _open(transformer=_Callbacks(), _plugins=lark_cython.plugins)
+    parser = _open(transformer=_Callbacks(), _plugins=lark_cython.plugins)
+    # After each reduce the LALR loop looks the rule's name up among the parse table's plain
+    # `str` keys; the grammar loader names rules with `lark.Token`s, a `str` subclass whose
+    # Python `__eq__` then runs once per reduce. The same names as plain `str`s (equal, same
+    # hash) keep that lookup in C.
+    for rule in parser.rules:
+        rule.origin.name = str(rule.origin.name)
+    return parser
 
 
 @lru_cache(maxsize=1)

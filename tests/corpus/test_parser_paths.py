@@ -125,8 +125,8 @@ def test_text_terminal_refuses_exactly_the_non_ascii_digits_among_single_charact
 @given(st.lists(_PIECES | st.sampled_from(["12", "1", "١", "٢٣", "99 "]) | st.text(max_size=3), max_size=30)
        .map("".join))
 def test_text_terminal_matches_a_line_rest_only_where_no_citation_can_start(text: str) -> None:
-    """`TEXT` takes the rest of a line only when it holds no three digits in a row, and then
-    `PLAIN` takes the same rest: no citation is lost by the cheap scan."""
+    """`TEXT` takes the rest of a line (and its end) only when it holds no three digits in a
+    row, and then `PLAIN` takes the same rest: no citation is lost by the cheap scan."""
     line = text.split("\n")[0] + "\n"
     for start in range(len(line) - 1):
         fast = TEXT.match(line, start)
@@ -136,4 +136,4 @@ def test_text_terminal_matches_a_line_rest_only_where_no_citation_can_start(text
             continue
         assert not re.search(r"\d{3}", fast.group())
         plain = PLAIN.match(line, start)
-        assert plain is not None and plain.end() == fast.end() == len(line) - 1
+        assert plain is not None and plain.end() == fast.end() - 1 == len(line) - 1
