@@ -17,6 +17,7 @@ from lark import Lark
 from judge.corpus.model import Document, Reference, Span
 from judge.corpus.parser import GRAMMAR_PATH, parse_text
 from judge.corpus.textio import read_text
+from judge.errors import RuleSyntaxError
 from judge.resources import rules_dir
 
 SHIPPED = sorted(rules_dir().glob("*.txt"))
@@ -137,3 +138,27 @@ def test_text_terminal_matches_a_line_rest_only_where_no_citation_can_start(text
         assert not re.search(r"\d{3}", fast.group())
         plain = PLAIN.match(line, start)
         assert plain is not None and plain.end() == fast.end() - 1 == len(line) - 1
+
+
+_LINE_PIECES = st.sampled_from([
+    "300. Titre", "300.1. ", "306.2a ", "100.1", "Exemple :", "Example: ", "voir règle 306", "See rule 419.6f",
+    ", \"Brawl.\"", " « Terrains. »", "rules 306-311", " et 502.15", " and rule 100.2", "Glossary", "Contents",
+    "Credits", "La règle suivante a disparue dans un changement de règles :", "These rules are effective as of",
+    "\n", "\n\n", " ", "\t", "\u00a0", "\x0c", "ſee rule 300", "a", "é", "12", "999", "١٢٣", "“", "”",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE_PIECES | st.text(alphabet="ab 1.\n", max_size=4), max_size=40).map("".join))
+def test_fast_parse_equals_reference_parse_on_random_documents(text: str) -> None:
+    """Citations read line by line (and examples over several lines parsed whole) give what
+    parsing every joined text whole gives, on any document; errors alike."""
+    outcomes = []
+    for reference in (False, True):
+        try:
+            doc = parse_text(text, file="x.txt", reference=reference)
+        except RuleSyntaxError as error:
+            outcomes.append(str(error))
+        else:
+            outcomes.append((doc, _spans(doc)))
+    assert outcomes[0] == outcomes[1]
