@@ -11,16 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from judge.game.model import (
-    Creature,
-    GainControl,
-    LeavesPlay,
-    Permanent,
-    Regenerate,
-    SetPower,
-    Tap,
-    Untap,
-)
+from judge.game.events import GainControl, LeavesPlay, Regenerate, SetPower, Tap, Untap
+from judge.game.model import Creature, Permanent
 
 Change = LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap
 

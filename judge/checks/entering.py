@@ -22,7 +22,8 @@ from judge.checks.blocks import (
 )
 from judge.checks.combat import attack_reasons, block_reasons
 from judge.checks.context import Context
-from judge.game.model import BlockByEffect, Creature, EntersAttacking, EntersBlocking, Trigger
+from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
+from judge.game.model import Creature, Trigger
 
 CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
 

@@ -30,26 +30,21 @@ from judge.checks.entering import CombatEvent
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
 from judge.errors import IllegalEvent
-from judge.game.gamemodel import GameModel
-from judge.game.model import (
-    SORCERY_SPEED,
+from judge.game.events import (
     Activate,
     AddMana,
     BlockByEffect,
     Cast,
-    Creature,
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
     EntersBlocking,
     Event,
     Pass,
-    Permanent,
     PlayLand,
-    Question,
-    Situation,
-    StackItem,
 )
+from judge.game.gamemodel import GameModel
+from judge.game.model import SORCERY_SPEED, Creature, Permanent, Question, Situation, StackItem
 from judge.game.turn import (
     Moment,
     PlannedStep,

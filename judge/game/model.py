@@ -1,14 +1,19 @@
-"""The described game situation as frozen dataclasses: `Situation`, creatures, stack, events.
+"""The described game situation as frozen dataclasses: `Situation`, creatures, stack, questions.
 
 Owns the vocabulary (spell kinds, asks and their parameters, accepted keys). Reading and
-validating TOML/JSON into these objects is `judge.game.situation`'s job.
+validating TOML/JSON into these objects is `judge.game.situation`'s job. The replay events are
+in `judge.game.events`, imported only when a situation has events.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from judge.game.turn import ExtraPhase, ExtraStep
+
+if TYPE_CHECKING:
+    from judge.game.events import Event
 
 SPELL_KINDS: tuple[str, ...] = (
     "instant",
@@ -184,111 +189,6 @@ class StackItem:
 
     kind: str
     controller: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Pass:
-    """The player holding priority passes."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Cast:
-    kind: str
-    by: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Activate:
-    ability: str
-    by: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AddMana:
-    """A player holding priority adds mana to his or her pool (a mana ability)."""
-
-    amount: int
-    by: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayLand:
-    player: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeclareAttackers:
-    attackers: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeclareBlockers:
-    blocks: tuple[tuple[str, str], ...]  # (blocker, attacker)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LeavesPlay:
-    """A creature or permanent leaves play (destroyed, sacrificed…), whoever holds priority."""
-
-    name: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Regenerate:
-    name: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SetPower:
-    creature: str
-    power: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GainControl:
-    creature: str
-    by: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tap:
-    name: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Untap:
-    name: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EntersAttacking:
-    """An effect puts a permanent onto the battlefield attacking (2010 506.3a–b, 508.4)."""
-
-    creature: Creature
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EntersBlocking:
-    """An effect puts a permanent onto the battlefield blocking `creature.blocking` (506.3a,
-    506.3c, 509.7); `position`: its place (1 = first) in the attacker's damage assignment
-    order, last when None."""
-
-    creature: Creature
-    position: int | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BlockByEffect:
-    """An effect makes a creature on the battlefield block an attacker (509.6)."""
-
-    creature: str
-    attacker: str
-    position: int | None = None
-
-
-Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
-         | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
-         | EntersBlocking | BlockByEffect)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

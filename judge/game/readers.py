@@ -13,7 +13,6 @@ from judge.errors import SituationError
 from judge.game.aliases import (
     AT_ALIASES,
     CARD_TYPE_ALIASES,
-    CHANGE_KEY_ALIASES,
     KEY_ALIASES,
     PHASE_ALIASES,
     STEP_ALIASES,
@@ -37,15 +36,8 @@ from judge.game.model import (
     MAX_CREATURES,
     PERMANENT_KEYS,
     Effect,
-    Event,
-    GainControl,
-    LeavesPlay,
     Permanent,
-    Regenerate,
-    SetPower,
-    Tap,
     Trigger,
-    Untap,
 )
 from judge.game.turn import MAIN_PHASES, STEP_PHASE, ExtraPhase, ExtraStep
 
@@ -198,36 +190,6 @@ def limit(value: object, path: str, maximum: int, what: str) -> object:
     if isinstance(value, list) and len(value) > maximum:
         raise SituationError(path, f"trop de {what} : {len(value)} (au plus {maximum:,})".replace(",", " "))
     return value
-
-
-def permanent_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
-                     names: set[str], everything: set[str]) -> Event:
-    """The events of format 3: a permanent leaves play, regenerates, changes…"""
-    sub = join_path(path, kind)
-    if kind in ("leaves_play", "tap", "untap"):
-        check_keys(table, path, (kind,))
-        name = read_string(table[kind], sub)
-        if name not in everything:
-            raise SituationError(sub, f"aucun permanent ne s'appelle « {name} »")
-        if kind == "tap":
-            return Tap(name=name)
-        return Untap(name=name) if kind == "untap" else LeavesPlay(name=name)
-    if kind == "regenerate":
-        check_keys(table, path, (kind,))
-        return Regenerate(name=creature_name(table[kind], sub, names))
-    inner = english_keys(read_table(table[kind], sub), sub, CHANGE_KEY_ALIASES)
-    check_keys(table, path, (kind,))
-    second = "power" if kind == "set_power" else "by"
-    check_keys(inner, sub, ("creature", second))
-    for key in ("creature", second):
-        if key not in inner:
-            raise SituationError(join_path(sub, key), "clé obligatoire manquante")
-    creature = creature_name(inner["creature"], join_path(sub, "creature"), names)
-    if kind == "set_power":
-        return SetPower(creature=creature, power=read_int(inner["power"], join_path(sub, "power"),
-                                                          minimum=None))
-    return GainControl(creature=creature, by=read_player(inner["by"], join_path(sub, "by"),
-                                                         players))
 
 
 def blocks(value: object, path: str, names: set[str]) -> tuple[tuple[str, str], ...]:

@@ -52,23 +52,11 @@ from judge.game.model import (
     CREATURE_KEYS,
     MAX_COUNT,
     MAX_CREATURES,
-    MAX_EVENTS,
     MAX_QUESTIONS,
     SPELL_KINDS,
     TOP_KEYS,
-    Activate,
-    AddMana,
-    BlockByEffect,
-    Cast,
     Creature,
-    DeclareAttackers,
-    DeclareBlockers,
-    EntersAttacking,
-    EntersBlocking,
-    Event,
-    Pass,
     Permanent,
-    PlayLand,
     Question,
     Situation,
     StackItem,
@@ -210,10 +198,12 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     everything = names | {permanent.name for permanent in permanents}
     # Events first: the creatures they put onto the battlefield are known to the triggers
     # and the questions.
-    events = _events(top["events"], players, names, everything, active) if has_events else None
-    for event in events or ():
-        if isinstance(event, (EntersAttacking, EntersBlocking)):
-            owners[event.creature.name] = event.creature.controller
+    events = None
+    if has_events:
+        from judge.game.eventreaders import read_events
+
+        events = read_events(top["events"], players, names, everything, owners, active,
+                             creature=_creature)
     _check_attacks(creatures, players, permanents)
     variant, teams = _variant(top, players, active)
     situation = Situation(
@@ -541,116 +531,6 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         block_cost=block_cost,
         **flags,
     )
-
-
-def _events(value: object, players: tuple[str, ...], names: set[str], everything: set[str],
-            active: str) -> tuple[Event, ...]:
-    """The events; a creature put onto the battlefield by one is known to the later ones (its
-    name is added to `names` and `everything`)."""
-    readers.limit(value, "events", MAX_EVENTS, "événements")
-    out: list[Event] = []
-    for i, item in enumerate(read_list(value, "events")):
-        path = f"events[{i}]"
-        event = _event(item, path, players, names, everything, active)
-        if isinstance(event, (EntersAttacking, EntersBlocking)):
-            name = event.creature.name
-            if name in everything:
-                raise SituationError(join_path(path, "name"), f"« {name} » est déjà le nom d'un "
-                                     "permanent")
-            names.add(name)
-            everything.add(name)
-        out.append(event)
-    return tuple(out)
-
-
-_EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
-                "declare_blockers", "enters_attacking", "enters_blocking", "block",
-                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
-
-
-def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
-              names: set[str], active: str) -> Event:
-    """A permanent put onto the battlefield attacking or blocking, or a block by an effect."""
-    sub = join_path(path, kind)
-    check_keys(table, path, (kind,) if kind == "enters_attacking" else (kind, "position"))
-    position = read_optional(table.get("position"), join_path(path, "position"),
-                             lambda v, p: read_int(v, p, minimum=1))
-    if kind == "block":
-        inner = english_keys(read_table(table[kind], sub), sub, KEY_ALIASES)
-        check_keys(inner, sub, ("creature", "attacker"))
-        for key in ("creature", "attacker"):
-            if key not in inner:
-                raise SituationError(join_path(sub, key), "clé obligatoire manquante")
-        return BlockByEffect(
-            creature=readers.creature_name(inner["creature"], join_path(sub, "creature"), names),
-            attacker=readers.creature_name(inner["attacker"], join_path(sub, "attacker"), names),
-            position=position)
-    creature = _creature(table[kind], sub, players, active)
-    for attacker in creature.blocking:
-        readers.creature_name(attacker, join_path(sub, "blocking"), names)
-    if kind == "enters_attacking":
-        if creature.blocking:
-            raise SituationError(join_path(sub, "blocking"), "une créature mise en jeu attaquante "
-                                 "ne bloque pas")
-        return EntersAttacking(creature=replace(creature, attacking=True))
-    if len(creature.blocking) != 1:
-        raise SituationError(join_path(sub, "blocking"), "la créature attaquante qu'elle bloque "
-                             "est attendue")
-    return EntersBlocking(creature=creature, position=position)
-
-
-def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
-           everything: set[str], active: str) -> Event:
-    if isinstance(value, str):
-        if fold_name(value) in ("pass", "passe", "passer"):
-            return Pass()
-        raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    kinds = [key for key in _EVENT_KINDS if key in table]
-    if len(kinds) != 1:
-        raise SituationError(
-            path, "un événement est attendu : pass, " + ", ".join(_EVENT_KINDS[:-1])
-            + f" ou {_EVENT_KINDS[-1]}"
-        )
-    kind = kinds[0]
-    if kind in _EVENT_KINDS[6:9]:
-        return _entering(kind, table, path, players, names, active)
-    if kind in _EVENT_KINDS[9:]:
-        return readers.permanent_event(kind, table, path, players, names, everything)
-    if kind == "add_mana":
-        check_keys(table, path, (kind, "by"))
-        if "by" not in table:
-            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
-        amount = read_int(table[kind], join_path(path, kind), minimum=1)
-        if amount > MAX_COUNT:
-            raise SituationError(join_path(path, kind), f"au plus {MAX_COUNT} mana à la fois")
-        return AddMana(amount=amount, by=read_player(table["by"], join_path(path, "by"), players))
-    if kind in ("cast", "activate"):
-        check_keys(table, path, (kind, "by"))
-        if "by" not in table:
-            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
-        by = read_player(table["by"], join_path(path, "by"), players)
-        if kind == "cast":
-            spell = read_slug(table["cast"], join_path(path, "cast"), KIND_ALIASES, "type de sort")
-            if spell not in SPELL_KINDS:
-                raise SituationError(join_path(path, "cast"), f"« {spell} » n'est pas un type de sort")
-            return Cast(kind=spell, by=by)
-        ability = read_string(table["activate"], join_path(path, "activate"))
-        if fold_name(ability) not in ("ability", "capacite"):
-            raise SituationError(join_path(path, "activate"), "« ability » est attendu")
-        return Activate(ability="ability", by=by)
-    check_keys(table, path, (kind,))
-    sub = join_path(path, kind)
-    if kind == "play_land":
-        return PlayLand(player=read_player(table[kind], sub, players))
-    if kind == "declare_attackers":
-        return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
-    blocks = read_table(table[kind], sub)
-    return DeclareBlockers(blocks=tuple(
-        (readers.creature_name(blocker, join_path(sub, blocker), names),
-         readers.creature_name(attacker, join_path(sub, blocker), names))
-        for blocker, attacker in blocks.items()
-    ))
 
 
 def _question(

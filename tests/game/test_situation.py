@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeError, SituationError
-from judge.game.model import (
+from judge.game.events import (
     AddMana,
     Cast,
     DeclareAttackers,

@@ -1,0 +1,194 @@
+"""Reader of a situation's `events` key (format 3) into the replay events of
+`judge.game.events`; each failure is a `SituationError` naming its field.
+
+`judge.game.situation` imports it only when the situation has events, so that a situation
+without them does not build the event classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from judge.errors import SituationError
+from judge.game import readers
+from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, KIND_ALIASES, fold_name
+from judge.game.events import (
+    Activate,
+    AddMana,
+    BlockByEffect,
+    Cast,
+    DeclareAttackers,
+    DeclareBlockers,
+    EntersAttacking,
+    EntersBlocking,
+    Event,
+    GainControl,
+    LeavesPlay,
+    Pass,
+    PlayLand,
+    Regenerate,
+    SetPower,
+    Tap,
+    Untap,
+)
+from judge.game.fields import (
+    check_keys,
+    english_keys,
+    join_path,
+    read_int,
+    read_items,
+    read_list,
+    read_optional,
+    read_player,
+    read_slug,
+    read_string,
+    read_table,
+)
+from judge.game.model import MAX_COUNT, MAX_EVENTS, SPELL_KINDS, Creature
+
+# Reads a creature's table: (value, path, players, active) -> Creature.
+CreatureReader = Callable[[object, str, tuple[str, ...], str], Creature]
+
+
+def read_events(value: object, players: tuple[str, ...], names: set[str], everything: set[str],
+                owners: dict[str, str], active: str, *, creature: CreatureReader
+                ) -> tuple[Event, ...]:
+    """The events; a creature put onto the battlefield by one is known to the later ones (its
+    name is added to `names` and `everything`, its controller to `owners`); `creature` reads
+    the creature an event puts onto the battlefield."""
+    readers.limit(value, "events", MAX_EVENTS, "événements")
+    out: list[Event] = []
+    for i, item in enumerate(read_list(value, "events")):
+        path = f"events[{i}]"
+        event = _event(item, path, players, names, everything, active, creature)
+        if isinstance(event, (EntersAttacking, EntersBlocking)):
+            name = event.creature.name
+            if name in everything:
+                raise SituationError(join_path(path, "name"), f"« {name} » est déjà le nom d'un "
+                                     "permanent")
+            names.add(name)
+            everything.add(name)
+            owners[name] = event.creature.controller
+        out.append(event)
+    return tuple(out)
+
+
+_EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
+                "declare_blockers", "enters_attacking", "enters_blocking", "block",
+                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
+
+
+def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+              names: set[str], active: str, read_creature: CreatureReader) -> Event:
+    """A permanent put onto the battlefield attacking or blocking, or a block by an effect."""
+    sub = join_path(path, kind)
+    check_keys(table, path, (kind,) if kind == "enters_attacking" else (kind, "position"))
+    position = read_optional(table.get("position"), join_path(path, "position"),
+                             lambda v, p: read_int(v, p, minimum=1))
+    if kind == "block":
+        inner = english_keys(read_table(table[kind], sub), sub, KEY_ALIASES)
+        check_keys(inner, sub, ("creature", "attacker"))
+        for key in ("creature", "attacker"):
+            if key not in inner:
+                raise SituationError(join_path(sub, key), "clé obligatoire manquante")
+        return BlockByEffect(
+            creature=readers.creature_name(inner["creature"], join_path(sub, "creature"), names),
+            attacker=readers.creature_name(inner["attacker"], join_path(sub, "attacker"), names),
+            position=position)
+    creature = read_creature(table[kind], sub, players, active)
+    for attacker in creature.blocking:
+        readers.creature_name(attacker, join_path(sub, "blocking"), names)
+    if kind == "enters_attacking":
+        if creature.blocking:
+            raise SituationError(join_path(sub, "blocking"), "une créature mise en jeu attaquante "
+                                 "ne bloque pas")
+        return EntersAttacking(creature=replace(creature, attacking=True))
+    if len(creature.blocking) != 1:
+        raise SituationError(join_path(sub, "blocking"), "la créature attaquante qu'elle bloque "
+                             "est attendue")
+    return EntersBlocking(creature=creature, position=position)
+
+
+def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
+           everything: set[str], active: str, read_creature: CreatureReader) -> Event:
+    if isinstance(value, str):
+        if fold_name(value) in ("pass", "passe", "passer"):
+            return Pass()
+        raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
+    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    kinds = [key for key in _EVENT_KINDS if key in table]
+    if len(kinds) != 1:
+        raise SituationError(
+            path, "un événement est attendu : pass, " + ", ".join(_EVENT_KINDS[:-1])
+            + f" ou {_EVENT_KINDS[-1]}"
+        )
+    kind = kinds[0]
+    if kind in _EVENT_KINDS[6:9]:
+        return _entering(kind, table, path, players, names, active, read_creature)
+    if kind in _EVENT_KINDS[9:]:
+        return _permanent_event(kind, table, path, players, names, everything)
+    if kind == "add_mana":
+        check_keys(table, path, (kind, "by"))
+        if "by" not in table:
+            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
+        amount = read_int(table[kind], join_path(path, kind), minimum=1)
+        if amount > MAX_COUNT:
+            raise SituationError(join_path(path, kind), f"au plus {MAX_COUNT} mana à la fois")
+        return AddMana(amount=amount, by=read_player(table["by"], join_path(path, "by"), players))
+    if kind in ("cast", "activate"):
+        check_keys(table, path, (kind, "by"))
+        if "by" not in table:
+            raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
+        by = read_player(table["by"], join_path(path, "by"), players)
+        if kind == "cast":
+            spell = read_slug(table["cast"], join_path(path, "cast"), KIND_ALIASES, "type de sort")
+            if spell not in SPELL_KINDS:
+                raise SituationError(join_path(path, "cast"), f"« {spell} » n'est pas un type de sort")
+            return Cast(kind=spell, by=by)
+        ability = read_string(table["activate"], join_path(path, "activate"))
+        if fold_name(ability) not in ("ability", "capacite"):
+            raise SituationError(join_path(path, "activate"), "« ability » est attendu")
+        return Activate(ability="ability", by=by)
+    check_keys(table, path, (kind,))
+    sub = join_path(path, kind)
+    if kind == "play_land":
+        return PlayLand(player=read_player(table[kind], sub, players))
+    if kind == "declare_attackers":
+        return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
+    blocks = read_table(table[kind], sub)
+    return DeclareBlockers(blocks=tuple(
+        (readers.creature_name(blocker, join_path(sub, blocker), names),
+         readers.creature_name(attacker, join_path(sub, blocker), names))
+        for blocker, attacker in blocks.items()
+    ))
+
+
+def _permanent_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+                     names: set[str], everything: set[str]) -> Event:
+    """The events of format 3: a permanent leaves play, regenerates, changes…"""
+    sub = join_path(path, kind)
+    if kind in ("leaves_play", "tap", "untap"):
+        check_keys(table, path, (kind,))
+        name = read_string(table[kind], sub)
+        if name not in everything:
+            raise SituationError(sub, f"aucun permanent ne s'appelle « {name} »")
+        if kind == "tap":
+            return Tap(name=name)
+        return Untap(name=name) if kind == "untap" else LeavesPlay(name=name)
+    if kind == "regenerate":
+        check_keys(table, path, (kind,))
+        return Regenerate(name=readers.creature_name(table[kind], sub, names))
+    inner = english_keys(read_table(table[kind], sub), sub, CHANGE_KEY_ALIASES)
+    check_keys(table, path, (kind,))
+    second = "power" if kind == "set_power" else "by"
+    check_keys(inner, sub, ("creature", second))
+    for key in ("creature", second):
+        if key not in inner:
+            raise SituationError(join_path(sub, key), "clé obligatoire manquante")
+    creature = readers.creature_name(inner["creature"], join_path(sub, "creature"), names)
+    if kind == "set_power":
+        return SetPower(creature=creature, power=read_int(inner["power"], join_path(sub, "power"),
+                                                          minimum=None))
+    return GainControl(creature=creature, by=read_player(inner["by"], join_path(sub, "by"),
+                                                         players))
