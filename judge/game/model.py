@@ -8,10 +8,10 @@ in `judge.game.events`, imported only when a situation has events.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from judge.game.turn import ExtraPhase, ExtraStep
 
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.events import Event
 
