@@ -77,12 +77,15 @@ def test_light_stems_are_the_snowball_stems(graph) -> None:  # type: ignore[no-u
     assert light.stem("fr", "xyzzyq") == whoosh.stem("fr", "xyzzyq") == "∅xyzzyq"
 
 
-def test_judge_search_reads_the_export_without_importing_whoosh(graph) -> None:  # type: ignore[no-untyped-def]
+def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Run outside the checkout: `python -c` puts the current folder first on sys.path, which
+    # would import the source tree instead of the installed package (whose cache this is).
     index_for(graph)  # the index and its export are in the cache
     assert (cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE).is_file()
     code = ("import sys; from judge.cli import main; code = main(['search', 'blessures de combat']); "
             "sys.exit(10 + code if 'whoosh' in sys.modules or 'judge.corpus.parser' in sys.modules else code)")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                         cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "310 Etape des blessures de combat" in run.stdout
 
