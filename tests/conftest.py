@@ -60,3 +60,19 @@ def en2010() -> Path:
 @pytest.fixture
 def en2022() -> Path:
     return english_text("CR-2022-11-18.txt")
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh French-locale tab of the session's Chromium; its console errors and uncaught
+    exceptions are collected in `page.console_errors`."""
+    context = browser.new_context(locale="fr-FR")
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.console_errors = errors
+    try:
+        yield tab
+    finally:
+        context.close()

@@ -43,16 +43,6 @@ def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     return build_site(graph, tmp_path_factory.mktemp("search") / "site").parent
 
 
-@pytest.fixture
-def page(browser: Any, site: Path) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.console_errors = errors
-    yield page
-    context.close()
 
 
 def _html(pieces: list[list[Any]]) -> str:

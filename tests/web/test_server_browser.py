@@ -19,15 +19,6 @@ def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
         yield url
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(locale="fr-FR")
-    tab = context.new_page()
-    tab.set_default_timeout(10_000)
-    try:
-        yield tab
-    finally:
-        context.close()
 
 
 def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_url: str) -> None:
