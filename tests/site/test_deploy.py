@@ -10,37 +10,21 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 from urllib.request import urlopen
 
 import pytest
+from links_support import PageLinks, page_links
 
 from judge.cli import main
 from judge.site.build import base_url, build_site
 
 
-class _Page(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        if values.get("id"):
-            self.ids.add(str(values["id"]))
-        for name in ("href", "src", "action"):
-            value = values.get(name)
-            if value and not (tag == "svg" or value.startswith("http://www.w3.org")):
-                self.links.append(value)
-
-
 def _crawl(start: str) -> tuple[int, set[str]]:
     """Follow every link inside the site from `start`; (links checked, every page URL)."""
     prefix = start.rsplit("/", 1)[0] + "/"
-    pages: dict[str, _Page] = {}
+    pages: dict[str, PageLinks] = {}
     todo, fragments = [start], []
     while todo:
         url = todo.pop()
@@ -48,9 +32,7 @@ def _crawl(start: str) -> tuple[int, set[str]]:
             continue
         with urlopen(url, timeout=30) as response:
             body = response.read()
-        page = pages[url] = _Page()
-        if url.endswith(".html"):
-            page.feed(body.decode("utf-8"))
+        page = pages[url] = page_links(body.decode("utf-8") if url.endswith(".html") else "")
         for link in page.links:
             target, fragment = urldefrag(urljoin(url, link))
             assert target.startswith(prefix), f"{url} : lien hors du livre {link}"
