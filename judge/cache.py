@@ -9,35 +9,52 @@ starting at once on an empty cache each leave a complete file.
 A digest of the inputs (sources, texts) is the key of record; a *stamp* (size, times and
 inode of each input, taken before the digest is computed) lets a warm start see in a few
 `stat` calls that nothing changed since, without reading the inputs (see `stamps`).
+
+Paths are `str` or `os.PathLike` (`StrPath`), handled with `os.path`: `pathlib` costs a cold
+start 3–4 ms, so it is imported only where files are listed or hashed (a rebuild).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 from judge import __version__
 
-# `typing` costs a cold start 3 ms: its names are only needed by the type checker here (mypy
-# reads any `if TYPE_CHECKING:` block as true).
+# `typing` and `pathlib` cost a cold start 3 ms each: their names are only needed by the type
+# checker here (mypy reads any `if TYPE_CHECKING:` block as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from pathlib import Path
     from typing import IO, Any
 
-_PACKAGE = Path(__file__).resolve().parent
+    StrPath = str | os.PathLike[str]
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 _CODE_SUFFIXES = (".py", ".lark")
 _warned: set[str] = set()
 
 
-def cache_dir() -> Path:
+def cache_folder() -> str:
     """`$JUDGE_CACHE_DIR`, else `$XDG_CACHE_HOME/judge`, else `~/.cache/judge`."""
     explicit = os.environ.get("JUDGE_CACHE_DIR")
     if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "judge"
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "judge")
+
+
+def cache_dir() -> Path:
+    """The cache folder (`cache_folder`) as a `Path`."""
+    from pathlib import Path
+
+    return Path(cache_folder())
+
+
+def cache_path(name: str) -> str:
+    """The file `name` of the cache folder, as a string (no `pathlib` on warm paths)."""
+    return os.path.join(cache_folder(), name)
 
 
 def digest(data: bytes = b"") -> Any:
@@ -53,10 +70,13 @@ def code_digest(*subpackages: str) -> Any:
     Derived from the files themselves, so adding, renaming or removing a module changes the
     key and can never make a lookup fail.
     """
+    from pathlib import Path
+
+    package = Path(_PACKAGE)
     hashed = digest(f"judge {__version__}\n".encode())
     for name in subpackages:
-        for path in _code_files(_PACKAGE / name):
-            hashed.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
+        for path in _code_files(package / name):
+            hashed.update(str(path.relative_to(package)).encode() + b"\0")
             hashed.update(path.read_bytes())
     return hashed
 
@@ -68,9 +88,12 @@ def _code_files(folder: Path) -> list[Path]:
 def code_inputs(*subpackages: str) -> tuple[Path, ...]:
     """The package's top-level modules and every source file of these subpackages, with the
     folders (a new module shows in its folder's stamp): inputs for `stamps` and `inputs_digest`."""
-    out: list[Path] = [_PACKAGE, *sorted(_PACKAGE.glob("*.py"))]
+    from pathlib import Path
+
+    package = Path(_PACKAGE)
+    out: list[Path] = [package, *sorted(package.glob("*.py"))]
     for name in subpackages:
-        folder = _PACKAGE / name
+        folder = package / name
         out.extend(sorted({folder, *(p for p in folder.rglob("*") if p.is_dir() and p.name != "__pycache__")}))
         out.extend(_code_files(folder))
     return tuple(out)
@@ -90,8 +113,8 @@ def inputs_digest(seed: str, paths: tuple[Path, ...]) -> str:
     return str(hashed.hexdigest())
 
 
-def _warn(path: Path, why: str) -> None:
-    key = str(path.parent)
+def _warn(path: StrPath, why: str) -> None:
+    key = os.path.dirname(os.fspath(path))
     if key in _warned:
         return
     _warned.add(key)
@@ -99,10 +122,11 @@ def _warn(path: Path, why: str) -> None:
     # command), Python writes it to stderr as it is.
     import logging  # only on this rare path: logging costs a cold start milliseconds
 
-    logging.getLogger("judge.cache").warning("judge : cache ignoré (%s) : %s — il sera reconstruit", why, path)
+    logging.getLogger("judge.cache").warning("judge : cache ignoré (%s) : %s — il sera reconstruit", why,
+                                             os.fspath(path))
 
 
-def _trusted_info(path: Path, info: os.stat_result) -> bool:
+def _trusted_info(path: StrPath, info: os.stat_result) -> bool:
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
         _warn(path, "fichier appartenant à un autre utilisateur")
         return False
@@ -112,20 +136,20 @@ def _trusted_info(path: Path, info: os.stat_result) -> bool:
     return True
 
 
-def trusted(path: Path) -> bool:
+def trusted(path: StrPath) -> bool:
     """True when `path` is ours and writable by nobody else (group and others)."""
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return False
     return _trusted_info(path, info)
 
 
-def open_trusted(path: Path) -> IO[bytes] | None:
+def open_trusted(path: StrPath) -> IO[bytes] | None:
     """`path` opened for reading when it is a regular file we trust (checked on the open file
     itself, so it cannot be swapped in between), else None."""
     try:
-        handle = path.open("rb")
+        handle = open(path, "rb")  # noqa: SIM115 - returned open, the caller closes it
     except OSError:
         return None
     try:
@@ -139,7 +163,7 @@ def open_trusted(path: Path) -> IO[bytes] | None:
     return handle
 
 
-def read_pickle(path: Path) -> Any:
+def read_pickle(path: StrPath) -> Any:
     """The cached value at `path`, or None when absent, unreadable, corrupt or untrusted."""
     handle = open_trusted(path)
     if handle is None:
@@ -154,31 +178,34 @@ def read_pickle(path: Path) -> Any:
             return None
 
 
-def ensure_dir(folder: Path) -> None:
+def ensure_dir(folder: StrPath) -> None:
     """Create the cache folder (0700 when it is new)."""
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: StrPath, data: bytes) -> None:
     """Write to a temporary file in the same folder, then rename (atomic on POSIX)."""
+    import contextlib
     import tempfile
 
+    folder = os.path.dirname(os.fspath(path))
     try:
-        ensure_dir(path.parent)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
+        ensure_dir(folder)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(os.fspath(path))[1], dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.replace(tmp, path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
             raise
     except OSError:
         # A read-only or full cache folder only costs speed.
         return
 
 
-def write_pickle(path: Path, value: object) -> None:
+def write_pickle(path: StrPath, value: object) -> None:
     """`value` pickled, written as `write_atomic` does."""
     import pickle
 
@@ -193,7 +220,7 @@ _RACY_NS = 2_000_000_000
 Stamp = tuple[str, "tuple[int, int, int, int] | None"]
 
 
-def stamps(paths: Iterable[Path]) -> tuple[Stamp, ...]:
+def stamps(paths: Iterable[StrPath]) -> tuple[Stamp, ...]:
     """Size, modification and change times and inode of each path (file or folder: a folder's
     times move when an entry is added, removed or renamed). Take them *before* reading the
     files for a digest: a change made after that shows as a different stamp."""
@@ -203,10 +230,10 @@ def stamps(paths: Iterable[Path]) -> tuple[Stamp, ...]:
         try:
             info = os.stat(path)
         except OSError:
-            out.append((str(path), None))
+            out.append((os.fspath(path), None))
             continue
         recent = max(info.st_mtime_ns, info.st_ctime_ns) > now - _RACY_NS
-        out.append((str(path), None if recent else _signature(info)))
+        out.append((os.fspath(path), None if recent else _signature(info)))
     return tuple(out)
 
 

@@ -2,30 +2,45 @@
 
 An installed package carries them as `judge/_rules` and `judge/_templates` (see
 pyproject.toml); a source checkout has them at the top level as `rules/` and `templates/`.
+Plain `os.path` strings here, `Path`s on request: `pathlib` costs a cold start 3–4 ms, and the
+warm paths of `judge rule` and `judge search` only need the folders' names.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-_PACKAGE = Path(__file__).resolve().parent
+TYPE_CHECKING = False  # mypy reads this block as true
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
-def _first_existing(*candidates: Path) -> Path:
+def _first_existing(*candidates: str) -> str:
     for candidate in candidates:
-        if candidate.is_dir():
+        if os.path.isdir(candidate):
             return candidate
     return candidates[-1]
 
 
+def rules_folder() -> str:
+    """The folder holding the embedded rule texts and `manifest.toml`, as a string."""
+    return _first_existing(os.path.join(_PACKAGE, "_rules"), os.path.join(os.path.dirname(_PACKAGE), "rules"))
+
+
 def rules_dir() -> Path:
     """The folder holding the embedded rule texts and `manifest.toml`."""
-    return _first_existing(_PACKAGE / "_rules", _PACKAGE.parent / "rules")
+    from pathlib import Path
+
+    return Path(rules_folder())
 
 
 def templates_dir() -> Path:
     """The folder holding the Jinja2 templates."""
-    return _first_existing(_PACKAGE / "_templates", _PACKAGE.parent / "templates")
+    from pathlib import Path
+
+    return Path(_first_existing(os.path.join(_PACKAGE, "_templates"), os.path.join(os.path.dirname(_PACKAGE), "templates")))
 
 
 def display_path(path: Path) -> str:

@@ -11,15 +11,15 @@ edition's game model.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from judge.cache import code_inputs, inputs_digest, stamps, unchanged, write_atomic
 from judge.corpus.config import find_config
 from judge.corpus.store import RuleStore, loaded, read_store, store_bytes, store_path
 from judge.resources import rules_dir
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from judge.corpus.model import Edition
 
 
@@ -33,11 +33,13 @@ def load_store(config: str | None = None) -> RuleStore:
 
 
 def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ...]:
+    from pathlib import Path  # only when the store is checked against its inputs' bytes
+
     from judge.corpus.lexicon import GLOSSARY_NAME
     from judge.game.gamemodel import model_path
 
     found = find_config(config)
-    data = [rules_dir() / "manifest.toml", *((found.resolve(),) if found else ()), rules_dir() / GLOSSARY_NAME]
+    data = [rules_dir() / "manifest.toml", *((Path(found).resolve(),) if found else ()), rules_dir() / GLOSSARY_NAME]
     for edition in editions:
         data.extend(Path(file) for text in edition.texts for file in text.files)
         if edition.game is not None:
@@ -45,7 +47,7 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
     return (*code_inputs("corpus", "game", "checks"), *data)
 
 
-def _refresh(path: Path, old: RuleStore | None, config: str | None) -> RuleStore:
+def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
     from judge.checks.questions import check_label
     from judge.checks.rulemap import load_checks_for
     from judge.corpus.graph import RuleGraph

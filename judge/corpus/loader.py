@@ -72,7 +72,8 @@ def load_editions(config: str | None = None, *, use_cache: bool = True) -> tuple
     parser; file paths inside are re-checked before use.
     """
     manifest = rules_dir() / "manifest.toml"
-    found = find_config(config)
+    named = find_config(config)
+    found = None if named is None else Path(named)
     path: Path | None = None
     if use_cache:
         try:

@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import io
 import marshal
+import os
 import sys
-from pathlib import Path
 
 from judge import __version__
-from judge.cache import Stamp, cache_dir, digest, open_trusted
+from judge.cache import Stamp, cache_path, digest, open_trusted
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
 from judge.corpus.config import find_config
-from judge.resources import rules_dir
+from judge.resources import rules_folder
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import IO, Any
 
+    from judge.cache import StrPath
     from judge.corpus.export import ChecksFor
     from judge.corpus.graph import RuleGraph
 
@@ -44,14 +45,14 @@ Record = tuple[dict[str, "Any"], str, str, tuple[RuleKey, ...]]
 Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], ...]]
 
 
-def store_path(config: str | None = None) -> Path:
+def store_path(config: str | None = None) -> str:
     """Where the store of this configuration lives (one file per version of judge and of
     Python — marshal's format is Python's —, manifest and user file; its head says which
     inputs it was built from)."""
     found = find_config(config)
-    seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{Path(__file__).resolve().parent}\0"
-            f"{rules_dir()}\0{found and found.resolve()}")
-    return cache_dir() / f"rules-{digest(seed.encode()).hexdigest()}.store"
+    seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{os.path.dirname(os.path.realpath(__file__))}\0"
+            f"{rules_folder()}\0{found and os.path.realpath(found)}")
+    return cache_path(f"rules-{digest(seed.encode()).hexdigest()}.store")
 
 
 class RuleStore:
@@ -125,7 +126,7 @@ def _open(file: IO[bytes]) -> RuleStore | None:
         return None
 
 
-def read_store(path: Path) -> RuleStore | None:
+def read_store(path: StrPath) -> RuleStore | None:
     """The store at `path` (whatever its stamps), or None when absent, untrusted or corrupt."""
     handle = open_trusted(path)
     if handle is None:

@@ -169,7 +169,7 @@ def test_a_changed_text_rebuilds_the_store_even_with_its_size_and_time_kept(tmp_
 def test_a_cut_or_foreign_store_is_ignored_and_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
     expected = load_store().text(("2004", "fr", "300.3"))
-    path = store_path()
+    path = Path(store_path())
     path.write_bytes(path.read_bytes()[:-1000])
     assert read_store(path) is None
     assert load_store().text(("2004", "fr", "300.3")) == expected
