@@ -12,9 +12,7 @@ edition's game model.
 from __future__ import annotations
 
 from judge.cache import code_inputs, inputs_digest, stamps, unchanged, write_atomic
-from judge.corpus.config import find_config
 from judge.corpus.store import RuleStore, loaded, read_store, store_bytes, store_path
-from judge.resources import rules_dir
 
 TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
@@ -33,18 +31,11 @@ def load_store(config: str | None = None) -> RuleStore:
 
 
 def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ...]:
-    from pathlib import Path  # only when the store is checked against its inputs' bytes
-
-    from judge.corpus.lexicon import GLOSSARY_NAME
+    from judge.corpus.loader import corpus_inputs
     from judge.game.gamemodel import model_path
 
-    found = find_config(config)
-    data = [rules_dir() / "manifest.toml", *((Path(found).resolve(),) if found else ()), rules_dir() / GLOSSARY_NAME]
-    for edition in editions:
-        data.extend(Path(file) for text in edition.texts for file in text.files)
-        if edition.game is not None:
-            data.append(model_path(edition.game))
-    return (*code_inputs("corpus", "game", "checks"), *data)
+    models = (model_path(edition.game) for edition in editions if edition.game is not None)
+    return (*code_inputs("corpus", "game", "checks"), *corpus_inputs(editions, config), *models)
 
 
 def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:

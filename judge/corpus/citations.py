@@ -28,19 +28,13 @@ from judge.corpus.graph import key as rule_key
 from judge.corpus.lexicon import GLOSSARY_NAME, glossary
 from judge.corpus.loader import corpus_key
 from judge.corpus.model import Plain, Reference, Rule
+from judge.corpus.names import SMALL_WORDS, Key, name_key
 from judge.corpus.numbers import sort_key
 from judge.normalize import fold
 from judge.resources import rules_dir
 
 _WORD = re.compile(r"[\w'’-]+")
-_NAME_WORD = re.compile(r"[\w']+")
-_SMALL = frozenset({
-    "a", "la", "le", "les", "l", "ou", "et", "de", "du", "des", "d", "une", "un", "has", "or", "and",
-    "the", "with", "comme", "of", "an", "to", "en", "au", "aux",
-})
 _CITE_BEFORE = re.compile(r"\(\s*(?:voir|cf\.?|see)\s+(?:la\s+)?(?:règles?|rules?)?\s*", re.IGNORECASE)
-
-Key = frozenset[str]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,13 +74,13 @@ def cited_term(before: str) -> str | None:
         return None
     words = _WORD.findall(fold(head[:-1]))[-4:]
     words = [w.split("'")[-1] for w in words]
-    while words and words[0] in _SMALL:
+    while words and words[0] in SMALL_WORDS:
         words.pop(0)
-    kept = [w for w in words if w not in _SMALL]
+    kept = [w for w in words if w not in SMALL_WORDS]
     # Keep the noun phrase right before the parenthesis: at most two content words.
     tail: list[str] = []
     for word in reversed(words):
-        if word in _SMALL:
+        if word in SMALL_WORDS:
             break
         tail.insert(0, word)
     term = " ".join(tail[-2:] if tail else kept[-2:])
@@ -109,13 +103,6 @@ def citation_words(segments: tuple[object, ...], index: int) -> str | None:
             # the end of the sentence; a two-word term ("double initiative") is a name.
             return term if term and len(name_key(term)) >= 2 else None
     return None
-
-
-def name_key(text: str) -> Key:
-    """Words of a name for comparison: folded, small words dropped, plural `s`/`x` dropped
-    (`Phased-Out` and "phased out" are one name)."""
-    words = (w.split("'")[-1] for w in _NAME_WORD.findall(fold(text)))
-    return frozenset(w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in words if w and w not in _SMALL)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

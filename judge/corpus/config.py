@@ -8,8 +8,12 @@ string).
 from __future__ import annotations
 
 import os
+import sys
 
+from judge import __version__
+from judge.cache import cache_path, digest
 from judge.errors import ManifestError
+from judge.resources import rules_folder
 
 CONFIG_NAME = "judge.toml"
 
@@ -28,3 +32,14 @@ def find_config(explicit: str | None = None) -> str | None:
         return named
     local = os.path.join(os.getcwd(), CONFIG_NAME)
     return local if os.path.isfile(local) else None
+
+
+def configured_cache(kind: str, suffix: str, config: str | None = None) -> str:
+    """The cache file `<kind>-<key><suffix>` of this configuration: one per version of judge
+    and of Python (marshal's format is Python's), installed package, embedded corpus and user
+    file. Its content says which inputs it was made from (their stamps, a digest)."""
+    found = find_config(config)
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{package}\0"
+            f"{rules_folder()}\0{found and os.path.realpath(found)}")
+    return cache_path(f"{kind}-{digest(seed.encode()).hexdigest()}{suffix}")

@@ -9,25 +9,17 @@ both, by every word of the query appearing in the term.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from judge.corpus.citations import name_key
 from judge.corpus.graph import ResolvedReference, RuleGraph
 from judge.corpus.lexicon import GlossaryTerm
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.model import GlossaryEntry, Reference
+from judge.corpus.names import match_terms, name_key, term_key
 
 Via = Literal["term", "lexicon", "words"]
-_ORDER = {"term": 0, "lexicon": 1, "words": 2}
-_NOTE = re.compile(r"\s*\([^)]*\)\s*$")  # `Mana Burn (Obsolete)`: the term is `Mana Burn`
-
-
-def term_key(term: str) -> frozenset[str]:
-    """The words that name an entry (a trailing parenthesised note aside)."""
-    return name_key(_NOTE.sub("", term))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,15 +48,6 @@ def notion_keys(terms: tuple[GlossaryTerm, ...]) -> tuple[frozenset[frozenset[st
     return tuple(frozenset(name_key(n) for n in term.names()) for term in terms)
 
 
-def _translations(key: frozenset[str], notions: Iterable[frozenset[frozenset[str]]]) -> set[frozenset[str]]:
-    """The name keys of every name of the FR↔EN notions that `key` names."""
-    out: set[frozenset[str]] = set()
-    for names in notions:
-        if key in names:
-            out |= names
-    return out
-
-
 def find(graph: RuleGraph, query: str, edition: str | None = None, *, limit: int | None = None) -> tuple[GlossaryMatch, ...]:
     """The glossary entries a query names, best first (its own words, then a translation,
     then entries whose term holds every word of the query)."""
@@ -75,24 +58,11 @@ def find(graph: RuleGraph, query: str, edition: str | None = None, *, limit: int
 def find_among(candidates: Iterable[tuple[str, str, GlossaryEntry, frozenset[str]]], query: str, *,
                limit: int | None, notions: Iterable[frozenset[frozenset[str]]]) -> tuple[GlossaryMatch, ...]:
     """`find` over given (edition, language, entry, its `term_key`) candidates and FR↔EN
-    notions (`notion_keys`): the exported search index keeps both ready."""
-    key = name_key(query)
-    if not key:
-        return ()
-    translated = _translations(key, notions) - {key}
-    found = []
-    for edition_id, language, entry, term in candidates:
-        via: Via | None = None
-        if term == key:
-            via = "term"
-        elif term in translated:
-            via = "lexicon"
-        elif key <= term:
-            via = "words"
-        if via is not None:
-            found.append(GlossaryMatch(edition=edition_id, language=language, entry=entry, via=via))
-    found.sort(key=lambda m: (_ORDER[m.via], len(m.entry.term)))
-    return tuple(found[:limit] if limit is not None else found)
+    notions (`notion_keys`): `judge.corpus.names.match_terms` on entries."""
+    found = match_terms((((e, lang, entry), entry.term, key) for e, lang, entry, key in candidates),
+                        query, notions=notions)
+    return tuple(GlossaryMatch(edition=e, language=lang, entry=entry, via=via)
+                 for (e, lang, entry), via in (found[:limit] if limit is not None else found))
 
 
 def references(graph: RuleGraph, edition: str, language: str, entry: GlossaryEntry) -> tuple[ResolvedReference, ...]:

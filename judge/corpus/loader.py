@@ -31,6 +31,16 @@ def corpus_key(editions: tuple[Edition, ...]) -> str:
     return str(hashed.hexdigest())
 
 
+def corpus_inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ...]:
+    """The data files a cache of the corpus depends on: the manifest, the user's file, the
+    FR↔EN glossary and every rule text (inputs for `stamps` and `inputs_digest`)."""
+    from judge.corpus.lexicon import GLOSSARY_NAME
+
+    found = find_config(config)
+    return (rules_dir() / "manifest.toml", *((Path(found).resolve(),) if found else ()), rules_dir() / GLOSSARY_NAME,
+            *(Path(file) for edition in editions for text in edition.texts for file in text.files))
+
+
 def parse_editions(editions: tuple[Edition, ...]) -> tuple[Document, ...]:
     """Parse every text of every edition (imports Lark)."""
     from judge.corpus.parser import parse_file

@@ -18,14 +18,10 @@ from __future__ import annotations
 
 import io
 import marshal
-import os
-import sys
 
-from judge import __version__
-from judge.cache import Stamp, cache_path, digest, open_trusted
+from judge.cache import Stamp, open_trusted
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
-from judge.corpus.config import find_config
-from judge.resources import rules_folder
+from judge.corpus.config import configured_cache
 
 TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
@@ -46,13 +42,9 @@ Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], 
 
 
 def store_path(config: str | None = None) -> str:
-    """Where the store of this configuration lives (one file per version of judge and of
-    Python — marshal's format is Python's —, manifest and user file; its head says which
+    """Where the store of this configuration lives (`configured_cache`: its head says which
     inputs it was built from)."""
-    found = find_config(config)
-    seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{os.path.dirname(os.path.realpath(__file__))}\0"
-            f"{rules_folder()}\0{found and os.path.realpath(found)}")
-    return cache_path(f"rules-{digest(seed.encode()).hexdigest()}.store")
+    return configured_cache("rules", ".store", config)
 
 
 class RuleStore:

@@ -24,10 +24,14 @@ from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
 from judge.search.export import POSITIONAL
 from judge.search.fields import FIELD_BOOSTS
 from judge.search.index import Indexes, open_or_build
-from judge.search.match import Postings, TermPostings
+from judge.search.match import Postings
 from judge.search.output import Card, GlossaryHit, SearchResult, card_of
 from judge.search.query import Doc, search_with
 from judge.search.tokens import never_stemmed, query_vocabulary, unknown_stem
+
+TYPE_CHECKING = False  # mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.search.match import TermPostings
 
 
 def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
@@ -56,7 +60,8 @@ class RuleIndex:
 
     def __init__(self, graph: RuleGraph, indexes: Indexes, notice: str | None = None) -> None:
         self.graph = graph
-        self.editions = graph.editions
+        self.edition_languages = {e.id: e.languages for e in graph.editions}
+        self.newest_edition = graph.newest_edition
         self._indexes = indexes
         self.languages = tuple(indexes)
         self.glossary_terms = glossary()

@@ -1,29 +1,41 @@
 """The light search: `judge search` on the exported index, without Whoosh or the rule graph.
 
-A `judge.search.query.Index` over the export of the Whoosh index of record
+A `judge.search.protocol.Index` over the export of the Whoosh index of record
 (`judge.search.export`), read from the index's cache folder: BM25F computed from the exported
 term frequencies and field lengths, query words turned into stems by the exported lexicon,
-typos corrected from the exported words, hits shown from the exported cards. Only when the
+typos corrected from the exported words, hits shown from the exported cards. Same results as
+`judge.search.engine` (tests/search/test_parity.py).
+
+A warm start finds the export through a *pointer* (`search-<configuration>.pointer`: the
+index's name and the stamps of every input of its key), as `judge rule` finds its store: when
+no input changed, a few `stat` calls and one read, and no model, manifest or graph is loaded.
+Otherwise the key is computed again (the manifest, the code, the texts' bytes); only when the
 export is missing does it load the graph and build the index (which writes the export).
-Same results as `judge.search.engine` (tests/search/test_parity.py).
 """
 
 from __future__ import annotations
 
 import marshal
-from typing import Any
 
-from judge.cache import cache_dir
-from judge.corpus.glossary import find_among
+from judge.cache import cache_path, open_trusted, stamps, unchanged, write_atomic
+from judge.corpus.config import configured_cache
 from judge.corpus.lexicon import GlossaryTerm
-from judge.corpus.loader import load_editions
-from judge.corpus.model import Edition, GlossaryEntry
+from judge.corpus.names import match_terms
 from judge.normalize import levenshtein
-from judge.search.export import bm25, index_name, read_export
-from judge.search.match import Postings, TermPostings
+from judge.search.export import bm25, read_export
+from judge.search.match import Postings
 from judge.search.output import Card, Counterpart, GlossaryHit, SearchResult
 from judge.search.query import Doc, search_with
 from judge.search.tokens import never_stemmed, unknown_stem
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from typing import Any
+
+    from judge.cache import Stamp
+    from judge.search.match import TermPostings
+
+POINTER_FORMAT = 1
 
 
 def read_term(source: dict[str, Any], field: str, text: str) -> TermPostings | None:
@@ -41,8 +53,9 @@ class LightIndex:
     """The exported index of one corpus (one per process; read-only, so thread-safe enough:
     its caches hold values that any thread computes alike)."""
 
-    def __init__(self, data: dict[str, Any], editions: tuple[Edition, ...], notice: str | None = None) -> None:
-        self.editions = editions
+    def __init__(self, data: dict[str, Any], notice: str | None = None) -> None:
+        self.edition_languages: dict[str, tuple[str, ...]] = {e: tuple(languages) for e, languages in data["editions"]}
+        self.newest_edition: str = data["newest"]
         self._languages: dict[str, dict[str, Any]] = data["languages"]
         self.languages = tuple(self._languages)
         self.glossary_terms = tuple(GlossaryTerm(en=tuple(en), fr=tuple(fr)) for en, fr in data["glossary"])
@@ -137,30 +150,63 @@ class LightIndex:
         )
 
     def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]:
-        candidates = ((e, language, GlossaryEntry(term=term, text=body, segments=()), frozenset(key))
+        candidates = (((e, language, term, body), term, frozenset(key))
                       for e, language, term, body, key in self._entries if edition is None or e == edition)
         return tuple(
-            GlossaryHit(edition=m.edition, language=m.language, term=m.entry.term, text=m.entry.text, found_by=m.via)
-            for m in find_among(candidates, text, limit=limit, notions=self._notions))
+            GlossaryHit(edition=e, language=language, term=term, text=body, found_by=via)
+            for (e, language, term, body), via in match_terms(candidates, text, notions=self._notions)[:limit])
 
     def take_notice(self) -> str | None:
         notice, self._notice = self._notice, None
         return notice
 
 
+def _pointed(pointer: str) -> dict[str, Any] | None:
+    """The export the pointer names, when none of its inputs changed since it was written."""
+    handle = open_trusted(pointer)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            found = marshal.loads(handle.read())  # plain data: loading it calls no function
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+    if not (isinstance(found, tuple) and len(found) == 3 and found[0] == POINTER_FORMAT
+            and isinstance(found[1], str) and isinstance(found[2], tuple)):
+        return None
+    recorded: tuple[Stamp, ...] = found[2]
+    try:
+        if not unchanged(recorded):
+            return None
+    except (TypeError, ValueError):  # a stamp of another shape
+        return None
+    return read_export(cache_path(found[1]))
+
+
 def open_light(config: str | None = None) -> LightIndex:
     """The exported index of the corpus (the manifest plus the user's configuration `config`),
     from the cache; built with the Whoosh index when missing (its notice said once)."""
+    pointer = configured_cache("search", ".pointer", config)
+    data = _pointed(pointer)
+    if data is not None:
+        return LightIndex(data)
+    from judge.cache import code_inputs
+    from judge.corpus.loader import corpus_inputs, load_editions
+    from judge.search.export import index_name
+
     editions = load_editions(config)
-    folder = cache_dir() / index_name(editions)[0]
-    data = read_export(folder)
+    recorded = stamps((*code_inputs("corpus", "search"), *corpus_inputs(editions, config)))  # before reading them
+    name = index_name(editions)[0]
+    data = read_export(cache_path(name))
     notice = None
     if data is None:
         from judge.corpus.loader import load_graph
         from judge.search.index import export_of
 
         data, notice = export_of(load_graph(config))
-    return LightIndex(data, editions, notice)
+    if read_export(cache_path(name)) is not None:  # the export is stored: point at it
+        write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+    return LightIndex(data, notice)
 
 
 def search(query: str, *, edition: str | None = None, limit: int = 10, lang: str | None = None,

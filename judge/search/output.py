@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule
 from judge.search.tokens import folded_tokens
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from judge.corpus.graph import RuleGraph
+    from judge.corpus.model import Rule
+
+    Marked = Callable[[str], bool]  # is this folded word of a text a match?
+
 
 _SNIPPET_CHARS = 220
 
@@ -104,7 +111,6 @@ def context_of(graph: RuleGraph, rule: Rule) -> str | None:
 
 
 # ---------------------------------------------------------------------- snippets
-Marked = Callable[[str], bool]  # is this folded word of a text a match?
 
 
 def _marked(text: str, stop: frozenset[str], marked: Marked) -> list[tuple[int, int]]:

@@ -15,20 +15,26 @@ document order: manifest editions, then the text's order), in every implementati
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 
-from judge.corpus.graph import find_edition, newest_edition
-from judge.corpus.lexicon import GlossaryTerm
-from judge.corpus.model import Edition
 from judge.corpus.numbers import RULE_NUMBER
-from judge.errors import JudgeError
+from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold, levenshtein
 from judge.search.fields import MAX_QUERY
-from judge.search.match import And, Clause, Node, Or, Phrase, Postings
-from judge.search.output import Card, GlossaryHit, SearchResult, make_hit
+from judge.search.match import And, Clause, Node, Or, Phrase
+from judge.search.output import SearchResult, make_hit
 from judge.search.tokens import fold_terms, suggestion
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from judge.corpus.lexicon import GlossaryTerm
+    from judge.search.protocol import Index
+
+    _Glossary = tuple[dict[str, tuple[str, ...]], dict[str, GlossaryTerm]]
+    Stem = Callable[[str], str]
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
 # Query-time weights of the ranked fields (BM25F sums them).
@@ -85,38 +91,7 @@ class Doc:
     number: str
 
 
-class Index(Protocol):
-    """What a search needs of an index, whatever holds it (Whoosh's or the exported one).
-
-    `source(language)` is what that language's `Postings` reads terms with. Words are never
-    stemmed at query time by the planner: `stem(language, word)` is the index's stem of a
-    query word (see `judge.search.tokens`)."""
-
-    editions: tuple[Edition, ...]
-    languages: tuple[str, ...]
-    glossary_terms: tuple[GlossaryTerm, ...]
-    query_stop: frozenset[str]
-    corrections: dict[str, str | None]
-
-    def stop(self, language: str) -> frozenset[str]: ...
-    def stem(self, language: str, word: str) -> str: ...
-    def source(self, language: str) -> Any: ...
-    def postings(self, language: str) -> Postings: ...
-    def exact_frequency(self, language: str, word: str) -> int: ...
-    def within(self, language: str, word: str, distance: int) -> set[str]: ...
-    def doc(self, language: str, docnum: int) -> Doc | None: ...
-    def name_stems(self, doc: Doc) -> frozenset[str]: ...
-    def edition_docs(self, language: str, edition: str) -> frozenset[int]: ...
-    def lookup(self, edition: str, language: str, number: str) -> Doc | None: ...
-    def descendants(self, doc: Doc) -> tuple[Doc, ...]: ...
-    def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]: ...
-    def card(self, doc: Doc) -> Card: ...
-    def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]: ...
-    def take_notice(self) -> str | None: ...
-
-
 # ---------------------------------------------------------------------- glossary
-_Glossary = tuple[dict[str, tuple[str, ...]], dict[str, GlossaryTerm]]
 _glossaries: dict[tuple[GlossaryTerm, ...], _Glossary] = {}
 
 
@@ -221,8 +196,6 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     )
 
 
-Stem = Callable[[str], str]
-
 
 def _keep(words: tuple[str, ...], stop: frozenset[str]) -> tuple[str, ...]:
     """The words that a language's index holds (its stop words dropped)."""
@@ -319,14 +292,14 @@ def correction(index: Index, word: str, languages: tuple[str, ...]) -> str | Non
 def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list[tuple[Doc, float]]:
     found: list[tuple[Doc, float]] = []
     for number in numbers:
-        for ed in index.editions:
-            if edition is not None and ed.id != edition:
+        for ed, ed_languages in index.edition_languages.items():
+            if edition is not None and ed != edition:
                 continue
-            for language in ed.languages:
-                doc = index.lookup(ed.id, language, number)
+            for language in ed_languages:
+                doc = index.lookup(ed, language, number)
                 if doc is None:
                     # `505` when only 505.1 … exist: the rules under that number.
-                    found.extend((d, CHILD_SCORE) for d in index.under(ed.id, language, number))
+                    found.extend((d, CHILD_SCORE) for d in index.under(ed, language, number))
                     continue
                 found.append((doc, DIRECT_SCORE))
                 found.extend((child, CHILD_SCORE) for child in index.descendants(doc))
@@ -382,8 +355,8 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
     without it, both, the query's language first (French unless it is English)."""
     if not isinstance(limit, int) or limit < 1:
         raise QueryError(f"nombre de résultats invalide : {limit} (un entier positif est attendu)")
-    if edition is not None:
-        find_edition(index.editions, edition)
+    if edition is not None and edition not in index.edition_languages:
+        raise UnknownEdition(edition, tuple(index.edition_languages))
     if lang is not None and lang not in index.languages:
         raise QueryError(f"langue inconnue : « {lang} » (langues : {', '.join(index.languages)})")
     plan = plan_query(query, index.glossary_terms, index.query_stop)
@@ -393,7 +366,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         notices.insert(0, rebuilt)
     preferred = lang or query_language(index, plan)
     languages = (lang,) if lang else tuple(sorted(index.languages, key=lambda code: code != preferred))
-    primary = {e.id: e.languages[0] for e in index.editions}
+    primary = {e: ed_languages[0] for e, ed_languages in index.edition_languages.items()}
 
     def weight(doc: Doc, score: float) -> float:
         first = preferred or primary[doc.edition]
@@ -451,7 +424,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
     if corrections:
         words = tuple(corrections.get(w, w) for w in words)
     per_language = {language: run(language, words) for language in languages}
-    text_hits = _merge(per_language, preferred or primary[newest_edition(index.editions)])
+    text_hits = _merge(per_language, preferred or primary[index.newest_edition])
     for doc, score in text_hits[: limit + len(ranked)]:
         ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
 

@@ -23,7 +23,7 @@ from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.glossary import entries as glossary_entries
 from judge.corpus.lexicon import glossary as lexicon
-from judge.corpus.glossary import term_key
+from judge.corpus.names import term_key
 from judge.corpus.export import ChecksFor
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Edition, Reference, Rule, Segment

@@ -4,6 +4,7 @@ the Whoosh index of record gives, on the whole eval set, and never imports Whoos
 from __future__ import annotations
 
 import importlib.util
+import marshal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 
 from judge.cache import cache_dir
+from judge.corpus.config import configured_cache
+from judge.resources import rules_dir
 from judge.search.engine import index_for
 from judge.search.engine import read_term as whoosh_term
 from judge.search.export import EXPORT_FILE, index_name
@@ -82,12 +85,48 @@ def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path)
     # would import the source tree instead of the installed package (whose cache this is).
     index_for(graph)  # the index and its export are in the cache
     assert (cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE).is_file()
-    code = ("import sys; from judge.cli import main; code = main(['search', 'blessures de combat']); "
-            "sys.exit(10 + code if 'whoosh' in sys.modules or 'judge.corpus.parser' in sys.modules else code)")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
-                         cwd=tmp_path)
-    assert run.returncode == 0, run.stderr
-    assert "310 Etape des blessures de combat" in run.stdout
+    # Not on the warm path (the pointer's): Whoosh, the parser, the graph, the model, the
+    # manifest's TOML, pickle, pathlib, typing. Counted: what judge imports (an editable
+    # install's start-up already imports pathlib, for one).
+    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.model", "judge.corpus.glossary",
+             "tomllib", "pickle", "pathlib", "typing")
+    code = ("import sys; before = set(sys.modules); from judge.cli import main; "
+            "code = main(['search', 'blessures de combat']); "
+            f"print([m for m in {heavy!r} if m in sys.modules and m not in before]); sys.exit(code)")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
+            for _ in range(2)]  # the first one writes the pointer
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+        assert "310 Etape des blessures de combat" in run.stdout
+    assert "'whoosh'" not in runs[0].stdout.splitlines()[-1]
+    assert runs[1].stdout.splitlines()[-1] == "[]"
+
+
+def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    index_for(graph)
+    pointer = Path(configured_cache("search", ".pointer"))
+    pointer.unlink(missing_ok=True)
+    first = search_with(open_light(), "blessures de combat")
+    assert pointer.is_file()
+    fmt, name, recorded = marshal.loads(pointer.read_bytes())
+    assert name == index_name(graph.editions)[0]
+    inputs = {path for path, _ in recorded}
+    assert str(rules_dir() / "manifest.toml") in inputs
+    assert all(str(f) in inputs for e in graph.editions for t in e.texts for f in t.files)
+    # A stamp that no longer matches (an input edited, then restored): the key is computed
+    # again from the bytes, the same export is found, and the pointer is rewritten.
+    stale = tuple((path, None if i == 0 else signature) for i, (path, signature) in enumerate(recorded))
+    pointer.write_bytes(marshal.dumps((fmt, name, stale)))
+    assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+    assert marshal.loads(pointer.read_bytes())[2] != stale
+    # A pointer naming another index, or not marshal at all, or planted by someone else: ignored.
+    for planted in (marshal.dumps((fmt, "index-nowhere", recorded)), b"\x00junk"):
+        pointer.write_bytes(planted)
+        assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+        assert marshal.loads(pointer.read_bytes())[1] == name  # pointing at the index again
+    pointer.chmod(0o666)
+    assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+    assert pointer.stat().st_mode & 0o077 == 0  # replaced by a file of ours
 
 
 def test_a_corrupt_export_is_rebuilt_with_the_index(graph) -> None:  # type: ignore[no-untyped-def]
