@@ -222,7 +222,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_checks(args: argparse.Namespace) -> int:
-    from judge.checks.report import coverage, coverage_json, coverage_text
+    from judge.checks.coverage import coverage, coverage_json, coverage_text
 
     cov = coverage(_graph(args))
     if args.json:

@@ -7,10 +7,13 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from judge.checks.context import RuleSource
 from judge.corpus.loader import load_graph
 from judge.game.model import Situation
 from judge.game.situation import load_situation
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.checks.context import RuleSource
 
 SITUATIONS = Path(__file__).parent / "situations"
 

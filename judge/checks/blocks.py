@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import Creature, Trigger
+from judge.game.model import Creature
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.game.objects import Trigger
 
 # The concept deciding each kind of trigger (the edition's model numbers it).
 KIND_CONCEPTS = {

@@ -9,10 +9,15 @@ trail and the concepts deciding it. The priority loop is `judge.checks.replay`'s
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from judge.game.events import GainControl, LeavesPlay, Regenerate, SetPower, Tap, Untap
-from judge.game.model import Creature, Permanent
+from judge.game.model import Creature
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from typing import Any
+
+    from judge.game.objects import Permanent
 
 Change = LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap
 

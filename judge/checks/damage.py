@@ -2,19 +2,42 @@
 replay uses when none is given, and what the last combat damage resolution dealt.
 
 The edition's model says whether blocked attackers follow a damage assignment order with lethal
-damage first (`damage_assignment_order`) and whether damage uses the stack.
+damage first (`damage_assignment_order`) and whether damage uses the stack. Owns `Hit` and the
+`DamageRecord` a replay leaves in its context (`Context.damage`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from judge.checks.context import JSON, Context, DamageRecord, Hit, Verdict, check
+from judge.checks.context import JSON, Context, Verdict, check
 from judge.checks.defenders import attack_target, defending_player
 from judge.checks.words import plural
 from judge.errors import SituationError
 from judge.game.model import Creature, Question, Situation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit:
+    """Combat damage from a source to a recipient (a creature's or a player's name)."""
+
+    source: str
+    target: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageRecord:
+    """The last combat damage resolution of a replay: what was assigned, what was dealt, what
+    was not (its recipient had left play), and the sources that changed in between."""
+
+    assigned: tuple[Hit, ...]
+    dealt: tuple[Hit, ...]
+    dropped: tuple[Hit, ...] = ()
+    on_stack: bool = False
+    sources_gone: tuple[str, ...] = ()
+    power_changed: tuple[str, ...] = ()
 
 
 def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:

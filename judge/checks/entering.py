@@ -23,7 +23,11 @@ from judge.checks.blocks import (
 from judge.checks.combat import attack_reasons, block_reasons
 from judge.checks.context import Context
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
-from judge.game.model import Creature, Trigger
+from judge.game.model import Creature
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.game.objects import Trigger
 
 CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
 

@@ -16,17 +16,11 @@ from judge.checks import entering
 from judge.checks.blocks import Fired
 from judge.checks.changes import Change, change_note, phase, untap
 from judge.checks.cleanup import empty_pools
-from judge.checks.context import (
-    Context,
-    DamageRecord,
-    Hit,
-    RuleSource,
-    build_context,
-    where_label,
-)
-from judge.checks.damage import damage_dealers, deal, default_hits, split_resolved
+from judge.checks.context import Context, build_context, where_label
+from judge.checks.damage import DamageRecord, Hit, damage_dealers, deal, default_hits, split_resolved
 from judge.checks.defenders import defending_player
 from judge.checks.entering import CombatEvent
+from judge.checks.trail import TrailEntry
 from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
 from judge.errors import IllegalEvent
@@ -44,7 +38,8 @@ from judge.game.events import (
     PlayLand,
 )
 from judge.game.gamemodel import GameModel
-from judge.game.model import SORCERY_SPEED, Creature, Permanent, Question, Situation, StackItem
+from judge.game.model import SORCERY_SPEED, Creature, Question, Situation
+from judge.game.objects import Permanent, StackItem
 from judge.game.turn import (
     Moment,
     PlannedStep,
@@ -55,17 +50,9 @@ from judge.game.turn import (
     starts_phase,
 )
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrailEntry:
-    """One event (`event` its index) or turn-based action (`event` None) of a replay."""
-
-    event: int | None
-    what: str
-    phase: str
-    step: str | None
-    priority: str | None
-    concepts: tuple[str, ...]
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.checks.context import RuleSource
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

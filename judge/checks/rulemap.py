@@ -36,12 +36,12 @@ def edition_models(editions: tuple[Edition, ...]) -> dict[str, GameModel]:
 
 
 def _build(editions: tuple[Edition, ...]) -> RuleMap:
-    from judge.checks import catalog  # noqa: F401  (importing it registers every check)
-    from judge.checks.context import REGISTRY
+    from judge.checks.catalog import every_check
 
+    checks = every_check()
     mapping: dict[tuple[str, str], list[str]] = {}
     for edition, model in edition_models(editions).items():
-        for spec in REGISTRY.values():
+        for spec in checks:
             for number in spec.rules_in(model):
                 mapping.setdefault((edition, number), []).append(spec.name)
     return {k: tuple(v) for k, v in mapping.items()}

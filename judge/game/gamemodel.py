@@ -5,6 +5,8 @@ step (with their rules), who receives priority where, the facts that differ betw
 (mana burn, when mana empties, combat damage on the stack, Walls, spell kinds, first-turn draw),
 the evasion rules, the known keyword abilities and the rules deciding each question
 (`rules["land.play"]`). Errors are `ManifestError`s naming the file and the field, in French.
+The file's TOML is parsed once per version of it (`judge.game.modelcache`); it is validated
+into the model on every load.
 No edition is named in code: an edition says which model it follows (`game` in its manifest).
 """
 
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from judge.errors import ManifestError
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
+from judge.game.modelcache import model_data
 from judge.game.turn import PHASE_STEPS, PHASES
 from judge.resources import rules_dir
 
@@ -192,21 +195,7 @@ def _path_text(game: str) -> str:
 
 @lru_cache(maxsize=64)
 def _load(path: str, mtime_ns: int, size: int) -> GameModel:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
-    return _parse(path, data)
-
-
-def _parse(source: str, data: bytes) -> GameModel:
-    import tomllib
-
-    try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ManifestError(source, "", f"TOML invalide : {error}") from None
-    return _Reader(source).model(raw)
+    return _Reader(path).model(model_data(path))
 
 
 class _Reader:

@@ -1,19 +1,20 @@
-"""The described game situation as frozen dataclasses: `Situation`, creatures, stack, questions.
+"""The described game situation as frozen dataclasses: `Situation`, creatures, questions.
 
 Owns the vocabulary (spell kinds, asks and their parameters, accepted keys). Reading and
-validating TOML/JSON into these objects is `judge.game.situation`'s job. The replay events are
-in `judge.game.events`, imported only when a situation has events.
+validating TOML/JSON into these objects is `judge.game.situation`'s job. The situation's other
+objects (noncreature permanents, effects, triggers, the stack, extra phases and steps) are in
+`judge.game.objects` and the replay events in `judge.game.events`, each imported only when a
+situation has one (a cold start pays for every dataclass created).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from judge.game.turn import ExtraPhase, ExtraStep
-
 TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.events import Event
+    from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, StackItem, Trigger
 
 SPELL_KINDS: tuple[str, ...] = (
     "instant",
@@ -138,57 +139,10 @@ class Creature:
         return attacker in self.blocking
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Permanent:
-    """A noncreature permanent (for untap and phasing)."""
-
-    name: str
-    controller: str
-    card_types: tuple[str, ...] = ()
-    tapped: bool = False
-    phasing: bool = False
-    phased_out: bool = False
-    doesnt_untap: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Effect:
-    """A continuous effect with a duration (`until`: one of DURATIONS)."""
-
-    name: str
-    until: str
-
-
 # What a triggered ability of a creature waits for (`triggers[i].on`, with `creature`).
 TRIGGER_EVENTS: tuple[str, ...] = ("attacks", "blocks", "blocks_creature", "becomes_blocked",
                                    "blocked_by_creature", "blocked_by_count", "blocks_count",
                                    "attacks_unblocked")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Trigger:
-    """A triggered ability « au début de » a step (`at`); `entered_this_step`: its source came
-    into play (or its condition became true) after that step began. A pending trigger (waiting
-    to be put on the stack) has `at` None. A trigger on a combat event has `on` (one of
-    TRIGGER_EVENTS) and the `creature` it watches; `count` / `at_least` for the « by N
-    creatures » kinds."""
-
-    name: str
-    controller: str
-    at: str | None = None
-    entered_this_step: bool = False
-    on: str | None = None
-    creature: str | None = None
-    count: int | None = None
-    at_least: bool = False
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StackItem:
-    """An object on the stack."""
-
-    kind: str
-    controller: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,7 +2,8 @@
 (format 3), and of the names they refer to; each failure is a `SituationError` naming its field.
 
 `judge.game.situation` reads the whole file with them; the meaning of each key is documented
-in docs/situation-format.md.
+in docs/situation-format.md. The classes of `judge.game.objects` are imported by the reader
+of each, when a situation has one.
 """
 
 from __future__ import annotations
@@ -32,14 +33,12 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import (
-    MAX_CREATURES,
-    PERMANENT_KEYS,
-    Effect,
-    Permanent,
-    Trigger,
-)
-from judge.game.turn import MAIN_PHASES, STEP_PHASE, ExtraPhase, ExtraStep
+from judge.game.model import MAX_CREATURES, PERMANENT_KEYS
+from judge.game.turn import MAIN_PHASES, STEP_PHASE
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, Trigger
 
 
 def permanents(value: object, players: tuple[str, ...], active: str, names: set[str]
@@ -56,6 +55,8 @@ def permanents(value: object, players: tuple[str, ...], active: str, names: set[
 
 
 def permanent(value: object, path: str, players: tuple[str, ...], active: str) -> Permanent:
+    from judge.game.objects import Permanent  # each object class only when a situation has one
+
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, PERMANENT_KEYS)
     if "name" not in table:
@@ -73,6 +74,8 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
 
 
 def effect(value: object, path: str) -> Effect:
+    from judge.game.objects import Effect
+
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, ("name", "until"))
     for key in ("name", "until"):
@@ -104,6 +107,8 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
              pending: bool, owners: Mapping[str, str]) -> Trigger:
     """A triggered ability: « au début de » a step (`at`), or on a combat event of a creature
     (`on`, `creature`; its controller by default); `owners` maps creature names to controllers."""
+    from judge.game.objects import Trigger
+
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     keys = ("name", "controller") if pending else ("name", "controller", "at",
                                                     "entered_this_step", "on", "creature",
@@ -147,6 +152,8 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
 
 
 def extra_phase(value: object, path: str) -> ExtraPhase:
+    from judge.game.objects import ExtraPhase
+
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, ("phase", "after"))
     for key in ("phase", "after"):
@@ -159,6 +166,8 @@ def extra_phase(value: object, path: str) -> ExtraPhase:
 
 
 def extra_step(value: object, path: str) -> ExtraStep:
+    from judge.game.objects import ExtraStep
+
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, ("step", "after", "before"))
     if "step" not in table:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -56,10 +55,8 @@ from judge.game.model import (
     SPELL_KINDS,
     TOP_KEYS,
     Creature,
-    Permanent,
     Question,
     Situation,
-    StackItem,
 )
 from judge.game.turn import (
     MAIN_PHASES,
@@ -67,6 +64,10 @@ from judge.game.turn import (
     PHASES,
     STEP_PHASE,
 )
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.game.objects import Permanent, StackItem
 
 # -- loading -------------------------------------------------------------------------
 
@@ -99,6 +100,8 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
                 f"erreur de syntaxe JSON : {_json_reason(error.msg)}",
             ) from None
     elif fmt == "toml":
+        import tomllib  # only for a TOML situation
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
@@ -356,6 +359,8 @@ def _damage_step(value: object, step: str | None) -> str | None:
 
 
 def _stack_item(value: object, path: str, players: tuple[str, ...], active: str) -> StackItem:
+    from judge.game.objects import StackItem  # only for a situation with a stack
+
     table = read_table(value, path)
     check_keys(table, path, ("kind", "controller"))
     if "kind" not in table:

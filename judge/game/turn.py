@@ -12,6 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.game.objects import ExtraPhase, ExtraStep
+
 PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
 
 PHASE_STEPS: dict[str, tuple[str, ...]] = {
@@ -105,23 +109,6 @@ class PlannedStep:
     moment: Moment
     skipped: bool = False
     skip_reason: str | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ExtraPhase:
-    """A phase an effect adds right after `after` (300.7)."""
-
-    after: str
-    phase: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ExtraStep:
-    """A step an effect adds right after (or before) the step `anchor` (300.8)."""
-
-    anchor: str
-    step: str
-    before: bool = False
 
 
 def _phase_moments(layout: Layout, phase: str, *, extra: bool = False) -> list[Moment]:

@@ -11,12 +11,15 @@ from checks_support import real_graph, situation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checks.context import RuleSource
 from judge.checks.replay import Replayed
 from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
 from judge.game.model import Situation
+
+TYPE_CHECKING = False  # types only; mypy reads this block as true
+if TYPE_CHECKING:
+    from judge.checks.context import RuleSource
 
 
 @pytest.fixture(scope="module")

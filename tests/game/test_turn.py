@@ -7,11 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from judge.game.gamemodel import load_game_model
+from judge.game.objects import ExtraPhase, ExtraStep
 from judge.game.turn import (
     PHASE_STEPS,
     PHASES,
-    ExtraPhase,
-    ExtraStep,
     Moment,
     locate,
     next_step,

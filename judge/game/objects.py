@@ -1,0 +1,75 @@
+"""What a situation holds besides its creatures and questions, as frozen dataclasses.
+
+Noncreature permanents, continuous effects, triggered abilities, the objects on the stack,
+and the phases and steps an effect adds (the turn plan, `judge.game.turn.plan_turn`, places
+them). Imported only when a situation has one of them: `judge.game.readers` reads them, the
+checks that need them import them. The `Situation` holding them is in `judge.game.model`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Permanent:
+    """A noncreature permanent (for untap and phasing)."""
+
+    name: str
+    controller: str
+    card_types: tuple[str, ...] = ()
+    tapped: bool = False
+    phasing: bool = False
+    phased_out: bool = False
+    doesnt_untap: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Effect:
+    """A continuous effect with a duration (`until`: one of `judge.game.model.DURATIONS`)."""
+
+    name: str
+    until: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Trigger:
+    """A triggered ability « au début de » a step (`at`); `entered_this_step`: its source came
+    into play (or its condition became true) after that step began. A pending trigger (waiting
+    to be put on the stack) has `at` None. A trigger on a combat event has `on` (one of
+    `judge.game.model.TRIGGER_EVENTS`) and the `creature` it watches; `count` / `at_least`
+    for the « by N creatures » kinds."""
+
+    name: str
+    controller: str
+    at: str | None = None
+    entered_this_step: bool = False
+    on: str | None = None
+    creature: str | None = None
+    count: int | None = None
+    at_least: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StackItem:
+    """An object on the stack."""
+
+    kind: str
+    controller: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraPhase:
+    """A phase an effect adds right after `after` (300.7)."""
+
+    after: str
+    phase: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraStep:
+    """A step an effect adds right after (or before) the step `anchor` (300.8)."""
+
+    anchor: str
+    step: str
+    before: bool = False
