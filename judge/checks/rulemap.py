@@ -53,7 +53,8 @@ def _key(editions: tuple[Edition, ...]) -> str:
         seed += f"\0{edition.id}\0{edition.game}".encode()
         if edition.game is not None:
             try:
-                seed += model_path(edition.game).read_bytes()
+                with open(model_path(edition.game), "rb") as handle:
+                    seed += handle.read()
             except OSError:
                 seed += b"\0absent"
     return str(digest(seed).hexdigest())

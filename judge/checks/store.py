@@ -31,10 +31,12 @@ def load_store(config: str | None = None) -> RuleStore:
 
 
 def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ...]:
+    from pathlib import Path
+
     from judge.corpus.loader import corpus_inputs
     from judge.game.gamemodel import model_path
 
-    models = (model_path(edition.game) for edition in editions if edition.game is not None)
+    models = (Path(model_path(edition.game)) for edition in editions if edition.game is not None)
     return (*code_inputs("corpus", "game", "checks"), *corpus_inputs(editions, config), *models)
 
 

@@ -16,13 +16,12 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 
 from judge.errors import ManifestError
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
 from judge.game.modelcache import model_data
 from judge.game.turn import PHASE_STEPS, PHASES
-from judge.resources import rules_dir
+from judge.resources import rules_folder
 
 FORMAT = 1
 # The facts a model states, with the type of their value.
@@ -169,16 +168,16 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
 # -- loading ----------------------------------------------------------------------------
 
 
-def model_path(game: str) -> Path:
+def model_path(game: str) -> str:
     """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path."""
     if game.endswith(".toml"):
-        return Path(game)
-    return rules_dir() / "games" / f"{game}.toml"
+        return game
+    return os.path.join(rules_folder(), "games", f"{game}.toml")
 
 
 def load_game_model(game: str) -> GameModel:
     """The model an edition's `game` names (read again only when the file changes)."""
-    path = _path_text(game)
+    path = model_path(game)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -186,11 +185,6 @@ def load_game_model(game: str) -> GameModel:
     except OSError as error:
         raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
     return _load(path, info.st_mtime_ns, info.st_size)
-
-
-@cache
-def _path_text(game: str) -> str:
-    return str(model_path(game))
 
 
 @lru_cache(maxsize=64)

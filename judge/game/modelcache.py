@@ -16,10 +16,9 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-from pathlib import Path
 
 from judge import __version__
-from judge.cache import Stamp, cache_dir, digest, open_trusted, stamps, unchanged, write_atomic
+from judge.cache import Stamp, cache_path, digest, open_trusted, stamps, unchanged, write_atomic
 from judge.errors import ManifestError
 
 FORMAT = 1
@@ -30,13 +29,14 @@ Entry = tuple[int, str, tuple[Stamp, ...], dict[str, object]]
 
 def model_data(path: str) -> dict[str, object]:
     """The tables of the model file at `path` (ManifestError when unreadable or not TOML)."""
-    where = cache_path(path)
+    where = cache_file(path)
     entry = _read(where)
     if entry is not None and unchanged(entry[2]):
         return entry[3]
-    recorded = stamps((Path(path),))  # before the file is read: a later change shows
+    recorded = stamps((path,))  # before the file is read: a later change shows
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as error:
         raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
     key = str(digest(data).hexdigest())
@@ -49,10 +49,10 @@ def model_data(path: str) -> dict[str, object]:
     return raw
 
 
-def cache_path(path: str) -> Path:
+def cache_file(path: str) -> str:
     """Where the parsed tables of the model file at `path` are kept."""
     seed = f"{__version__}\0{sys.implementation.cache_tag}\0{os.path.abspath(path)}"
-    return cache_dir() / f"game-{digest(seed.encode()).hexdigest()}.marshal"
+    return cache_path(f"game-{digest(seed.encode()).hexdigest()}.marshal")
 
 
 def _parse(path: str, data: bytes) -> dict[str, object]:
@@ -64,7 +64,7 @@ def _parse(path: str, data: bytes) -> dict[str, object]:
         raise ManifestError(path, "", f"TOML invalide : {error}") from None
 
 
-def _read(where: Path) -> Entry | None:
+def _read(where: str) -> Entry | None:
     """The cache entry at `where`, or None when absent, untrusted or corrupt."""
     handle = open_trusted(where)
     if handle is None:

@@ -12,7 +12,6 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from pathlib import Path
 
 from judge.errors import SituationError
 from judge.game import readers
@@ -78,7 +77,8 @@ def load_situation_file(path: str, stdin_text: str | None = None) -> Situation:
         text = stdin_text if stdin_text is not None else sys.stdin.read()
         return load_situation(text, source="-")
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open(path, encoding="utf-8-sig") as handle:
+            text = handle.read()
     except FileNotFoundError:
         raise SituationError(path, "fichier introuvable") from None
     except (OSError, UnicodeDecodeError) as error:
