@@ -1,16 +1,24 @@
 """Benchmark: cold starts of whole `judge` processes against `python -c pass`, side by side.
 
-Run by hand: `python bench/bench_cold.py [--runs 15]`. Every command runs once first to fill
-the cache (a "warm" cold start: a new process, the caches on disk), then the commands are run
-in turn, round after round (the machine is noisy); medians. Targets (issue 14): `judge rule`
-<= 2.5x, `judge search` <= 4x, `judge check` <= 3x `python -c pass`. Also prints which heavy
-modules each command imported (`-X importtime`).
+Run by hand: `python bench/bench_cold.py [--runs 15]`, with the Python of an installed (not
+editable) judge. Every command runs once first to fill the cache (a "warm" cold start: a new
+process, the caches on disk), then the commands are run in turn, round after round (the
+machine is noisy); medians. Targets (issue 14): `judge rule` <= 2.5x, `judge search` <= 4x,
+`judge check` <= 3x `python -c pass`. The commands are run as a judge types them: the
+installed `judge` script beside this Python (`python -m judge` when there is none; it also
+imports `runpy`). Also prints which heavy modules each command imported (`-X importtime`), and
+*floors*: the standard modules any such command imports whatever judge does (argparse for the
+command line, dataclasses for the frozen records, tomllib for a TOML situation).
+`--instructions` also counts the instructions of one run of each under `valgrind
+--tool=callgrind` (independent of the load of a shared machine, though blind to what the
+system does for a process: page faults, reads).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -21,35 +29,54 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATION = ROOT / "examples" / "attaque-2004.toml"
-JUDGE = [sys.executable, "-m", "judge"]
+SCRIPT = Path(sys.executable).parent / "judge"
+JUDGE = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "judge"]
 COMMANDS = {
     "python -c pass": ([sys.executable, "-c", "pass"], None),
     "judge rule 300.3": ([*JUDGE, "rule", "300.3"], 2.5),
     "judge search": ([*JUDGE, "search", "blessures de combat"], 4.0),
     "judge check": ([*JUDGE, "check", str(SITUATION)], 3.0),
 }
-HEAVY = ("lark", "whoosh", "jinja2", "starlette", "tomllib", "hashlib", "json")
+FLOORS = {
+    "plancher argparse": "import argparse",
+    "plancher + dataclasses": "import argparse, dataclasses",
+    "plancher + tomllib": "import argparse, dataclasses, tomllib",
+}
+HEAVY = ("lark", "whoosh", "jinja2", "starlette", "tomllib", "pickle", "pathlib", "typing", "dataclasses", "json")
 
 
 def imported(command: list[str], env: dict[str, str]) -> list[str]:
-    run = subprocess.run([command[0], "-X", "importtime", *command[1:]], env=env, capture_output=True, text=True)
+    run = subprocess.run(command, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), capture_output=True, text=True)
     names = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     return [name for name in HEAVY if name in names]
+
+
+def instructions(command: list[str], env: dict[str, str]) -> int:
+    """Instructions of one run of `command` (the whole process), counted by callgrind."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          env=dict(env, PYTHONHASHSEED="0"), capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind n'a rien compté :\n{done.stderr}")
+    return int(found.group(1))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--instructions", action="store_true", help="compter aussi sous callgrind")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, JUDGE_CACHE_DIR=cache)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed package: bytecode compiled
         for command, _ in COMMANDS.values():
-            subprocess.run(command, env=env, capture_output=True, check=True)  # fill the caches
-        times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-        cpu: dict[str, list[float]] = {name: [] for name in COMMANDS}
+            for _ in range(2):  # fill the caches (the second run restamps what the first built)
+                subprocess.run(command, env=env, capture_output=True, check=True)
+        runs = {**COMMANDS, **{name: ([sys.executable, "-c", code], None) for name, code in FLOORS.items()}}
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        cpu: dict[str, list[float]] = {name: [] for name in runs}
         for _ in range(args.runs):
-            for name, (command, _) in COMMANDS.items():
+            for name, (command, _) in runs.items():
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(command, env=env, capture_output=True)
@@ -59,17 +86,26 @@ def main() -> int:
         bare, bare_cpu = statistics.median(times["python -c pass"]), statistics.median(cpu["python -c pass"])
         failed = False
         print(f"charge de la machine : {os.getloadavg()[0]:.1f} (2 cœurs) ; "
-              "temps réel et temps processeur (utilisateur + système), médianes")
-        for name, (command, target) in COMMANDS.items():
+              "temps réel et temps processeur (utilisateur + système), médianes ; "
+              f"judge lancé par : {' '.join(JUDGE)}")
+        for name, (command, target) in runs.items():
             median, median_cpu = statistics.median(times[name]), statistics.median(cpu[name])
-            line = f"{name:<18} {median * 1000:6.1f} ms réel, {median_cpu * 1000:6.1f} ms cpu"
-            if target is not None:
+            line = f"{name:<22} {median * 1000:6.1f} ms réel, {median_cpu * 1000:6.1f} ms cpu"
+            if name != "python -c pass":
                 ratio, ratio_cpu = median / bare, median_cpu / bare_cpu
-                failed |= ratio > target
-                heavy = ", ".join(imported(command, env)) or "aucun"
-                line += (f"  rapport {ratio:4.1f}x réel, {ratio_cpu:4.1f}x cpu [cible <= {target}x]"
-                         f"  modules lourds : {heavy}")
+                line += f"  rapport {ratio:4.2f}x réel, {ratio_cpu:4.2f}x cpu"
+                if target is not None:
+                    failed |= ratio > target
+                    heavy = ", ".join(imported(command, env)) or "aucun"
+                    line += f" [cible <= {target}x]  modules lourds : {heavy}"
             print(line)
+        if args.instructions:
+            counts = {name: instructions(command, env) for name, (command, _) in runs.items()}
+            bare_count = counts["python -c pass"]
+            print("instructions (callgrind), une exécution de chaque :")
+            for name, (_, target) in runs.items():
+                extra = f" [cible <= {target}x]" if target is not None else ""
+                print(f"{name:<22} {counts[name] / 1e6:7.1f} M  rapport {counts[name] / bare_count:4.2f}x{extra}")
     return 1 if failed else 0
 
 

@@ -16,6 +16,8 @@ _SPACES = re.compile(r"\s+")
 
 def fold(text: str) -> str:
     """Lowercase, strip accents (é -> e, œ -> oe), unify apostrophes and spaces."""
+    if text.isascii() and "`" not in text:  # nothing to decompose or unify (most words)
+        return _SPACES.sub(" ", text.lower()).strip()
     text = text.translate(_APOSTROPHES).replace("œ", "oe").replace("Œ", "oe")
     text = text.replace("æ", "ae").replace("Æ", "ae")
     decomposed = unicodedata.normalize("NFKD", text)

@@ -1,8 +1,8 @@
 """The exported search index: everything a query needs, derived from the Whoosh index of record.
 
 Made once per index, when `judge.search.index` builds it (and kept in its cache folder as
-`export.marshal`, plain data: loading it calls no function; each term's entry and each card
-marshalled apart, see `pack`); read by the light search of
+`export.marshal`, plain data: loading it calls no function; a small head, then the big parts
+decoded only when a query reads them, see `pack` and `Stored`); read by the light search of
 `judge search` (`judge.search.light`) and, as JSON in `search-index.js`, by the static book's
 `templates/search.js`. No Whoosh import here: the open indexes are given.
 
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import marshal
 import os
+from bisect import bisect_right
 
 from judge.cache import open_trusted, trusted, write_atomic
 from judge.search.fields import FIELD_BOOSTS
@@ -44,8 +45,9 @@ if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
     from judge.corpus.model import Edition
 
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 EXPORT_FILE = "export.marshal"
+MAGIC = b"judge search export\n"
 SCHEMA_VERSION = 4
 FIELDS = (*FIELD_BOOSTS, "exact", "heading")
 POSITIONAL = ("exact", "heading")  # the fields whose postings keep positions (phrases)
@@ -77,33 +79,152 @@ def bm25(idf: float, tf: float, length: float, average: float) -> float:
     return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * length / average)))
 
 
-def pack(data: dict[str, Any]) -> dict[str, Any]:
-    """The export as stored in the cache: each term's entry and each card marshalled apart,
-    so that a query decodes only the few it reads (loading everything costs ~30 ms)."""
-    languages = {
-        language: {**part, "cards": [marshal.dumps(card) for card in part["cards"]],
-                   "terms": {f: {t: marshal.dumps(e) for t, e in terms.items()} for f, terms in part["terms"].items()}}
-        for language, part in data["languages"].items()
-    }
-    return {**data, "languages": languages}
+class Stored:
+    """An export as stored (`pack`): its head — the small data, decoded — and its body, the
+    byte strings of the big parts, decoded only when read (`part`): a query reads a few
+    terms and cards of several thousand."""
+
+    __slots__ = ("_body", "head")
+
+    def __init__(self, head: dict[str, Any], body: memoryview) -> None:
+        self.head = head
+        self._body = body
+
+    def part(self, ref: tuple[int, int]) -> memoryview:
+        """The bytes at (offset, length) of the body."""
+        start, size = ref
+        return self._body[start:start + size]
+
+    def load(self, ref: tuple[int, int]) -> Any:
+        """The marshalled value at (offset, length) of the body."""
+        return marshal.loads(self.part(ref))
 
 
-def unpack(data: dict[str, Any]) -> dict[str, Any]:
+def _offsets(blobs: list[bytes]) -> bytes:
+    """Where each of `blobs`, laid end to end, begins, and where the last one ends: unsigned
+    32-bit integers in the machine's order (read back with `memoryview.cast("I")`)."""
+    from array import array  # the builder's: a reader casts a memoryview
+
+    out, at = array("I", [0]), 0
+    for blob in blobs:
+        at += len(blob)
+        out.append(at)
+    return out.tobytes()
+
+
+def pack(data: dict[str, Any]) -> bytes:
+    """The export as stored in the cache (`Stored`): a head of small data (marshal), then a
+    body of the big parts laid end to end, each named in the head by (offset, length).
+
+    Per language, the head holds the documents (runs of one edition: [edition, first
+    document]; their numbers, one per line), the stop words,
+    the field averages, each field's terms (sorted, one per line: found by bisection) with
+    the offsets of their entries in one body part, the cards' offsets and the lexicon's
+    words (sorted, one per line); the body holds each field's entries, the cards, the
+    lexicon's stems, names, descendants and field lengths, each marshalled apart. Loading
+    the head creates a few dozen objects instead of tens of thousands."""
+    body = bytearray()
+
+    def put(blob: bytes) -> tuple[int, int]:
+        ref = (len(body), len(blob))
+        body.extend(blob)
+        return ref
+
+    def table(values: list[Any]) -> tuple[bytes, tuple[int, int]]:
+        blobs = [marshal.dumps(value) for value in values]
+        return _offsets(blobs), put(b"".join(blobs))
+
+    languages = {}
+    for language, part in data["languages"].items():
+        terms = {}
+        for field, entries in part["terms"].items():
+            words = sorted(entries)
+            terms[field] = ("\n".join(words), *table([entries[w] for w in words]))
+        stems = sorted(part["stems"].items())
+        languages[language] = {
+            "stop": part["stop"], "count": part["count"], "average": part["average"],
+            "docs": (_runs([edition for edition, _ in part["docs"]]), "\n".join(n for _, n in part["docs"])),
+            "cards": table(part["cards"]),
+            "names": put(marshal.dumps(part["names"])),
+            "descendants": put(marshal.dumps(part["descendants"])),
+            "lengths": {f: put(marshal.dumps(lengths)) for f, lengths in part["lengths"].items()},
+            "terms": terms,
+            "stems": ("\n".join(w for w, _ in stems), put(marshal.dumps([stem for _, stem in stems]))),
+        }
+    head = {**data, "entries": put(marshal.dumps(data["entries"])), "languages": languages,
+            "body": len(body)}
+    packed = marshal.dumps(head)
+    return MAGIC + len(packed).to_bytes(8, "little") + packed + bytes(body)
+
+
+def unpacked(data: bytes) -> Stored | None:
+    """The `Stored` export in `data` (`pack`), or None when it is not one of this format
+    (another format, cut short, not marshal)."""
+    if not data.startswith(MAGIC):
+        return None
+    base = len(MAGIC) + 8
+    size = int.from_bytes(data[len(MAGIC):base], "little")
+    try:
+        head = marshal.loads(data[base:base + size])  # plain data: loading it calls no function
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(head, dict) and head.get("format") == EXPORT_FORMAT and isinstance(head.get("languages"), dict)
+            and head.get("body") == len(data) - base - size):
+        return None
+    return Stored(head, memoryview(data)[base + size:])
+
+
+def _runs(editions: list[str]) -> list[list[Any]]:
+    """[edition, first document number] of each run of documents of one edition."""
+    out: list[list[Any]] = []
+    for docnum, edition in enumerate(editions):
+        if not out or out[-1][0] != edition:
+            out.append([edition, docnum])
+    return out
+
+
+def _documents(runs: list[list[Any]], numbers: str) -> list[list[str]]:
+    """[edition, number] by document number, from the stored runs and numbers."""
+    starts = [start for _, start in runs]
+    return [[runs[bisect_right(starts, i) - 1][0], n] for i, n in enumerate(_words(numbers))]
+
+
+def _words(lines: str) -> list[str]:
+    return lines.split("\n") if lines else []
+
+
+def unpack(stored: Stored) -> dict[str, Any]:
     """The export as `build_export` made it, from its stored form (`pack`)."""
-    languages = {
-        language: {**part, "cards": [marshal.loads(card) for card in part["cards"]],
-                   "terms": {f: {t: marshal.loads(e) for t, e in terms.items()} for f, terms in part["terms"].items()}}
-        for language, part in data["languages"].items()
-    }
-    return {**data, "languages": languages}
+
+    def table(offsets: bytes, ref: tuple[int, int]) -> list[Any]:
+        at, blob = memoryview(offsets).cast("I"), stored.part(ref)
+        return [marshal.loads(blob[at[i]:at[i + 1]]) for i in range(len(at) - 1)]
+
+    languages = {}
+    for language, part in stored.head["languages"].items():
+        words = _words(part["stems"][0])
+        languages[language] = {
+            "stop": part["stop"], "count": part["count"],
+            "docs": _documents(*part["docs"]),
+            "cards": table(*part["cards"]),
+            "names": stored.load(part["names"]),
+            "descendants": stored.load(part["descendants"]),
+            "lengths": {f: stored.load(ref) for f, ref in part["lengths"].items()},
+            "average": part["average"],
+            "terms": {f: dict(zip(_words(lines), table(offsets, ref), strict=True))
+                      for f, (lines, offsets, ref) in part["terms"].items()},
+            "stems": dict(zip(words, stored.load(part["stems"][1]), strict=True)),
+        }
+    head = {k: v for k, v in stored.head.items() if k != "body"}
+    return {**head, "entries": stored.load(head["entries"]), "languages": languages}
 
 
 def write_export(path: StrPath, data: dict[str, Any]) -> None:
     """Store an export (`pack`ed) at `path`, atomically."""
-    write_atomic(path, marshal.dumps(pack(data)))
+    write_atomic(path, pack(data))
 
 
-def read_export(folder: StrPath) -> dict[str, Any] | None:
+def read_export(folder: StrPath) -> Stored | None:
     """The stored export (`pack`) in an index's cache folder, or None (absent, corrupt,
     untrusted, stale)."""
     if not trusted(folder):
@@ -113,14 +234,12 @@ def read_export(folder: StrPath) -> dict[str, Any] | None:
         return None
     with handle:
         try:
-            data = marshal.loads(handle.read())  # plain data: loading it calls no function
-        except (OSError, EOFError, ValueError, TypeError):
+            stored = unpacked(handle.read())
+        except OSError:
             return None
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or data.get("key") != os.path.basename(os.fspath(folder)):
+    if stored is None or stored.head.get("key") != os.path.basename(os.fspath(folder)):
         return None
-    if not isinstance(data.get("languages"), dict):
-        return None
-    return data
+    return stored
 
 
 def _stem_entry(word: str, stem: str) -> str | int:

@@ -30,7 +30,16 @@ from judge.cache import cache_dir, ensure_dir, trusted
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
 from judge.search.analysis import FrenchAnalyzer
-from judge.search.export import EXPORT_FILE, build_export, index_name, pack, read_export, write_export
+from judge.search.export import (
+    EXPORT_FILE,
+    Stored,
+    build_export,
+    index_name,
+    pack,
+    read_export,
+    unpacked,
+    write_export,
+)
 
 Indexes = dict[str, Any]  # language -> open Whoosh index
 
@@ -210,11 +219,14 @@ def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
     return ix, notice
 
 
-def export_of(graph: RuleGraph) -> tuple[dict[str, Any], str | None]:
+def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
     """The graph's exported index as stored (`judge.search.export.pack`) from the cache, the
     index built first when needed (in memory when the cache is unwritable); and the notice
     of `open_or_build`."""
     indexes, notice = open_or_build(graph)
     name = index_name(graph.editions)[0]
     found = read_export(cache_dir() / name)
-    return (found if found is not None else pack(build_export(graph, indexes, name))), notice
+    if found is None:
+        found = unpacked(pack(build_export(graph, indexes, name)))
+        assert found is not None  # what `pack` writes, `unpacked` reads
+    return found, notice

@@ -16,6 +16,7 @@ export is missing does it load the graph and build the index (which writes the e
 from __future__ import annotations
 
 import marshal
+from bisect import bisect_left
 
 from judge.cache import cache_path, open_trusted, stamps, unchanged, write_atomic
 from judge.corpus.config import configured_cache
@@ -33,18 +34,106 @@ if TYPE_CHECKING:
     from typing import Any
 
     from judge.cache import Stamp
+    from judge.search.export import Stored
     from judge.search.match import TermPostings
 
 POINTER_FORMAT = 1
 
 
-def read_term(source: dict[str, Any], field: str, text: str) -> TermPostings | None:
+class _Part:
+    """One language of a stored export (`judge.search.export.Stored`), each piece decoded
+    the first time it is read: a query reads a few terms of each field and a few cards."""
+
+    def __init__(self, stored: Stored, part: dict[str, Any]) -> None:
+        self._stored = stored
+        self._part = part
+        self.average: dict[str, float] = part["average"]
+        self.stop = frozenset(part["stop"])
+        self._fields: dict[str, tuple[list[str], memoryview, memoryview]] = {}
+        self._lengths: dict[str, list[int]] = {}
+        self._decoded: dict[str, Any] = {}
+        self._cards: tuple[memoryview, memoryview] | None = None
+
+    def _table(self, offsets: bytes, ref: tuple[int, int]) -> tuple[memoryview, memoryview]:
+        return memoryview(offsets).cast("I"), self._stored.part(ref)
+
+    def _field(self, field: str) -> tuple[list[str], memoryview, memoryview]:
+        found = self._fields.get(field)
+        if found is None:
+            lines, offsets, ref = self._part["terms"][field]
+            found = self._fields[field] = (lines.split("\n") if lines else [], *self._table(offsets, ref))
+        return found
+
+    def terms(self, field: str) -> list[str]:
+        """The field's terms, sorted."""
+        return self._field(field)[0]
+
+    def entry(self, field: str, term: str) -> Any:
+        """[idf, [documents], [term frequencies], ([positions per document])] of a term of a
+        field, or None."""
+        words, at, blob = self._field(field)
+        i = bisect_left(words, term)
+        if i == len(words) or words[i] != term:
+            return None
+        return marshal.loads(blob[at[i]:at[i + 1]])
+
+    def lengths(self, field: str) -> list[int]:
+        found = self._lengths.get(field)
+        if found is None:
+            found = self._lengths[field] = self._stored.load(self._part["lengths"][field])
+        return found
+
+    def _load(self, name: str) -> Any:
+        if name not in self._decoded:
+            if name == "numbers":
+                lines = self._part["docs"][1]
+                self._decoded[name] = lines.split("\n") if lines else []
+            elif name == "stems":
+                lines, ref = self._part["stems"]
+                self._decoded[name] = (lines.split("\n") if lines else [], self._stored.load(ref))
+            else:
+                self._decoded[name] = self._stored.load(self._part[name])
+        return self._decoded[name]
+
+    def numbers(self) -> list[str]:
+        """The rule number of each document, by document number."""
+        numbers: list[str] = self._load("numbers")
+        return numbers
+
+    def editions(self) -> list[tuple[str, int, int]]:
+        """(edition, first document, end) of each run of documents of one edition."""
+        runs = self._part["docs"][0]
+        ends = [start for _, start in runs[1:]] + [len(self.numbers())]
+        return [(edition, start, end) for (edition, start), end in zip(runs, ends, strict=True)]
+
+    def stem(self, word: str) -> str | int | None:
+        """The lexicon's stem of a word (or the length of its prefix that is its stem), or None."""
+        words, stems = self._load("stems")
+        i = bisect_left(words, word)
+        return stems[i] if i < len(words) and words[i] == word else None
+
+    def names(self, docnum: int) -> list[str]:
+        names: list[str] = self._load("names")[docnum]
+        return names
+
+    def descendants(self, docnum: int) -> list[int]:
+        children: list[int] = self._load("descendants")[docnum]
+        return children
+
+    def card(self, docnum: int) -> Any:
+        if self._cards is None:
+            self._cards = self._table(*self._part["cards"])
+        at, blob = self._cards
+        return marshal.loads(blob[at[docnum]:at[docnum + 1]])
+
+
+def read_term(source: _Part, field: str, text: str) -> TermPostings | None:
     """One term of one field of a language's export: BM25F score (and positions) per document."""
-    packed = source["terms"][field].get(text)
-    if packed is None:
+    entry = source.entry(field, text)
+    if entry is None:
         return None
-    idf, docs, tfs, *positions = marshal.loads(packed)
-    lengths, average = source["lengths"][field], source["average"][field]
+    idf, docs, tfs, *positions = entry
+    lengths, average = source.lengths(field), source.average[field]
     scores = {doc: bm25(idf, tf, lengths[doc], average) for doc, tf in zip(docs, tfs, strict=True)}
     return scores, ({doc: tuple(p) for doc, p in zip(docs, positions[0], strict=True)} if positions else {})
 
@@ -53,17 +142,18 @@ class LightIndex:
     """The exported index of one corpus (one per process; read-only, so thread-safe enough:
     its caches hold values that any thread computes alike)."""
 
-    def __init__(self, data: dict[str, Any], notice: str | None = None) -> None:
+    def __init__(self, stored: Stored, notice: str | None = None) -> None:
+        data = stored.head
         self.edition_languages: dict[str, tuple[str, ...]] = {e: tuple(languages) for e, languages in data["editions"]}
         self.newest_edition: str = data["newest"]
-        self._languages: dict[str, dict[str, Any]] = data["languages"]
+        self._languages = {language: _Part(stored, part) for language, part in data["languages"].items()}
         self.languages = tuple(self._languages)
         self.glossary_terms = tuple(GlossaryTerm(en=tuple(en), fr=tuple(fr)) for en, fr in data["glossary"])
         self.query_stop = frozenset(data["query_stop"])
         self.corrections: dict[str, str | None] = {}
-        self._entries: list[list[Any]] = data["entries"]
+        self._stored = stored
+        self._entries: list[list[Any]] | None = None
         self._notions = tuple(frozenset(frozenset(key) for key in notion) for notion in data["notions"])
-        self._stop = {language: frozenset(part["stop"]) for language, part in self._languages.items()}
         boosts = dict(data["boosts"])
         self._postings = {language: Postings(boosts, read_term) for language in self._languages}
         self._docs: dict[tuple[str, int], Doc] = {}
@@ -71,33 +161,33 @@ class LightIndex:
         self._initials: dict[str, dict[str, list[str]]] = {}
         self._notice = notice
 
-    def source(self, language: str) -> dict[str, Any]:
+    def source(self, language: str) -> _Part:
         return self._languages[language]
 
     def postings(self, language: str) -> Postings:
         return self._postings[language]
 
     def stop(self, language: str) -> frozenset[str]:
-        return self._stop[language]
+        return self._languages[language].stop
 
     def stem(self, language: str, word: str) -> str:
         if never_stemmed(word):
             return word
-        found = self._languages[language]["stems"].get(word)
+        found = self._languages[language].stem(word)
         if found is None:
             return unknown_stem(word)
         return word[:found] if isinstance(found, int) else str(found)
 
     def exact_frequency(self, language: str, word: str) -> int:
-        packed = self._languages[language]["terms"]["exact"].get(word)
-        return 0 if packed is None else len(marshal.loads(packed)[1])
+        entry = self._languages[language].entry("exact", word)
+        return 0 if entry is None else len(entry[1])
 
     def within(self, language: str, word: str, distance: int) -> set[str]:
         """The `exact` words with the same first letter at most `distance` edits away."""
         initials = self._initials.get(language)
         if initials is None:
             initials = self._initials[language] = {}
-            for term in self._languages[language]["terms"]["exact"]:
+            for term in self._languages[language].terms("exact"):
                 initials.setdefault(term[:1], []).append(term)
         return {t for t in initials.get(word[:1], ()) if abs(len(t) - len(word)) <= distance
                 and levenshtein(t, word) <= distance}
@@ -105,43 +195,48 @@ class LightIndex:
     def doc(self, language: str, docnum: int) -> Doc | None:
         found = self._docs.get((language, docnum))
         if found is None:
-            docs = self._languages[language]["docs"]
-            if not 0 <= docnum < len(docs):
+            part = self._languages[language]
+            numbers = part.numbers()
+            if not 0 <= docnum < len(numbers):
                 return None
-            edition, number = docs[docnum]
-            found = self._docs[(language, docnum)] = Doc(language, docnum, edition, number)
+            edition = next(e for e, start, end in part.editions() if start <= docnum < end)
+            found = self._docs[(language, docnum)] = Doc(language, docnum, edition, numbers[docnum])
         return found
+
+    def _in(self, language: str, edition: str) -> tuple[list[int], list[str]]:
+        """The document numbers of an edition's rules in a language, and every rule number."""
+        part = self._languages[language]
+        return [i for e, start, end in part.editions() if e == edition for i in range(start, end)], part.numbers()
 
     def lookup(self, edition: str, language: str, number: str) -> Doc | None:
         if language not in self._languages:
             return None
         numbers = self._numbers.get(language)
         if numbers is None:
+            all_numbers = self._languages[language].numbers()
             numbers = self._numbers[language] = {
-                (e, n): i for i, (e, n) in enumerate(self._languages[language]["docs"])}
+                (e, all_numbers[i]): i for e, start, end in self._languages[language].editions() for i in range(start, end)}
         found = numbers.get((edition, number))
         return None if found is None else self.doc(language, found)
 
     def descendants(self, doc: Doc) -> tuple[Doc, ...]:
-        children = self._languages[doc.language]["descendants"][doc.docnum]
+        children = self._languages[doc.language].descendants(doc.docnum)
         return tuple(d for n in children if (d := self.doc(doc.language, n)) is not None)
 
     def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]:
         if language not in self._languages:
             return ()
-        docs = self._languages[language]["docs"]
-        return tuple(d for i, (e, n) in enumerate(docs)
-                     if e == edition and n.startswith(number + ".") and (d := self.doc(language, i)) is not None)
+        docnums, numbers = self._in(language, edition)
+        return tuple(d for i in docnums if numbers[i].startswith(number + ".") and (d := self.doc(language, i)) is not None)
 
     def edition_docs(self, language: str, edition: str) -> frozenset[int]:
-        return frozenset(i for i, (e, _) in enumerate(self._languages[language]["docs"]) if e == edition)
+        return frozenset(self._in(language, edition)[0])
 
     def name_stems(self, doc: Doc) -> frozenset[str]:
-        return frozenset(self._languages[doc.language]["names"][doc.docnum])
+        return frozenset(self._languages[doc.language].names(doc.docnum))
 
     def card(self, doc: Doc) -> Card:
-        title, status, context, other, removed_in, texts = marshal.loads(
-            self._languages[doc.language]["cards"][doc.docnum])
+        title, status, context, other, removed_in, texts = self._languages[doc.language].card(doc.docnum)
         return Card(
             edition=doc.edition, language=doc.language, number=doc.number, title=title, status=status,
             context=context, removed_in=tuple(removed_in), texts=tuple(texts),
@@ -150,6 +245,8 @@ class LightIndex:
         )
 
     def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]:
+        if self._entries is None:
+            self._entries = self._stored.load(self._stored.head["entries"])
         candidates = (((e, language, term, body), term, frozenset(key))
                       for e, language, term, body, key in self._entries if edition is None or e == edition)
         return tuple(
@@ -161,7 +258,7 @@ class LightIndex:
         return notice
 
 
-def _pointed(pointer: str) -> dict[str, Any] | None:
+def _pointed(pointer: str) -> Stored | None:
     """The export the pointer names, when none of its inputs changed since it was written."""
     handle = open_trusted(pointer)
     if handle is None:

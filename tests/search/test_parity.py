@@ -17,7 +17,17 @@ from judge.corpus.config import configured_cache
 from judge.resources import rules_dir
 from judge.search.engine import index_for
 from judge.search.engine import read_term as whoosh_term
-from judge.search.export import EXPORT_FILE, index_name
+from judge.search.export import (
+    EXPORT_FILE,
+    EXPORT_FORMAT,
+    build_export,
+    index_name,
+    pack,
+    read_export,
+    unpack,
+    unpacked,
+)
+from judge.search.index import open_or_build
 from judge.search.light import open_light
 from judge.search.light import read_term as light_term
 from judge.search.query import search_with
@@ -129,11 +139,29 @@ def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_
     assert pointer.stat().st_mode & 0o077 == 0  # replaced by a file of ours
 
 
-def test_a_corrupt_export_is_rebuilt_with_the_index(graph) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("damage", ["garbage", "cut", "other format"])
+def test_a_corrupt_export_is_rebuilt_with_the_index(graph, damage: str) -> None:  # type: ignore[no-untyped-def]
     index_for(graph)
     path = cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE
-    path.write_bytes(b"\x00not marshal")
+    whole = path.read_bytes()
+    before = unpack(read_export(path.parent))
+    bad = {"garbage": b"\x00not marshal", "cut": whole[:-100],
+           "other format": pack({**before, "format": EXPORT_FORMAT + 1})}[damage]
+    assert bad != whole
+    path.write_bytes(bad)
+    Path(configured_cache("search", ".pointer")).unlink(missing_ok=True)
     light = open_light()
     assert light.take_notice() == "index de recherche corrompu : reconstruction"
-    assert path.read_bytes() != b"\x00not marshal"
+    assert unpack(read_export(path.parent)) == before  # built again, the same
     assert [h.number for h in search_with(light, "brulure de mana").hits][:1] == ["300.3"]
+
+
+def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[no-untyped-def]
+    indexes, _ = open_or_build(graph)
+    name = index_name(graph.editions)[0]
+    data = build_export(graph, indexes, name)
+    stored = unpacked(pack(data))
+    assert stored is not None
+    assert unpack(stored) == data
+    # A query reads parts of the body, never all of it: the head is small.
+    assert len(marshal.dumps(stored.head)) < len(pack(data)) / 4
