@@ -30,16 +30,18 @@ from __future__ import annotations
 
 import marshal
 import os
+import weakref
 from bisect import bisect_right
 
 from judge.cache import open_trusted, trusted, write_atomic
+from judge.errors import JudgeError
 from judge.search.fields import FIELD_BOOSTS
 
 # Reading an export needs none of the graph, the glossary or the model: the builder's
 # (`index_name`, `build_export`) imports are theirs, so that a warm `judge search` loads none.
 TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import IO, Any
 
     from judge.cache import StrPath
     from judge.corpus.graph import RuleGraph
@@ -82,18 +84,30 @@ def bm25(idf: float, tf: float, length: float, average: float) -> float:
 class Stored:
     """An export as stored (`pack`): its head — the small data, decoded — and its body, the
     byte strings of the big parts, decoded only when read (`part`): a query reads a few
-    terms and cards of several thousand."""
+    terms and cards of several thousand. The body is in memory (`unpacked`) or read from
+    the open file part by part (`read_export`: the file is closed with its `Stored`)."""
 
-    __slots__ = ("_body", "head")
+    __slots__ = ("__weakref__", "_base", "_body", "_file", "head")
 
-    def __init__(self, head: dict[str, Any], body: memoryview) -> None:
+    def __init__(self, head: dict[str, Any], body: memoryview | None = None, *,
+                 file: IO[bytes] | None = None, base: int = 0) -> None:
         self.head = head
         self._body = body
+        self._file = file
+        self._base = base
+        if file is not None:
+            weakref.finalize(self, file.close)
 
-    def part(self, ref: tuple[int, int]) -> memoryview:
+    def part(self, ref: tuple[int, int]) -> bytes | memoryview:
         """The bytes at (offset, length) of the body."""
         start, size = ref
-        return self._body[start:start + size]
+        if self._body is not None:
+            return self._body[start:start + size]
+        assert self._file is not None
+        data = os.pread(self._file.fileno(), size, self._base + start)
+        if len(data) != size:  # the file was cut short while open (never by judge: it renames)
+            raise JudgeError("index de recherche exporté tronqué pendant la lecture : relancez la recherche")
+        return data
 
     def load(self, ref: tuple[int, int]) -> Any:
         """The marshalled value at (offset, length) of the body."""
@@ -157,6 +171,19 @@ def pack(data: dict[str, Any]) -> bytes:
     return MAGIC + len(packed).to_bytes(8, "little") + packed + bytes(body)
 
 
+def _head(data: bytes, size: int) -> dict[str, Any] | None:
+    """The head of an export (its marshalled bytes, `size` the size of the whole file), or
+    None when it is not one of this format."""
+    try:
+        head = marshal.loads(data)  # plain data: loading it calls no function
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(head, dict) and head.get("format") == EXPORT_FORMAT and isinstance(head.get("languages"), dict)
+            and head.get("body") == size - len(MAGIC) - 8 - len(data)):
+        return None
+    return head
+
+
 def unpacked(data: bytes) -> Stored | None:
     """The `Stored` export in `data` (`pack`), or None when it is not one of this format
     (another format, cut short, not marshal)."""
@@ -164,14 +191,8 @@ def unpacked(data: bytes) -> Stored | None:
         return None
     base = len(MAGIC) + 8
     size = int.from_bytes(data[len(MAGIC):base], "little")
-    try:
-        head = marshal.loads(data[base:base + size])  # plain data: loading it calls no function
-    except (EOFError, ValueError, TypeError):
-        return None
-    if not (isinstance(head, dict) and head.get("format") == EXPORT_FORMAT and isinstance(head.get("languages"), dict)
-            and head.get("body") == len(data) - base - size):
-        return None
-    return Stored(head, memoryview(data)[base + size:])
+    head = _head(data[base:base + size], len(data))
+    return None if head is None else Stored(head, memoryview(data)[base + size:])
 
 
 def _runs(editions: list[str]) -> list[list[Any]]:
@@ -226,20 +247,22 @@ def write_export(path: StrPath, data: dict[str, Any]) -> None:
 
 def read_export(folder: StrPath) -> Stored | None:
     """The stored export (`pack`) in an index's cache folder, or None (absent, corrupt,
-    untrusted, stale)."""
+    untrusted, stale). Only its head is read here; its parts, when a query reads them."""
     if not trusted(folder):
         return None
     handle = open_trusted(os.path.join(folder, EXPORT_FILE))
     if handle is None:
         return None
-    with handle:
-        try:
-            stored = unpacked(handle.read())
-        except OSError:
-            return None
-    if stored is None or stored.head.get("key") != os.path.basename(os.fspath(folder)):
+    try:
+        start = handle.read(len(MAGIC) + 8)
+        size = int.from_bytes(start[len(MAGIC):], "little")
+        head = _head(handle.read(size), os.fstat(handle.fileno()).st_size) if start.startswith(MAGIC) else None
+    except OSError:
+        head = None
+    if head is None or head.get("key") != os.path.basename(os.fspath(folder)):
+        handle.close()
         return None
-    return stored
+    return Stored(head, file=handle, base=len(MAGIC) + 8 + size)
 
 
 def _stem_entry(word: str, stem: str) -> str | int:

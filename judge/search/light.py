@@ -49,20 +49,22 @@ class _Part:
         self._part = part
         self.average: dict[str, float] = part["average"]
         self.stop = frozenset(part["stop"])
-        self._fields: dict[str, tuple[list[str], memoryview, memoryview]] = {}
+        self._fields: dict[str, tuple[list[str], memoryview, int]] = {}
         self._lengths: dict[str, list[int]] = {}
         self._decoded: dict[str, Any] = {}
-        self._cards: tuple[memoryview, memoryview] | None = None
+        offsets, (start, _) = part["cards"]
+        self._cards = (memoryview(offsets).cast("I"), start)
 
-    def _table(self, offsets: bytes, ref: tuple[int, int]) -> tuple[memoryview, memoryview]:
-        return memoryview(offsets).cast("I"), self._stored.part(ref)
-
-    def _field(self, field: str) -> tuple[list[str], memoryview, memoryview]:
+    def _field(self, field: str) -> tuple[list[str], memoryview, int]:
         found = self._fields.get(field)
         if found is None:
-            lines, offsets, ref = self._part["terms"][field]
-            found = self._fields[field] = (lines.split("\n") if lines else [], *self._table(offsets, ref))
+            lines, offsets, (start, _) = self._part["terms"][field]
+            found = self._fields[field] = (lines.split("\n") if lines else [], memoryview(offsets).cast("I"), start)
         return found
+
+    def _item(self, at: memoryview, start: int, i: int) -> Any:
+        """Item `i` of a table of the body (offsets `at` from `start`), decoded."""
+        return self._stored.load((start + at[i], at[i + 1] - at[i]))
 
     def terms(self, field: str) -> list[str]:
         """The field's terms, sorted."""
@@ -71,11 +73,11 @@ class _Part:
     def entry(self, field: str, term: str) -> Any:
         """[idf, [documents], [term frequencies], ([positions per document])] of a term of a
         field, or None."""
-        words, at, blob = self._field(field)
+        words, at, start = self._field(field)
         i = bisect_left(words, term)
         if i == len(words) or words[i] != term:
             return None
-        return marshal.loads(blob[at[i]:at[i + 1]])
+        return self._item(at, start, i)
 
     def lengths(self, field: str) -> list[int]:
         found = self._lengths.get(field)
@@ -121,10 +123,7 @@ class _Part:
         return children
 
     def card(self, docnum: int) -> Any:
-        if self._cards is None:
-            self._cards = self._table(*self._part["cards"])
-        at, blob = self._cards
-        return marshal.loads(blob[at[docnum]:at[docnum + 1]])
+        return self._item(*self._cards, docnum)
 
 
 def read_term(source: _Part, field: str, text: str) -> TermPostings | None:

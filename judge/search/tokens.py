@@ -23,9 +23,13 @@ vocabulary matches nothing (`unknown_stem`) unless the typo tolerance corrects i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from judge.normalize import fold
+
+TYPE_CHECKING = False  # mypy reads this block as true
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 TOKEN_PATTERN = re.compile(r"\d+(?:\.\d+[a-zA-Z]?)?(?![\w'’])|\w+(?:['’`]\w+)*")
 ELISIONS = frozenset({"l", "d", "qu", "jusqu", "lorsqu", "puisqu", "n", "s", "c", "j", "m", "t"})
@@ -71,10 +75,14 @@ def unelide(term: str) -> tuple[str, int]:
     return term, dropped
 
 
+# A text's words recur (« la », « créature », rule after rule): each is folded once per process.
+_fold_word = lru_cache(maxsize=1 << 16)(fold)
+
+
 def folded_tokens(text: str, stop: frozenset[str]) -> Iterator[tuple[str, int, int]]:
     """Steps 1–4: `(folded term, start, end)` with offsets into `text`, stop words dropped."""
     for match in TOKEN_PATTERN.finditer(text):
-        term, dropped = unelide(fold(match.group(0)))
+        term, dropped = unelide(_fold_word(match.group(0)))
         if not term or term in stop:
             continue
         yield term, match.start() + dropped, match.end()
