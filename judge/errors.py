@@ -89,3 +89,14 @@ class IllegalEvent(JudgeError):
         self.index = index
         self.reason = reason
         self.rule = rule
+
+
+class CacheError(JudgeError):
+    """A cache file found corrupt while it was read (past the checks made when it was opened):
+    it is removed, and rebuilt at the next start."""
+
+    exit_code = 3
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"cache illisible, supprimé : {path} — il sera reconstruit ; relancez la commande")
+        self.path = path

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import io
 import marshal
+import os
 
 from judge.cache import Stamp, open_trusted
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
 from judge.corpus.config import configured_cache
+from judge.errors import CacheError
 
 TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
@@ -67,9 +69,24 @@ class RuleStore:
         if at is None:
             raise KeyError(key)
         bounds = self._bounds[key[:2]]
-        self._file.seek(self._base + bounds[at])
-        record: Record = marshal.loads(self._file.read(bounds[at + 1] - bounds[at]))
-        return record
+        try:
+            self._file.seek(self._base + bounds[at])
+            record = marshal.loads(self._file.read(bounds[at + 1] - bounds[at]))
+        except (OSError, EOFError, ValueError, TypeError):
+            record = None
+        if not (isinstance(record, tuple) and len(record) == 4 and isinstance(record[0], dict)
+                and isinstance(record[1], str) and isinstance(record[2], str) and isinstance(record[3], tuple)):
+            raise self._corrupt()
+        return record  # type: ignore[return-value]  # its shape is checked above
+
+    def _corrupt(self) -> CacheError:
+        """A record that does not decode: the store is removed (the next start rebuilds it)."""
+        path = str(self._file.name)
+        import contextlib  # only on this rare path: not a warm start's import
+
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return CacheError(path)
 
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""

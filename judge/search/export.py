@@ -34,7 +34,7 @@ import weakref
 from bisect import bisect_right
 
 from judge.cache import open_trusted, trusted, write_atomic
-from judge.errors import JudgeError
+from judge.errors import CacheError
 from judge.search.fields import FIELD_BOOSTS
 
 # Reading an export needs none of the graph, the glossary or the model: the builder's
@@ -104,14 +104,30 @@ class Stored:
         if self._body is not None:
             return self._body[start:start + size]
         assert self._file is not None
-        data = os.pread(self._file.fileno(), size, self._base + start)
+        try:
+            data = os.pread(self._file.fileno(), size, self._base + start)
+        except OSError:
+            data = b""
         if len(data) != size:  # the file was cut short while open (never by judge: it renames)
-            raise JudgeError("index de recherche exporté tronqué pendant la lecture : relancez la recherche")
+            raise self._corrupt()
         return data
 
     def load(self, ref: tuple[int, int]) -> Any:
         """The marshalled value at (offset, length) of the body."""
-        return marshal.loads(self.part(ref))
+        try:
+            return marshal.loads(self.part(ref))
+        except (EOFError, ValueError, TypeError):
+            raise self._corrupt() from None
+
+    def _corrupt(self) -> CacheError:
+        """A part that does not read back: the stored file is removed (rebuilt with its index)."""
+        path = str(self._file.name) if self._file is not None else EXPORT_FILE
+        if self._file is not None:
+            import contextlib  # only on this rare path: not a warm start's import
+
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        return CacheError(path)
 
 
 def _offsets(blobs: list[bytes]) -> bytes:

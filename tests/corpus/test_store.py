@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from judge.corpus.export import rule_json, rule_text
 from judge.corpus.graph import RuleGraph, key
 from judge.corpus.model import Rule
 from judge.corpus.numbers import sort_key
-from judge.corpus.store import read_store, store_path
+from judge.corpus.store import MAGIC, read_store, store_path
 from judge.errors import JudgeError
 
 
@@ -176,6 +178,31 @@ def test_a_cut_or_foreign_store_is_ignored_and_rebuilt(tmp_path: Path, monkeypat
     path.write_bytes(b"not a store")
     assert load_store().text(("2004", "fr", "300.3")) == expected
     assert read_store(path) is not None
+
+
+def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path) -> None:
+    # The head and the size are checked when the store is opened; a record is decoded only
+    # when shown. A record that does not decode: one French message, exit 3, the store
+    # removed, and the next start rebuilds it. As a user runs it: a whole process.
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def rule() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "judge", "rule", "300.3"], env=env, capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+
+    first = rule()
+    assert first.returncode == 0, first.stderr
+    (path,) = (tmp_path / "cache").glob("rules-*.store")
+    data = path.read_bytes()
+    base = len(MAGIC) + 8 + int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+    path.write_bytes(data[:base] + b"\x00" * (len(data) - base))  # same size, records unreadable
+    broken = rule()
+    assert broken.returncode == 3
+    assert broken.stderr.startswith("judge : cache illisible, supprimé : ") and "Traceback" not in broken.stderr
+    assert not path.exists()
+    again = rule()
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
 
 
 def test_an_unknown_edition_is_a_french_error(store) -> None:  # type: ignore[no-untyped-def]

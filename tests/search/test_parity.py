@@ -20,6 +20,7 @@ from judge.search.engine import read_term as whoosh_term
 from judge.search.export import (
     EXPORT_FILE,
     EXPORT_FORMAT,
+    MAGIC,
     build_export,
     index_name,
     pack,
@@ -165,3 +166,28 @@ def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[n
     assert unpack(stored) == data
     # A query reads parts of the body, never all of it: the head is small.
     assert len(marshal.dumps(stored.head)) < len(pack(data)) / 4
+
+
+def test_a_part_corrupt_past_the_head_is_a_french_error_then_rebuilt(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The head is checked at open; the parts are read when a query needs them. A part that
+    # does not decode: one French message, exit 3, the export removed; the next search
+    # rebuilds it with its index. As a user runs it: a whole process.
+    index_for(graph)
+    path = cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE
+
+    def search() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "judge", "search", "blessures de combat"], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+
+    first = search()
+    assert first.returncode == 0, first.stderr
+    data = path.read_bytes()
+    base = len(MAGIC) + 8 + int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+    path.write_bytes(data[:base] + b"\x00" * (len(data) - base))
+    broken = search()
+    assert broken.returncode == 3
+    assert broken.stderr.startswith("judge : cache illisible, supprimé : ") and "Traceback" not in broken.stderr
+    assert not path.exists()
+    again = search()
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[-10:] == first.stdout.splitlines()[-10:]
