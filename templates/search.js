@@ -280,13 +280,51 @@
   }
 
   // query.search_with, for one query: {results, suggestion, notice}.
+  // judge.corpus.names: a name's key (folded words, small words and plural s/x dropped) and
+  // the glossary entries a query names (its own words, an FR↔EN notion, or every word).
+  var NAME_WORD = /[\p{L}\p{N}_']+/gu, ORDER = { term: 0, lexicon: 1, words: 2 }, GLOSSARY_HITS = 3;
+  function nameKey(small, text) {
+    var out = new Set();
+    (fold(text).match(NAME_WORD) || []).forEach(function (w) {
+      w = w.split("'").pop();
+      if (w && !small.has(w)) out.add(w.length > 3 && (w.endsWith("s") || w.endsWith("x")) ? w.slice(0, -1) : w);
+    });
+    return Array.from(out).sort();
+  }
+  function glossaryHits(data, text, edition, limit) {
+    var small = new Set(data.small_words), words = nameKey(small, text), k = words.join("\u0000");
+    if (!words.length) return [];
+    var translated = new Set();
+    data.notions.forEach(function (notion) {
+      var names = notion.map(function (n) { return n.join("\u0000"); });
+      if (names.indexOf(k) >= 0) names.forEach(function (n) { translated.add(n); });
+    });
+    translated.delete(k);
+    var found = [];
+    data.entries.forEach(function (e, i) {
+      if (edition && e[0] !== edition) return;
+      var termKey = e[4].join("\u0000"), via = null;
+      if (termKey === k) via = "term";
+      else if (translated.has(termKey)) via = "lexicon";
+      else if (words.every(function (w) { return e[4].indexOf(w) >= 0; })) via = "words";
+      if (via) found.push({ edition: e[0], language: e[1], term: e[2], text: e[3], found_by: via, url: data.glossary_urls[i] });
+    });
+    found.sort(function (a, b) { return ORDER[a.found_by] - ORDER[b.found_by] || Array.from(a.term).length - Array.from(b.term).length; });
+    return found.slice(0, limit);
+  }
+  function shortDefinition(text) {  // judge.search.output.short_definition
+    text = text.split(/\s+/).filter(function (w) { return w; }).join(" ");
+    var chars = Array.from(text);
+    return chars.length > 200 ? chars.slice(0, 200).join("") + "…" : text;
+  }
+
   function run(query, limit, options) {
     var data = global.JUDGE_SEARCH_INDEX;
     limit = limit || 10;
     options = options || {};
-    if (!data) return { results: [], suggestion: null, notice: null };
+    if (!data) return { results: [], suggestion: null, glossary: [], notice: null };
     var p = prepare(data), planned = plan(p, query);
-    if (planned === null) return { results: [], suggestion: null, notice: null };
+    if (planned === null) return { results: [], suggestion: null, glossary: [], notice: null };
     var edition = options.edition || null, lang = options.lang || null, notices = planned.notices.slice();
     var preferred = lang || queryLanguage(p, planned);
     var languages = lang ? [lang] : p.languages.filter(function (c) { return c === preferred; })
@@ -365,7 +403,9 @@
         extract: extract(p, card, stop, function (t) { return exactWords.has(t) || stems.has(stem(p, d.language, t)); }),
       };
     });
-    return { results: results, suggestion: suggestion(p, planned.text, corrections),
+    var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
+      .filter(function (g) { return !lang || g.language === lang; });
+    return { results: results, suggestion: suggestion(p, planned.text, corrections), glossary: glossary,
              notice: notices.length ? notices.join(" ; ") : null };
   }
 
@@ -432,6 +472,22 @@
       hint.appendChild(link);
       hint.appendChild(doc.createTextNode(" ?"));
       hint.hidden = false;
+    }
+    var terms = doc.getElementById("glossary-results");
+    if (terms && found.glossary.length) {
+      var items = terms.querySelector("ul");
+      found.glossary.forEach(function (g) {
+        var li = doc.createElement("li"), a = doc.createElement("a"), where = doc.createElement("span");
+        a.href = g.url;
+        a.textContent = g.term;
+        where.className = "hit-edition";
+        where.textContent = " (édition " + g.edition + (g.language !== "fr" ? ", texte anglais" : "") + ")";
+        li.appendChild(a);
+        li.appendChild(where);
+        li.appendChild(doc.createTextNode(" — " + shortDefinition(g.text)));
+        items.appendChild(li);
+      });
+      terms.hidden = false;
     }
     status.textContent = results.length
       ? results.length + " résultat" + (results.length > 1 ? "s" : "") + " pour « " + query + " »"

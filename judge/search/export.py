@@ -11,7 +11,8 @@ Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
   the ranked fields (`judge.search.fields`), `query_stop` (the query's stop words), `glossary`
   [[English names], [French names]] (the FR↔EN glossary) and `notions` (the name keys of each
   of its notions), `entries` [[edition, language, term, text, term key]] (the Comprehensive
-  Rules glossaries, `judge.corpus.glossary`), `editions` [[id, [languages]]] and `newest`
+  Rules glossaries, `judge.corpus.glossary`), `small_words` (the words a name key leaves out,
+  `judge.corpus.names`), `editions` [[id, [languages]]] and `newest`
   (the latest edition's id), `elisions` and `protected` (`judge.search.tokens`);
 - `languages` {language: {`stop`, `count`, `docs` [[edition, number]] by document number
   (rule order), `cards` [[title, status, context, counterpart [language, number, title,
@@ -290,7 +291,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     """The export of a graph's open Whoosh indexes (`judge.search.index`), named `name`."""
     from judge.corpus.glossary import entries, notion_keys
     from judge.corpus.lexicon import glossary
-    from judge.corpus.names import term_key
+    from judge.corpus.names import SMALL_WORDS, term_key
     from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
     from judge.search.output import card_of
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
@@ -360,6 +361,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "glossary": [[list(term.en), list(term.fr)] for term in terms],
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
         "notions": [[sorted(key) for key in notion] for notion in notion_keys(terms)],
+        "small_words": sorted(SMALL_WORDS),
         "editions": [[e.id, list(e.languages)] for e in graph.editions],
         "newest": graph.newest_edition,
         "elisions": sorted(ELISIONS),

@@ -253,6 +253,15 @@ def _plain(snippet: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
+GLOSSARY_TEXT = 200  # characters of a glossary definition shown with the results
+
+
+def short_definition(text: str) -> str:
+    """A glossary definition on one line, cut after `GLOSSARY_TEXT` characters (`…`)."""
+    text = " ".join(text.split())
+    return text[:GLOSSARY_TEXT] + "…" if len(text) > GLOSSARY_TEXT else text
+
+
 def result_text(result: SearchResult) -> str:
     """French human output: one block per hit, matched words in [brackets]."""
     lines = []
@@ -266,9 +275,7 @@ def result_text(result: SearchResult) -> str:
     if result.suggestion:
         lines.append(f"Vouliez-vous dire « {result.suggestion} » ?")
     for entry in result.glossary:
-        text = " ".join(entry.text.split())
-        lines.append(f"Glossaire ({entry.edition}, {entry.language}) : {entry.term} — "
-                     f"{text[:200] + '…' if len(text) > 200 else text}")
+        lines.append(f"Glossaire ({entry.edition}, {entry.language}) : {entry.term} — {short_definition(entry.text)}")
     for i, hit in enumerate(result.hits, 1):
         head = f"{i:2}. {hit.number}"
         if hit.title:

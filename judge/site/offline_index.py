@@ -1,8 +1,8 @@
 """The static book's search index: the exported search index, as a JavaScript file.
 
 `search-index.js` assigns to `window.JUDGE_SEARCH_INDEX` the export of the Whoosh index of
-record (`judge.search.export`: the very data `judge search` ranks with) and the URL of each
-rule in the book; `templates/search-match.js` and `templates/search.js` search it as
+record (`judge.search.export`: the very data `judge search` ranks with), the URL of each
+rule in the book and of each glossary entry; `templates/search-match.js` and `templates/search.js` search it as
 `judge search` does. Loaded with a `<script>` tag, it works from file:// (no fetch).
 """
 
@@ -13,7 +13,7 @@ import json
 from judge.corpus.graph import RuleGraph
 from judge.search.export import unpack
 from judge.search.index import export_of
-from judge.site.templating import rule_url
+from judge.site.templating import glossary_url, rule_url
 
 GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
 
@@ -27,5 +27,7 @@ def search_index_js(graph: RuleGraph) -> str:
                    for edition, number in part["docs"]]
         for language, part in data["languages"].items()
     }
-    payload = json.dumps({**data, "urls": urls}, ensure_ascii=False, separators=(",", ":"))
+    # Each glossary entry's place in its edition's glossary page.
+    glossary_urls = [glossary_url(e, term, "") for e, _, term, _, _ in data["entries"]]
+    payload = json.dumps({**data, "urls": urls, "glossary_urls": glossary_urls}, ensure_ascii=False, separators=(",", ":"))
     return f"window.{GLOBAL_NAME} = {payload};\n"

@@ -16,6 +16,7 @@ from judge.corpus.model import Rule
 from judge.corpus.numbers import sort_key
 from judge.normalize import fold
 from judge.resources import templates_dir
+from judge.search.output import short_definition
 
 
 def rule_anchor(number: str) -> str:
@@ -43,6 +44,18 @@ def glossary_path(edition: str) -> str:
 def glossary_anchor(term: str) -> str:
     """`First Strike` -> `G-first-strike`."""
     return "G-" + "-".join(re.findall(r"[a-z0-9]+", fold(term)))
+
+
+def glossary_view(entry: dict[str, str], root: str) -> dict[str, str]:
+    """A glossary entry found by a search (`judge search --json`'s `glossary` item), as the
+    result pages show it: its link in the book (from `root`) and its definition, shortened
+    as `judge search` prints it."""
+    return {**entry, "url": glossary_url(entry["edition"], entry["term"], root), "short": short_definition(entry["text"])}
+
+
+def glossary_url(edition: str, term: str, root: str) -> str:
+    """A glossary entry's place in its edition's glossary page, from `root`."""
+    return f"{root}{glossary_path(edition)}#{glossary_anchor(term)}"
 
 
 def edition_path(edition: str, language: str | None = None) -> str:

@@ -35,7 +35,7 @@ from judge.corpus.numbers import RULE_NUMBER
 from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
-from judge.site.templating import page_path, rule_url
+from judge.site.templating import glossary_view, page_path, rule_url
 from judge.web import situations
 from judge.web.errors import (
     MAX_BODY,
@@ -158,9 +158,10 @@ def search_page(request: Request) -> Response:
         data = run_search(state, _DECIMAL_COMMA.sub(r"\1.\2", query), edition,
                           limit_param(query_param(request, "limit"), 20))
     hits = [_hit_view(state, hit) for hit in (data or {}).get("hits", [])]
+    glossary = [glossary_view(entry, "/") for entry in (data or {}).get("glossary", [])]
     return render(
         state, "search.html", query=query, edition=edition or "",
-        editions=state.graph.editions, hits=hits,
+        editions=state.graph.editions, hits=hits, glossary=glossary,
         suggestion=(data or {}).get("suggestion"), notice=(data or {}).get("notice"),
         searched=data is not None,
     )

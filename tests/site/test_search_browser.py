@@ -54,8 +54,9 @@ def whoosh_view(graph: Any, query: str, options: dict[str, str]) -> Any:
     try:
         result = search_with(index_for(graph), query, limit=10, **options)  # type: ignore[arg-type]
     except QueryError:
-        return [], None
-    return ([(f"{h.edition}:{h.language}:{h.number}", h.snippet) for h in result.hits], result.suggestion)
+        return [], None, []
+    return ([(f"{h.edition}:{h.language}:{h.number}", h.snippet) for h in result.hits], result.suggestion,
+            [(g.edition, g.language, g.term, g.text, g.found_by) for g in result.glossary])
 
 
 @pytest.mark.parametrize("options", [{}, {"edition": "2004"}, {"lang": "fr"}, {"edition": "2010", "lang": "en"}],
@@ -65,15 +66,19 @@ def test_static_search_ranks_as_whoosh_on_the_eval_set(graph, site: Path, page: 
     queries = [*eval_queries(), *MORE_QUERIES]
     found = page.evaluate(
         "([qs, o]) => qs.map(q => { const r = judgeSearchRun(q, 10, o);"
-        " return [r.results.map(x => [x.id, x.extract, x.score]), r.suggestion]; })", [queries, options])
+        " return [r.results.map(x => [x.id, x.extract, x.score]), r.suggestion,"
+        " r.glossary.map(g => [g.edition, g.language, g.term, g.text, g.found_by])]; })", [queries, options])
     same = []
-    for query, (hits, suggestion) in zip(queries, found, strict=True):
-        js = ([(hit_id, _html(extract)) for hit_id, extract, _ in hits], suggestion)
+    for query, (hits, suggestion, glossary) in zip(queries, found, strict=True):
+        js = ([(hit_id, _html(extract)) for hit_id, extract, _ in hits], suggestion, [tuple(g) for g in glossary])
         if js == whoosh_view(graph, query, options):
             same.append(query)
         assert all(score > 0 for _, _, score in hits), query  # never a result that scored nothing
     assert same == queries
-    assert sum(1 for hits, _ in found if hits) > len(queries) // 2
+    assert sum(1 for hits, _, _ in found if hits) > len(queries) // 2
+    with_glossary = sum(1 for _, _, glossary in found if glossary)
+    # The glossaries are searched too; they are the English texts' (none in French).
+    assert with_glossary == 0 if options.get("lang") == "fr" else with_glossary >= 5
     assert page.console_errors == []
 
 
@@ -130,4 +135,26 @@ def test_static_search_opens_a_rule_number(site: Path, page: Any, query: str, ta
     page.fill("#q", query)
     page.press("#q", "Enter")
     page.wait_for_url(target)
+    assert page.console_errors == []
+
+
+def test_static_search_shows_the_glossary_entries_a_query_names(site: Path, page: Any) -> None:
+    # « initiative » is First Strike in the FR↔EN glossary: each edition's Comprehensive Rules
+    # glossary entry is listed above the rules, linked to its place in the glossary page.
+    page.goto((site / "search.html").as_uri() + "?q=initiative")
+    section = page.locator("#glossary-results")
+    section.wait_for()
+    items = section.locator("li")
+    assert items.count() >= 2
+    first = items.first
+    assert first.locator("a").inner_text() == "First Strike"
+    assert "(édition 2004, texte anglais)" in first.inner_text()
+    assert "—" in first.inner_text()
+    first.locator("a").click()
+    page.wait_for_url("**/2004/glossaire.html#G-first-strike")
+    assert "First Strike" in page.locator("#G-first-strike").inner_text()
+    # A rule number is not a glossary query.
+    page.goto((site / "search.html").as_uri() + "?q=initiative%20502")
+    page.locator("#results li").first.wait_for()
+    assert page.locator("#glossary-results").is_hidden()
     assert page.console_errors == []

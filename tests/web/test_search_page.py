@@ -51,3 +51,22 @@ def test_a_historical_rule_is_marked_in_the_results(client: TestClient, graph) -
     page = client.get("/recherche", params={"q": "brûlure de mana"}).text
     hit = page.split('href="/2004/300.html#R3003"', 1)[1].split("</li>", 1)[0]
     assert "historique, supprimée en 2010" in hit and "<mark>" in hit
+
+
+def test_the_glossary_entries_a_query_names_are_listed_and_open(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+    # « initiative » is First Strike in the FR↔EN glossary; each edition's entry is listed,
+    # linked to its place in the served glossary page, its definition shortened.
+    from judge.corpus.glossary import find
+
+    expected = find(graph, "initiative", limit=3)
+    assert [m.entry.term for m in expected][:1] == ["First Strike"]
+    page = client.get("/recherche", params={"q": "initiative"}).text
+    section = page.split('class="glossary-hits"', 1)[1].split("</section>", 1)[0]
+    for match in expected:
+        href = f'/{match.edition}/glossaire.html#G-{"-".join(match.entry.term.lower().split())}'
+        assert f'href="{href}"' in section
+        served = client.get(href.split("#")[0])
+        assert served.status_code == 200 and f'id="{href.split("#")[1]}"' in served.text
+    assert section.count("<li>") == len(expected)
+    # A rule number is not a glossary query.
+    assert 'class="glossary-hits"' not in client.get("/recherche", params={"q": "initiative 502"}).text
