@@ -16,6 +16,7 @@ start 3–4 ms, so it is imported only where files are listed or hashed (a rebui
 
 from __future__ import annotations
 
+import marshal
 import os
 import time
 
@@ -175,6 +176,21 @@ def read_pickle(path: StrPath) -> Any:
             return pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
                 ValueError, IndexError):
+            return None
+
+
+def read_marshal(path: StrPath, magic: bytes = b"") -> Any:
+    """The marshalled value after `magic` in the file at `path` (plain data: loading it calls
+    no function), or None when absent, untrusted, of another kind or corrupt."""
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            if handle.read(len(magic)) != magic:
+                return None
+            return marshal.loads(handle.read())
+        except (OSError, EOFError, ValueError, TypeError):
             return None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import marshal
 from bisect import bisect_left
 
-from judge.cache import cache_path, open_trusted, stamps, unchanged, write_atomic
+from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomic
 from judge.corpus.config import configured_cache
 from judge.corpus.lexicon import GlossaryTerm
 from judge.corpus.names import match_terms
@@ -259,14 +259,7 @@ class LightIndex:
 
 def _pointed(pointer: str) -> Stored | None:
     """The export the pointer names, when none of its inputs changed since it was written."""
-    handle = open_trusted(pointer)
-    if handle is None:
-        return None
-    with handle:
-        try:
-            found = marshal.loads(handle.read())  # plain data: loading it calls no function
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
+    found = read_marshal(pointer)
     if not (isinstance(found, tuple) and len(found) == 3 and found[0] == POINTER_FORMAT
             and isinstance(found[1], str) and isinstance(found[2], tuple)):
         return None

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cache_support import assert_reported_then_rebuilt, spoil_body
 
 from judge.checks.questions import check_label
 from judge.checks.rulemap import load_checks_for
@@ -193,16 +194,8 @@ def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path:
     first = rule()
     assert first.returncode == 0, first.stderr
     (path,) = (tmp_path / "cache").glob("rules-*.store")
-    data = path.read_bytes()
-    base = len(MAGIC) + 8 + int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
-    path.write_bytes(data[:base] + b"\x00" * (len(data) - base))  # same size, records unreadable
-    broken = rule()
-    assert broken.returncode == 3
-    assert broken.stderr.startswith("judge : cache illisible, supprimé : ") and "Traceback" not in broken.stderr
-    assert not path.exists()
-    again = rule()
-    assert again.returncode == 0, again.stderr
-    assert again.stdout == first.stdout
+    spoil_body(path, MAGIC)
+    assert assert_reported_then_rebuilt(rule, path) == first.stdout
 
 
 def test_an_unknown_edition_is_a_french_error(store) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cache_support import assert_reported_then_rebuilt, spoil_body
 
 from judge.cache import cache_dir
 from judge.corpus.config import configured_cache
@@ -181,13 +182,6 @@ def test_a_part_corrupt_past_the_head_is_a_french_error_then_rebuilt(graph, tmp_
 
     first = search()
     assert first.returncode == 0, first.stderr
-    data = path.read_bytes()
-    base = len(MAGIC) + 8 + int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
-    path.write_bytes(data[:base] + b"\x00" * (len(data) - base))
-    broken = search()
-    assert broken.returncode == 3
-    assert broken.stderr.startswith("judge : cache illisible, supprimé : ") and "Traceback" not in broken.stderr
-    assert not path.exists()
-    again = search()
-    assert again.returncode == 0, again.stderr
-    assert again.stdout.splitlines()[-10:] == first.stdout.splitlines()[-10:]
+    spoil_body(path, MAGIC)
+    again = assert_reported_then_rebuilt(search, path)
+    assert again.splitlines()[-10:] == first.stdout.splitlines()[-10:]
