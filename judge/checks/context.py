@@ -82,8 +82,6 @@ class Answer:
     extra: tuple[tuple[str, JSON], ...] = ()
 
 
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckSpec:
     """A registered check (or, with `function` None, a rule-implementing mechanism).
