@@ -5,7 +5,7 @@ numbers, booleans), which `judge.game.gamemodel` then validates into a `GameMode
 the cache holds the parser's output only, so it depends on the file's bytes alone (and on
 Python's version: marshal's format and `tomllib` are Python's), never on our code. One cache
 file per model file: marshal data (loading it runs no code), read only when trusted
-(`judge.cache.open_trusted`). Freshness as in the rule store (`judge.checks.store`): the
+(`judge.cache.read_marshal`). Freshness as in the rule store (`judge.checks.store`): the
 file's stamp, taken before reading it, decides at once; when it differs, the digest of the
 bytes does (same digest: new stamp; else parsed again). A corrupt or planted cache file is
 ignored and rewritten. A `judge check` of a JSON situation thus never imports `tomllib`.
@@ -18,7 +18,7 @@ import os
 import sys
 
 from judge import __version__
-from judge.cache import Stamp, cache_path, digest, open_trusted, stamps, unchanged, write_atomic
+from judge.cache import Stamp, cache_path, digest, read_marshal, stamps, unchanged, write_atomic
 from judge.errors import ManifestError
 
 FORMAT = 1
@@ -66,16 +66,7 @@ def _parse(path: str, data: bytes) -> dict[str, object]:
 
 def _read(where: str) -> Entry | None:
     """The cache entry at `where`, or None when absent, untrusted or corrupt."""
-    handle = open_trusted(where)
-    if handle is None:
-        return None
-    with handle:
-        try:
-            if handle.read(len(MAGIC)) != MAGIC:
-                return None
-            entry = marshal.loads(handle.read())
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
+    entry = read_marshal(where, MAGIC)
     if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == FORMAT
             and isinstance(entry[1], str) and isinstance(entry[2], tuple) and isinstance(entry[3], dict)
             and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) for s in entry[2])):
