@@ -13,18 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
-from judge.corpus.model import (
-    Document,
-    Example,
-    GlossaryEntry,
-    Line,
-    Plain,
-    Reference,
-    Rule,
-    Segment,
-    Span,
-    rule_kind,
-)
+from judge.corpus import records
+from judge.corpus.model import Document, GlossaryEntry, Line, Rule, Segment, Span, rule_kind
 
 InlineParser = Callable[..., tuple[Segment, ...]]
 
@@ -87,13 +77,11 @@ def segments_of(parts: Iterable[Part], span: Callable[[Target], Span]) -> tuple[
             pending += part
             continue
         if pending:
-            out.append(Plain(text=pending))
+            out.append(records.plain(pending))
             pending = ""
-        out.append(Reference(
-            number=part.number, title=part.title, range_end=part.range_end, text=part.text, span=span(part),
-        ))
+        out.append(records.reference(part.number, part.title, part.range_end, part.text, span(part)))
     if pending:
-        out.append(Plain(text=pending))
+        out.append(records.plain(pending))
     return tuple(out)
 
 
@@ -179,7 +167,7 @@ class _Assembler:
         text = f"{item.number}. {item.text}" if item.number else item.text
         if item.kind in ("heading", "removal", "effective"):
             text = item.head.strip()
-        self.other.append(Line(kind=kind, text=text, line=item.line))
+        self.other.append(records.line(kind, text, item.line))
 
     # ------------------------------------------------------------------ modes
     def _on_preamble(self, item: Item) -> None:
@@ -204,7 +192,7 @@ class _Assembler:
         elif kind == "text":
             self._other("heading" if _heading_like(item.text) else "intro", item)
         else:
-            self.unparsed.append(Line(kind=kind, text=item.head + item.text, line=item.line))
+            self.unparsed.append(records.line(kind, item.head + item.text, item.line))
 
     def _on_contents(self, item: Item) -> None:
         if item.kind in ("chapter", "section") and item.number in self.toc:
@@ -241,7 +229,7 @@ class _Assembler:
             self._other("chapter", item)
         elif kind == "example":
             if self.current is None:
-                self.unparsed.append(Line(kind="example", text=item.head + " " + item.text, line=item.line))
+                self.unparsed.append(records.line("example", item.head + " " + item.text, item.line))
             else:
                 self.current.examples.append([_piece((item.text, item.line, item.text_column, item.parts, True))])
         elif kind == "removal":
@@ -303,27 +291,18 @@ class _Assembler:
         examples = []
         for pieces in open_rule.examples:
             example_text = " ".join([p.text for p in pieces])
-            examples.append(Example(
-                text=example_text,
-                segments=self._segments(example_text, pieces, " "),
-                span=self._span(pieces[0].line, pieces[0].column, pieces[-1]),
+            examples.append(records.example(
+                example_text, self._segments(example_text, pieces, " "),
+                self._span(pieces[0].line, pieces[0].column, pieces[-1]),
             ))
         last = open_rule.pieces[-1] if open_rule.pieces else _Piece("", item.line, item.column, None)
-        self.rules.append(
-            Rule(
-                edition=self.edition,
-                language=self.language,
-                number=number,
-                kind=rule_kind(number),
-                title=(" ".join(p.text for p in open_rule.pieces) or None) if is_section else None,
-                text=text,
-                segments=segments,
-                examples=tuple(examples),
-                notes=open_rule.notes,
-                status="historical" if open_rule.historical else "current",
-                span=self._span(item.line, item.column, last),
-            )
-        )
+        self.rules.append(records.rule(
+            self.edition, self.language, number, rule_kind(number),
+            (" ".join(p.text for p in open_rule.pieces) or None) if is_section else None,
+            text, segments, tuple(examples), open_rule.notes,
+            "historical" if open_rule.historical else "current",
+            self._span(item.line, item.column, last),
+        ))
 
     def _close_entry(self) -> None:
         if self.entry is None:
@@ -334,14 +313,7 @@ class _Assembler:
         body = pieces[1:]
         text = "\n".join([p.text for p in body])
         segments = self._segments(text, body, "\n")
-        self.glossary.append(
-            GlossaryEntry(
-                term=term,
-                text=text,
-                segments=segments,
-                span=self._span(item.line, item.column, pieces[-1]),
-            )
-        )
+        self.glossary.append(records.glossary_entry(term, text, segments, self._span(item.line, item.column, pieces[-1])))
 
     def _segments(self, text: str, pieces: list[_Piece], joiner: str) -> tuple[Segment, ...]:
         """The text's segments: merged from its lines' own readings when they settle it (lines
@@ -363,23 +335,14 @@ class _Assembler:
                     cited = True
                     parts.extend(piece.parts)
             else:
-                return segments_of(parts, self._target_span) if cited else (Plain(text=text),)
+                return segments_of(parts, self._target_span) if cited else (records.plain(text),)
         return self.inline(text, file=self.file, locate=_locator(pieces))
 
     def _target_span(self, target: Target) -> Span:
-        return Span(
-            file=self.file, line=target.line, column=target.column,
-            end_line=target.end_line, end_column=target.end_column,
-        )
+        return records.span(self.file, target.line, target.column, target.end_line, target.end_column)
 
     def _span(self, line: int, column: int, last: _Piece) -> Span:
-        return Span(
-            file=self.file,
-            line=line,
-            column=column,
-            end_line=last.line,
-            end_column=last.column + len(last.text),
-        )
+        return records.span(self.file, line, column, last.line, last.column + len(last.text))
 
     def finish(self, encoding: str) -> Document:
         self._close_rule()

@@ -8,11 +8,13 @@ it takes `Document`s (see `judge.corpus.loader`).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from judge.corpus.catalogue import Catalogue, RuleKey
 from judge.corpus.model import Document, Edition, GlossaryEntry, Reference, Rule
 from judge.corpus.numbers import parent_number, sort_key
+from judge.corpus.records import setters
 from judge.errors import NotFound, UnknownEdition
 
 
@@ -26,6 +28,22 @@ class ResolvedReference:
     @property
     def resolved(self) -> bool:
         return self.target is not None
+
+
+def _resolved_reference() -> Callable[[Reference, Rule | None], ResolvedReference]:
+    """`ResolvedReference`s as the graph makes them, one per reference (see `judge.corpus.records`)."""
+    s_reference, s_target = setters(ResolvedReference, "reference target")
+
+    def resolved_reference(reference: Reference, target: Rule | None) -> ResolvedReference:
+        obj = object.__new__(ResolvedReference)
+        s_reference(obj, reference)
+        s_target(obj, target)
+        return obj
+
+    return resolved_reference
+
+
+_resolved = _resolved_reference()
 
 
 def key(rule: Rule) -> RuleKey:
@@ -85,7 +103,7 @@ class RuleGraph:
             if not refs:
                 continue
             resolved = tuple(
-                ResolvedReference(reference=ref, target=self.resolve_in(rule.edition, rule.language, ref.number))
+                _resolved(ref, self.resolve_in(rule.edition, rule.language, ref.number))
                 for ref in refs
             )
             self._outgoing[k] = resolved

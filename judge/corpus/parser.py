@@ -22,8 +22,9 @@ import lark_cython
 from lark import Lark, Token, UnexpectedInput
 from lark.visitors import Transformer_NonRecursive
 
+from judge.corpus import records
 from judge.corpus.assemble import Item, Part, Target, assemble, segments_of
-from judge.corpus.model import Document, Plain, Segment, Span
+from judge.corpus.model import Document, Segment, Span
 from judge.corpus.textio import decode, read_text
 from judge.errors import RuleSyntaxError
 
@@ -193,7 +194,34 @@ def _fast() -> Lark:
     # hash) keep that lookup in C.
     for rule in parser.rules:
         rule.origin.name = str(rule.origin.name)
+    _plain_reductions(parser)
     return parser
+
+
+class _Reduction:
+    """What the LALR loop reads of a reduce action's rule (its length and its name), with the
+    default identity hash and comparisons: lark's `Rule` has Python ones, and the loop runs
+    both once per reduce (`callbacks[rule]`, and an `assert` that compares it to a state)."""
+
+    __slots__ = ("expansion", "origin")
+
+    def __init__(self, rule: Any) -> None:
+        self.expansion = rule.expansion
+        self.origin = rule.origin
+
+
+def _plain_reductions(parser: Lark) -> None:
+    """Put `_Reduction`s in the parse table's reduce actions, and their callbacks in the
+    (shared, mutated in place) callback table."""
+    callbacks: dict[Any, Any] = parser._callbacks
+    reductions: dict[Any, _Reduction] = {}
+    for actions in parser.parser.parser._parse_table.states.values():
+        for token, (action, arg) in actions.items():
+            if not isinstance(arg, int):
+                if arg not in reductions:
+                    reductions[arg] = _Reduction(arg)
+                    callbacks[reductions[arg]] = callbacks[arg]
+                actions[token] = (action, reductions[arg])
 
 
 @lru_cache(maxsize=1)
@@ -224,13 +252,13 @@ def parse_inline(
     if not text:
         return ()
     if not reference and not _MAY_CITE.search(text):
-        return (Plain(text=text),)
+        return (records.plain(text),)
     where = locate or (lambda offset: (1, offset + 1))
 
     def span(target: Target) -> Span:
         line, column = where(target.start)
         end_line, end_column = where(target.end)
-        return Span(file=file, line=line, column=column, end_line=end_line, end_column=end_column)
+        return records.span(file, line, column, end_line, end_column)
 
     return segments_of(_parse(text, "inline", reference), span)
 
