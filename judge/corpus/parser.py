@@ -77,6 +77,23 @@ class _Callbacks(Transformer_NonRecursive[Token, object]):
         token = first[0] if isinstance(first, list) else first
         return _text_item("text", token.line or 0, token.column or 1, None, "", first)
 
+    # Lines that are one token (called as the token is read).
+    def RULE_LINE(self, token: Token) -> Item:
+        return _numbered("rule", token)
+
+    def SECTION_LINE(self, token: Token) -> Item:
+        return _numbered("section", token)
+
+    def CHAPTER_LINE(self, token: Token) -> Item:
+        return _numbered("chapter", token)
+
+    def EXAMPLE_LINE(self, token: Token) -> Item:
+        value = token.value
+        return _headed("example", token, value[:value.index(":") + 1], None)
+
+    def TEXT(self, token: Token) -> Item:
+        return _text_item("text", token.line or 0, token.column or 1, None, "", token)
+
     # Tokens are tested as "not a list, not a Target": lark-cython's tokens are not `lark.Token`s.
     def parts(self, children: list[Any]) -> list[Any]:
         out: list[Any] = []
@@ -134,6 +151,23 @@ def _line(kind: str, children: list[Any]) -> Item:
     return _item((
         kind, head.line or 0, head.column or 1, number, head.value, stripped.rstrip(_WS_NL),
         (text.column or 1) + len(raw) - len(stripped), None,
+    ))
+
+
+def _numbered(kind: str, token: Token) -> Item:
+    # The number ends at the first white space (the grammar puts one after it, none in it).
+    head = token.value.split(None, 1)[0]
+    return _headed(kind, token, head, head.rstrip("."))
+
+
+def _headed(kind: str, token: Token, head: str, number: str | None) -> Item:
+    """The item of a one-token line: its head, then its text up to the line end."""
+    value = token.value
+    stripped = value[len(head):].lstrip(_WS)
+    column = token.column or 1
+    return _item((
+        kind, token.line or 0, column, number, head, stripped.rstrip(_WS_NL), column + len(value) - len(stripped),
+        None,
     ))
 
 
