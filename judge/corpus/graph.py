@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import gt
 
 from judge.corpus.catalogue import Catalogue, RuleKey
-from judge.corpus.model import Document, Edition, GlossaryEntry, Reference, Rule
+from judge.corpus.model import Document, Edition, GlossaryEntry, Plain, Reference, Rule
 from judge.corpus.numbers import parent_number, sort_key
 from judge.corpus.records import setters
 from judge.errors import NotFound, UnknownEdition
@@ -50,8 +51,12 @@ def key(rule: Rule) -> RuleKey:
     return (rule.edition, rule.language, rule.number)
 
 
-def _number_order(rule: Rule) -> tuple[int, int, str]:
-    return sort_key(rule.number)
+def _sort_by_number(rules: list[Rule]) -> None:
+    """Sort rules in number order, in place and stably. A text's rules nearly always come in
+    that order: the keys are computed once (one call each), and then mostly no sort is needed."""
+    keys = list(map(sort_key, [rule.number for rule in rules]))
+    if any(map(gt, keys, keys[1:])):
+        rules[:] = [rules[i] for i in sorted(range(len(rules)), key=keys.__getitem__)]
 
 
 def find_edition(editions: tuple[Edition, ...], edition_id: str) -> Edition:
@@ -78,27 +83,41 @@ class RuleGraph:
         by_key: dict[RuleKey, Rule] = {}
         self._by_key = by_key
         self._duplicates: list[Rule] = []
-        self._ordered: dict[tuple[str, str], list[Rule]] = defaultdict(list)
+        ordered: dict[tuple[str, str], list[Rule]] = {}
+        self._ordered = ordered
         for doc in documents:
+            same: list[Rule] = []
+            edition = language = None
             for rule in doc.rules:
                 k = (rule.edition, rule.language, rule.number)
                 if k in by_key:
                     self._duplicates.append(rule)
                     continue
                 by_key[k] = rule
-                self._ordered[(rule.edition, rule.language)].append(rule)
-        self._position: dict[RuleKey, int] = {}
-        self._children: dict[RuleKey, list[Rule]] = defaultdict(list)
-        for rules in self._ordered.values():
-            rules.sort(key=_number_order)
+                if rule.edition != edition or rule.language != language:  # a document's rules share them
+                    edition, language = rule.edition, rule.language
+                    same = ordered.setdefault((edition, language), [])
+                same.append(rule)
+        position: dict[RuleKey, int] = {}
+        children: dict[RuleKey, list[Rule]] = defaultdict(list)
+        self._position = position
+        self._children = children
+        for (edition, language), rules in ordered.items():
+            _sort_by_number(rules)
             for i, rule in enumerate(rules):
-                self._position[(rule.edition, rule.language, rule.number)] = i
-                parent = self._parent_key(rule)
+                number = rule.number
+                position[(edition, language, number)] = i
+                parent = parent_number(number)
+                while parent is not None and (edition, language, parent) not in by_key:
+                    parent = parent_number(parent)
                 if parent is not None:
-                    self._children[parent].append(rule)
+                    children[(edition, language, parent)].append(rule)
         self._outgoing: dict[RuleKey, tuple[ResolvedReference, ...]] = {}
         self._backlinks: dict[RuleKey, list[Rule]] = defaultdict(list)
         for k, rule in by_key.items():
+            segments = rule.segments
+            if not rule.examples and len(segments) < 2 and (not segments or type(segments[0]) is Plain):
+                continue  # the common case, without building the (empty) reference list
             refs = rule.references
             if not refs:
                 continue
