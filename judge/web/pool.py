@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 import jinja2
 
+from judge.checks.catalog import every_check
 from judge.corpus.graph import RuleGraph
 from judge.search.engine import RuleIndex, index_for
 from judge.web.errors import Problem
@@ -80,9 +81,11 @@ def _start_worker(graph: RuleGraph) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, name="judge-parent-watch", daemon=True).start()
     worker = WorkerContext(graph=graph, env=page_environment(), search_index=index_for(graph))
-    # The first use of the templates and of the index reads them: not inside a request.
+    # The first use of the templates, of the index and of each topic's checks (imported on
+    # demand, for `judge check`'s cold start) reads them: not inside a request.
     worker.env.get_template("situation.html")
     worker.search_index.search("tour", limit=1)
+    every_check()
     _CONTEXT[:] = [worker]
 
 
