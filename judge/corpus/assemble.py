@@ -154,14 +154,11 @@ class _Assembler:
     def feed(self, item: Item) -> None:
         if item.kind == "text" and not item.text.strip():
             return  # a whitespace-only line is a blank line: the next item sees the gap
-        if item.line > self.last_line + 1:
-            self._blank()
-        self.last_line = item.line
+        line = item.line
+        if line > self.last_line + 1 and self.mode == "glossary":
+            self._close_entry()  # a blank line ends a glossary entry
+        self.last_line = line
         self._handlers[self.mode](item)
-
-    def _blank(self) -> None:
-        if self.mode == "glossary":
-            self._close_entry()
 
     def _other(self, kind: str, item: Item) -> None:
         text = f"{item.number}. {item.text}" if item.number else item.text
@@ -285,23 +282,30 @@ class _Assembler:
         self.current = None
         item = open_rule.item
         number = item.number or ""
-        is_section = item.kind == "section"
-        text = "" if is_section else "\n".join([p.text for p in open_rule.pieces])
-        segments = self._segments(text, open_rule.pieces, "\n")
+        pieces = open_rule.pieces
+        title = None
+        if item.kind == "section":
+            text = ""
+            segments: tuple[Segment, ...] = ()
+            title = " ".join([p.text for p in pieces]) or None
+        elif self.per_line and len(pieces) == 1 and pieces[0].parts is None:  # one line, no citation
+            text = pieces[0].text
+            segments = (records.plain(text),)
+        else:
+            text = "\n".join([p.text for p in pieces])
+            segments = self._segments(text, pieces, "\n")
         examples = []
-        for pieces in open_rule.examples:
-            example_text = " ".join([p.text for p in pieces])
+        for example in open_rule.examples:
+            example_text = " ".join([p.text for p in example])
             examples.append(records.example(
-                example_text, self._segments(example_text, pieces, " "),
-                self._span(pieces[0].line, pieces[0].column, pieces[-1]),
+                example_text, self._segments(example_text, example, " "),
+                self._span(example[0].line, example[0].column, example[-1]),
             ))
-        last = open_rule.pieces[-1] if open_rule.pieces else _Piece("", item.line, item.column, None)
+        last = pieces[-1] if pieces else _Piece("", item.line, item.column, None)
         self.rules.append(records.rule(
-            self.edition, self.language, number, rule_kind(number),
-            (" ".join(p.text for p in open_rule.pieces) or None) if is_section else None,
-            text, segments, tuple(examples), open_rule.notes,
-            "historical" if open_rule.historical else "current",
-            self._span(item.line, item.column, last),
+            self.edition, self.language, number, rule_kind(number), title, text, segments, tuple(examples),
+            open_rule.notes, "historical" if open_rule.historical else "current",
+            records.span(self.file, item.line, item.column, last.line, last.column + len(last.text)),
         ))
 
     def _close_entry(self) -> None:

@@ -8,14 +8,13 @@ it takes `Document`s (see `judge.corpus.loader`).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from operator import gt
 
 from judge.corpus.catalogue import Catalogue, RuleKey
 from judge.corpus.model import Document, Edition, GlossaryEntry, Plain, Reference, Rule
 from judge.corpus.numbers import parent_number, sort_key
-from judge.corpus.records import setters
+from judge.corpus.records import draft
 from judge.errors import NotFound, UnknownEdition
 
 
@@ -31,20 +30,16 @@ class ResolvedReference:
         return self.target is not None
 
 
-def _resolved_reference() -> Callable[[Reference, Rule | None], ResolvedReference]:
-    """`ResolvedReference`s as the graph makes them, one per reference (see `judge.corpus.records`)."""
-    s_reference, s_target = setters(ResolvedReference, "reference target")
-
-    def resolved_reference(reference: Reference, target: Rule | None) -> ResolvedReference:
-        obj = object.__new__(ResolvedReference)
-        s_reference(obj, reference)
-        s_target(obj, target)
-        return obj
-
-    return resolved_reference
+_ResolvedReference = draft(ResolvedReference)
 
 
-_resolved = _resolved_reference()
+def _resolved(reference: Reference, target: Rule | None) -> ResolvedReference:
+    """A `ResolvedReference` as the graph makes them, one per reference (see `judge.corpus.records`)."""
+    obj = _ResolvedReference()
+    obj.reference = reference
+    obj.target = target
+    obj.__class__ = ResolvedReference
+    return obj  # type: ignore[no-any-return]
 
 
 def key(rule: Rule) -> RuleKey:
