@@ -142,16 +142,9 @@ def _line(kind: str, children: list[Any]) -> Item:
     head: Token = children[0]
     number = head.value.rstrip(".") if kind != "example" else None
     text = children[1]
-    if isinstance(text, list):
-        return _text_item(kind, head.line or 0, head.column or 1, number, head.value, text)
-    if text.type == "NL":  # no text, only the line end
+    if not isinstance(text, list) and text.type == "NL":  # no text, only the line end
         return _item((kind, head.line or 0, head.column or 1, number, head.value, "", 0, None))
-    raw = text.value  # the common case, inlined: one text token, no citation
-    stripped = raw.lstrip(_WS)
-    return _item((
-        kind, head.line or 0, head.column or 1, number, head.value, stripped.rstrip(_WS_NL),
-        (text.column or 1) + len(raw) - len(stripped), None,
-    ))
+    return _text_item(kind, head.line or 0, head.column or 1, number, head.value, text)
 
 
 def _numbered(kind: str, token: Token) -> Item:
@@ -172,8 +165,8 @@ def _headed(kind: str, token: Token, head: str, number: str | None) -> Item:
 
 
 def _text_item(kind: str, line: int, column: int, number: str | None, head: str, text: Any) -> Item:
-    """An item whose text was lexed with its citations: one text token (the common case: no
-    citation on the line; a `TEXT` ends with the line end), or the `parts` list (tokens and
+    """An item whose text was lexed with its citations: one text token (a `PLAIN`, or a `TEXT`
+    line, which ends with the line end: no citation), or the `parts` list (tokens and
     targets)."""
     if not isinstance(text, list):
         raw = text.value
