@@ -185,3 +185,14 @@ def test_a_part_corrupt_past_the_head_is_a_french_error_then_rebuilt(graph, tmp_
     spoil_body(path, MAGIC)
     again = assert_reported_then_rebuilt(search, path)
     assert again.splitlines()[-10:] == first.stdout.splitlines()[-10:]
+
+
+def test_both_indexes_have_everything_the_protocol_names(graph) -> None:  # type: ignore[no-untyped-def]
+    # `judge.search.protocol.Index` is what a search needs of an index (read by the type
+    # checker only): the Whoosh index of record and the exported one both provide all of it.
+    from judge.search.protocol import Index
+
+    members = {name for name in vars(Index) if not name.startswith("_")} | set(Index.__annotations__)
+    assert {"edition_languages", "newest_edition", "postings", "card", "glossary_hits"} <= members
+    for index in (index_for(graph), open_light()):
+        assert [name for name in sorted(members) if not hasattr(index, name)] == []
