@@ -1,4 +1,4 @@
-"""Search on the Whoosh index of record: the `judge.search.query.Index` that `judge serve` uses.
+"""Search on the Whoosh index of record: the `judge.search.protocol.Index` that `judge serve` uses.
 
 Owns `RuleIndex`, the open Whoosh indexes of a graph (one per language) with the graph itself
 for what a hit shows, shared by every thread of the server, and `search()` on the embedded

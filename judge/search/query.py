@@ -1,7 +1,7 @@
 """Full-text search over every rule of a corpus: query planning and ranking, on any index.
 
 Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") over an `Index`: the Whoosh index of record (`judge.search.engine`, `judge serve`) or
+mean") over an `Index` (`judge.search.protocol`): the Whoosh index of record (`judge.search.engine`, `judge serve`) or
 the index exported from it (`judge.search.light`, `judge search`); both give the same results
 (tests/search/test_parity.py), and `templates/search.js` spells out the same steps for the
 static book. Matching and scoring the query tree is `judge.search.match`, result shapes and
