@@ -194,6 +194,15 @@ def read_marshal(path: StrPath, magic: bytes = b"") -> Any:
             return None
 
 
+def discard(path: StrPath) -> None:
+    """Remove a cache file found corrupt while it was read (past the checks made when it was
+    opened), so that the next start rebuilds it."""
+    import contextlib  # only on this rare path: not a warm start's import
+
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
 def ensure_dir(folder: StrPath) -> None:
     """Create the cache folder (0700 when it is new)."""
     os.makedirs(folder, mode=0o700, exist_ok=True)

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import io
 import marshal
-import os
 
-from judge.cache import Stamp, open_trusted
+from judge.cache import Stamp, discard, open_trusted
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
 from judge.corpus.config import configured_cache
 from judge.errors import CacheError
@@ -76,17 +75,9 @@ class RuleStore:
             record = None
         if not (isinstance(record, tuple) and len(record) == 4 and isinstance(record[0], dict)
                 and isinstance(record[1], str) and isinstance(record[2], str) and isinstance(record[3], tuple)):
-            raise self._corrupt()
+            discard(self._file.name)  # the next start rebuilds the store
+            raise CacheError(self._file.name)
         return record  # type: ignore[return-value]  # its shape is checked above
-
-    def _corrupt(self) -> CacheError:
-        """A record that does not decode: the store is removed (the next start rebuilds it)."""
-        path = str(self._file.name)
-        import contextlib  # only on this rare path: not a warm start's import
-
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        return CacheError(path)
 
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""

@@ -34,7 +34,7 @@ import os
 import weakref
 from bisect import bisect_right
 
-from judge.cache import open_trusted, trusted, write_atomic
+from judge.cache import discard, open_trusted, trusted, write_atomic
 from judge.errors import CacheError
 from judge.search.fields import FIELD_BOOSTS
 
@@ -120,15 +120,17 @@ class Stored:
         except (EOFError, ValueError, TypeError):
             raise self._corrupt() from None
 
+    @property
+    def from_file(self) -> bool:
+        """Read from its file in the cache (not made in memory)."""
+        return self._file is not None
+
     def _corrupt(self) -> CacheError:
         """A part that does not read back: the stored file is removed (rebuilt with its index)."""
-        path = str(self._file.name) if self._file is not None else EXPORT_FILE
-        if self._file is not None:
-            import contextlib  # only on this rare path: not a warm start's import
-
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        return CacheError(path)
+        if self._file is None:
+            return CacheError(EXPORT_FILE)
+        discard(self._file.name)
+        return CacheError(self._file.name)
 
 
 def _offsets(blobs: list[bytes]) -> bytes:

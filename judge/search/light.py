@@ -104,9 +104,12 @@ class _Part:
 
     def editions(self) -> list[tuple[str, int, int]]:
         """(edition, first document, end) of each run of documents of one edition."""
-        runs = self._part["docs"][0]
-        ends = [start for _, start in runs[1:]] + [len(self.numbers())]
-        return [(edition, start, end) for (edition, start), end in zip(runs, ends, strict=True)]
+        found: list[tuple[str, int, int]] | None = self._decoded.get("editions")
+        if found is None:
+            runs = self._part["docs"][0]
+            ends = [start for _, start in runs[1:]] + [len(self.numbers())]
+            found = self._decoded["editions"] = [(e, start, end) for (e, start), end in zip(runs, ends, strict=True)]
+        return found
 
     def stem(self, word: str) -> str | int | None:
         """The lexicon's stem of a word (or the length of its prefix that is its stem), or None."""
@@ -293,7 +296,7 @@ def open_light(config: str | None = None) -> LightIndex:
         from judge.search.index import export_of
 
         data, notice = export_of(load_graph(config))
-    if read_export(cache_path(name)) is not None:  # the export is stored: point at it
+    if data.from_file:  # the export is stored in the cache: point at it
         write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
     return LightIndex(data, notice)
 
