@@ -91,6 +91,8 @@ _piece = partial(tuple.__new__, _Piece)
 
 @dataclass(slots=True)
 class _OpenRule:
+    """A rule being assembled: its numbered line, its text lines, its examples so far."""
+
     item: Item
     pieces: list[_Piece]
     examples: list[list[_Piece]]

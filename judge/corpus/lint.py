@@ -20,6 +20,9 @@ from judge.normalize import fold_title
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding:
+    """One inconsistency of the corpus: its `kind`, `severity` ("error", "warning", "info"),
+    where it is (`edition`, rule `number`), a French `message` and the `related` rule numbers."""
+
     kind: str
     severity: str
     edition: str

@@ -19,12 +19,16 @@ class Pass:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Cast:
+    """`by` casts a spell of `kind` ("instant", "sorcery", a permanent type…)."""
+
     kind: str
     by: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Activate:
+    """`by` activates an ability (not a mana ability: see `AddMana`)."""
+
     ability: str
     by: str
 
@@ -39,16 +43,22 @@ class AddMana:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayLand:
+    """`player` plays a land."""
+
     player: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareAttackers:
+    """The active player declares `attackers` (creature names)."""
+
     attackers: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclareBlockers:
+    """The defending player declares `blocks`: (blocker, attacker) name pairs."""
+
     blocks: tuple[tuple[str, str], ...]  # (blocker, attacker)
 
 
@@ -61,28 +71,38 @@ class LeavesPlay:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Regenerate:
+    """A regeneration shield is set up for the creature `name`."""
+
     name: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SetPower:
+    """An effect sets the power of `creature` to `power`."""
+
     creature: str
     power: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GainControl:
+    """Player `by` gains control of `creature`."""
+
     creature: str
     by: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Tap:
+    """The permanent `name` becomes tapped."""
+
     name: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Untap:
+    """The permanent `name` becomes untapped."""
+
     name: str
 
 

@@ -62,6 +62,8 @@ class StepModel:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fact:
+    """A value of the game model (a number, a name…) with the rules that state it."""
+
     value: object
     rules: tuple[str, ...]
 

@@ -44,12 +44,16 @@ class Clause:
 
 @dataclass(frozen=True, slots=True)
 class Or:
+    """Any of `children`: a document scores the sum of those it matches."""
+
     children: tuple[Node, ...]
     boost: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class And:
+    """All of `children`: a document matches only if it matches each."""
+
     children: tuple[Node, ...]
     boost: float = 1.0
 

@@ -52,6 +52,8 @@ class HistoryEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryView:
+    """A rule number's page section: the rule in each edition, oldest first."""
+
     number: str
     entries: tuple[HistoryEntry, ...]
 

@@ -48,6 +48,8 @@ class TimelinePhase:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Timeline:
+    """The turn band of a situation page: its phases and a French `caption`."""
+
     phases: tuple[TimelinePhase, ...]
     caption: str
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import source_text
 
-from judge.cli import build_parser, main
+from judge.cli import main
+from judge.cli.parser import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,288 @@
+"""The commands of `judge`: each one's arguments (as data) and what runs it.
+
+A command calls library functions and prints; nothing else. Its arguments are a table read
+both by argparse (`judge.cli.parser`) and, for a plain command line, by `judge.cli.plain`.
+Heavy modules are imported per command.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from judge.errors import JudgeError, NotFound
+
+TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from collections.abc import Callable, Sequence
+    from types import SimpleNamespace
+    from typing import Any
+
+    # What a command is given: argparse's namespace, or the plain reader's (same attributes).
+    Arguments = Namespace | SimpleNamespace
+    # One argument: the names, then the options, that `ArgumentParser.add_argument` takes.
+    Argument = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def _emit(data: Any) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _graph(args: Arguments) -> Any:
+    from judge.corpus.loader import load_graph
+
+    return load_graph(args.config)
+
+
+# ---------------------------------------------------------------------- commands
+def cmd_rule(args: Arguments) -> int:
+    # The rule store (built from the graph once per corpus) holds each rule as it is shown.
+    from judge.checks.store import load_store
+    from judge.corpus.selection import select
+
+    store = load_store(args.config)
+    selection = select(store.catalogue, args.number, args.edition, args.lang)
+    both = args.lang is None  # French then English of the same release, unless one is asked for
+    if args.json:
+        _emit([store.json(key, with_translations=both) for key in selection.exact])
+        return 0
+    print("\n\n".join(store.text(key, brief=key not in selection.exact, with_translations=both)
+                       for key in selection.shown))
+    return 0
+
+
+def _rule_number(text: str) -> str:
+    from judge.corpus.numbers import RULE_NUMBER
+
+    number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
+    if not re.fullmatch(RULE_NUMBER, number):
+        raise JudgeError(f"numéro de règle invalide : « {text} » (attendu par exemple 300, 300.3 ou 306.2a)")
+    return number
+
+
+def cmd_history(args: Arguments) -> int:
+    from judge.corpus.history import histories, history_json, history_text
+
+    number = _rule_number(args.number)
+    graph = _graph(args)
+    found = histories(graph, number, args.edition)
+    if args.json:
+        _emit([history_json(graph, h) for h in found])
+    else:
+        print("\n\n".join(history_text(graph, h) for h in found))
+    return 0
+
+
+def cmd_diff(args: Arguments) -> int:
+    from judge.corpus.history import changes, changes_json, changes_text
+
+    if args.section is not None and not re.fullmatch(r"\d{3}", args.section.strip()):
+        raise JudgeError(f"numéro de section invalide : « {args.section} » (attendu par exemple 305)")
+    graph = _graph(args)
+    result = changes(graph, args.source, args.target, args.section and args.section.strip())
+    if args.json:
+        _emit(changes_json(result))
+    else:
+        print(changes_text(graph, result))
+    return 0
+
+
+def cmd_glossary(args: Arguments) -> int:
+    from judge.corpus.export import glossary_json, glossary_text
+    from judge.corpus.glossary import find
+
+    graph = _graph(args)
+    if args.edition:
+        graph.edition(args.edition)
+    term = args.term.strip()
+    if not term:
+        raise JudgeError("terme vide : indiquez un terme du glossaire (ex. « initiative », « first strike »)")
+    matches = find(graph, term, args.edition)
+    if not matches:
+        where = f" de l'édition {args.edition}" if args.edition else ""
+        raise NotFound(f"« {term[:60]} » absent du glossaire{where}")
+    if args.json:
+        _emit(glossary_json(graph, matches))
+    else:
+        print(glossary_text(graph, matches))
+    return 0
+
+
+def cmd_parse(args: Arguments) -> int:
+    from judge.corpus.export import parse_json, parse_text_report
+    from judge.corpus.parser import parse_file
+
+    doc = parse_file(args.path, language=args.lang)
+    if args.json:
+        _emit(parse_json(doc))
+    else:
+        print(parse_text_report(doc))
+    return 0
+
+
+def cmd_lint(args: Arguments) -> int:
+    from judge.corpus.export import lint_json, lint_text
+    from judge.corpus.lint import lint
+
+    findings = lint(_graph(args))
+    if args.edition:
+        findings = tuple(f for f in findings if f.edition == args.edition)
+    if args.json:
+        _emit(lint_json(findings))
+    else:
+        print(lint_text(findings))
+    return 1 if args.strict and any(f.severity != "info" for f in findings) else 0
+
+
+def cmd_search(args: Arguments) -> int:
+    from judge.search.light import search
+    from judge.search.output import result_json, result_text
+
+    result = search(args.query, edition=args.edition, limit=args.limit, lang=args.lang, config=args.config)
+    if args.json:
+        _emit(result_json(result))
+    else:
+        print(result_text(result))
+    return 0 if result.hits else 1
+
+
+def cmd_check(args: Arguments) -> int:
+    from judge.checks.report import check, report_json, report_text
+    from judge.game.situation import load_situation_file
+
+    stdin_text = sys.stdin.read() if args.file == "-" else None
+    situation = load_situation_file(args.file, stdin_text)
+    from judge.checks.store import load_store
+
+    report = check(load_store(args.config).catalogue, situation)
+    if args.json:
+        _emit(report_json(report))
+    else:
+        print(report_text(report))
+    return 0
+
+
+def cmd_checks(args: Arguments) -> int:
+    from judge.checks.coverage import coverage, coverage_json, coverage_text
+
+    cov = coverage(_graph(args))
+    if args.json:
+        _emit(coverage_json(cov))
+    else:
+        print(coverage_text(cov))
+    return 0
+
+
+def cmd_build(args: Arguments) -> int:
+    from judge.site.build import base_url, build_site
+
+    base = base_url(args.base_url) if args.base_url is not None else None
+    index = build_site(_graph(args), args.out, base_url=base)
+    print(f"Livre de règles écrit : {index}")
+    return 0
+
+
+def cmd_serve(args: Arguments) -> int:
+    from judge.web.app import serve
+
+    if args.processes is not None and not 1 <= args.processes <= 64:
+        raise JudgeError(f"--processes : de 1 à 64 processus (reçu {args.processes})")
+    serve(_graph(args), host=args.host, port=args.port, processes=args.processes)
+    return 0
+
+
+# ---------------------------------------------------------------------- arguments
+_JSON: Argument = (("--json",), {"action": "store_true", "help": "sortie JSON stable"})
+_EDITION: Argument = (("--edition",), {"help": "édition (2004, 2010)"})
+
+RULE_ARGUMENTS: tuple[Argument, ...] = (
+    (("number",), {"metavar": "NUMERO", "help": "numéro (300, 300.3, 306.2a) ou intervalle (306-308)"}),
+    _EDITION,
+    (("--lang",), {"choices": ("fr", "en"),
+                   "help": "une seule langue (par défaut : le français puis l'anglais de la même version)"}),
+    _JSON,
+)
+HISTORY_ARGUMENTS: tuple[Argument, ...] = (
+    (("number",), {"metavar": "NUMERO", "help": "numéro de règle (305.4)"}),
+    (("--edition",), {"help": "l'édition du numéro (sinon chaque édition qui l'a)"}),
+    _JSON,
+)
+DIFF_ARGUMENTS: tuple[Argument, ...] = (
+    (("source",), {"metavar": "DE", "help": "édition de départ (2004)"}),
+    (("target",), {"metavar": "VERS", "help": "édition d'arrivée (2010)"}),
+    (("--section",), {"metavar": "N", "help": "une section de l'édition de départ (305)"}),
+    _JSON,
+)
+SEARCH_ARGUMENTS: tuple[Argument, ...] = (
+    (("query",), {"metavar": "REQUETE", "help": "mots, expression ou numéro de règle"}),
+    (("--edition",), {"help": "limiter à une édition (2004, 2010)"}),
+    (("--limit",), {"type": int, "default": 10, "help": "nombre maximal de résultats (10)"}),
+    (("--lang",), {"choices": ("fr", "en"),
+                   "help": "une seule langue (par défaut : les deux, celle de la requête d'abord)"}),
+    _JSON,
+)
+GLOSSARY_ARGUMENTS: tuple[Argument, ...] = (
+    (("term",), {"metavar": "TERME", "help": "terme, en anglais ou en français (« initiative », « first strike »)"}),
+    _EDITION,
+    _JSON,
+)
+PARSE_ARGUMENTS: tuple[Argument, ...] = (
+    (("path",), {"metavar": "FICHIER", "help": "texte de règles (UTF-8, UTF-16, cp1252)"}),
+    (("--lang",), {"choices": ("fr", "en"), "default": "fr", "help": "langue du texte (fr)"}),
+    _JSON,
+)
+LINT_ARGUMENTS: tuple[Argument, ...] = (
+    (("--edition",), {"help": "limiter à une édition (2004, 2010)"}),
+    (("--strict",), {"action": "store_true", "help": "code de sortie 1 s'il y a un avertissement"}),
+    _JSON,
+)
+CHECK_ARGUMENTS: tuple[Argument, ...] = (
+    (("file",), {"metavar": "FICHIER", "help": "situation TOML ou JSON, ou - pour l'entrée standard"}),
+    _JSON,
+)
+CHECKS_ARGUMENTS: tuple[Argument, ...] = (_JSON,)
+BUILD_ARGUMENTS: tuple[Argument, ...] = (
+    (("--out",), {"default": "site", "metavar": "DOSSIER", "help": "dossier de sortie (site)"}),
+    (("--base-url",), {"metavar": "URL",
+                       "help": "préfixe de tous les liens (/regles/ pour un sous-chemin) ; sans : liens relatifs"}),
+)
+SERVE_ARGUMENTS: tuple[Argument, ...] = (
+    (("--host",), {"default": "127.0.0.1", "help": "adresse d'écoute (127.0.0.1)"}),
+    (("--port",), {"type": int, "default": 8000, "help": "port (8000)"}),
+    (("--processes",), {"type": int, "metavar": "N",
+                        "help": "processus de calcul des situations et des recherches, de 1 à 64 "
+                                "(par défaut : le nombre de cœurs, entre 2 et 8)"}),
+)
+
+
+# Each command: its name, its help line, its arguments, what runs it.
+COMMANDS: tuple[tuple[str, str, tuple[Argument, ...], Callable[[Arguments], int]], ...] = (
+    ("rule", "afficher une règle, ses sous-règles et ses renvois", RULE_ARGUMENTS, cmd_rule),
+    ("history", "une règle dans chaque édition : contrepartie, changement, différences", HISTORY_ARGUMENTS, cmd_history),
+    ("diff", "tous les changements entre deux éditions, par section", DIFF_ARGUMENTS, cmd_diff),
+    ("search", "recherche plein texte (français et anglais)", SEARCH_ARGUMENTS, cmd_search),
+    ("glossary", "chercher un terme du glossaire des règles complètes", GLOSSARY_ARGUMENTS, cmd_glossary),
+    ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", PARSE_ARGUMENTS, cmd_parse),
+    ("lint", "incohérences du corpus (renvois, titres, numéros)", LINT_ARGUMENTS, cmd_lint),
+    ("check", "répondre aux questions d'une situation de jeu", CHECK_ARGUMENTS, cmd_check),
+    ("checks", "couverture des règles par les vérifications", CHECKS_ARGUMENTS, cmd_checks),
+    ("build", "écrire le livre de règles HTML", BUILD_ARGUMENTS, cmd_build),
+    ("serve", "servir le livre, la recherche et les situations", SERVE_ARGUMENTS, cmd_serve),
+)
+# `--config`, accepted before and after the command.
+CONFIG_HELP = "fichier de configuration (textes, éditions supplémentaires), voir README"
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command `argv` names (its first word, `--config FILE` aside), or None: then the
+    whole parser is built (help, version, a mistyped command)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--config":
+            next(words, None)
+        elif not word.startswith("--config="):
+            return word if any(word == name for name, *_ in COMMANDS) else None
+    return None
