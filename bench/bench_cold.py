@@ -1,14 +1,16 @@
 """Benchmark: cold starts of whole `judge` processes against `python -c pass`, side by side.
 
 Run by hand: `python bench/bench_cold.py [--runs 15]`, with the Python of an installed (not
-editable) judge. Every command runs once first to fill the cache (a "warm" cold start: a new
-process, the caches on disk), then the commands are run in turn, round after round (the
+editable) judge. Every command runs twice first to fill the cache (a "warm" cold start: a
+new process, the caches on disk), then the commands are run in turn, round after round (the
 machine is noisy); medians. Targets (issue 14): `judge rule` <= 2.5x, `judge search` <= 4x,
 `judge check` <= 3x `python -c pass`. The commands are run as a judge types them: the
 installed `judge` script beside this Python (`python -m judge` when there is none; it also
-imports `runpy`). Also prints which heavy modules each command imported (`-X importtime`), and
-*floors*: the standard modules any such command imports whatever judge does (argparse for the
-command line, dataclasses for the frozen records, tomllib for a TOML situation).
+imports `runpy`). Also prints which heavy modules each command imported (`-X importtime`),
+and *floors*: the standard modules a command imports whatever judge does — `re` (pip's
+`judge` script imports it first thing), `dataclasses` for the frozen records (`inspect`
+deferred, as judge does), `tomllib` for a TOML situation — and, for each command, the time
+spent creating its frozen dataclasses (measured in a process of its own, once per round).
 `--instructions` also counts the instructions of one run of each under `valgrind
 --tool=callgrind` (independent of the load of a shared machine, though blind to what the
 system does for a process: page faults, reads).
@@ -29,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATION = ROOT / "examples" / "attaque-2004.toml"
+JSON_SITUATION = ROOT / "examples" / "brulure-2010.json"
 SCRIPT = Path(sys.executable).parent / "judge"
 JUDGE = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "judge"]
 COMMANDS = {
@@ -36,12 +39,33 @@ COMMANDS = {
     "judge rule 300.3": ([*JUDGE, "rule", "300.3"], 2.5),
     "judge search": ([*JUDGE, "search", "blessures de combat"], 4.0),
     "judge check": ([*JUDGE, "check", str(SITUATION)], 3.0),
+    "judge check (JSON)": ([*JUDGE, "check", str(JSON_SITUATION)], 3.0),
 }
+_DEFERRED = "from judge.deferred import defer; defer('inspect'); "
 FLOORS = {
-    "plancher argparse": "import argparse",
-    "plancher + dataclasses": "import argparse, dataclasses",
-    "plancher + tomllib": "import argparse, dataclasses, tomllib",
+    "plancher re": "import re",
+    "plancher + dataclasses": _DEFERRED + "import re, dataclasses",
+    "plancher + tomllib": _DEFERRED + "import re, dataclasses, tomllib",
 }
+# Runs one command in-process and prints how many frozen dataclasses it created, and in how
+# many seconds (`dataclasses._process_class`, wrapped here for the measure only).
+_CLASSES = """
+import contextlib, dataclasses, io, sys, time
+made = [0, 0.0]
+process = dataclasses._process_class
+def timed(*args, **kwargs):
+    start = time.perf_counter()
+    try:
+        return process(*args, **kwargs)
+    finally:
+        made[0] += 1
+        made[1] += time.perf_counter() - start
+dataclasses._process_class = timed
+from judge.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
+print(made[0], made[1])
+"""
 HEAVY = ("lark", "whoosh", "jinja2", "starlette", "tomllib", "pickle", "pathlib", "typing", "dataclasses", "json")
 
 
@@ -75,6 +99,7 @@ def main() -> int:
         runs = {**COMMANDS, **{name: ([sys.executable, "-c", code], None) for name, code in FLOORS.items()}}
         times: dict[str, list[float]] = {name: [] for name in runs}
         cpu: dict[str, list[float]] = {name: [] for name in runs}
+        classes: dict[str, list[tuple[int, float]]] = {name: [] for name in COMMANDS if name != "python -c pass"}
         for _ in range(args.runs):
             for name, (command, _) in runs.items():
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -83,6 +108,12 @@ def main() -> int:
                 times[name].append(time.perf_counter() - start)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            for name in classes:
+                argv = COMMANDS[name][0][len(JUDGE):]
+                done = subprocess.run([sys.executable, "-c", _CLASSES, *argv], env=env, capture_output=True,
+                                      text=True, check=True)
+                count, seconds = done.stdout.split()
+                classes[name].append((int(count), float(seconds)))
         bare, bare_cpu = statistics.median(times["python -c pass"]), statistics.median(cpu["python -c pass"])
         failed = False
         print(f"charge de la machine : {os.getloadavg()[0]:.1f} (2 cœurs) ; "
@@ -99,6 +130,10 @@ def main() -> int:
                     heavy = ", ".join(imported(command, env)) or "aucun"
                     line += f" [cible <= {target}x]  modules lourds : {heavy}"
             print(line)
+        print("création des dataclasses figées de chaque commande (médiane) :")
+        for name, made in classes.items():
+            seconds = statistics.median(s for _, s in made)
+            print(f"{name:<22} {made[0][0]:3d} classes, {seconds * 1000:5.1f} ms  soit {seconds / bare:4.2f}x python -c pass")
         if args.instructions:
             counts = {name: instructions(command, env) for name, (command, _) in runs.items()}
             bare_count = counts["python -c pass"]

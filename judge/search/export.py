@@ -362,7 +362,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "query_stop": sorted(STOP_WORDS),
         "glossary": [[list(term.en), list(term.fr)] for term in terms],
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
-        "notions": [[sorted(key) for key in notion] for notion in notion_keys(terms)],
+        "notions": [sorted(sorted(key) for key in notion) for notion in notion_keys(terms)],
         "small_words": sorted(SMALL_WORDS),
         "editions": [[e.id, list(e.languages)] for e in graph.editions],
         "newest": graph.newest_edition,
