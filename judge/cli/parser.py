@@ -59,7 +59,8 @@ class _Parser(argparse.ArgumentParser):
         message = (
             message.replace("the following arguments are required", "arguments obligatoires manquants")
             .replace("unrecognized arguments", "arguments inconnus")
-            .replace("invalid choice", "choix invalide")
+            .replace("invalid choice:", "choix invalide :")
+            .replace("(choose from", "(au choix :")
             .replace("expected one argument", "une valeur est attendue")
             .replace("invalid int value", "entier invalide")
         )
