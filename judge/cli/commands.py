@@ -31,6 +31,14 @@ def _emit(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def _show(args: Arguments, as_json: Callable[[], Any], as_text: Callable[[], str]) -> None:
+    """Print the command's answer: its JSON with `--json`, else its French text."""
+    if args.json:
+        _emit(as_json())
+    else:
+        print(as_text())
+
+
 def _graph(args: Arguments) -> Any:
     from judge.corpus.loader import load_graph
 
@@ -69,10 +77,8 @@ def cmd_history(args: Arguments) -> int:
     number = _rule_number(args.number)
     graph = _graph(args)
     found = histories(graph, number, args.edition)
-    if args.json:
-        _emit([history_json(graph, h) for h in found])
-    else:
-        print("\n\n".join(history_text(graph, h) for h in found))
+    _show(args, lambda: [history_json(graph, h) for h in found],
+          lambda: "\n\n".join(history_text(graph, h) for h in found))
     return 0
 
 
@@ -83,10 +89,7 @@ def cmd_diff(args: Arguments) -> int:
         raise JudgeError(f"numéro de section invalide : « {args.section} » (attendu par exemple 305)")
     graph = _graph(args)
     result = changes(graph, args.source, args.target, args.section and args.section.strip())
-    if args.json:
-        _emit(changes_json(result))
-    else:
-        print(changes_text(graph, result))
+    _show(args, lambda: changes_json(result), lambda: changes_text(graph, result))
     return 0
 
 
@@ -104,10 +107,7 @@ def cmd_glossary(args: Arguments) -> int:
     if not matches:
         where = f" de l'édition {args.edition}" if args.edition else ""
         raise NotFound(f"« {term[:60]} » absent du glossaire{where}")
-    if args.json:
-        _emit(glossary_json(graph, matches))
-    else:
-        print(glossary_text(graph, matches))
+    _show(args, lambda: glossary_json(graph, matches), lambda: glossary_text(graph, matches))
     return 0
 
 
@@ -116,10 +116,7 @@ def cmd_parse(args: Arguments) -> int:
     from judge.corpus.parser import parse_file
 
     doc = parse_file(args.path, language=args.lang)
-    if args.json:
-        _emit(parse_json(doc))
-    else:
-        print(parse_text_report(doc))
+    _show(args, lambda: parse_json(doc), lambda: parse_text_report(doc))
     return 0
 
 
@@ -130,10 +127,7 @@ def cmd_lint(args: Arguments) -> int:
     findings = lint(_graph(args))
     if args.edition:
         findings = tuple(f for f in findings if f.edition == args.edition)
-    if args.json:
-        _emit(lint_json(findings))
-    else:
-        print(lint_text(findings))
+    _show(args, lambda: lint_json(findings), lambda: lint_text(findings))
     return 1 if args.strict and any(f.severity != "info" for f in findings) else 0
 
 
@@ -142,10 +136,7 @@ def cmd_search(args: Arguments) -> int:
     from judge.search.output import result_json, result_text
 
     result = search(args.query, edition=args.edition, limit=args.limit, lang=args.lang, config=args.config)
-    if args.json:
-        _emit(result_json(result))
-    else:
-        print(result_text(result))
+    _show(args, lambda: result_json(result), lambda: result_text(result))
     return 0 if result.hits else 1
 
 
@@ -158,10 +149,7 @@ def cmd_check(args: Arguments) -> int:
     from judge.checks.store import load_store
 
     report = check(load_store(args.config).catalogue, situation)
-    if args.json:
-        _emit(report_json(report))
-    else:
-        print(report_text(report))
+    _show(args, lambda: report_json(report), lambda: report_text(report))
     return 0
 
 
@@ -169,10 +157,7 @@ def cmd_checks(args: Arguments) -> int:
     from judge.checks.coverage import coverage, coverage_json, coverage_text
 
     cov = coverage(_graph(args))
-    if args.json:
-        _emit(coverage_json(cov))
-    else:
-        print(coverage_text(cov))
+    _show(args, lambda: coverage_json(cov), lambda: coverage_text(cov))
     return 0
 
 
