@@ -41,7 +41,7 @@ COMMANDS = {
     "judge check": ([*JUDGE, "check", str(SITUATION)], 3.0),
     "judge check (JSON)": ([*JUDGE, "check", str(JSON_SITUATION)], 3.0),
 }
-_DEFERRED = "from judge.deferred import defer; defer('inspect'); "
+_DEFERRED = "from judge.deferred import DEFERRED_BY_SHORT_COMMANDS as D, defer; [defer(n) for n in D]; "
 FLOORS = {
     "plancher re": "import re",
     "plancher + dataclasses": _DEFERRED + "import re, dataclasses",
@@ -50,6 +50,9 @@ FLOORS = {
 # Runs one command in-process and prints how many frozen dataclasses it created, and in how
 # many seconds (`dataclasses._process_class`, wrapped here for the measure only).
 _CLASSES = """
+from judge.deferred import DEFERRED_BY_SHORT_COMMANDS, defer
+for name in DEFERRED_BY_SHORT_COMMANDS:
+    defer(name)  # as judge.cli does, before dataclasses is imported
 import contextlib, dataclasses, io, sys, time
 made = [0, 0.0]
 process = dataclasses._process_class

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 # What argparse does with an option that is not given, by action: its default.
 _ABSENT = {None: None, "store": None, "store_true": False}
+# The options of an option argument this reader knows argparse's handling of, when it is absent
+# (`required`, a SUPPRESSed default, a `dest`… are left to argparse: the line is not plain).
+_KNOWN = {"action", "default", "help", "metavar", "choices", "type"}
+_SUPPRESS = "==SUPPRESS=="  # argparse.SUPPRESS, without importing argparse
 
 
 def _defaults(arguments: tuple[Argument, ...]) -> tuple[list[str], dict[str, Any]] | None:
@@ -39,11 +43,11 @@ def _defaults(arguments: tuple[Argument, ...]) -> tuple[list[str], dict[str, Any
             continue
         action = options.get("action")
         long_names = [name for name in names if name.startswith("--")]
-        if action not in _ABSENT or "dest" in options or not long_names:
+        if action not in _ABSENT or set(options) - _KNOWN or not long_names:
             return None
         default = options.get("default", _ABSENT[action])
-        if isinstance(default, str) and "type" in options:  # argparse would convert it
-            return None
+        if isinstance(default, str) and ("type" in options or default == _SUPPRESS):
+            return None  # argparse would convert it, or leave the value out
         values[long_names[0][2:].replace("-", "_")] = default
     return positionals, values
 

@@ -130,8 +130,8 @@ def test_rule_range(capsys: pytest.CaptureFixture[str]) -> None:
         (["rule", "300", "--edition", "1999"], 2, "édition inconnue : « 1999 »"),
         (["parse", "/nonexistent/regles.txt"], 2, "fichier introuvable"),
         (["rule"], 2, "arguments obligatoires manquants"),
-        (["frobnicate"], 2, "choix invalide : 'frobnicate' (au choix : 'rule'"),
-        (["rule", "300.3", "--lang", "de"], 2, "choix invalide : 'de' (au choix : 'fr', 'en')"),
+        (["frobnicate"], 2, "choix invalide : 'frobnicate' (au choix :"),
+        (["rule", "300.3", "--lang", "de"], 2, "choix invalide : 'de' (au choix :"),
     ],
 )
 def test_cli_errors_are_french_without_traceback(args: list[str], code: int, message: str) -> None:

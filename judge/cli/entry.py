@@ -11,7 +11,7 @@ import sys
 
 from judge.cli.commands import command_of
 from judge.cli.plain import plain_arguments
-from judge.deferred import defer
+from judge.deferred import DEFERRED_BY_SHORT_COMMANDS, defer
 from judge.errors import JudgeError
 
 TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
@@ -35,8 +35,9 @@ def _one_line(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     command = command_of(words)
-    if command != "serve":  # a command that answers and exits: see judge.deferred
-        defer("inspect")
+    if command is not None and command != "serve":  # a command that answers and exits
+        for name in DEFERRED_BY_SHORT_COMMANDS:
+            defer(name)
     args: Arguments | None = plain_arguments(words)
     if args is None:
         from judge.cli.parser import build_parser
