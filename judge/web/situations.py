@@ -21,6 +21,7 @@ from judge.checks.report import check, report_json, report_text, value_text
 from judge.errors import JudgeError, NotFound
 from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
 from judge.search.output import result_json
+from judge.search.query import search_with
 from judge.site.templating import rule_url
 from judge.web.errors import Problem
 from judge.web.forms import MOMENT_GROUPS, FormState, form_to_situation, situation_to_form
@@ -74,7 +75,8 @@ def permalink_task(token: str) -> Answer:
 
 def search_task(query: str, edition: str | None, limit: int, lang: str | None) -> dict[str, Any]:
     """One search query, as `judge search --json`."""
-    data: dict[str, Any] = result_json(context().search_index.search(query, edition=edition, limit=limit, lang=lang))
+    data: dict[str, Any] = result_json(search_with(context().search_index, query, edition=edition, limit=limit,
+                                                   lang=lang))
     return data
 
 
