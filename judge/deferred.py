@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import _thread
 import sys
-from importlib.machinery import PathFinder
+
+TYPE_CHECKING = False  # mypy reads this block as true
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 # What a short command defers: `inspect`, where dataclasses leaves it unread (3.11).
 DEFERRED_BY_SHORT_COMMANDS: tuple[str, ...] = ("inspect",) if sys.version_info < (3, 12) else ()
@@ -35,7 +38,7 @@ def defer(name: str) -> None:
         raise ValueError(f"only top-level modules can be deferred: {name}")
     if name in sys.modules:
         return
-    spec = PathFinder.find_spec(name)
+    spec = _find_spec(name)
     if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
         return
     placeholder = type(sys)(name, f"{name}, imported on first use (judge.deferred)")
@@ -66,6 +69,17 @@ def defer(name: str) -> None:
     placeholder.__loader__ = spec.loader
     placeholder.__dict__["__getattr__"] = load
     sys.modules[name] = placeholder
+
+
+def _find_spec(name: str) -> ModuleSpec | None:
+    """Where the import system would find `name`: the first of `sys.meta_path`'s finders that
+    knows it (asked as the import statement asks them; `importlib` costs a start 0.5 ms)."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = None if find is None else find(name, None)
+        if spec is not None:
+            return spec  # type: ignore[no-any-return]
+    return None
 
 
 def is_deferred(name: str) -> bool:
