@@ -321,7 +321,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
                         docs.append(matcher.id())
                         tfs.append(matcher.weight())
                         if field in POSITIONAL:
-                            positions.append(list(matcher.value_as("positions")))
+                            positions.append(tuple(matcher.value_as("positions")))  # as read
                         matcher.next()
                     entry = [searcher.idf(field, term), docs, tfs]
                     if field in POSITIONAL:
