@@ -106,7 +106,7 @@
     return typeof found === "number" ? word.slice(0, found) : found;
   }
 
-  // judge.search.export.bm25 (Whoosh's), same operations in the same order.
+  // Whoosh's bm25, as judge.search.light.read_term computes it: same operations in the same order.
   function bm25(p, idf, tf, length, average) {
     return idf * ((tf * (p.K1 + 1)) / (tf + p.K1 * ((1 - p.B) + p.B * length / average)));
   }

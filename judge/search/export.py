@@ -77,11 +77,6 @@ def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
     return found
 
 
-def bm25(idf: float, tf: float, length: float, average: float) -> float:
-    """Whoosh's `bm25` with its BM25F defaults (same operations, same order: same float)."""
-    return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * length / average)))
-
-
 class Stored:
     """An export as stored (`pack`): its head — the small data, decoded — and its body, the
     byte strings of the big parts, decoded only when read (`part`): a query reads a few

@@ -136,8 +136,9 @@ def read_term(source: _Part, field: str, text: str) -> TermPostings | None:
         return None
     idf, docs, tfs, *positions = entry
     lengths, average = source.lengths(field), source.average[field]
-    # `bm25` written out (a call per document is a third of a cold query's time): the same
-    # operations in the same order, so the same floats (tests/search/test_parity.py).
+    # Whoosh's `bm25` with its BM25F defaults, written out (a function call per document costs
+    # more than the formula): the same operations in the same order, so the same floats as
+    # Whoosh's (tests/search/test_parity.py) and as `search-match.js`.
     k1_1, b_1 = K1 + 1, 1 - B
     scores = {doc: idf * ((tf * k1_1) / (tf + K1 * (b_1 + B * lengths[doc] / average)))
               for doc, tf in zip(docs, tfs, strict=True)}
