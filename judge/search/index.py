@@ -222,9 +222,13 @@ def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
 def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
     """The graph's exported index as stored (`judge.search.export.pack`) from the cache, the
     index built first when needed (in memory when the cache is unwritable); and the notice
-    of `open_or_build`."""
-    indexes, notice = open_or_build(graph)
+    of `open_or_build`. A readable export is the index's own (same folder, same key): the
+    Whoosh index is then not opened."""
     name = index_name(graph.editions)[0]
+    found = read_export(cache_dir() / name)
+    if found is not None:
+        return found, None
+    indexes, notice = open_or_build(graph)
     found = read_export(cache_dir() / name)
     if found is None:
         found = unpacked(pack(build_export(graph, indexes, name)))

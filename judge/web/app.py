@@ -430,7 +430,7 @@ def _routes() -> list[Route]:
 
 
 def create_app(graph: RuleGraph, *, processes: int = PROCESSES) -> Starlette:
-    """The web app over one loaded corpus; the search index is opened here, once. Its
+    """The web app over one loaded corpus; the search index is built here, once, if missing. Its
     `processes` worker processes start with its lifespan (or at the first costly request of
     an app used without it) and stop when the lifespan ends."""
     pool = WorkPool(graph, tasks=(situations,), processes=processes)

@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, Response
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.graph import RuleGraph
 from judge.resources import templates_dir
-from judge.search.engine import RuleIndex, index_for
+from judge.search.index import export_of
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
 
@@ -56,12 +56,12 @@ def page_environment() -> jinja2.Environment:
 
 @dataclass(slots=True, kw_only=True)
 class AppState:
-    """What every request shares: graph, templates, search, checker, rendered pages, and the
-    worker processes of the costly work (`judge.web.pool`)."""
+    """What every request shares: graph, templates, checker, rendered pages, the search
+    results cache, and the worker processes of the costly work, searches included
+    (`judge.web.pool`)."""
 
     graph: RuleGraph
     env: jinja2.Environment
-    search_index: RuleIndex
     site: SiteRenderer
     assets: dict[str, tuple[bytes, str]]
     pool: WorkPool
@@ -113,11 +113,10 @@ def build_state(graph: RuleGraph, pool: WorkPool) -> AppState:
     env = page_environment()
     site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
     site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
+    export_of(graph)  # the workers' search index: built here, once, if missing (not by each worker)
     return AppState(
         graph=graph,
         env=env,
-        # `index_for` shares the process-wide index of this graph.
-        search_index=index_for(graph),
         site=site,
         assets=_load_assets(),
         pool=pool,
