@@ -9,8 +9,8 @@ warm paths of `judge rule` and `judge search` only need the folders' names.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # mypy reads this block as true
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -11,10 +11,11 @@ edition's game model.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.cache import code_inputs, inputs_digest, stamps, unchanged, write_atomic
 from judge.corpus.store import RuleStore, loaded, read_store, store_bytes, store_path
 
-TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
     from pathlib import Path
 

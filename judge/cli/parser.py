@@ -1,9 +1,7 @@
 """The command line read by argparse, with French help and usage errors.
 
-Built from the commands' argument tables (`judge.cli.commands`). Used for every command line
-but the plain ones (a command and its positional arguments, no option: `judge.cli.plain`);
-with `command`, only that command's arguments are built (each argument costs argparse a
-help formatter).
+Built from the commands' argument tables (`judge.cli.commands`); with `command`, only that
+command's arguments are built.
 """
 
 from __future__ import annotations
@@ -11,11 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from judge import __version__
 from judge.cli.commands import COMMANDS, CONFIG_HELP
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import Any
 

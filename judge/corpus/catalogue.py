@@ -9,9 +9,10 @@ back from the rule store (`judge.corpus.store`) as plain tuples, dicts and strin
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.errors import UnknownEdition
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import io
 import marshal
+from typing import TYPE_CHECKING
 
 from judge.cache import Stamp, discard, open_trusted
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
 from judge.corpus.config import configured_cache
 from judge.errors import CacheError
 
-TYPE_CHECKING = False  # `typing` and `pathlib` cost a cold start 3 ms each; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import IO, Any
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
@@ -29,7 +29,6 @@ from judge.search.output import Card, GlossaryHit, SearchResult, card_of
 from judge.search.query import Doc, search_with
 from judge.search.tokens import never_stemmed, query_vocabulary, unknown_stem
 
-TYPE_CHECKING = False  # mypy reads this block as true
 if TYPE_CHECKING:
     from judge.search.match import TermPostings
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from checks_support import real_graph, situation
@@ -17,7 +18,6 @@ from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
 from judge.game.model import Situation
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
 
