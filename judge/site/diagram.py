@@ -54,7 +54,7 @@ def example_situation(graph: RuleGraph, rule: Rule, ask: str) -> dict[str, objec
     data: dict[str, object] = {"edition": rule.edition, "phase": "precombat_main"}
     if slot in turn.STEP_PHASE:
         data.update(phase=turn.STEP_PHASE[slot], step=slot)
-    elif slot in turn.PHASE_STEPS and turn.PHASE_STEPS[slot]:
+    elif turn.PHASE_STEPS.get(slot):
         data.update(phase=slot, step=turn.PHASE_STEPS[slot][0])
     data["questions"] = [{"ask": ask}]
     return data
