@@ -16,8 +16,8 @@ from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
 
 if TYPE_CHECKING:
-    from judge.corpus.export import ChecksFor
-    from judge.corpus.model import Edition
+    from judge.corpus.documents import Edition
+    from judge.corpus.render import ChecksFor
 
 RuleMap = dict[tuple[str, str], tuple[str, ...]]  # (edition, number) -> check names
 

@@ -1,7 +1,7 @@
 """The commands of `judge`: each one's arguments (as data) and what runs it.
 
 A command calls library functions and prints; nothing else. Its arguments are a table that
-`judge.cli.parser` gives argparse. Heavy modules are imported per command.
+`judge.cli.argparser` gives argparse. Heavy modules are imported per command.
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def cmd_diff(args: Arguments) -> int:
 
 
 def cmd_glossary(args: Arguments) -> int:
-    from judge.corpus.export import glossary_json, glossary_text
     from judge.corpus.glossary import find
+    from judge.corpus.render import glossary_json, glossary_text
 
     graph = _graph(args)
     if args.edition:
@@ -110,8 +110,8 @@ def cmd_glossary(args: Arguments) -> int:
 
 
 def cmd_parse(args: Arguments) -> int:
-    from judge.corpus.export import parse_json, parse_text_report
     from judge.corpus.parser import parse_file
+    from judge.corpus.render import parse_json, parse_text_report
 
     doc = parse_file(args.path, language=args.lang)
     _show(args, lambda: parse_json(doc), lambda: parse_text_report(doc))
@@ -119,8 +119,8 @@ def cmd_parse(args: Arguments) -> int:
 
 
 def cmd_lint(args: Arguments) -> int:
-    from judge.corpus.export import lint_json, lint_text
     from judge.corpus.lint import lint
+    from judge.corpus.render import lint_json, lint_text
 
     findings = lint(_graph(args))
     if args.edition:

@@ -2,7 +2,7 @@
 
 Every `JudgeError` becomes one French message on stderr and its exit code (2 bad input,
 1 not found, 3 unreadable cache, 130 interrupted); no traceback for a user mistake. The
-command line is read by argparse (`judge.cli.parser`).
+command line is read by argparse (`judge.cli.argparser`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from judge.cli.argparser import build_parser
 from judge.cli.commands import command_of
-from judge.cli.parser import build_parser
 from judge.errors import JudgeError
 
 if TYPE_CHECKING:

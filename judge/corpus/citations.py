@@ -23,11 +23,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from judge.cache import cache_dir, digest, read_pickle, write_pickle
+from judge.corpus.documents import Plain, Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.graph import key as rule_key
 from judge.corpus.lexicon import GLOSSARY_NAME, glossary
 from judge.corpus.loader import corpus_key
-from judge.corpus.model import Plain, Reference, Rule
 from judge.corpus.names import SMALL_WORDS, Key, name_key
 from judge.corpus.numbers import sort_key
 from judge.normalize import fold

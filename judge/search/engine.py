@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
+from judge.corpus.documents import Rule
 from judge.corpus.glossary import find as find_glossary
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
-from judge.corpus.model import Rule
 from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
 from judge.search.export import POSITIONAL
 from judge.search.fields import FIELD_BOOSTS

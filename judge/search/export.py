@@ -46,8 +46,8 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from judge.cache import StrPath
+    from judge.corpus.documents import Edition
     from judge.corpus.graph import RuleGraph
-    from judge.corpus.model import Edition
 
 EXPORT_FORMAT = 2
 EXPORT_FILE = "export.marshal"

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from judge.corpus.documents import Rule
     from judge.corpus.graph import RuleGraph
-    from judge.corpus.model import Rule
 
     Marked = Callable[[str], bool]  # is this folded word of a text a match?
 

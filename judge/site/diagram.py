@@ -13,7 +13,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule
+from judge.corpus.documents import Rule
 from judge.game import turn
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.site.templating import rule_url
@@ -54,7 +54,7 @@ def example_situation(graph: RuleGraph, rule: Rule, ask: str) -> dict[str, objec
     data: dict[str, object] = {"edition": rule.edition, "phase": "precombat_main"}
     if slot in turn.STEP_PHASE:
         data.update(phase=turn.STEP_PHASE[slot], step=slot)
-    elif turn.PHASE_STEPS.get(slot):
+    elif slot is not None and turn.PHASE_STEPS.get(slot):
         data.update(phase=slot, step=turn.PHASE_STEPS[slot][0])
     data["questions"] = [{"ask": ask}]
     return data

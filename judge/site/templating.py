@@ -12,7 +12,7 @@ from typing import Any
 
 import jinja2
 
-from judge.corpus.model import Rule
+from judge.corpus.documents import Rule
 from judge.corpus.numbers import sort_key
 from judge.normalize import fold
 from judge.resources import templates_dir

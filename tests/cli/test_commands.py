@@ -11,7 +11,7 @@ import pytest
 import source_text
 
 from judge.cli import main
-from judge.cli.parser import build_parser
+from judge.cli.argparser import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -101,7 +101,7 @@ def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path)
     # Not on the warm path (the pointer's): Whoosh, the parser, the graph, the model, the
     # manifest's TOML, pickle, pathlib, typing. Counted: what judge imports (an editable
     # install's start-up already imports pathlib, for one).
-    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.model", "judge.corpus.glossary",
+    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.documents", "judge.corpus.glossary",
              "tomllib", "pickle", "pathlib", "typing")
     code = ("import sys; before = set(sys.modules); from judge.cli import main; "
             "code = main(['search', 'blessures de combat']); "

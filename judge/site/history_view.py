@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from judge.corpus.concordance import Concordance, ConcordanceError, concordance
 from judge.corpus.graph import RuleGraph
 from judge.corpus.history import DiffOp, change_label, changes, chronological, full_text, grouped, word_diff
-from judge.corpus.model import Rule
+from judge.corpus.documents import Rule
 from judge.errors import NotFound
 
 
