@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from judge.corpus.graph import RuleGraph
 from judge.corpus.documents import Rule
+from judge.corpus.graph import RuleGraph
 from judge.game import turn
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.site.templating import rule_url
