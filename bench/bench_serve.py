@@ -44,8 +44,8 @@ from judge.game.situation import load_situation  # noqa: E402
 from judge.search.engine import index_for  # noqa: E402
 from judge.search.fields import MAX_QUERY  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
-from judge.web.errors import MAX_BODY  # noqa: E402
 from judge.web.pool import PROCESSES  # noqa: E402
+from judge.web.refusals import MAX_BODY  # noqa: E402
 from judge.web.work import tune_interpreter  # noqa: E402
 
 TARGET_P95_MS = 50.0

@@ -1,26 +1,24 @@
 """The commands of `judge`: each one's arguments (as data) and what runs it.
 
-A command calls library functions and prints; nothing else. Its arguments are a table read
-both by argparse (`judge.cli.parser`) and, for a plain command line, by `judge.cli.plain`.
-Heavy modules are imported per command.
+A command calls library functions and prints; nothing else. Its arguments are a table that
+`judge.cli.argparser` gives argparse. Heavy modules are imported per command.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError, NotFound
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Callable, Sequence
-    from types import SimpleNamespace
     from typing import Any
 
-    # What a command is given: argparse's namespace, or the plain reader's (same attributes).
-    Arguments = Namespace | SimpleNamespace
+    # What a command is given: argparse's namespace.
+    Arguments = Namespace
     # One argument: the names, then the options, that `ArgumentParser.add_argument` takes.
     Argument = tuple[tuple[str, ...], dict[str, Any]]
 
@@ -94,8 +92,8 @@ def cmd_diff(args: Arguments) -> int:
 
 
 def cmd_glossary(args: Arguments) -> int:
-    from judge.corpus.export import glossary_json, glossary_text
     from judge.corpus.glossary import find
+    from judge.corpus.render import glossary_json, glossary_text
 
     graph = _graph(args)
     if args.edition:
@@ -112,8 +110,8 @@ def cmd_glossary(args: Arguments) -> int:
 
 
 def cmd_parse(args: Arguments) -> int:
-    from judge.corpus.export import parse_json, parse_text_report
     from judge.corpus.parser import parse_file
+    from judge.corpus.render import parse_json, parse_text_report
 
     doc = parse_file(args.path, language=args.lang)
     _show(args, lambda: parse_json(doc), lambda: parse_text_report(doc))
@@ -121,8 +119,8 @@ def cmd_parse(args: Arguments) -> int:
 
 
 def cmd_lint(args: Arguments) -> int:
-    from judge.corpus.export import lint_json, lint_text
     from judge.corpus.lint import lint
+    from judge.corpus.render import lint_json, lint_text
 
     findings = lint(_graph(args))
     if args.edition:

@@ -12,8 +12,8 @@ from pathlib import Path
 from judge import __version__
 from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
 from judge.corpus.config import find_config
+from judge.corpus.documents import Document, Edition
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Document, Edition
 from judge.resources import display_path, rules_dir
 
 CACHE_FORMAT = 1

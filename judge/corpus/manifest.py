@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from judge.corpus.model import Edition, Text
+from judge.corpus.documents import Edition, Text
 from judge.errors import ManifestError
 from judge.resources import rules_dir
 

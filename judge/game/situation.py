@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from judge.errors import SituationError
 from judge.game import readers
@@ -64,7 +65,6 @@ from judge.game.turn import (
     STEP_PHASE,
 )
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, StackItem
 

@@ -21,18 +21,18 @@ import jinja2
 from judge.checks.questions import QUESTION_BY_ASK, check_label
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
+from judge.corpus.documents import Edition, Reference, Rule, Segment
 from judge.corpus.glossary import entries as glossary_entries
+from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.names import term_key
-from judge.corpus.export import ChecksFor
-from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Edition, Reference, Rule, Segment
 from judge.corpus.numbers import sort_key
+from judge.corpus.render import ChecksFor
 from judge.errors import JudgeError
-from judge.resources import templates_dir
 from judge.game.share import encode_permalink
+from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
-from judge.site.history import HistoryView, HistoryViews, changes_path
+from judge.site.history_view import HistoryView, HistoryViews, changes_path
 from judge.site.offline_index import search_index_js
 from judge.site.templating import (
     edition_path,

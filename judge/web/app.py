@@ -5,7 +5,7 @@ computes on the event loop: the cheap work (a rule, a page) runs in a worker thr
 time budget (`judge.web.work`: a route wrapped in `offloaded`, or a `budgeted` endpoint that
 reads its body first); the costly work (checking a situation, a search query) runs in the
 worker processes of `judge.web.pool`, which start and stop with the app. Shared state is
-`judge.web.state`, limits and error pages `judge.web.errors`, the situation checker's
+`judge.web.state`, limits and error pages `judge.web.refusals`, the situation checker's
 answers `judge.web.situations`, the form `judge.web.forms`; pages come from `judge.site.build`.
 """
 
@@ -37,7 +37,8 @@ from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
 from judge.site.templating import glossary_view, page_path, rule_url
 from judge.web import situations
-from judge.web.errors import (
+from judge.web.pool import PROCESSES, WorkPool
+from judge.web.refusals import (
     MAX_BODY,
     MAX_URL,
     STATUS_MESSAGES,
@@ -47,7 +48,6 @@ from judge.web.errors import (
     limit_param,
     query_param,
 )
-from judge.web.pool import PROCESSES, WorkPool
 from judge.web.situations import (
     check_answer,
     check_task,
@@ -172,8 +172,8 @@ def api_rule(request: Request) -> Response:
     """`judge rule --json`: one number (`300.3`, `300,3`) or a range (`302-303`); a rule the
     edition removed is a 404 naming the rule it was, the edition that removed it, and its history."""
     state = app_state(request)
-    from judge.corpus.export import rule_json
     from judge.corpus.history import histories, history_json
+    from judge.corpus.render import rule_json
 
     edition = state.edition(query_param(request, "edition"))
     try:

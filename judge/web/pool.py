@@ -45,7 +45,7 @@ from judge.corpus.graph import RuleGraph
 from judge.search.index import export_of
 from judge.search.light import LightIndex
 from judge.search.query import search_with
-from judge.web.errors import Problem
+from judge.web.refusals import Problem
 from judge.web.state import page_environment
 
 T = TypeVar("T")

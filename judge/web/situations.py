@@ -23,9 +23,9 @@ from judge.game.share import decode_permalink, encode_permalink, to_json, to_tom
 from judge.search.output import result_json
 from judge.search.query import search_with
 from judge.site.templating import rule_url
-from judge.web.errors import Problem
 from judge.web.forms import MOMENT_GROUPS, FormState, form_to_situation, situation_to_form
 from judge.web.pool import context
+from judge.web.refusals import Problem
 from judge.web.state import Pages, render
 from judge.web.timeline import step_urls, timeline
 

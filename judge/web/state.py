@@ -1,7 +1,7 @@
 """What every request of `judge serve` shares: the `AppState` built once per app, and `render`.
 
 Owns loading the graph's companions (templates, search index, checker, rulebook renderer,
-static assets) and page rendering. Routes are in `judge.web.app`, errors in `judge.web.errors`.
+static assets) and page rendering. Routes are in `judge.web.app`, errors in `judge.web.refusals`.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from links_support import page_links
 
 from judge.site.build import build_site
-from links_support import page_links
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx

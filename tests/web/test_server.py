@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
-from judge.corpus.export import rule_json
+from judge.corpus.render import rule_json
 from judge.web.app import MAX_BODY, create_app
 from judge.web.forms import FormState, form_to_situation
 
