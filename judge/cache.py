@@ -166,7 +166,7 @@ def open_trusted(path: StrPath) -> IO[bytes] | None:
             return None
         os.set_blocking(fd, True)
         # The file object keeps the path as its name (the store names it in its messages).
-        return open(path, "rb", opener=lambda _path, _flags: fd)  # noqa: SIM115 - the caller closes it
+        return open(path, "rb", opener=lambda _path, _flags: fd)
     except OSError:
         os.close(fd)
         return None

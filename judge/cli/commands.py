@@ -147,8 +147,7 @@ def cmd_check(args: Arguments) -> int:
     from judge.checks.report import check, report_json, report_text
     from judge.game.situation import load_situation_file
 
-    stdin_text = sys.stdin.read() if args.file == "-" else None
-    situation = load_situation_file(args.file, stdin_text)
+    situation = load_situation_file(args.file)  # `-`: standard input, bounded, in UTF-8
     from judge.checks.store import load_store
 
     report = check(load_store(args.config).catalogue, situation)

@@ -595,7 +595,7 @@ def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor |
     import os
 
     if not str(out_dir).strip():
-        raise SiteError(Path(str(out_dir)), "nom de dossier vide")
+        raise JudgeError("--out : nom de dossier vide ; rien n'a été écrit ni supprimé")
     out = Path(os.path.abspath(out_dir))
     if out.parent == out or not out.name or out.name in (".", ".."):
         raise _refuse(out, "c'est la racine du système de fichiers")
