@@ -161,7 +161,8 @@ def test_plain_stops_before_a_citation_on_this_python() -> None:
     from judge.corpus.parser import GRAMMAR_PATH
 
     (pattern,) = re.findall(r"^PLAIN: /(.*)/$", GRAMMAR_PATH.read_text(encoding="utf-8"), re.M)
-    assert not re.search(r"\*\+|\+\+|\?\+|\(\?>", GRAMMAR_PATH.read_text(encoding="utf-8"))
+    # No possessive group, no atomic group (single character-class runs may be possessive).
+    assert not re.search(r"\)[*+?]\+|\)\{[0-9,]+\}\+|\(\?>", GRAMMAR_PATH.read_text(encoding="utf-8"))
     line = (RULES / "004_17a8758e9cd78ccf.txt").read_text(encoding="utf-8").splitlines()[11]
     match = re.compile(pattern).match(line)
     assert match is not None and line[match.end():].startswith(("Voir règle 406", "(Voir règle 406"))
@@ -359,3 +360,41 @@ def test_generated_bytes_never_a_traceback(data: bytes, encoding: str) -> None:
     result = judge("check", "-", stdin=data, timeout=60)
     err = result.stderr.decode("utf-8", "replace")
     assert result.returncode in (0, 1, 2) and "Traceback" not in err, err
+
+
+def _terminal(name: str) -> re.Pattern[str]:
+    from judge.corpus.parser import GRAMMAR_PATH
+
+    (pattern,) = re.findall(rf"^{name}(?:\.\d+)?: /(.*)/$", GRAMMAR_PATH.read_text(encoding="utf-8"), re.M)
+    return re.compile(pattern)
+
+
+LINE_PIECES = st.sampled_from(["voir règle 305", "Voir la règle 306.2a", "see rules 500", "rule 12", "cf. 300",
+                               "règles 302-303", "1234", "12", "9", "٣", "\x01", "\x0c", "\t", "ſee rule 300",
+                               "vsrc", "VSCR", "é", "«", " ", ".", "rule", "voir"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(LINE_PIECES | st.text(max_size=5), max_size=12))
+def test_plain_ends_where_a_citation_or_a_control_character_starts(pieces: list[str]) -> None:
+    # The same text on every Python: what PLAIN takes, written as its definition (up to the
+    # first CITE, control character or line end), with plain greedy regexes.
+    line = "".join(pieces).replace("\n", " ")
+    cite = _terminal("CITE")
+    stops = [m.start() for m in (cite.search(line, i) for i in range(len(line) + 1)) if m]
+    stops += [i for i, ch in enumerate(line) if ch in "\n\r\x0b" or (ord(ch) < 0x20 and ch not in "\t\x0c")
+              or ch == "\x7f"]
+    end = min([len(line), *stops])
+    match = _terminal("PLAIN").match(line)
+    assert (match.end() if match else 0) == end
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(LINE_PIECES | st.text(max_size=5), min_size=1, max_size=12))
+def test_a_line_without_three_digits_is_one_text_token(pieces: list[str]) -> None:
+    line = "".join(pieces).replace("\n", " ")
+    text = _terminal("_REST")
+    plain = (line != "" and not re.search(r"[0-9]{3}|[^\x00-\x7f](?<=\d)", line)
+             and not re.search(r"[\x00-\x08\x0b\x0d-\x1f\x7f]", line))
+    match = text.match(line + "\n")
+    assert (match is not None and match.end() == len(line) + 1) == plain
