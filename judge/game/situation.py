@@ -179,10 +179,11 @@ def _check_lengths(top: Mapping[str, object]) -> None:
 
     caps = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
             "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
+    own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
     for key, value in top.items():
         cap = caps.get(key, MAX_LIST_ITEMS)
-        if isinstance(value, list) and len(value) > cap:
-            raise SituationError(key, f"{len(value)} éléments : au plus {cap}")
+        if isinstance(value, list) and len(value) > cap and key not in own:
+            raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
 
 def situation_from_data(data: object, *, source: str = "-") -> Situation:
