@@ -136,10 +136,14 @@ def _trusted_info(path: StrPath, info: os.stat_result) -> bool:
 
 
 def trusted(path: StrPath) -> bool:
-    """True when `path` is ours and writable by nobody else (group and others)."""
+    """True when `path` is a regular file or a folder, ours and writable by nobody else (group
+    and others): a FIFO or a device planted in the cache folder is never read."""
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):
+        return False
+    if info.st_mode & 0o170000 not in (0o100000, 0o040000):
+        _warn(path, "ni fichier ordinaire ni dossier")
         return False
     return _trusted_info(path, info)
 
@@ -147,19 +151,23 @@ def trusted(path: StrPath) -> bool:
 def open_trusted(path: StrPath) -> IO[bytes] | None:
     """`path` opened for reading when it is a regular file we trust (checked on the open file
     itself, so it cannot be swapped in between), else None."""
+    # Opened without blocking (a FIFO planted in the cache folder would block a plain open
+    # until someone writes to it), then checked to be a regular file before any read.
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - returned open, the caller closes it
-    except OSError:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
         return None
     try:
-        info = os.fstat(handle.fileno())
+        info = os.fstat(fd)
+        if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)
+        # The file object keeps the path as its name (the store names it in its messages).
+        return open(path, "rb", opener=lambda _path, _flags: fd)
     except OSError:
-        handle.close()
+        os.close(fd)
         return None
-    if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
-        handle.close()
-        return None
-    return handle
 
 
 def read_pickle(path: StrPath) -> Any:

@@ -10,7 +10,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from judge.errors import JudgeError, NotFound
+from judge.errors import JudgeError, NotFound, cut
 
 if TYPE_CHECKING:
     from argparse import Namespace
@@ -65,7 +65,7 @@ def _rule_number(text: str) -> str:
 
     number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     if not re.fullmatch(RULE_NUMBER, number):
-        raise JudgeError(f"numéro de règle invalide : « {text} » (attendu par exemple 300, 300.3 ou 306.2a)")
+        raise JudgeError(f"numéro de règle invalide : « {cut(text)} » (attendu par exemple 300, 300.3 ou 306.2a)")
     return number
 
 
@@ -84,7 +84,7 @@ def cmd_diff(args: Arguments) -> int:
     from judge.corpus.history import changes, changes_json, changes_text
 
     if args.section is not None and not re.fullmatch(r"\d{3}", args.section.strip()):
-        raise JudgeError(f"numéro de section invalide : « {args.section} » (attendu par exemple 305)")
+        raise JudgeError(f"numéro de section invalide : « {cut(args.section)} » (attendu par exemple 305)")
     graph = _graph(args)
     result = changes(graph, args.source, args.target, args.section and args.section.strip())
     _show(args, lambda: changes_json(result), lambda: changes_text(graph, result))
@@ -122,7 +122,10 @@ def cmd_lint(args: Arguments) -> int:
     from judge.corpus.lint import lint
     from judge.corpus.render import lint_json, lint_text
 
-    findings = lint(_graph(args))
+    graph = _graph(args)
+    if args.edition:
+        graph.edition(args.edition)  # an unknown edition is an error (exit 2), not "nothing found"
+    findings = lint(graph)
     if args.edition:
         findings = tuple(f for f in findings if f.edition == args.edition)
     _show(args, lambda: lint_json(findings), lambda: lint_text(findings))
@@ -142,8 +145,7 @@ def cmd_check(args: Arguments) -> int:
     from judge.checks.report import check, report_json, report_text
     from judge.game.situation import load_situation_file
 
-    stdin_text = sys.stdin.read() if args.file == "-" else None
-    situation = load_situation_file(args.file, stdin_text)
+    situation = load_situation_file(args.file)  # `-`: standard input, bounded, in UTF-8
     from judge.checks.store import load_store
 
     report = check(load_store(args.config).catalogue, situation)
@@ -173,8 +175,31 @@ def cmd_serve(args: Arguments) -> int:
 
     if args.processes is not None and not 1 <= args.processes <= 64:
         raise JudgeError(f"--processes : de 1 à 64 processus (reçu {args.processes})")
+    _check_listen(args.host, args.port)
     serve(_graph(args), host=args.host, port=args.port, processes=args.processes)
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """`--host` and `--port` checked before the server starts: a port out of range, a host
+    that names no address of this machine or a port in use is a French error (exit 2)."""
+    import socket
+
+    from judge.errors import os_reason
+
+    if not 1 <= port <= 65535:
+        raise JudgeError(f"--port : de 1 à 65535 (reçu {cut(str(port), 20)})")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise JudgeError(f"--host : adresse inconnue « {cut(host)} »") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise JudgeError(f"impossible d'écouter sur {cut(host)}:{port} ({os_reason(exc)})") from None
 
 
 # ---------------------------------------------------------------------- arguments

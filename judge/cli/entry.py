@@ -40,12 +40,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code: int = args.func(args)
+        sys.stdout.flush()  # a full disk or /dev/full fails here, not at exit
     except JudgeError as exc:
-        sys.stderr.write(f"judge : {_one_line(str(exc))}\n")
-        return exc.exit_code
+        return _fail(_one_line(str(exc)), exc.exit_code)
     except KeyboardInterrupt:
-        sys.stderr.write("judge : interrompu\n")
-        return 130
+        return _fail("interrompu", 130)
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except UnicodeEncodeError:
+        _silence_stdout()
+        return _fail("la réponse contient un caractère que la sortie ne peut pas écrire "
+                     "(nom de fichier ou texte qui n'est pas de l'UTF-8 valide)", 2)
+    except OSError as exc:
+        from judge.errors import os_reason
+
+        _silence_stdout()
+        where = " sur la sortie standard" if exc.filename is None else f" : {exc.filename!s:.80}"
+        return _fail(f"écriture ou lecture impossible{where} ({os_reason(exc)})", 2)
+    except RecursionError:
+        return _fail("entrée trop imbriquée : refusée", 2)
+    except MemoryError:
+        return _fail("mémoire insuffisante pour cette entrée : refusée", 2)
     return code
+
+
+def _fail(message: str, code: int) -> int:
+    try:
+        sys.stderr.write(f"judge : {message}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """What stdout still holds is dropped (it cannot be written): Python's own flush at exit
+    would print a traceback."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -49,9 +49,14 @@ def find_edition(editions: tuple[Edition, ...], edition_id: str) -> Edition:
 
 
 def newest_edition(editions: tuple[Edition, ...]) -> str:
-    """The latest release (manifest order breaks ties and undated editions)."""
+    """The default edition (of a situation or a search without one): the one that says
+    `default = true`, else the latest release of the embedded ones (an edition from a user's
+    configuration never becomes the default by its date); manifest order breaks ties and
+    undated editions."""
     ids = [e.id for e in editions]
-    return sorted(editions, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
+    chosen = ([e for e in editions if e.default] or [e for e in editions if not e.from_config]
+              or list(editions))
+    return sorted(chosen, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
 
 
 class RuleGraph:
