@@ -22,6 +22,12 @@ GZIP_LEVEL = 6
 GZIP_MINIMUM = 1024  # bytes: below, compressing saves less than its headers
 
 
+class StoredResponse(Response):
+    """An answer made from a `Stored` (which it carries: it is not stored again)."""
+
+    stored: Stored
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     """A 200 answer kept by URL (or an asset kept from start-up)."""
@@ -54,10 +60,14 @@ class Stored:
         """The answer to `request`: 304 when it already has this version, gzip when it accepts it."""
         headers = {"ETag": self.etag, "Cache-Control": self.cache_control, "Vary": "Accept-Encoding"}
         matches = request.headers.get("if-none-match", "")
+        response: StoredResponse
         if matches and (matches.strip() == "*" or self.etag in {tag.strip().removeprefix("W/")
                                                                 for tag in matches.split(",")}):
-            return Response(status_code=304, headers=headers)
-        if self.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
-            return Response(self.gzipped, media_type=self.media_type,
-                            headers={**headers, "Content-Encoding": "gzip"})
-        return Response(self.body, media_type=self.media_type, headers=headers)
+            response = StoredResponse(status_code=304, headers=headers)
+        elif self.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+            response = StoredResponse(self.gzipped, media_type=self.media_type,
+                                      headers={**headers, "Content-Encoding": "gzip"})
+        else:
+            response = StoredResponse(self.body, media_type=self.media_type, headers=headers)
+        response.stored = self
+        return response

@@ -23,7 +23,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
-from judge.web.caching import Stored
+from judge.web.caching import Stored, StoredResponse
 from judge.web.pool import over_budget
 from judge.web.state import app_state
 
@@ -67,6 +67,8 @@ def offloaded(handler: Callable[[Request], Response], params: Sequence[str] = ()
 
     def work(request: Request) -> tuple[Response, Stored | None]:
         response = handler(request)
+        if isinstance(response, StoredResponse):  # an asset, already kept
+            return response, response.stored
         if response.status_code != 200 or not hasattr(response, "body"):
             return response, None
         return response, Stored.of_response(response)
