@@ -130,9 +130,13 @@ async def _on_crash(request: Request, exc: Exception) -> Response:
     problem = user_input_problem(exc)
     if problem is not None:
         return error_response(request, problem.status, problem.message)
+    from judge.web.guard import SECURITY_HEADERS  # this answer is sent outside the app's middleware
+
     # The traceback goes to the server log (uvicorn's), never to the client.
     LOG.error("erreur interne sur %s %s", request.method, request.url.path, exc_info=exc)
-    return error_response(request, 500, STATUS_MESSAGES[500])
+    response = error_response(request, 500, STATUS_MESSAGES[500])
+    response.headers.update({name.decode(): value.decode() for name, value in SECURITY_HEADERS})
+    return response
 
 
 # ---------------------------------------------------------------------- request limits

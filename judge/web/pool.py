@@ -27,6 +27,7 @@ joins the workers; a worker whose server process died exits by itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -191,18 +192,14 @@ class WorkPool:
         processes = list((getattr(executor, "_processes", None) or {}).values())
         self._replace(executor)
         for process in processes:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # already gone
                 process.kill()
-            except (OSError, ValueError):  # already gone
-                pass
         with self._lock:
             if self._closed:
                 return
             fresh = self._current()
-        try:
+        with contextlib.suppress(BrokenProcessPool, RuntimeError):
             fresh.submit(_ready)  # the new workers start now, not at the next request
-        except (BrokenProcessPool, RuntimeError):
-            pass
 
     # ------------------------------------------------------------------ tasks
     def _submit(self, task: Callable[..., T], args: tuple[Any, ...]) -> tuple[ProcessPoolExecutor, Future[T]]:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from judge.web.pool import WorkPool
 
 SEARCH_CACHE_SIZE = 1024
+MAX_EDITION_ID = 40  # characters of an edition id quoted in a message
 TIME_BUDGET = 2.0  # seconds of work per request, then a French 503 (see judge.web.work)
 RESPONSE_CACHE_SIZE = 4096  # GET answers kept by URL (each URL is at most 4 KiB)
 RESPONSE_CACHE_BYTES = 64 * 1024 * 1024  # and their bodies (plain and compressed) at most this many bytes
@@ -102,6 +103,10 @@ class AppState:
         """A validated edition id, or None; an unknown one is a 400."""
         if value is None or value == "":
             return None
+        if len(value) > MAX_EDITION_ID:  # no edition id is that long: not echoed whole
+            from judge.errors import JudgeError
+
+            raise JudgeError(f"édition inconnue : « {value[:MAX_EDITION_ID]}… » ({len(value)} caractères)")
         return self.graph.edition(value).id
 
 

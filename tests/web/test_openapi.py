@@ -89,6 +89,9 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("/api/check", "post", "/api/check", {"content": "{}"}),
     ("/api/check", "post", "/api/check", {"content": "[1, 2"}),
     ("/api/check", "post", "/api/check", {"content": "x" * 70_000}),
+    ("/api/check", "post", "/api/check", {"content": "[" * 50_000 + "]" * 10_000}),  # 422: too deep
+    ("/api/check", "post", "/api/check", {"content": json.dumps(ATTACK_2004),  # 403: another site's form
+                                          "headers": {"origin": "http://evil.example"}}),
     ("/api/openapi.json", "get", "/api/openapi.json", {}),
 ]
 
