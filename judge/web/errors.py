@@ -7,6 +7,7 @@ the `RequestLimits` middleware. What each route does is `judge.web.app`'s job.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -24,6 +25,8 @@ LOG = logging.getLogger("judge.web.app")
 MAX_BODY = 64 * 1024
 MAX_URL = 4096
 MAX_LIMIT = 100
+MAX_WORD = 60  # characters of one word of a user's input quoted in a message
+MAX_MESSAGE = 600  # characters of a message
 MAX_HEADERS = 16 * 1024  # bytes of request line and headers (uvicorn's protocol refuses more, streamed)
 
 STATUS_TITLES = {
@@ -67,6 +70,16 @@ def cut(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_WORD + 1))
+
+
+def short_message(message: str) -> str:
+    """A message as shown: a user's long input quoted in it cut to `MAX_WORD` characters
+    (every run of characters without a space), the whole to `MAX_MESSAGE`."""
+    message = _LONG_WORD.sub(lambda found: found.group(0)[:MAX_WORD] + "…", message)
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
+
+
 def user_input_problem(exc: BaseException) -> Problem | None:
     """The Problem a failure caused by the request's content is (a document nested too deep,
     an integer too long to read, a character that is not text), or None: a real bug."""
@@ -84,6 +97,7 @@ def user_input_problem(exc: BaseException) -> Problem | None:
 def error_response(request: Request, status: int, message: str,
                    headers: Mapping[str, str] | None = None) -> Response:
     """A French error: `{"error": …}` under /api/, an HTML page elsewhere."""
+    message = short_message(message)
     if _is_api(request):
         return JSONResponse({"error": message}, status_code=status, headers=headers)
     title = STATUS_TITLES.get(status, "Erreur")

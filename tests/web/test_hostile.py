@@ -65,7 +65,7 @@ def _token(text: str) -> str:
 def _message(response: httpx.Response) -> str:
     if response.headers["content-type"].startswith("application/json"):
         return str(response.json()["error"])
-    found = re.search(r'class="error-message"[^>]*>(.*?)</', response.text, re.S)
+    found = re.search(r'(?:class="error-message"|id="situation-error")[^>]*>(.*?)</', response.text, re.S)
     return found.group(1) if found else response.text
 
 
@@ -188,6 +188,21 @@ def test_a_long_unknown_edition_is_cut_in_the_message(client: TestClient) -> Non
     response = client.get("/api/search", params={"q": "mana", "edition": "x" * 480})
     assert response.status_code == 400
     assert len(response.json()["error"]) < 200 and "x" * 40 in response.json()["error"]
+
+
+@pytest.mark.parametrize(("method", "url", "options"), [
+    ("POST", "/api/check", {"content": _with(phase="x" * 30_000), "headers": JSON}),
+    ("POST", "/api/check", {"content": json.dumps({**SITUATION, "z" * 30_000: 1}), "headers": JSON}),
+    ("POST", "/situation", {"data": {"source": _with(phase="x" * 30_000)}}),
+    ("GET", "/api/search?q=mana&limit=" + "9" * 400, {}),
+    ("GET", "/2004/300." + "9" * 2000, {}),
+])
+def test_long_user_input_is_cut_in_messages(client: TestClient, method: str, url: str,
+                                            options: dict[str, Any]) -> None:
+    response = client.request(method, url, **options)
+    assert 400 <= response.status_code < 500
+    message = _message(response)
+    assert 20 < len(message) < 700 and "…" in message
 
 
 # ---------------------------------------------------------------------- headers on every answer
