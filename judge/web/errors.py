@@ -70,7 +70,7 @@ def cut(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
-_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_WORD + 1))
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 
 def short_message(message: str) -> str:
