@@ -212,10 +212,14 @@ def api_history(request: Request) -> Response:
 
 # ---------------------------------------------------------------------- rulebook pages
 def _site_page(state: AppState, key: str, build: Callable[[], str]) -> HTMLResponse:
+    """A rulebook page, rendered once: concurrent first requests for it wait for one rendering."""
     html = state.pages.get(key)
     if html is None:
-        html = build()
-        state.pages[key] = html
+        with state.page_lock(key):
+            html = state.pages.get(key)
+            if html is None:
+                html = build()
+                state.pages[key] = html
     return HTMLResponse(html)
 
 

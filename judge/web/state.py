@@ -83,6 +83,15 @@ class AppState:
     response_cache_bytes: int = RESPONSE_CACHE_BYTES
     responses_size: int = 0
 
+    # One lock per rulebook page being rendered (`page_lock`), and the lock of that table.
+    page_locks: dict[str, threading.Lock] = field(default_factory=dict)
+    page_locks_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def page_lock(self, key: str) -> threading.Lock:
+        """The lock under which the page `key` is rendered (once, however many ask at once)."""
+        with self.page_locks_lock:
+            return self.page_locks.setdefault(key, threading.Lock())
+
     def checks_for(self, edition: str, number: str) -> tuple[str, ...]:
         return self.site.checks_for(edition, number)
 
@@ -134,12 +143,17 @@ def build_state(graph: RuleGraph, pool: WorkPool) -> AppState:
     site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
     site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
     export_of(graph)  # the workers' search index: built here, once, if missing (not by each worker)
+    # The changes pages take most of a second each to render: here, not within a request's budget.
+    pages = {f"changes/{older}-{newer}": str(site.render_changes(older, newer, "/"))
+             for older, newer in site.history.pairs_of_editions()
+             if site.history.table(older, newer) is not None}
     return AppState(
         graph=graph,
         env=env,
         site=site,
         assets=_load_assets(graph),
         pool=pool,
+        pages=pages,
     )
 
 
