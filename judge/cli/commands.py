@@ -176,7 +176,8 @@ def cmd_serve(args: Arguments) -> int:
     if args.processes is not None and not 1 <= args.processes <= 64:
         raise JudgeError(f"--processes : de 1 à 64 processus (reçu {args.processes})")
     _check_listen(args.host, args.port)
-    serve(_graph(args), host=args.host, port=args.port, processes=args.processes)
+    serve(_graph(args), host=args.host, port=args.port, processes=args.processes,
+          allow_hosts=args.allow_host or ())
     return 0
 
 
@@ -263,6 +264,9 @@ SERVE_ARGUMENTS: tuple[Argument, ...] = (
     (("--processes",), {"type": int, "metavar": "N",
                         "help": "processus de calcul des situations et des recherches, de 1 à 64 "
                                 "(par défaut : le nombre de cœurs, entre 2 et 8)"}),
+    (("--allow-host",), {"action": "append", "metavar": "NOM",
+                         "help": "nom d'hôte accepté en plus de localhost, 127.0.0.1, [::1] et --host "
+                                 "(déploiement en réseau local ; répétable)"}),
 )
 
 
