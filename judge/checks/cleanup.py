@@ -114,7 +114,7 @@ def check_turn_order(ctx: Context, question: Question) -> Verdict:
 
 # -- the replay's rules ------------------------------------------------------------------------
 
-register_mechanism("replay", cites=(
+register_mechanism("replay", topic=__name__, cites=(
     "turn.phases", "turn.step_ends", "stack.resolves", "priority.*", "action.untap", "action.draw", "action.declare_attackers",
     "action.declare_blockers", "action.combat_damage", "action.deal_combat_damage",
     "action.discard", "action.damage_wears_off", "main.ends", "step.no_priority_ends",

@@ -9,6 +9,7 @@ The checks themselves are elsewhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
@@ -93,6 +94,7 @@ class CheckSpec:
     name: str
     ask: str | None
     cites: tuple[str, ...]
+    topic: str  # the module that registers it
     function: CheckFunction | None = None
 
     def rules_in(self, model: GameModel) -> tuple[str, ...]:
@@ -117,37 +119,44 @@ def check(ask: str, *, cites: tuple[str, ...]) -> Callable[[CheckFunction], Chec
     """Register the check answering `ask`, with the concepts whose rules it cites."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        REGISTRY[ask] = CheckSpec(name=ask, ask=ask, cites=cites, function=function)
+        REGISTRY[ask] = CheckSpec(name=ask, ask=ask, cites=cites, topic=function.__module__,
+                                  function=function)
         return function
 
     return register
 
 
-def register_mechanism(name: str, *, cites: tuple[str, ...]) -> None:
-    """Register the concepts cited by a mechanism that answers no question (the replay)."""
-    REGISTRY[name] = CheckSpec(name=name, ask=None, cites=cites)
+def register_mechanism(name: str, *, topic: str, cites: tuple[str, ...]) -> None:
+    """Register the concepts cited by a mechanism that answers no question (the replay);
+    `topic` is the registering module's `__name__`."""
+    REGISTRY[name] = CheckSpec(name=name, ask=None, cites=cites, topic=topic)
 
 
 # -- the context ---------------------------------------------------------------------
 
-_KNOWN: dict[int, tuple[RuleSource, dict[str, frozenset[str]]]] = {}
 
-
+@lru_cache(maxsize=16)
 def known_numbers(graph: RuleSource, edition: str) -> frozenset[str]:
-    """Rule numbers of an edition in the graph, in any of its languages (cached per graph)."""
-    entry = _KNOWN.get(id(graph))
-    if entry is None or entry[0] is not graph:
-        entry = (graph, {})
-        _KNOWN[id(graph)] = entry
-    table = entry[1]
-    if edition not in table:
-        table[edition] = graph.numbers(edition)
-    return table[edition]
+    """Rule numbers of an edition in the graph, in any of its languages (a graph is built once
+    and never changes: cached by the graph object itself)."""
+    return graph.numbers(edition)
 
 
-# Per graph: (edition, model, concepts) -> the numbers cited. Bounded by the concept tuples
-# the code writes (and the trail's), times the editions.
-_CITED: dict[int, tuple[RuleSource, dict[tuple[str, GameModel, tuple[str, ...]], tuple[str, ...]]]] = {}
+@lru_cache(maxsize=4096)
+def _cited(graph: RuleSource, edition: str, model: GameModel, concepts: tuple[str, ...]
+           ) -> tuple[str, ...]:
+    """The concepts' numbers that the edition's text has, in rule order. Bounded by the concept
+    tuples the code writes (and the trail's), times the editions."""
+    numbers = [n for c in concepts for n in model.rules(c)]
+    return tuple(sorted(dict.fromkeys(n for n in numbers if _present(graph, edition, n)),
+                        key=_rule_order))
+
+
+def _present(graph: RuleSource, edition: str, number: str) -> bool:
+    if ":" in number:
+        home, plain = number.split(":", 1)
+        return home in graph.edition_ids and plain in known_numbers(graph, home)
+    return number in known_numbers(graph, edition)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -194,30 +203,11 @@ class Context:
 
     def cite(self, *numbers: str) -> tuple[str, ...]:
         """The given numbers that exist in the graph, without duplicates."""
-        out: list[str] = []
-        for number in numbers:
-            if ":" in number:
-                edition, plain = number.split(":", 1)
-                present = (edition in self.graph.edition_ids
-                           and plain in known_numbers(self.graph, edition))
-            else:
-                present = number in known_numbers(self.graph, self.edition)
-            if present and number not in out:
-                out.append(number)
-        return tuple(out)
+        return tuple(n for n in dict.fromkeys(numbers) if _present(self.graph, self.edition, n))
 
     def cited(self, concepts: tuple[str, ...]) -> tuple[str, ...]:
-        """The concepts' numbers that the edition's text has, in rule order (memoized)."""
-        key = (self.edition, self.model, concepts)
-        entry = _CITED.get(id(self.graph))
-        if entry is None or entry[0] is not self.graph:
-            entry = (self.graph, {})
-            _CITED[id(self.graph)] = entry
-        found = entry[1].get(key)
-        if found is None:
-            found = tuple(sorted(self.cite(*self.rules(*concepts)), key=_rule_order))
-            entry[1][key] = found
-        return found
+        """The concepts' numbers that the edition's text has, in rule order."""
+        return _cited(self.graph, self.edition, self.model, concepts)
 
     def verdict(self, value: JSON, concepts: tuple[str, ...], why: str, topic: str,
                 extra: tuple[tuple[str, JSON], ...] = ()) -> Verdict:

@@ -9,6 +9,7 @@ checks is `judge.checks.coverage`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from judge.checks.catalog import registered
 from judge.checks.context import Answer, Context, answer, build_context
@@ -82,23 +83,11 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
     return build_context(graph, edition, model, situation), None
 
 
-_Timelines = dict[tuple[int, bool, GameModel], tuple["TimelineEntry", ...]]
-_TIMELINES: dict[int, tuple[tuple[PlannedStep, ...], _Timelines]] = {}
-
-
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
-    """The timeline of a plan under a model (plans are cached by `plan_turn`, models by file:
-    kept per plan object; the model is part of the key, its rules name the skips)."""
-    entry = _TIMELINES.get(id(ctx.plan))
-    if entry is None or entry[0] is not ctx.plan:
-        entry = (ctx.plan, {})
-        _TIMELINES[id(ctx.plan)] = entry
-    key = (ctx.index, ctx.ended, ctx.model)
-    if key not in entry[1]:
-        entry[1][key] = _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
-    return entry[1][key]
+    return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
 
 
+@lru_cache(maxsize=1024)
 def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []
