@@ -69,8 +69,9 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
                    f"pas dans l'édition {ctx.edition}.")
         return ctx.verdict(0, ("mana.burn", "mana.removed"), why, topic, extra)
     extra = (("at", {"phase": ctx.moment.phase}),)
-    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), les "
-           f"{plural(pool, 'mana')} inutilisés de la réserve de {player} sont perdus : il perd "
+    lost = ("le mana inutilisé de la réserve de {0} est perdu" if pool == 1 else
+            "les {1} inutilisés de la réserve de {0} sont perdus").format(player, plural(pool, "mana"))
+    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), {lost} : il perd "
            f"{plural(pool, 'point de vie')}.")
     if ctx.moment.step is not None and ctx.fact("mana_empties") == "phase":
         why += (f" La fin de l'étape « {STEP_LABELS[ctx.moment.step]} » ne cause pas de brûlure "
@@ -118,7 +119,7 @@ register_mechanism("replay", topic=__name__, cites=(
     "turn.phases", "turn.step_ends", "stack.resolves", "priority.*", "action.untap", "action.draw", "action.declare_attackers",
     "action.declare_blockers", "action.combat_damage", "action.deal_combat_damage",
     "action.discard", "action.damage_wears_off", "main.ends", "step.no_priority_ends",
-    "cleanup.no_priority", "hand.cast", "land.play", "mana.burn",
+    "cleanup.no_priority", "hand.cast", "land.play", "mana.burn", "mana.spent", "cast.flash",
     "attack.taps", "attack.vigilance", "block.becomes_blocking", "combat.no_attackers",
     "damage.resolves", "combat.end", "turn.ends", "hand.draw", "turn.first_turn",
     "fact.mana_empties", "fact.combat_damage_on_stack", "fact.first_turn_draw",
@@ -126,5 +127,6 @@ register_mechanism("replay", topic=__name__, cites=(
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
-    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat",
+    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*", "sba.*",
+    "fact.first_turn_draw_multiplayer", "turn.skip", "phasing.skipped_untap", "control.changed",
 ))

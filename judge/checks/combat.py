@@ -14,8 +14,32 @@ from judge.game.turn import Moment
 # -- combat -------------------------------------------------------------------------------
 
 
+def absent(ctx: Context, creature: Creature, subject: str | None = None
+           ) -> tuple[str, tuple[str, ...]] | None:
+    """Why a creature is not there to attack, block or deal damage (put into the graveyard by
+    a state-based action, gone, phased out), with the deciding concepts; None if it is there.
+    The sentence begins with `subject` (the creature's name by default)."""
+    who = subject or creature.name
+    if creature.destroyed is not None:
+        cause = {"sba.lethal_damage": "créature avec des blessures mortelles",
+                 "sba.zero_toughness": "créature avec une endurance de 0 ou moins"}.get(
+            creature.destroyed, "créature")
+        return (f"{who} n'est plus en jeu : {cause}, elle a été mise au cimetière par "
+                f"{ctx.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",
+                (creature.destroyed, "sba.check", "sba.removed_from_combat"))
+    if not creature.in_play:
+        return f"{who} a quitté le jeu", ("combat.removed",)
+    if creature.phased_out:
+        return (f"{who} est déphasée : elle est traitée comme si elle n'existait pas",
+                ("phasing.absent",))
+    return None
+
+
 def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[str]]:
     """Why a creature may not attack, and the concept deciding each reason."""
+    gone = absent(ctx, creature, "elle")
+    if gone is not None:
+        return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
     if creature.controller != ctx.active:
@@ -39,8 +63,14 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
         reasons.append("elle a le défenseur, qui l'empêche d'attaquer")
         concepts.append("attack.defender")
     if not creature.since_turn_start and not creature.has("haste"):
-        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour "
-                       "et elle n'a pas la célérité")
+        how = ""
+        if creature.changed_control:
+            how = " (il en a pris le contrôle ce tour-ci)"
+            concepts.append("control.changed")
+        elif creature.entered:
+            how = " (elle est arrivée sur le champ de bataille ce tour-ci)"
+        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour"
+                       f"{how} et elle n'a pas la célérité")
         concepts.append("attack.since_turn_start")
     return reasons, concepts
 
@@ -48,7 +78,8 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
 @check("attack", cites=("turn.skip", "turn.ends", "combat.players", "attack.declare",
                         "attack.legal", "attack.only_creatures", "attack.untapped",
                         "attack.defender", "attack.since_turn_start", "attack.haste",
-                        "fact.walls_cannot_attack"))
+                        "fact.walls_cannot_attack", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed", "phasing.absent",
+                        "control.changed"))
 def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
@@ -112,6 +143,10 @@ def evasion_reasons(ctx: Context, blocker: Creature, attacker: Creature
 
 def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
                   ) -> tuple[list[str], list[str]]:
+    for there in (blocker, attacker):
+        gone = absent(ctx, there)
+        if gone is not None:
+            return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
     if blocker.controller == ctx.active:
@@ -146,7 +181,8 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
-                       "block.declare", "block.legal", "evasion.*"))
+                       "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                       "phasing.absent"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
     attacker = ctx.creature(question.attacker)
@@ -225,7 +261,8 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "damage.removed_from_combat", "damage.tapped", "damage.assign",
                               "damage.power", "damage.unblocked", "damage.blocked",
                               "damage.blocker", "damage.trample", "damage.two_steps",
-                              "combat.walker_removed"))
+                              "combat.walker_removed", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                              "phasing.absent", "damage.blocker_gone"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -239,6 +276,10 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
+    gone = absent(ctx, creature)
+    if gone is not None:
+        return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
+                           "de combat.", topic)
     if not creature.is_creature:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé d'être une "
                            "créature, elle est donc retirée du combat et n'inflige pas de "
@@ -260,17 +301,17 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
                                "double initiative.", topic)
     rules = ["damage.assign"]
     if creature.attacking:
-        blockers = [c for c in ctx.situation.creatures
-                    if c.blocks(name) and c.is_creature]
+        blockers = [c for c in ctx.situation.creatures if c.blocks(name) and c.in_combat]
         if creature.blocked and not blockers:
             if creature.has("trample"):
                 why = (f"Oui : {name} est bloquée mais plus aucune créature ne la bloque ; avec le "
                        "piétinement, elle assigne toutes ses blessures de combat au joueur "
                        "défenseur.")
-                return ctx.verdict(True, ("damage.blocked", "damage.trample"), why, topic)
+                return ctx.verdict(True, ("damage.blocked", "damage.blocker_gone",
+                                          "damage.trample"), why, topic)
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
-                   "n'inflige aucune blessure de combat.")
-            return ctx.verdict(False, ("damage.blocked",), why, topic)
+                   "reste bloquée et n'inflige aucune blessure de combat.")
+            return ctx.verdict(False, ("damage.blocked", "damage.blocker_gone"), why, topic)
         if not creature.blocked and attack_target(ctx.situation, creature) is None:
             return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
                                f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
@@ -378,7 +419,7 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
             problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
                             f"({', '.join(others)})")
         targets = {attacked_player(s, c) if c.attacks is None else c.attacks for c in members}
-        if len(targets) > 1 and ctx.rules("attack.band_target"):
+        if len(targets) > 1 and ctx.fact("band_same_target"):
             problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
                             "joueur ou planeswalker")
             concepts.append("attack.band_target")
@@ -417,7 +458,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
 
 
 @check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
-                                   "attack.untapped", "attack.since_turn_start",
+                                   "attack.untapped", "attack.since_turn_start", "control.changed",
                                    "attack.defender", "fact.walls_cannot_attack",
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",

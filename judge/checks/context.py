@@ -14,6 +14,7 @@ from functools import lru_cache
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
 from judge.game.model import Creature, Question, Situation
+from judge.game.states import first_turn_skip
 from judge.game.turn import (
     MAIN_PHASES,
     PHASE_LABELS,
@@ -43,7 +44,9 @@ if TYPE_CHECKING:
 
     class RuleSource(Protocol):
         """What the checks need of the rule graph (a `RuleGraph`, or the `Catalogue` of the rule
-        store: `judge check` reads no rule)."""
+        store: `judge check` reads no rule); built once, never changed, hashed by identity."""
+
+        def __hash__(self) -> int: ...
 
         def edition(self, edition_id: str) -> EditionInfo: ...
 
@@ -287,7 +290,8 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     repeats = repeat + (1 if no_priority and step == "cleanup" and waiting else 0)
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
                      two_damage_steps=two, cleanup_repeats=repeats,
-                     extra_phases=s.extra_phases, extra_steps=s.extra_steps)
+                     extra_phases=s.extra_phases, extra_steps=s.extra_steps,
+                     first_turn_skip=first_turn_skip(model, s))
     index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step,
                                 repeat=repeat), nth)
     if ended:

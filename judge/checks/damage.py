@@ -217,7 +217,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                     "blessure"] if total else [], concepts
         concepts.append("damage.blocked")
         gone = [n for n in creature.damage_order if n not in names]
-        if gone and ctx.rules("damage.order_removed"):
+        if gone and ctx.fact("damage_assignment_order"):
             concepts.append("damage.order_removed")
         strangers = [t for t, a in given.items() if a and t not in names and t != player]
         if strangers:
@@ -248,7 +248,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         problems.append(f"elle assigne ses blessures à ce qu'elle bloque ({', '.join(names)}), "
                         f"pas à {', '.join(wrong)}")
     gone = [n for n in creature.damage_order if n not in names]
-    if gone and ctx.rules("damage.blocker_order_removed"):
+    if gone and ctx.fact("damage_assignment_order"):
         concepts.append("damage.blocker_order_removed")
     if any(a.has("banding") for a in targets):
         concepts.append("damage.band_attackers")
@@ -285,7 +285,7 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     if problems:
         why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
                + ".") + note
-        if ctx.rules("damage.illegal"):
+        if ctx.fact("illegal_assignment_undone"):
             concepts.append("damage.illegal")
             why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
                     "joueur a commencé à assigner.")

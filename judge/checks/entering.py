@@ -154,10 +154,13 @@ def _blockers_of(creatures: dict[str, Creature], attacker: str) -> list[str]:
 
 def apply(event: CombatEvent, creatures: dict[str, Creature], *, active: str, defending: str,
           controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
-    """Apply a combat event (its timing already checked) and say what it did."""
+    """Apply a combat event (its timing already checked) and say what it did. A permanent put
+    onto the battlefield has not been controlled continuously since the turn began."""
     if isinstance(event, EntersAttacking):
-        return _enters_attacking(event.creature, creatures, active)
+        return _enters_attacking(replace(event.creature, since_turn_start=False), creatures,
+                                 active)
     if isinstance(event, EntersBlocking):
+        event = replace(event, creature=replace(event.creature, since_turn_start=False))
         return _enters_blocking(event, creatures, defending, controllers, triggers)
     return _block_by_effect(event, creatures, triggers)
 

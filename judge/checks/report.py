@@ -14,6 +14,7 @@ from functools import lru_cache
 from judge.checks.catalog import registered
 from judge.checks.context import Answer, Context, answer, build_context
 from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
+from judge.checks.statebased import described
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.model import Question, Situation
@@ -80,6 +81,7 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
         ctx, trail = replay_context(graph, edition, model, situation)
         return ctx, cited(ctx, trail)
     check_state(model, situation)
+    situation, _ = described(model, situation)
     return build_context(graph, edition, model, situation), None
 
 

@@ -8,6 +8,7 @@ Each answer cites the edition's rules through its game model's concepts (`action
 from __future__ import annotations
 
 from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
+from judge.checks.combat import absent
 from judge.checks.context import JSON, Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target
 from judge.checks.words import plural
@@ -40,11 +41,17 @@ def _names(names: list[str]) -> str:
 
 
 @check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
-                       "priority.untap"))
+                       "priority.untap", "turn.skip", "phasing.skipped_untap"))
 def check_untap(ctx: Context, question: Question) -> Verdict:
+    topic = "l'étape de dégagement"
+    if ctx.skip_reason("untap") == "turn.skip":
+        return ctx.verdict({"phase_out": [], "phase_in": [], "untap": []},
+                           ("turn.skip", "phasing.skipped_untap"), f"Rien : l'étape de dégagement "
+                           f"de {ctx.active} est sautée ce tour-ci ; on passe au-delà comme si "
+                           "elle n'existait pas : aucun permanent ne se déphase, ne se rephase ni "
+                           "ne se dégage.", topic)
     phase_out, phase_in, untap, kept = untap_plan(ctx)
     value: dict[str, JSON] = {"phase_out": phase_out, "phase_in": phase_in, "untap": untap}
-    topic = "l'étape de dégagement"
     concepts = ["action.untap"]
     parts = [f"Pendant l'étape de dégagement de {ctx.active}"]
     if phase_out or phase_in:
@@ -204,7 +211,8 @@ _NEVER_IN_COMBAT = {
 @check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
                            "combat.declared_stays", "combat.end", "attack.becomes",
                            "block.becomes", "combat.alone", "enters.*",
-                           "combat.walker_removed", "combat.blocker_walker"))
+                           "combat.walker_removed", "combat.blocker_walker", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat",
+                           "phasing.absent"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -213,6 +221,10 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
                            "combat, toutes les créatures sont retirées du combat.", topic)
+    if creature.destroyed is not None:
+        gone = absent(ctx, creature)
+        assert gone is not None
+        return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle est retirée du combat.", topic)
     if not creature.in_play:
         return ctx.verdict(False, ("combat.removed",), f"Non : {name} a quitté le jeu, elle est "
                            "retirée du combat.", topic)
@@ -220,8 +232,9 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, (creature.entered,), f"Non : {name} a été mise sur le champ "
                            f"de bataille {_NEVER_IN_COMBAT[creature.entered]}.", topic)
     if creature.phased_out:
-        return ctx.verdict(False, ("combat.removed",), f"Non : {name} est déphasée, elle est "
-                           "retirée du combat.", topic)
+        return ctx.verdict(False, ("combat.removed", "phasing.absent"), f"Non : {name} est "
+                           "déphasée : traitée comme si elle n'existait pas, elle est retirée du "
+                           "combat.", topic)
     attackers = [c.name for c in ctx.situation.creatures if c.attacking and c.in_combat
                  and c.attacks == name]
     if "planeswalker" in creature.card_types and attackers and (

@@ -23,7 +23,8 @@ from judge.game.turn import next_step, rest_of_turn, turn_order
 
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
                        "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
-                       "damage.resolves"))
+                       "damage.resolves", "holder.*", "stack.resolves", "turn.first_turn",
+                       "turn.first_turn_team"))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
     main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
@@ -126,7 +127,8 @@ def check_next(ctx: Context, question: Question) -> Verdict:
     skipped = [e for e in ctx.plan[ctx.index + 1:later] if e.skipped]
     skipped_text = ""
     if skipped:
-        skipped_text = " (sautées : " + ", ".join(e.moment.label for e in skipped) + ")"
+        skipped_text = (f" ({'sautées' if len(skipped) > 1 else 'sautée'} : "
+                        + ", ".join(e.moment.label for e in skipped) + ")")
     if later is None:
         value = _next_turn(ctx)
         why = (f"Le tour se termine{skipped_text} ; le tour suivant est celui de "
@@ -165,7 +167,8 @@ def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
     else:
         why = "Restent : " + ", ".join(e.moment.label for e in rest) + "."
     if skipped and not ctx.ended:
-        why += " Sautées : " + ", ".join(e.moment.label for e in skipped) + "."
+        why += (f" {'Sautées' if len(skipped) > 1 else 'Sautée'} : "
+                + ", ".join(e.moment.label for e in skipped) + ".")
     if not ctx.at_or_after("declare_attackers") and not ctx.ended:
         why += (" Si aucune créature n'est déclarée attaquante, les étapes de déclaration des "
                 "bloqueurs et des blessures de combat seront sautées.")
@@ -238,6 +241,13 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
                            f"sort se {verb[:-2]}e depuis la main.", topic)
     # The rule of the card type that allows it (`cast.<kind>`), beside the timing rule.
     kind_rule = f"cast.{kind}"
+    flash = question.flash and bool(ctx.model.ability_rules("flash"))
+    if question.flash and not flash:
+        label += " (le flash n'existe pas dans cette édition)"
+    if flash:
+        why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; avec le flash, "
+               f"{label} peut être {verb[:-2]}é chaque fois qu'on pourrait {verb} un éphémère.")
+        return ctx.verdict(True, (priority_concept(ctx), "cast.flash", kind_rule), why, topic)
     if kind in SORCERY_SPEED:
         rules = ("main.sorcery_speed", kind_rule)
         reasons = []

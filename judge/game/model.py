@@ -118,6 +118,8 @@ class Creature:
     entered_attacking: bool = False
     entered_blocking: bool = False
     entered: str | None = None
+    # Set by the state-based actions: the concept of the one that put it into the graveyard.
+    destroyed: str | None = None
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -159,10 +161,11 @@ class Question:
     blocks: tuple[tuple[str, str], ...] | None = None  # (blocker, attacker)
     assignment: tuple[tuple[str, int], ...] | None = None  # (recipient, amount)
     when: str | None = None  # one of COMBAT_POINTS
+    flash: bool = False  # `cast`: a creature spell with flash
 
     def params(self) -> tuple[tuple[str, object], ...]:
         """The parameters as JSON values (lists and tables)."""
-        out: list[tuple[str, object]] = []
+        out: list[tuple[str, object]] = [("flash", True)] if self.flash else []
         for name in ASKS[self.ask]:
             value = getattr(self, name)
             if name == "creatures" and value is not None:
@@ -191,6 +194,7 @@ class Situation:
     first_turn: bool = False  # the starting player's first turn of the game
     max_hand_size: int | None = 7
     mana_pools: tuple[tuple[str, int], ...] = ()
+    life: tuple[tuple[str, int], ...] = ()  # life totals, when known
     creatures: tuple[Creature, ...] = ()
     permanents: tuple[Permanent, ...] = ()
     effects: tuple[Effect, ...] = ()
@@ -235,7 +239,7 @@ TOP_KEYS: tuple[str, ...] = (
     "lands_played", "land_plays", "hands", "first_turn", "max_hand_size", "mana_pools", "creatures",
     "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
     "pending_triggers", "mana_available", "extra_phases", "extra_steps", "variant",
-    "attack_option", "teams", "defending", "archenemy",
+    "attack_option", "teams", "defending", "archenemy", "life",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",

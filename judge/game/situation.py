@@ -51,7 +51,6 @@ from judge.game.model import (
     MAX_COUNT,
     MAX_CREATURES,
     MAX_QUESTIONS,
-    SPELL_KINDS,
     TOP_KEYS,
     Creature,
     Question,
@@ -224,6 +223,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         first_turn=read_bool(top.get("first_turn", False), "first_turn"),
         max_hand_size=_max_hand(top.get("max_hand_size", 7)),
         mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
+        life=_counts(top.get("life", {}), "life", players, minimum=None),
         creatures=creatures,
         permanents=permanents,
         effects=read_items(top.get("effects", []), "effects", readers.effect),
@@ -374,14 +374,15 @@ def _stack_item(value: object, path: str, players: tuple[str, ...], active: str)
     return StackItem(kind=kind, controller=controller)
 
 
-def _counts(value: object, path: str, players: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+def _counts(value: object, path: str, players: tuple[str, ...], *, minimum: int | None = 0
+            ) -> tuple[tuple[str, int], ...]:
     table = read_table(value, path)
     out: list[tuple[str, int]] = []
     for name, count in table.items():
         key_path = join_path(path, name)
         if name not in players:
             raise SituationError(key_path, f"joueur inconnu « {name} » (joueurs : {', '.join(players)})")
-        out.append((name, read_int(count, key_path)))
+        out.append((name, read_int(count, key_path, minimum=minimum)))
     return tuple(out)
 
 
@@ -530,6 +531,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
         band=read_optional(table.get("band"), sub("band"), read_string),
         entered=None,
+        destroyed=None,
         damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
         damage=damage,
         attack_cost=attack_cost,
@@ -555,7 +557,7 @@ def _question(
     check_keys(table, path, ("ask", *params))
     read: dict[str, Callable[[object, str], object]] = {
         "player": lambda v, p: read_player(v, p, players),
-        "kind": _spell_kind,
+        "kind": lambda v, p: readers.spell_kind(v, p)[0],
         "creature": lambda v, p: readers.creature_name(v, p, names),
         "attacker": lambda v, p: readers.creature_name(v, p, names),
         "count": _count,
@@ -574,7 +576,8 @@ def _question(
             values[param] = len(players)
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
-    return Question(ask=ask, **values)  # type: ignore[arg-type]
+    flash = "kind" in table and readers.spell_kind(table["kind"], join_path(path, "kind"))[1]
+    return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
 
 
 def _count(value: object, path: str) -> int:
@@ -582,10 +585,3 @@ def _count(value: object, path: str) -> int:
     if count > MAX_COUNT:
         raise SituationError(path, f"au plus {MAX_COUNT} tours (limite du vérificateur)")
     return count
-
-
-def _spell_kind(value: object, path: str) -> str:
-    kind = read_slug(value, path, KIND_ALIASES, "type de sort")
-    if kind not in SPELL_KINDS:
-        raise SituationError(path, f"« {kind} » n'est pas un type de sort ({', '.join(SPELL_KINDS)})")
-    return kind

@@ -16,6 +16,19 @@ _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_
 _BLOCKING = ("declare_blockers", "combat_damage", "end_of_combat")
 
 
+def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
+    """The concept deciding that the starting player skips the draw step of the first turn,
+    or None when nobody skips it (not the first turn, or a multiplayer game other than
+    Two-Headed Giant where the model says the starting player draws: 2010 103.7c)."""
+    if not situation.first_turn:
+        return None
+    if situation.variant == "two_headed_giant":
+        return "turn.first_turn_team" if model.rules("turn.first_turn_team") else "turn.first_turn"
+    if len(situation.players) > 2 and model.fact("first_turn_draw_multiplayer").value:
+        return None
+    return None if model.fact("first_turn_draw").value else "turn.first_turn"
+
+
 def check_state(model: GameModel, situation: Situation) -> None:
     """Raise a SituationError naming the first field of `situation` that cannot be."""
     s = situation
@@ -23,6 +36,15 @@ def check_state(model: GameModel, situation: Situation) -> None:
         raise SituationError("step" if s.step else "phase",
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
                              "cette édition")
+    if s.step == "draw" and first_turn_skip(model, s):
+        raise SituationError("first_turn", "le joueur qui commence la partie passe l'étape de "
+                             "pioche de son premier tour : on passe au-delà comme si elle "
+                             f"n'existait pas (règles {', '.join(model.rules('turn.first_turn'))})")
+    if not model.fact("combat_damage_on_stack").value and any(
+            item.kind == "combat_damage" for item in s.stack):
+        raise SituationError("stack", "les blessures de combat n'utilisent pas la pile dans cette "
+                             "édition : elles sont infligées dès qu'elles sont assignées (règle "
+                             f"{', '.join(model.fact('combat_damage_on_stack').rules)})")
     entry = model.step(s.phase, s.step)
     if s.priority is not None and not entry.priority and not (
             s.step == "cleanup" and (s.stack or s.pending_triggers)):

@@ -128,18 +128,27 @@ def plan_turn(
     cleanup_repeats: int = 0,
     extra_phases: tuple[ExtraPhase, ...] = (),
     extra_steps: tuple[ExtraStep, ...] = (),
+    first_turn_skip: str | None = None,
 ) -> tuple[PlannedStep, ...]:
     """Every step of one turn in order (as `layout` gives them), skipped ones included and marked.
 
     `skip` holds step or phase slugs (300.9); `no_attackers` skips the declare blockers
     and combat damage steps (308.4); `two_damage_steps` splits combat damage (310.5);
-    `cleanup_repeats` adds cleanup steps (314.3). Extra phases and steps are given in
-    creation order: the most recently created one happens first (300.7, 300.8).
+    `cleanup_repeats` adds cleanup steps (314.3); `first_turn_skip`, the concept deciding it,
+    skips the draw step of the starting player's first turn (2004 101.5, 2010 103.7a). Extra
+    phases and steps are given in creation order: the most recently created one happens first
+    (300.7, 300.8); an extra main phase after « combat » follows the extra combat phase when
+    there is one (« an additional combat phase followed by an additional main phase »),
+    whichever is listed first.
     Plans are cached: the same arguments give the same (immutable) tuple.
     """
     blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
-    for extra in extra_phases:
-        at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after)
+    added = {extra.phase for extra in extra_phases}
+    chained = [e for e in extra_phases if e.phase != "combat" and e.after == "combat"
+               and "combat" in added]
+    for extra in (*(e for e in extra_phases if e not in chained), *chained):
+        at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after
+                  and (block[0].extra or extra not in chained))
         blocks.insert(at + 1, _phase_moments(layout, extra.phase, extra=True))
     moments = [moment for block in blocks for moment in block]
     for extra_step in extra_steps:
@@ -162,13 +171,17 @@ def plan_turn(
         else:
             parts = [moment]
         for part in parts:
-            plan.append(_planned(part, skip=skip, no_attackers=no_attackers))
+            plan.append(_planned(part, skip=skip, no_attackers=no_attackers,
+                                 first_turn_skip=first_turn_skip))
     return tuple(plan)
 
 
-def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool) -> PlannedStep:
+def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
+             first_turn_skip: str | None) -> PlannedStep:
     if moment.phase in skip or (moment.step is not None and moment.step in skip):
         return PlannedStep(moment=moment, skipped=True, skip_reason="turn.skip")
+    if first_turn_skip and moment.step == "draw" and not moment.extra:
+        return PlannedStep(moment=moment, skipped=True, skip_reason=first_turn_skip)
     if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
         return PlannedStep(moment=moment, skipped=True, skip_reason="combat.no_attackers")
     return PlannedStep(moment=moment)
