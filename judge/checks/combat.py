@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target, attacked_player, defenders
-from judge.checks.words import label, plural
+from judge.checks.words import label, listing, plural
 from judge.game.model import Creature, Question
 from judge.game.turn import Moment
 
@@ -359,25 +359,53 @@ def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, li
         concepts
 
 
-def _attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »)."""
+def _most_obeyed(required: list[Creature], partners: list[Creature], alone: str) -> int:
+    """The largest number of requirements (« attaque / bloque si possible ») that a declaration
+    could obey without breaking a restriction « ne peut pas attaquer / bloquer seule » (`alone`
+    names that flag): every requirement when two creatures can go together; one alone only if
+    it may go alone or another creature could join it."""
+    if len(required) != 1:
+        return len(required)
+    only = required[0]
+    return 1 if not getattr(only, alone) or any(p.name != only.name for p in partners) else 0
+
+
+def _requirements(required: list[Creature], chosen: set[str], most: int, verb: str
+                  ) -> list[str]:
+    obeyed = [c.name for c in required if c.name in chosen]
+    if len(obeyed) >= most:
+        return []
+    missing = [c.name for c in required if c.name not in chosen]
+    many = len(missing) > 1
+    return [f"{listing(missing)} {'doivent' if many else 'doit'} {verb} si "
+            f"{'elles le peuvent' if many else 'elle le peut'} (sans coût à payer) : cette "
+            f"déclaration respecte {plural(len(obeyed), 'exigence')}, alors qu'une déclaration "
+            f"pourrait en respecter {most} sans enfreindre de restriction"]
+
+
+def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »):
+    obey every restriction and as many requirements as possible (2004 500.2–500.5, 2010
+    508.1c–d); tapped creatures and those with a cost to attack are exempt."""
     problems: list[str] = []
     concepts: list[str] = []
     if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
         problems.append(f"{names[0]} ne peut pas attaquer seule")
         concepts.append("attack.restrictions")
-    for creature in ctx.situation.creatures:
-        if (creature.must_attack and creature.name not in names and creature.controller == ctx.active
-                and not attack_reasons(ctx, creature)[0] and creature.attack_cost == 0
-                and not (creature.cant_attack_alone and not names)):
-            problems.append(f"{creature.name} doit attaquer si elle le peut, et elle le peut "
-                            "(sans coût à payer)")
-            concepts.append("attack.requirements")
+    free = [c for c in ctx.situation.creatures if c.controller == ctx.active
+            and c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
+    required = [c for c in free if c.must_attack]
+    found = _requirements(required, set(names), _most_obeyed(required, free, "cant_attack_alone"),
+                          "attaquer")
+    if found:
+        problems += found
+        concepts.append("attack.requirements")
     return problems, concepts
 
 
-def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »)."""
+def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
+    as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""
     problems: list[str] = []
     concepts: list[str] = []
     blockers = list(dict.fromkeys(b for b, _ in blocks))
@@ -385,13 +413,14 @@ def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[lis
         problems.append(f"{blockers[0]} ne peut pas bloquer seule")
         concepts.append("block.restrictions")
     attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
-    for creature in ctx.situation.creatures:
-        if (creature.must_block and creature.name not in blockers and creature.block_cost == 0
-                and not (creature.cant_block_alone and not blockers)
-                and any(not block_reasons(ctx, creature, a)[0] for a in attackers)):
-            problems.append(f"{creature.name} doit bloquer si elle le peut, et elle le peut "
-                            "(dégagée, sans coût à payer)")
-            concepts.append("block.requirements")
+    free = [c for c in ctx.situation.creatures if c.block_cost == 0
+            and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
+    required = [c for c in free if c.must_block]
+    found = _requirements(required, set(blockers), _most_obeyed(required, free, "cant_block_alone"),
+                          "bloquer")
+    if found:
+        problems += found
+        concepts.append("block.requirements")
     return problems, concepts
 
 
@@ -478,7 +507,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = _attack_rules(ctx, names)
+    more_problems, more_concepts = attack_rules(ctx, names)
     problems += more_problems
     concepts += more_concepts
     announce, more_problems = _announce(ctx, names)
@@ -500,13 +529,14 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
                            f"{ctx.active} peut choisir de ne pas attaquer.", topic)
     if not paid:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
-                           f"Non : {', '.join(names)} pourraient attaquer ensemble." + text, topic)
+                           (f"Non : {listing(names)} pourraient attaquer ensemble." if len(names) > 1
+                            else f"Non : {names[0]} pourrait attaquer.") + text, topic)
     concepts += ["attack.legal", "attack.becomes"]
     word = "deviennent attaquantes" if len(names) > 1 else "devient attaquante"
-    why = (f"Oui : {', '.join(names)} peuvent attaquer ensemble." if len(names) > 1 else
+    why = (f"Oui : {listing(names)} peuvent attaquer ensemble." if len(names) > 1 else
            f"Oui : {names[0]} peut attaquer.") + text
     why += announce
-    why += f" Une fois les coûts payés, {', '.join(names)} {word}."
+    why += f" Une fois les coûts payés, {listing(names)} {word}."
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 
 
@@ -538,7 +568,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = _block_rules(ctx, blocks)
+    more_problems, more_concepts = block_rules(ctx, blocks)
     problems += more_problems
     concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
@@ -561,7 +591,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     attackers = list(dict.fromkeys(a for _, a in blocks))
     word = ("deviennent bloquées, même si leurs" if len(attackers) > 1 else
             "devient bloquée, même si ses")
-    why = (f"Oui : {pairs}." + text + f" {', '.join(attackers)} {word} bloqueurs quittent "
+    why = (f"Oui : {pairs}." + text + f" {listing(attackers)} {word} bloqueurs quittent "
            "ensuite le combat.")
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 

@@ -176,6 +176,12 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
     s = ctx.situation
     attacked = attack_target(s, creature) if creature.attacking else None
     player = attacked or defending_player(s)
+    # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
+    # even once that planeswalker has left combat
+    walker = creature.attacks if creature.attacking and creature.attacks and (
+        creature.attacks not in s.players) else None
+    whom = (f"au planeswalker qu'elle attaque ({player})" if walker and attacked else
+            f"au joueur défenseur ({player})")
     power = creature.power
     if power is None:
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
@@ -208,9 +214,17 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         if not blockers:
             if creature.has("trample"):
                 concepts.append("damage.trample")
+                if walker and attacked is None:
+                    concepts.append("damage.trample_walker")
+                    if total:
+                        problems.append(f"le planeswalker qu'elle attaquait ({walker}) a été "
+                                        "retiré du combat, et aucune blessure d'une créature qui "
+                                        "attaque un planeswalker ne peut être assignée au joueur "
+                                        "défenseur, même avec le piétinement")
+                    return problems, concepts
                 if any(t != player and a for t, a in given.items()):
                     problems.append("bloquée mais sans bloqueur restant, avec le piétinement "
-                                    f"elle assigne toutes ses blessures à {player}")
+                                    f"elle assigne toutes ses blessures {whom}")
                 return problems, concepts
             concepts.append("damage.blocked")
             return ["bloquée et plus aucune créature ne la bloque : elle n'assigne aucune "
@@ -219,13 +233,20 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         gone = [n for n in creature.damage_order if n not in names]
         if gone and ctx.fact("damage_assignment_order"):
             concepts.append("damage.order_removed")
-        strangers = [t for t, a in given.items() if a and t not in names and t != player]
+        strangers = [t for t, a in given.items() if a and t not in names and t != player
+                     and not (walker and t == defending_player(s))]
         if strangers:
             problems.append(f"{', '.join(strangers)} ne la bloque pas")
+        defender = defending_player(s)
+        if walker and given.get(defender) and defender != player:
+            concepts.append("damage.trample_walker")
+            problems.append(f"elle attaque le planeswalker {walker} : aucune de ses blessures ne "
+                            f"peut être assignée au joueur défenseur ({defender}), même avec le "
+                            "piétinement ; l'excédent va au planeswalker")
         if given.get(player):
             concepts.append("damage.trample_lethal")
             if not creature.has("trample"):
-                problems.append(f"sans le piétinement, elle n'assigne rien au joueur ({player})")
+                problems.append(f"sans le piétinement, elle n'assigne rien {whom}")
             elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
                 problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
                                 "mortelles avant que le reste aille au joueur")
@@ -264,6 +285,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.lethal_first", "damage.whole", "damage.illegal",
                                "damage.order_removed", "damage.blocker_order",
                                "damage.blocker_order_removed", "combat.walker_removed",
+                               "damage.trample_walker",
                                "damage.band_blockers", "damage.band_attackers"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)

@@ -20,8 +20,9 @@ from judge.checks.blocks import (
     later_block_triggers,
     not_fired,
 )
-from judge.checks.combat import attack_reasons, block_reasons
+from judge.checks.combat import attack_reasons, attack_rules, block_reasons, block_rules
 from judge.checks.context import Context
+from judge.checks.words import listing
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.model import Creature
 
@@ -64,6 +65,9 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
         if reasons:
             return Refused(reason=f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
                            concept=concepts[0])
+    problems, concepts = attack_rules(ctx, attackers)
+    if problems:
+        return Refused(reason=" ; ".join(problems), concept=concepts[0])
     tapped = []
     for name in attackers:
         creature = creatures[name]
@@ -77,7 +81,7 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
                        concepts=("action.declare_attackers", "combat.no_attackers"))
     several = len(attackers) > 1
     text = (f"{ctx.active} déclare comme {'attaquants' if several else 'attaquant'} : "
-            f"{', '.join(attackers)}")
+            f"{listing(attackers)}")
     concepts = ["action.declare_attackers", "attack.taps"]
     if tapped:
         verb = "s'engagent" if len(tapped) > 1 else "s'engage"
@@ -102,6 +106,9 @@ def declare_blockers(ctx: Context, creatures: dict[str, Creature],
         if reasons:
             return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "
                            + " ; ".join(reasons), concept=concepts[0])
+    problems, concepts = block_rules(ctx, blocks)
+    if problems:
+        return Refused(reason=" ; ".join(problems), concept=concepts[0])
     bands: dict[str, list[str]] = {}
     for creature in creatures.values():
         if creature.band is not None and creature.attacking:

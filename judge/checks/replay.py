@@ -109,6 +109,7 @@ class _Replay:
         self.lost: set[str] = set()
         self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
         self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
+        self.deferred: str | None = None  # priority to note once the declaration is made
         self.first_turn = first_turn_skip(model, situation)
         plan = self._plan()
         if plan[0].skipped:  # a skipped untap step doesn't happen: no phasing, no untapping
@@ -220,7 +221,18 @@ class _Replay:
             self._advance((priority_concept_of(moment), "step.no_priority_ends"))
             return
         self.holder = self.active
+        if self.pending_attackers or self.pending_blockers:
+            # the declaration is a turn-based action: the active player receives priority
+            # after it (2004 308.1, 309.1; 2010 508.1, 509.1)
+            self.deferred = priority_concept_of(moment)
+            return
         self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
+
+    def priority_note(self) -> None:
+        """The active player receives priority once the step's declaration is made."""
+        if self.deferred is not None:
+            self.note(f"{self.active} reçoit la priorité.", self.deferred)
+            self.deferred = None
 
     def _cleanup_triggers(self, moment: Moment, why: tuple[str, ...], performed: bool) -> bool:
         """Abilities waiting in the cleanup step go on the stack and the active player gets
@@ -427,6 +439,8 @@ class _Replay:
             self.no_attackers = not any(c.attacking for c in self.creatures.values())
         if not isinstance(event, DeclareBlockers):
             self.pending_blockers = False
+        if not isinstance(event, (DeclareAttackers, DeclareBlockers)):
+            self.priority_note()
         if isinstance(event, Pass):
             self._pass(index)
         elif isinstance(event, Cast):
@@ -586,6 +600,8 @@ class _Replay:
                 self.note(f"{player} passe : tous les joueurs ont passé ; l'objet du dessus de "
                           f"la pile ({what}) se résout, puis {self.active} reçoit la "
                           "priorité.", "stack.resolves", event=index)
+            if self._state_based():  # performed before the active player receives priority
+                self.note(f"{self.active} reçoit la priorité.", "stack.resolves", "sba.check")
             return
         ends = ("turn.step_ends", *(("main.ends",) if self.moment.step is None else ()))
         self.holder = None
@@ -605,6 +621,7 @@ class _Replay:
         self.note(done.what, *done.concepts, event=index)
         if event.attackers:
             self._declared(attackers=True)
+        self.priority_note()
 
     def _declare_blockers(self, index: int, event: DeclareBlockers) -> None:
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
@@ -616,6 +633,7 @@ class _Replay:
         self.pending_blockers = False
         self.note(done.what, *done.concepts, event=index)
         self._declared(attackers=False)
+        self.priority_note()
 
     def _declared(self, *, attackers: bool) -> None:
         """The abilities the declaration triggered go on the stack (2004 308.1, 309.1; 2010
@@ -641,6 +659,7 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
     state = _Replay(graph, edition, model, situation)
     for index, event in enumerate(situation.events or ()):
         state.play(index, event)
+    state.priority_note()
     no_attackers = state.no_attackers
     if no_attackers is None and state.pending_attackers:
         no_attackers = False

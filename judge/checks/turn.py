@@ -178,7 +178,7 @@ def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
 # -- lands and spells ---------------------------------------------------------------------
 
 
-@check("play_land", cites=("land.play",))
+@check("play_land", cites=("land.play", "land.extra"))
 def check_play_land(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     s = ctx.situation
@@ -199,12 +199,18 @@ def check_play_land(ctx: Context, question: Question) -> Verdict:
                        f"tour-ci sur {s.land_plays} permis")
     if s.hand(player) == 0:
         reasons.append(f"{player} n'a aucune carte en main")
-    rules = ("land.play",)
+    rules: tuple[str, ...] = ("land.play",)
     if reasons:
         why = "Non : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, rules, why[0].upper() + why[1:], "les terrains")
     why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif, "
            f"a la priorité et n'a pas encore joué de terrain ce tour-ci.")
+    if s.lands_played:
+        rules = ("land.play", "land.extra")
+        why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif "
+               f"et a la priorité ; il a joué {plural(s.lands_played, 'terrain')} ce tour-ci, "
+               f"mais un effet lui en permet {s.land_plays} : il annonce quel effet permet ce "
+               "terrain supplémentaire.")
     return ctx.verdict(True, rules, why, "les terrains")
 
 
