@@ -8,8 +8,8 @@ from functools import cache
 from pathlib import Path
 
 from judge.corpus.loader import load_graph
-from judge.game.model import Situation
 from judge.game.situation import load_situation
+from judge.game.situationmodel import Situation
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

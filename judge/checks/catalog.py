@@ -9,10 +9,10 @@ timing of combat spells.
 
 from __future__ import annotations
 
-from judge.checks import cleanup, combat, damage, steps, timing, turn
+from judge.checks import cleanup, combat, damage, steps, timing, turnflow
 from judge.checks.context import REGISTRY, CheckSpec
 
-TOPICS = (turn, combat, cleanup, steps, damage, timing)
+TOPICS = (turnflow, combat, cleanup, steps, damage, timing)
 
 
 def registered(name: str) -> CheckSpec:

@@ -15,8 +15,8 @@ from judge.checks.context import (
 )
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Question
-from judge.game.turn import PHASE_LABELS, STEP_LABELS, turn_order
+from judge.game.situationmodel import Question
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
 
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 

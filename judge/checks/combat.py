@@ -8,8 +8,8 @@ from __future__ import annotations
 from judge.checks.context import Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target, attacked_player, defenders
 from judge.checks.words import label, listing, plural
-from judge.game.model import Creature, Question
-from judge.game.turn import Moment
+from judge.game.situationmodel import Creature, Question
+from judge.game.turnplan import Moment
 
 # -- combat -------------------------------------------------------------------------------
 

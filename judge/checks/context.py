@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
-from judge.game.model import Creature, Question, Situation
+from judge.game.situationmodel import Creature, Question, Situation
 from judge.game.states import first_turn_skip
-from judge.game.turn import (
+from judge.game.turnplan import (
     MAIN_PHASES,
     PHASE_LABELS,
     Moment,

@@ -15,7 +15,7 @@ from judge.checks.context import JSON, Context, Verdict, check
 from judge.checks.defenders import attack_target, defending_player
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Creature, Question, Situation
+from judge.game.situationmodel import Creature, Question, Situation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,7 +24,7 @@ from judge.checks.combat import attack_reasons, attack_rules, block_reasons, blo
 from judge.checks.context import Context
 from judge.checks.words import listing
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from judge.checks.defenders import defending_player
 from judge.checks.entering import CombatEvent
 from judge.checks.statebased import perform
 from judge.checks.trail import TrailEntry
-from judge.checks.turn import KIND_LABELS, check_cast, check_play_land
+from judge.checks.turnflow import KIND_LABELS, check_cast, check_play_land
 from judge.checks.words import plural
 from judge.errors import IllegalEvent
 from judge.game.events import (
@@ -39,10 +39,10 @@ from judge.game.events import (
     PlayLand,
 )
 from judge.game.gamemodel import GameModel
-from judge.game.model import SORCERY_SPEED, Creature, Question, Situation
 from judge.game.objects import Permanent, StackItem
+from judge.game.situationmodel import SORCERY_SPEED, Creature, Question, Situation
 from judge.game.states import first_turn_skip
-from judge.game.turn import (
+from judge.game.turnplan import (
     Moment,
     PlannedStep,
     locate,

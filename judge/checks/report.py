@@ -17,9 +17,9 @@ from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
 from judge.checks.statebased import described
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
-from judge.game.model import Question, Situation
+from judge.game.situationmodel import Question, Situation
 from judge.game.states import check_state
-from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from judge.game.gamemodel import GameModel
-from judge.game.model import Creature, Situation
+from judge.game.situationmodel import Creature, Situation
 
 # The French sentence of each action, and what it does to what it names.
 _SAID = {

@@ -13,8 +13,8 @@ from judge.checks.context import JSON, Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Creature, Question
-from judge.game.turn import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+from judge.game.situationmodel import Creature, Question
+from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ An edition whose model names no rule for it (2004) gets no answer (null), never 
 from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
-from judge.game.model import Question
+from judge.game.situationmodel import Question
 
 _LABELS = {
     "before_attackers": "« seulement avant la déclaration des attaquants »",

@@ -48,7 +48,7 @@ def _graph(args: Arguments) -> Any:
 # ---------------------------------------------------------------------- commands
 def cmd_rule(args: Arguments) -> int:
     # The rule store (built from the graph once per corpus) holds each rule as it is shown.
-    from judge.checks.store import load_store
+    from judge.checks.storebuild import load_store
     from judge.corpus.selection import select
 
     store = load_store(args.config)
@@ -146,7 +146,7 @@ def cmd_check(args: Arguments) -> int:
 
     stdin_text = sys.stdin.read() if args.file == "-" else None
     situation = load_situation_file(args.file, stdin_text)
-    from judge.checks.store import load_store
+    from judge.checks.storebuild import load_store
 
     report = check(load_store(args.config).catalogue, situation)
     _show(args, lambda: report_json(report), lambda: report_text(report))

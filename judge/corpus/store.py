@@ -10,7 +10,7 @@ that both languages are put together exactly as the graph path does.
 The file is marshal data (str, int, tuple, list, dict, None and bool): loading it cannot
 run code. It is read only when trusted (`judge.cache.open_trusted`), and used only when its
 stamps match the inputs (`judge.cache.unchanged`); when they do not, the caller computes
-the digest of the inputs and keeps the store if it is the same (see `judge.checks.store`).
+the digest of the inputs and keeps the store if it is the same (see `judge.checks.storebuild`).
 Layout: MAGIC, the head's length (8 bytes, little-endian), the head, the records.
 """
 

@@ -32,7 +32,7 @@ from judge.game.events import (
     Tap,
     Untap,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -44,7 +44,7 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import MAX_COUNT, MAX_EVENTS, Creature
+from judge.game.situationmodel import MAX_COUNT, MAX_EVENTS, Creature
 
 # Reads a creature's table: (value, path, players, active) -> Creature.
 CreatureReader = Callable[[object, str, tuple[str, ...], str], Creature]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from judge.errors import ManifestError
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
 from judge.game.modelcache import model_data
-from judge.game.turn import PHASE_STEPS, PHASES
+from judge.game.turnplan import PHASE_STEPS, PHASES
 from judge.resources import rules_folder
 
 FORMAT = 1

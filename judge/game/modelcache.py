@@ -5,7 +5,7 @@ numbers, booleans), which `judge.game.gamemodel` then validates into a `GameMode
 the cache holds the parser's output only, so it depends on the file's bytes alone (and on
 Python's version: marshal's format and `tomllib` are Python's), never on our code. One cache
 file per model file: marshal data (loading it runs no code), read only when trusted
-(`judge.cache.read_marshal`). Freshness as in the rule store (`judge.checks.store`): the
+(`judge.cache.read_marshal`). Freshness as in the rule store (`judge.checks.storebuild`): the
 file's stamp, taken before reading it, decides at once; when it differs, the digest of the
 bytes does (same digest: new stamp; else parsed again). A corrupt or planted cache file is
 ignored and rewritten. A `judge check` of a JSON situation thus never imports `tomllib`.

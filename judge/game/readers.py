@@ -23,7 +23,7 @@ from judge.game.aliases import (
     UNTIL_ALIASES,
     fold_name,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -35,8 +35,8 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import MAX_CREATURES, PERMANENT_KEYS, SPELL_KINDS
-from judge.game.turn import MAIN_PHASES, STEP_PHASE
+from judge.game.situationmodel import MAX_CREATURES, PERMANENT_KEYS, SPELL_KINDS
+from judge.game.turnplan import MAIN_PHASES, STEP_PHASE
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

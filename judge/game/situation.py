@@ -2,7 +2,7 @@
 
 Owns the keys, their defaults and the validation: every unknown key or wrong type is a
 `SituationError` naming its field path (0-based indexes, `creatures[1].tapped`). The model is in
-`judge.game.model`, the aliases in `judge.game.aliases`, the readers of permanents, effects,
+`judge.game.situationmodel`, the aliases in `judge.game.aliases`, the readers of permanents, effects,
 triggers and extra steps in `judge.game.readers`; it does not answer questions.
 """
 
@@ -31,7 +31,7 @@ from judge.game.aliases import (
     WHEN_ALIASES,
     fold_name,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -45,7 +45,7 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import (
+from judge.game.situationmodel import (
     ASKS,
     CREATURE_KEYS,
     MAX_COUNT,
@@ -56,7 +56,7 @@ from judge.game.model import (
     Question,
     Situation,
 )
-from judge.game.turn import (
+from judge.game.turnplan import (
     MAIN_PHASES,
     PHASE_STEPS,
     PHASES,

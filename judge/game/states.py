@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
-from judge.game.model import Creature, Situation
+from judge.game.situationmodel import Creature, Situation
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")

@@ -2,7 +2,7 @@
 to its rule. HTML rather than SVG so that labels are set in the page's own font and wrap inside
 their boxes; the stylesheet lays the phases side by side, and one under another below 600 px.
 
-Phases, steps and their French labels come from `judge.game.turn`. Which rule describes each
+Phases, steps and their French labels come from `judge.game.turnplan`. Which rule describes each
 step is read from the graph: section titles are matched (accents and case folded, French or
 English) to find where the turn sections start; an edition without any titled turn section
 (2010 in the corpus has only 505) falls back to the numbering of its era (300s before the
@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
-from judge.game import turn
+from judge.game import turnplan as turn
 from judge.normalize import fold
 from judge.site.templating import rule_url
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.checks.catalog import TOPICS, every_check
-from judge.game.model import ASKS
+from judge.game.situationmodel import ASKS
 
 EXAMPLE = Path(__file__).resolve().parent.parent.parent / "examples" / "attaque-2004.toml"
 

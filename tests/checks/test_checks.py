@@ -14,8 +14,8 @@ from judge.checks.coverage import coverage, coverage_json, coverage_text
 from judge.checks.report import check, game_model, report_json, report_text
 from judge.checks.rulemap import checks_for
 from judge.errors import SituationError
-from judge.game.model import ASKS
-from judge.game.turn import PHASE_STEPS, PHASES
+from judge.game.situationmodel import ASKS
+from judge.game.turnplan import PHASE_STEPS, PHASES
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from judge.errors import IllegalEvent, SituationError
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
-    from judge.game.model import Situation
+    from judge.game.situationmodel import Situation
 
 TO_ATTACKERS = ['"pass"'] * 8
 

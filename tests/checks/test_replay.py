@@ -15,7 +15,7 @@ from judge.checks.replay import Replayed
 from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
-from judge.game.model import Situation
+from judge.game.situationmodel import Situation
 
 TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:

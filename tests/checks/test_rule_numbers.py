@@ -11,7 +11,7 @@ import pytest
 from checks_support import load_case, situation_files
 
 from judge.checks.report import check, report_json
-from judge.checks.store import load_store
+from judge.checks.storebuild import load_store
 
 
 def test_rule_numbers_are_the_graph_numbers(graph) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from cache_support import assert_reported_then_rebuilt, spoil_body
 
 from judge.checks.questions import check_label
 from judge.checks.rulemap import load_checks_for
-from judge.checks.store import load_store
+from judge.checks.storebuild import load_store
 from judge.cli import main
 from judge.corpus.export import rule_json, rule_text
 from judge.corpus.graph import RuleGraph, key

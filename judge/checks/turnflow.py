@@ -15,8 +15,8 @@ from judge.checks.context import (
     who_holds,
 )
 from judge.checks.words import plural
-from judge.game.model import SORCERY_SPEED, Question
-from judge.game.turn import next_step, rest_of_turn, turn_order
+from judge.game.situationmodel import SORCERY_SPEED, Question
+from judge.game.turnplan import next_step, rest_of_turn, turn_order
 
 # -- where, priority, next, rest of turn ------------------------------------------------
 
