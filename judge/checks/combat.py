@@ -5,6 +5,9 @@ The `attack_reasons` / `block_reasons` helpers are shared with the replay's decl
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import product
+
 from judge.checks.context import Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target, attacked_player, defenders
 from judge.checks.words import label, listing, plural
@@ -113,6 +116,11 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(True, tuple(concepts), why, topic)
 
 
+def _teammates(ctx: Context, one: str, other: str) -> bool:
+    """Whether two players are on the same team (shared team turns: 2010 805)."""
+    return any(one in team and other in team for team in ctx.situation.teams)
+
+
 def _matches(creature: Creature, kind: str, slug: str) -> bool:
     if kind == "ability":
         return creature.has(slug)
@@ -162,7 +170,9 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
             reasons.append(f"{blocker.controller}, qui contrôle {blocker.name}, n'est pas un "
                            f"joueur défenseur ({', '.join(found.players) or 'aucun'})")
             concepts.append("block.legal")
-        elif attacked_player(ctx.situation, attacker) != blocker.controller:
+        elif attacked_player(ctx.situation, attacker) != blocker.controller and not (
+                ctx.situation.variant == "two_headed_giant"
+                and _teammates(ctx, attacked_player(ctx.situation, attacker), blocker.controller)):
             reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
                            "qu'il contrôle")
             concepts.append("block.legal")
@@ -206,6 +216,11 @@ def check_block(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {blocker.name} est une créature dégagée du défenseur et {attacker.name} "
            "attaque.")
     concepts = ["block.legal"]
+    for ability in blocker.abilities:
+        if ctx.model.evasion(ability) is not None and ability not in attacker.abilities:
+            why += (f" {blocker.name} a {label('ability', ability)}, qui ne l'empêche pas de "
+                    "bloquer une créature qui ne l'a pas.")
+            concepts.append(f"evasion.{ability}")
     for ability in attacker.abilities:
         evasion = ctx.model.evasion(ability)
         if evasion is not None:
@@ -359,15 +374,47 @@ def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, li
         concepts
 
 
-def _most_obeyed(required: list[Creature], partners: list[Creature], alone: str) -> int:
+def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature], alone: str
+                 ) -> int:
     """The largest number of requirements (« attaque / bloque si possible ») that a declaration
     could obey without breaking a restriction « ne peut pas attaquer / bloquer seule » (`alone`
     names that flag): every requirement when two creatures can go together; one alone only if
     it may go alone or another creature could join it."""
     if len(required) != 1:
         return len(required)
+    if not ctx.fact("requirements_count_partners"):
+        partners = required  # 2004 500.5: only options that satisfy a requirement count
     only = required[0]
     return 1 if not getattr(only, alone) or any(p.name != only.name for p in partners) else 0
+
+
+_SEARCH_LIMIT = 4096  # declarations tried when counting requirements (beyond: the rule above)
+
+
+def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creature],
+                        attackers: list[Creature]) -> int:
+    """The requirements a declaration of blockers could obey without breaking a restriction,
+    the minimum number of blockers of an attacker (`min_blockers`) included: tried
+    declaration by declaration (each creature blocks one attacker it may block, or none)."""
+    if not ctx.fact("requirements_count_partners"):
+        free = required  # 2004 500.5: only options that satisfy a requirement count
+    options = [[None, *(a.name for a in attackers if not block_reasons(ctx, c, a)[0])] for c in free]
+    total = 1
+    for choice in options:
+        total *= len(choice)
+    if total > _SEARCH_LIMIT:
+        return _most_obeyed(ctx, required, free, "cant_block_alone")
+    minimum = {a.name: a.min_blockers for a in attackers if a.min_blockers}
+    best = 0
+    for picks in product(*options):
+        chosen = [(c, a) for c, a in zip(free, picks, strict=True) if a is not None]
+        counts = Counter(a for _, a in chosen)
+        if any(0 < counts[a] < n for a, n in minimum.items()):
+            continue
+        if len(chosen) == 1 and chosen[0][0].cant_block_alone:
+            continue
+        best = max(best, sum(1 for c, _ in chosen if c.must_block))
+    return best
 
 
 def _requirements(required: list[Creature], chosen: set[str], most: int, verb: str
@@ -383,6 +430,16 @@ def _requirements(required: list[Creature], chosen: set[str], most: int, verb: s
             f"pourrait en respecter {most} sans enfreindre de restriction"]
 
 
+def _obeyed(concepts: list[str], kind: str, verb: str) -> str:
+    """The sentence saying a legal declaration obeys its restrictions and requirements."""
+    if f"{kind}.requirements" in concepts:
+        return (f" Elle respecte autant d'exigences que possible sans enfreindre de restriction "
+                f"(une créature engagée ou qui a un coût à payer est dispensée {verb}).")
+    if f"{kind}.restrictions" in concepts:
+        return " Elle respecte les restrictions."
+    return ""
+
+
 def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »):
     obey every restriction and as many requirements as possible (2004 500.2–500.5, 2010
@@ -392,14 +449,26 @@ def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[
     if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
         problems.append(f"{names[0]} ne peut pas attaquer seule")
         concepts.append("attack.restrictions")
-    free = [c for c in ctx.situation.creatures if c.controller == ctx.active
-            and c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
+    limit = ctx.situation.max_attackers
+    if limit is not None and len(names) > limit:
+        problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
+                        f"({len(names)} déclarées)")
+        concepts.append("attack.restrictions")
+    mine = [c for c in ctx.situation.creatures if c.controller == ctx.active]
+    free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
     required = [c for c in free if c.must_attack]
-    found = _requirements(required, set(names), _most_obeyed(required, free, "cant_attack_alone"),
-                          "attaquer")
+    most = _most_obeyed(ctx, required, free, "cant_attack_alone")
+    if limit is not None:
+        most = min(most, limit)
+    found = _requirements(required, set(names), most, "attaquer")
     if found:
         problems += found
         concepts.append("attack.requirements")
+    elif any(c.must_attack for c in mine):
+        concepts.append("attack.requirements")  # obeyed, or exempt (tapped, a cost to pay)
+    if (any(c.cant_attack_alone for c in mine) or limit is not None) and (
+            "attack.restrictions" not in concepts):
+        concepts.append("attack.restrictions")  # obeyed
     return problems, concepts
 
 
@@ -413,14 +482,26 @@ def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list
         problems.append(f"{blockers[0]} ne peut pas bloquer seule")
         concepts.append("block.restrictions")
     attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
-    free = [c for c in ctx.situation.creatures if c.block_cost == 0
+    counts = Counter(a for _, a in blocks)
+    for attacker in attackers:
+        if attacker.min_blockers and 0 < counts[attacker.name] < attacker.min_blockers:
+            problems.append(f"{attacker.name} ne peut être bloquée que par "
+                            f"{plural(attacker.min_blockers, 'créature')} ou plus")
+            concepts.append("block.restrictions")
+    theirs = [c for c in ctx.situation.creatures if c.controller != ctx.active]
+    free = [c for c in theirs if c.block_cost == 0
             and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
     required = [c for c in free if c.must_block]
-    found = _requirements(required, set(blockers), _most_obeyed(required, free, "cant_block_alone"),
-                          "bloquer")
+    found = _requirements(required, set(blockers),
+                          _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
     if found:
         problems += found
         concepts.append("block.requirements")
+    elif any(c.must_block for c in theirs):
+        concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
+    if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
+            "block.restrictions" not in concepts):
+        concepts.append("block.restrictions")  # obeyed
     return problems, concepts
 
 
@@ -524,9 +605,11 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts), text, topic)
     paid, text, more = _pay(ctx, ctx.active, cost, "attack")
     concepts += more
+    obeyed = _obeyed(concepts, "attack", "d'attaquer")
     if not names:
-        return ctx.verdict({"legal": True, "cost": 0}, ("attack.procedure",), f"Oui : "
-                           f"{ctx.active} peut choisir de ne pas attaquer.", topic)
+        return ctx.verdict({"legal": True, "cost": 0}, tuple(dict.fromkeys(
+            ("attack.procedure", "attack.legal", *concepts))), f"Oui : {ctx.active} peut choisir "
+            "de ne pas attaquer." + obeyed, topic)
     if not paid:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
                            (f"Non : {listing(names)} pourraient attaquer ensemble." if len(names) > 1
@@ -535,7 +618,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     word = "deviennent attaquantes" if len(names) > 1 else "devient attaquante"
     why = (f"Oui : {listing(names)} peuvent attaquer ensemble." if len(names) > 1 else
            f"Oui : {names[0]} peut attaquer.") + text
-    why += announce
+    why += announce + obeyed
     why += f" Une fois les coûts payés, {listing(names)} {word}."
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 
@@ -580,9 +663,11 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
         defender = ctx.creature(blocks[0][0]).controller
     paid, text, more = _pay(ctx, defender, cost, "block")
     concepts += more
+    obeyed = _obeyed(concepts, "block", "de bloquer")
     if not blocks:
-        return ctx.verdict({"legal": True, "cost": 0}, ("block.procedure",), f"Oui : "
-                           f"{defender} peut choisir de ne pas bloquer.", topic)
+        return ctx.verdict({"legal": True, "cost": 0}, tuple(dict.fromkeys(
+            ("block.procedure", "block.legal", *concepts))), f"Oui : {defender} peut choisir de "
+            "ne pas bloquer." + obeyed, topic)
     pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks)
     if not paid:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
@@ -591,7 +676,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     attackers = list(dict.fromkeys(a for _, a in blocks))
     word = ("deviennent bloquées, même si leurs" if len(attackers) > 1 else
             "devient bloquée, même si ses")
-    why = (f"Oui : {pairs}." + text + f" {listing(attackers)} {word} bloqueurs quittent "
+    why = (f"Oui : {pairs}." + text + obeyed + f" {listing(attackers)} {word} bloqueurs quittent "
            "ensuite le combat.")
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 

@@ -181,6 +181,8 @@ class Context:
     arrival: tuple[str, ...] = ()
     damage: DamageRecord | None = None  # after a replay with combat damage
     replayed: bool = False
+    performed: tuple[str, ...] = ()  # state-based actions performed on a described situation
+    discarded: int | None = None  # after a replay: cards the cleanup's discard removed
 
     @property
     def moment(self) -> Moment:
@@ -263,7 +265,8 @@ def where_label(moment: Moment) -> str:
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
-                  replayed: bool = False, nth: int = 0, repeat: int = 0) -> Context:
+                  replayed: bool = False, nth: int = 0, repeat: int = 0,
+                  performed: tuple[str, ...] = (), discarded: int | None = None) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -304,7 +307,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         holder = None
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
-                   replayed=replayed)
+                   replayed=replayed, performed=performed, discarded=discarded)
 
 
 def answer(spec: CheckSpec, ctx: Context, question: Question) -> Answer:

@@ -22,7 +22,7 @@ from judge.checks.blocks import (
 )
 from judge.checks.combat import attack_reasons, attack_rules, block_reasons, block_rules
 from judge.checks.context import Context
-from judge.checks.words import listing
+from judge.checks.words import listing, plural
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
 
@@ -68,6 +68,12 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
     problems, concepts = attack_rules(ctx, attackers)
     if problems:
         return Refused(reason=" ; ".join(problems), concept=concepts[0])
+    cost = sum(creatures[name].attack_cost for name in attackers)
+    can = ctx.situation.available(ctx.active)
+    if cost > can:
+        return Refused(reason=f"le coût d'attaque total est de {plural(cost, 'mana')} et "
+                       f"{ctx.active} ne peut en payer que {can} (réserve et capacités de mana) ; "
+                       "le paiement partiel n'est pas permis", concept="attack.pay")
     tapped = []
     for name in attackers:
         creature = creatures[name]

@@ -17,7 +17,15 @@ from judge.checks.blocks import Fired
 from judge.checks.changes import Change, change_note, phase, untap
 from judge.checks.cleanup import empty_pools
 from judge.checks.context import Context, build_context, where_label
-from judge.checks.damage import DamageRecord, Hit, damage_dealers, deal, default_hits, split_resolved
+from judge.checks.damage import (
+    DamageRecord,
+    Hit,
+    assignment_concepts,
+    damage_dealers,
+    deal,
+    default_hits,
+    split_resolved,
+)
 from judge.checks.defenders import defending_player
 from judge.checks.entering import CombatEvent
 from judge.checks.statebased import perform
@@ -67,6 +75,7 @@ class Replayed:
     trail: tuple[TrailEntry, ...]
     arrival: tuple[str, ...]  # concepts: why the game is at this step, with this holder
     damage: DamageRecord | None = None
+    discarded: int | None = None  # cards the cleanup's discard removed
     nth: int = 0  # which occurrence of its place the final step is (extra phases and steps)
     repeat: int = 0  # which cleanup step
 
@@ -105,6 +114,8 @@ class _Replay:
         self.damage: DamageRecord | None = None
         self.nth = 0  # which occurrence of the current place (extra phases and steps)
         self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
+        self.why: tuple[str, ...] = ()  # how the last combat damage was assigned (concepts)
+        self.discarded: int | None = None
         self.life = dict(situation.life)
         self.lost: set[str] = set()
         self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
@@ -344,7 +355,10 @@ class _Replay:
         if not dealers:
             return
         names = ", ".join(c.name for c in dealers)
-        hits = default_hits(self.snapshot(), dealers)
+        snapshot = self.snapshot()
+        hits = default_hits(snapshot, dealers)
+        self.why = assignment_concepts(snapshot, dealers, damage_step=damage_step, ordered=bool(
+            self.model.fact("damage_assignment_order").value))
         if self.model.fact("combat_damage_on_stack").value:
             self.assigned = hits
             self.powers = {c.name: c.power for c in dealers}
@@ -353,7 +367,8 @@ class _Replay:
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
             self.dealt = True
-            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False)
+            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False,
+                               why=self.why)
             self._lose_life(hits)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
@@ -364,6 +379,7 @@ class _Replay:
         hand = self.hands.get(self.active)
         if size is not None and hand is not None and hand > size:
             self.hands[self.active] = size
+            self.discarded = hand - size
             self.note(f"{self.active} a {plural(hand, 'carte')} en main et se défausse de "
                       f"{plural(hand - size, 'carte')} (taille maximale : {size}).",
                       "action.discard")
@@ -372,7 +388,7 @@ class _Replay:
         """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
         dealt, dropped = split_resolved(self.assigned, self.creatures)
         self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
-                           on_stack=True)
+                           on_stack=True, why=self.why)
         self._lose_life(dealt)
         self.assigned = ()
 
@@ -454,10 +470,10 @@ class _Replay:
         elif isinstance(event, AddMana):
             self._need_priority(index, event.by)
             self.pools[event.by] = self.pools.get(event.by, 0) + event.amount
-            self.arrival = (*self.base, "holder.acts")
+            self.arrival = (*self.base, "holder.acts", "holder.mana")
             self.note(f"{event.by} ajoute {plural(event.amount, 'mana')} à sa réserve "
                       f"({plural(self.pools[event.by], 'mana')} en tout) et garde la priorité.",
-                      priority_concept_of(self.moment), "holder.acts", event=index)
+                      priority_concept_of(self.moment), "holder.acts", "holder.mana", event=index)
         elif isinstance(event, PlayLand):
             self._play_land(index, event)
         elif isinstance(event, DeclareAttackers):
@@ -530,7 +546,7 @@ class _Replay:
         verdict = check_cast(self.context(), Question(ask="cast", player=event.by, kind=event.kind,
                                                       flash=event.flash))
         if verdict.value is not True:
-            raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
+            raise IllegalEvent(index, verdict.why, ", ".join(verdict.rules) or None)
         pool = self.pools.get(event.by, 0)
         if event.cost > pool:
             raise IllegalEvent(index, f"{event.by} n'a que {plural(pool, 'mana')} en réserve pour "
@@ -557,14 +573,15 @@ class _Replay:
     def _play_land(self, index: int, event: PlayLand) -> None:
         verdict = check_play_land(self.context(), Question(ask="play_land", player=event.player))
         if verdict.value is not True:
-            raise IllegalEvent(index, verdict.why, verdict.rules[0] if verdict.rules else None)
+            raise IllegalEvent(index, verdict.why, ", ".join(verdict.rules) or None)
         self._from_hand(event.player)
         self.lands_played += 1
         self._act(event.player, None)
         self.note(f"{event.player} joue un terrain depuis sa main (sans utiliser la pile) ; "
                   f"{plural(self.lands_played, 'terrain')} "
                   f"{'joué' if self.lands_played == 1 else 'joués'} ce tour-ci ; il garde la "
-                  "priorité.", "land.play", "holder.acts", event=index)
+                  "priorité.", "land.play", "holder.acts", "holder.special", event=index)
+        self.arrival = (*self.base, "holder.acts", "holder.special")
 
     def _act(self, player: str, item: StackItem | None) -> None:
         if item is not None:
@@ -665,7 +682,7 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
         no_attackers = False
     return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers,
                     trail=tuple(state.trail), arrival=state.arrival, damage=state.damage,
-                    nth=state.nth, repeat=state.moment.repeat)
+                    nth=state.nth, repeat=state.moment.repeat, discarded=state.discarded)
 
 
 def replay_context(graph: RuleSource, edition: str, model: GameModel,
@@ -674,5 +691,6 @@ def replay_context(graph: RuleSource, edition: str, model: GameModel,
     done = replay(graph, edition, model, situation)
     ctx = build_context(graph, edition, model, done.situation, ended=done.ended,
                         no_attackers=done.no_attackers, arrival=done.arrival,
-                        damage=done.damage, replayed=True, nth=done.nth, repeat=done.repeat)
+                        damage=done.damage, replayed=True, nth=done.nth, repeat=done.repeat,
+                        discarded=done.discarded)
     return ctx, done.trail

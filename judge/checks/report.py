@@ -81,8 +81,9 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
         ctx, trail = replay_context(graph, edition, model, situation)
         return ctx, cited(ctx, trail)
     check_state(model, situation)
-    situation, _ = described(model, situation)
-    return build_context(graph, edition, model, situation), None
+    situation, done = described(model, situation)
+    return build_context(graph, edition, model, situation,
+                         performed=tuple(a.concept for a in done)), None
 
 
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:

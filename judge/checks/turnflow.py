@@ -178,34 +178,52 @@ def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
 # -- lands and spells ---------------------------------------------------------------------
 
 
-@check("play_land", cites=("land.play", "land.extra"))
+@check("play_land", cites=("land.play", "land.extra", "land.turn", "turn.first_turn",
+                            "team.turns"))
 def check_play_land(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     s = ctx.situation
     reasons: list[str] = []
+    rules: tuple[str, ...] = ("land.play",)
+    # Two-Headed Giant: each player of the active team may play a land, when the team has
+    # priority (2010 805.4c, 805.5a)
+    team = next((t for t in s.teams if ctx.active in t), ()) if (
+        s.variant == "two_headed_giant") else ()
+    shared = player in team and player != ctx.active
+    if shared:
+        rules += ("team.turns",)
     if ctx.ended:
         reasons.append("le tour est terminé")
-    if player != ctx.active:
-        reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer un terrain")
+    if player != ctx.active and not shared:
+        reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer un terrain, pendant son "
+                       "tour")
+        rules += ("land.turn",)
     if not ctx.in_main:
         reasons.append(f"nous ne sommes pas dans une phase principale mais dans "
                        f"{where_label(ctx.moment)}")
     if s.stack:
         reasons.append("la pile n'est pas vide")
-    if ctx.priority != player and not ctx.ended:
+    if ctx.priority != player and not ctx.ended and not (shared and ctx.priority in team):
         reasons.append(f"{player} n'a pas la priorité ({who_holds(ctx.priority)})")
-    if s.lands_played >= s.land_plays:
+    if s.lands_played >= s.land_plays and not shared:
         reasons.append(f"{ctx.active} a déjà joué {plural(s.lands_played, 'terrain')} ce "
                        f"tour-ci sur {s.land_plays} permis")
+        rules += ("land.extra",)
     if s.hand(player) == 0:
         reasons.append(f"{player} n'a aucune carte en main")
-    rules: tuple[str, ...] = ("land.play",)
+        if s.first_turn and player == ctx.active:
+            reasons[-1] += " (pas de pioche au premier tour du joueur qui commence)"
+            rules += ("turn.first_turn",)
     if reasons:
         why = "Non : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, rules, why[0].upper() + why[1:], "les terrains")
     why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif, "
            f"a la priorité et n'a pas encore joué de terrain ce tour-ci.")
-    if s.lands_played:
+    if shared:
+        why = (f"Oui : partie de Troll à deux têtes : l'équipe de {ctx.active} joue son tour et a "
+               f"la priorité ; chaque joueur de l'équipe, dont {player}, peut jouer un terrain "
+               "pendant ce tour.")
+    elif s.lands_played:
         rules = ("land.play", "land.extra")
         why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif "
                f"et a la priorité ; il a joué {plural(s.lands_played, 'terrain')} ce tour-ci, "
@@ -241,7 +259,7 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
         else:
             why = (f"Non : {player} n'a pas la priorité ({who_holds(ctx.priority)}) ; on ne "
                    f"{verb[:-1]} un sort que lorsqu'on a la priorité.")
-        return ctx.verdict(False, (priority_concept(ctx),), why, topic)
+        return ctx.verdict(False, (priority_concept(ctx), "cast.timing"), why, topic)
     if ctx.situation.hand(player) == 0:
         return ctx.verdict(False, ("hand.cast",), f"Non : {player} n'a aucune carte en main ; un "
                            f"sort se {verb[:-2]}e depuis la main.", topic)
@@ -255,7 +273,7 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
                f"{label} peut être {verb[:-2]}é chaque fois qu'on pourrait {verb} un éphémère.")
         return ctx.verdict(True, (priority_concept(ctx), "cast.flash", kind_rule), why, topic)
     if kind in SORCERY_SPEED:
-        rules = ("main.sorcery_speed", kind_rule)
+        rules = ("main.sorcery_speed", "cast.timing", kind_rule)
         reasons = []
         if not ctx.in_main:
             reasons.append(f"on ne peut {verb} {label} que pendant une phase principale, et nous "
@@ -271,4 +289,4 @@ def check_cast(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(True, rules, why, topic)
     why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; un éphémère peut "
            f"être {verb[:-2]}é chaque fois qu'on a la priorité.")
-    return ctx.verdict(True, (priority_concept(ctx), kind_rule), why, topic)
+    return ctx.verdict(True, (priority_concept(ctx), "cast.timing", kind_rule), why, topic)

@@ -113,6 +113,8 @@ KEY_ALIASES = _aliases({
     "permanents": (),
     "cost": ("coût",),
     "life": ("points de vie", "vie"),
+    "max_attackers": ("attaquants au plus", "au plus n attaquants"),
+    "min_blockers": ("bloqueurs au moins", "bloquée par au moins"),
     "effects": ("effets",),
     "triggers": ("déclenchements", "capacités déclenchées"),
     "pending_triggers": ("déclenchements en attente", "capacités en attente"),

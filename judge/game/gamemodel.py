@@ -39,7 +39,10 @@ FACT_TYPES: dict[str, type] = {
     "band_same_target": bool,  # an attacking band attacks one player or planeswalker
     "combat_timing_points": bool,  # spells usable « only before/after » a point of combat
     "illegal_assignment_undone": bool,  # an illegal combat damage assignment is undone
-    "state_based_name": str,  # the release's French name of a state-based action, with « un(e) »
+    "state_based_name": str,
+    # counting the requirements a declaration could obey, options of creatures that satisfy no
+    # requirement of their own (a partner for one that can't attack or block alone) count too
+    "requirements_count_partners": bool,  # the release's French name of a state-based action, with « un(e) »
 }
 # The state-based actions the engine performs, when a model lists them (`[[state_based_action]]`).
 STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage")
@@ -185,6 +188,8 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
         out[f"fact.{name}"] = fact.rules
     for evasion in model.evasions:
         out[f"evasion.{evasion.ability}"] = evasion.rules
+    for ability, rules in model.abilities:
+        out[f"ability.{ability}"] = rules
     for sba in model.state_based_actions:
         out[f"sba.{sba.what}"] = sba.rules
     out.update(model.cites)

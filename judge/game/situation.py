@@ -247,6 +247,8 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         defending=_defending(top.get("defending"), players, active, teams),
         archenemy=(read_player(top["archenemy"], "archenemy", players) if "archenemy" in top
                    else None),
+        max_attackers=read_optional(top.get("max_attackers"), "max_attackers",
+                                    lambda v, p: read_int(v, p)),
         events=events,
         questions=read_items(
             readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
@@ -336,7 +338,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
         phase = given
     if phase is None:
         if step is None:
-            raise SituationError("phase", "clé obligatoire manquante (ou donnez events)")
+            return "beginning", "untap"  # neither said: the start of the turn
         phase = STEP_PHASE[step]
     if step is not None and STEP_PHASE[step] != phase:
         raise SituationError(
@@ -352,10 +354,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
 def _damage_step(value: object, step: str | None) -> str | None:
     if value is None:
         return None
-    slug = read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
-    if step != "combat_damage":
-        raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage")
-    return slug
+    return read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
 
 
 def _stack_item(value: object, path: str, players: tuple[str, ...], active: str) -> StackItem:
@@ -514,8 +513,9 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block")
         if key in table
     }
-    damage, attack_cost, block_cost = (read_int(table.get(key, 0), sub(key))
-                                       for key in ("damage", "attack_cost", "block_cost"))
+    damage, attack_cost, block_cost, min_blockers = (
+        read_int(table.get(key, 0), sub(key))
+        for key in ("damage", "attack_cost", "block_cost", "min_blockers"))
     return Creature(
         name=read_string(table["name"], sub("name")),
         controller=(read_player(table["controller"], sub("controller"), players)
@@ -536,6 +536,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         damage=damage,
         attack_cost=attack_cost,
         block_cost=block_cost,
+        min_blockers=min_blockers,
         **flags,
     )
 

@@ -109,6 +109,8 @@ class Creature:
     attacks: str | None = None
     # The attacking band it is in (creatures with the same label), 2004 502.10, 2010 702.19.
     band: str | None = None
+    # « can't be blocked except by N or more creatures » (a restriction on blocks), 0: none.
+    min_blockers: int = 0
     # Set by a replay only: it left play, regenerated, changed controller; it was put onto the
     # battlefield attacking or blocking (never « declared »: 508.4, 509.7), or would have been
     # but is not in combat (`entered` names the concept deciding why).
@@ -213,6 +215,8 @@ class Situation:
     teams: tuple[tuple[str, ...], ...] = ()
     defending: str | None = None
     archenemy: str | None = None
+    # « no more than N creatures can attack each turn » (a restriction on attacks), None: none.
+    max_attackers: int | None = None
     events: tuple[Event, ...] | None = None
     questions: tuple[Question, ...] = ()
     source: str = field(default="-", compare=False)
@@ -239,7 +243,7 @@ TOP_KEYS: tuple[str, ...] = (
     "lands_played", "land_plays", "hands", "first_turn", "max_hand_size", "mana_pools", "creatures",
     "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
     "pending_triggers", "mana_available", "extra_phases", "extra_steps", "variant",
-    "attack_option", "teams", "defending", "archenemy", "life",
+    "attack_option", "teams", "defending", "archenemy", "life", "max_attackers",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
@@ -247,6 +251,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
+    "min_blockers",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap")

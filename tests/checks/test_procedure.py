@@ -133,3 +133,11 @@ def test_combat_then_main_extra_phases_are_placed_in_either_order(graph: RuleSou
     names = [p for p, _ in phases]
     collapsed = [n for i, n in enumerate(names) if i == 0 or names[i - 1] != n]
     assert collapsed == ["combat", "postcombat_main", "combat", "postcombat_main", "ending"]
+
+
+@pytest.mark.parametrize(("edition", "rule"), [("2004", "310.5"), ("2010", "510.5")])
+def test_a_damage_step_outside_combat_damage_is_refused_citing_its_rule(
+        graph: RuleSource, edition: str, rule: str) -> None:
+    with pytest.raises(SituationError) as caught:
+        check(graph, situation(f'edition = "{edition}"\nphase = "main1"\ndamage_step = "regular"\n'))
+    assert caught.value.field == "damage_step" and rule in str(caught.value)

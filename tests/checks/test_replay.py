@@ -165,7 +165,8 @@ def test_replay_rejects_illegal_event_with_index_and_rule(
         replay(graph, edition, situation(f'edition = "{edition}"\n' + _events(*events) + CREATURES))
     assert info.value.index == index
     assert reason in info.value.reason
-    assert info.value.rule == rule
+    # the rule deciding it first (then any other rule the refusal cites)
+    assert rule is None or rule in (info.value.rule or "").split(", ")
     assert str(info.value).startswith(f"events[{index}]")
 
 
@@ -246,8 +247,8 @@ def test_replay_spell_without_a_card_in_a_known_hand_is_illegal(
 def test_replay_land_without_a_card_in_hand_names_the_event(graph: RuleSource) -> None:
     with pytest.raises(IllegalEvent) as info:
         replay(graph, "2004", situation(
-            "hands = {A = 0}\nfirst_turn = true\n" + _events(*TO_MAIN, '{play_land = "A"}')))
-    assert (info.value.index, info.value.rule) == (4, "305.4")
+            "hands = {A = 0}\nfirst_turn = true\n" + _events(P, P, '{play_land = "A"}')))
+    assert info.value.index == 2 and "305.4" in (info.value.rule or "").split(", ")
 
 
 def test_replay_untaps_the_active_players_creatures_only(graph: RuleSource) -> None:
@@ -316,7 +317,7 @@ def test_report_trail_is_in_the_json_and_a_numbered_journal_in_the_text(graph: R
     assert "Journal du tour :" in text
     assert "  1. [action du tour] Début de l'étape « dégagement »" in text
     assert ("[événement 2] A ajoute 1 mana à sa réserve (1 mana en tout) et garde la priorité. "
-            "(règles 304.1, 408.1c)") in text
+            "(règles 304.1, 408.1c, 408.2e)") in text
     assert "trail" not in report_json(check(graph, situation('step = "upkeep"\n')))
 
 
