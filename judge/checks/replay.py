@@ -118,6 +118,7 @@ class _Replay:
         self.discarded: int | None = None
         self.life = dict(situation.life)
         self.lost: set[str] = set()
+        self.dirty = True  # what the state-based actions look at may have changed
         self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
         self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
         self.deferred: str | None = None  # priority to note once the declaration is made
@@ -185,6 +186,7 @@ class _Replay:
                 for player, amount in self.pools.items():
                     if player in self.life and amount > 0:
                         self.life[player] -= amount
+                        self.dirty = True
             for what, concept in empty_pools(self.pools, burn=burn):
                 self.note(what, concept)
 
@@ -393,13 +395,19 @@ class _Replay:
         self.assigned = ()
 
     def _lose_life(self, hits: tuple[Hit, ...]) -> None:
-        """Combat damage dealt to a player whose life total is known."""
+        """Combat damage dealt to a player whose life total is known (and to creatures)."""
+        self.dirty = True
         for hit in hits:
             if hit.target in self.life:
                 self.life[hit.target] -= hit.amount
 
     def _state_based(self) -> bool:
-        """State-based actions, as a player would receive priority; whether any was performed."""
+        """State-based actions, as a player would receive priority; whether any was performed.
+        Only damage, life, and what an event does to a permanent change what they look at:
+        checked again only after one of those (`self.dirty`)."""
+        if not self.dirty:
+            return False
+        self.dirty = False
         done = perform(self.model, self.creatures, self.life, self.lost)
         for action in done:
             name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
@@ -493,6 +501,7 @@ class _Replay:
         problem = entering.timing_problem(event, self.moment.step)
         if problem is not None:
             raise IllegalEvent(index, problem, self._rule("combat.end"))
+        self.dirty = True
         controllers = {p.name: p.controller for p in self.permanents.values()}
         controllers.update((c.name, c.controller) for c in self.creatures.values())
         done = entering.apply(event, self.creatures, active=self.active,
@@ -527,6 +536,7 @@ class _Replay:
         """Something happens to a permanent while a player holds priority (an effect)."""
         holder = self._holding(index)
         what, concepts = change_note(event, self.creatures, self.permanents)
+        self.dirty = True
         self._act(holder, None)
         self.note(what, *concepts, event=index)
 

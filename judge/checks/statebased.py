@@ -95,7 +95,9 @@ def described(model: GameModel, situation: Situation) -> tuple[Situation, list[P
     """A described situation as it is once the state-based actions are performed (a player
     receives priority in every step but the untap step and, usually, cleanup; the state of a
     cleanup step comes from the end step, where they were)."""
-    if situation.step == "untap":
+    if situation.step == "untap" or not (situation.life or any(
+            c.toughness is not None and (c.toughness <= 0 or c.damage >= c.toughness)
+            for c in situation.creatures)):
         return situation, []
     creatures = {c.name: c for c in situation.creatures}
     lost: set[str] = set()
