@@ -389,6 +389,7 @@ def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature
 
 
 _SEARCH_LIMIT = 4096  # declarations tried when counting requirements (beyond: the rule above)
+_SEARCH_PAIRS = 256  # blocker-attacker pairs examined for that search
 
 
 def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creature],
@@ -398,6 +399,8 @@ def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creat
     declaration by declaration (each creature blocks one attacker it may block, or none)."""
     if not ctx.fact("requirements_count_partners"):
         free = required  # 2004 500.5: only options that satisfy a requirement count
+    if len(free) * len(attackers) > _SEARCH_PAIRS:
+        return _most_obeyed(ctx, required, free, "cant_block_alone")
     options = [[None, *(a.name for a in attackers if not block_reasons(ctx, c, a)[0])] for c in free]
     total = 1
     for choice in options:
@@ -489,11 +492,13 @@ def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list
                             f"{plural(attacker.min_blockers, 'créature')} ou plus")
             concepts.append("block.restrictions")
     theirs = [c for c in ctx.situation.creatures if c.controller != ctx.active]
-    free = [c for c in theirs if c.block_cost == 0
-            and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
-    required = [c for c in free if c.must_block]
-    found = _requirements(required, set(blockers),
-                          _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
+    found: list[str] = []
+    if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
+        free = [c for c in theirs if c.block_cost == 0
+                and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
+        required = [c for c in free if c.must_block]
+        found = _requirements(required, set(blockers),
+                              _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
     if found:
         problems += found
         concepts.append("block.requirements")
