@@ -121,7 +121,7 @@ class _Replay:
         self.dirty = True  # what the state-based actions look at may have changed
         self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
         self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
-        self.deferred: str | None = None  # priority to note once the declaration is made
+        self.priority_pending: str | None = None  # priority to note once the declaration is made
         self.first_turn = first_turn_skip(model, situation)
         plan = self._plan()
         if plan[0].skipped:  # a skipped untap step doesn't happen: no phasing, no untapping
@@ -237,15 +237,15 @@ class _Replay:
         if self.pending_attackers or self.pending_blockers:
             # the declaration is a turn-based action: the active player receives priority
             # after it (2004 308.1, 309.1; 2010 508.1, 509.1)
-            self.deferred = priority_concept_of(moment)
+            self.priority_pending = priority_concept_of(moment)
             return
         self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
 
     def priority_note(self) -> None:
         """The active player receives priority once the step's declaration is made."""
-        if self.deferred is not None:
-            self.note(f"{self.active} reçoit la priorité.", self.deferred)
-            self.deferred = None
+        if self.priority_pending is not None:
+            self.note(f"{self.active} reçoit la priorité.", self.priority_pending)
+            self.priority_pending = None
 
     def _cleanup_triggers(self, moment: Moment, why: tuple[str, ...], performed: bool) -> bool:
         """Abilities waiting in the cleanup step go on the stack and the active player gets

@@ -3,6 +3,8 @@ turn, invalid states, the journal's order, plain names, extra phases given in an
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from checks_support import real_graph, situation
 
@@ -11,7 +13,6 @@ from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json
 from judge.errors import IllegalEvent, SituationError
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
     from judge.game.situationmodel import Situation
