@@ -1,7 +1,7 @@
-"""Search quality on tests/search_eval.toml: MRR@10 and hit@3 of the three implementations of
-one search — the server's (Whoosh index of record), `judge search`'s (the light scorer on the
-exported index) and the static book's (`search.js` in Chromium, on the same export) — their
-parity with the server (same top 10, same first hit), and a naive substring baseline.
+"""Search quality on tests/search_eval.toml: MRR@10 and hit@3 of the two runners of one
+search — Whoosh (`judge search`, `judge serve`, the library) and the static book's (`search.js`
+in Chromium, on the export) — their parity (same top 10, same first hit), and a naive
+substring baseline.
 
 Run: `.venv/bin/python bench/eval_search.py [--verbose] [--no-browser]`. The test suite imports
 `evaluate` from here to assert MRR@10 >= 0.93.
@@ -78,14 +78,6 @@ def whoosh_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
     return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
 
 
-def light_ids(cases: Sequence[Case]) -> dict[str, list[str]]:
-    from judge.search.light import open_light
-    from judge.search.query import search_with
-
-    index = open_light()
-    return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
-
-
 def static_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
     """The shipped search.js of a freshly built book, in Debian's Chromium, from file://."""
     from playwright.sync_api import sync_playwright
@@ -132,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     graph = load_graph()
     cases = load_cases()
     reference = whoosh_ids(graph, cases)
-    systems = {"serveur (Whoosh)": reference, "judge search (léger)": light_ids(cases)}
+    systems = {"Whoosh (judge search, serve)": reference}
     if not args.no_browser and CHROMIUM.exists():
         systems["livre statique (JS)"] = static_ids(graph, cases)
     for name, results in systems.items():

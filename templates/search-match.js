@@ -2,8 +2,8 @@
 
    The data is search-index.js (window.JUDGE_SEARCH_INDEX: the export of the Whoosh index of
    record, judge/search/export.py). This file is judge/search/tokens.py (tokens, elision, stop
-   words), judge/search/light.py (stems from the exported lexicon, BM25F from the exported term
-   frequencies and field lengths, typo candidates) and judge/search/match.py (the query tree,
+   words), judge/search/engine.py (stems, here from the exported lexicon; Whoosh's BM25F from the
+   exported term frequencies and field lengths; typo candidates) and judge/search/match.py (the query tree,
    phrases, the best documents), for search.js, which plans and ranks the query. */
 (function (global) {
   "use strict";
@@ -97,7 +97,7 @@
 
   function neverStemmed(p, term) { return p.protected.has(term) || DIGIT.test(term); }
 
-  // LightIndex.stem: the exported lexicon, or a stem that matches nothing.
+  // RuleIndex.stem: the exported lexicon, or a stem that matches nothing.
   function stem(p, language, word) {
     if (neverStemmed(p, word)) return word;
     var stems = p.lang[language].part.stems;
@@ -106,13 +106,13 @@
     return typeof found === "number" ? word.slice(0, found) : found;
   }
 
-  // Whoosh's bm25, as judge.search.light.read_term computes it: same operations in the same order.
+  // Whoosh's bm25 (whoosh.scoring.bm25): same operations in the same order.
   function bm25(p, idf, tf, length, average) {
     return idf * ((tf * (p.K1 + 1)) / (tf + p.K1 * ((1 - p.B) + p.B * length / average)));
   }
 
   var NONE = { scores: new Map(), positions: new Map() };
-  // Postings.term + light.read_term
+  // Postings.term + engine.read_term
   function term(p, language, field, text) {
     var l = p.lang[language], k = field + "\u0000" + text, found = l.terms.get(k);
     if (found) return found;

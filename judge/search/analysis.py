@@ -1,7 +1,7 @@
 """French (and English) text analysis for the index: the stop lists and the stemmers.
 
 The tokens, elision and stop-word steps are `judge.search.tokens` (no Whoosh, shared with the
-light search and spelled out in `templates/search.js`); this module adds step 5 and wraps the
+query side and spelled out in `templates/search.js`); this module adds step 5 and wraps the
 pipeline as Whoosh analyzers (importable here because Whoosh pickles the schema by reference).
 It does not know about rules, indexes or queries (see `judge.search.query`).
 
@@ -13,8 +13,8 @@ It does not know about rules, indexes or queries (see `judge.search.query`).
    -> `engag`; `bloqueuse`, `bloqueurs` -> `bloqueur`). The English texts use Snowball's
    English stop words and stemmer instead.
 
-Queries are never stemmed here: the stems of every word a query may use are exported with
-the index (`judge.search.export`), so the query side needs no stemmer.
+The engine stems a query word with the same stemmers, for the words of the query vocabulary
+(`judge.search.tokens`); the static book reads those stems from the export.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
-"""The exported search index: everything a query needs, derived from the Whoosh index of record.
+"""The exported search index: everything the static book's search needs, derived from the
+Whoosh index of record.
 
-Made once per index, when `judge.search.index` builds it (and kept in its cache folder as
-`export.marshal`, plain data: loading it calls no function; a small head, then the big parts
-decoded only when a query reads them, see `pack` and `Stored`); read by the light search of
-`judge search` (`judge.search.light`) and, as JSON in `search-index.js`, by the static book's
-`templates/search.js`. No Whoosh import here: the open indexes are given.
+Made once per index, when `judge.search.index` builds it, and kept in its cache folder as
+`export.marshal` (`pack`, `Stored`); written as JSON in `search-index.js` for the static
+book's `templates/search.js`. No Whoosh import here: the open indexes are given.
 
 Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
 - `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of
@@ -36,10 +35,8 @@ from bisect import bisect_right
 
 from judge.cache import discard, open_trusted, trusted, write_atomic
 from judge.errors import CacheError
-from judge.search.fields import FIELD_BOOSTS
+from judge.search.fields import FIELD_BOOSTS, GLOSSARY
 
-# Reading an export needs none of the graph, the glossary or the model: the builder's
-# (`index_name`, `build_export`) imports are theirs, so that a warm `judge search` loads none.
 TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import IO, Any
@@ -294,7 +291,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
 
     terms = glossary()
-    searchers = {language: ix.searcher() for language, ix in indexes.items()}
+    searchers = {language: ix.searcher() for language, ix in indexes.items() if language != GLOSSARY}
     try:
         words = [t for s in searchers.values() for t in s.reader().field_terms("exact")]
         vocabulary = sorted(query_vocabulary(words, [n for term in terms for n in term.names()]))

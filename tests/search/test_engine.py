@@ -1,9 +1,8 @@
-"""One search everywhere: the light search of `judge search` (the exported index) gives what
-the Whoosh index of record gives, on the whole eval set, and never imports Whoosh."""
+"""The search engine: `judge search` opens the Whoosh index of record through its pointer
+without loading the rule graph; the export for the static book is stored with the index."""
 
 from __future__ import annotations
 
-import importlib.util
 import marshal
 import os
 import subprocess
@@ -12,17 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cache_support import assert_reported_then_rebuilt, spoil_body
 
 from judge.cache import cache_dir
 from judge.corpus.config import configured_cache
 from judge.resources import rules_dir
-from judge.search.engine import index_for
-from judge.search.engine import read_term as whoosh_term
+from judge.search.engine import index_for, open_configured
 from judge.search.export import (
     EXPORT_FILE,
     EXPORT_FORMAT,
-    MAGIC,
     build_export,
     index_name,
     pack,
@@ -31,20 +27,9 @@ from judge.search.export import (
     unpacked,
 )
 from judge.search.index import open_or_build
-from judge.search.light import open_light
-from judge.search.light import read_term as light_term
 from judge.search.query import search_with
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def eval_cases() -> Any:
-    spec = importlib.util.spec_from_file_location("eval_search", ROOT / "bench" / "eval_search.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["eval_search"] = module
-    spec.loader.exec_module(module)
-    return module.load_cases()
 
 
 def shown(result: Any) -> Any:
@@ -52,57 +37,11 @@ def shown(result: Any) -> Any:
     return (result.hits, result.suggestion, result.glossary)
 
 
-@pytest.mark.parametrize(("edition", "lang"), [(None, None), ("2004", None), (None, "fr"), ("2010", "en")])
-def test_light_search_gives_whoosh_results_on_the_eval_set(graph, edition: str | None, lang: str | None) -> None:  # type: ignore[no-untyped-def]
-    whoosh, light = index_for(graph), open_light()
-    cases = eval_cases()
-    assert len(cases) >= 40
-    same = [case.q for case in cases
-            if shown(search_with(whoosh, case.q, edition=edition, lang=lang))
-            == shown(search_with(light, case.q, edition=edition, lang=lang))]
-    assert same == [case.q for case in cases]
-    # Not an empty agreement: the eval set finds rules.
-    assert sum(bool(search_with(light, case.q, edition=edition, lang=lang).hits) for case in cases) > len(cases) // 2
-
-
-def test_exported_terms_score_as_whoosh(graph) -> None:  # type: ignore[no-untyped-def]
-    """Each exported term's BM25F scores and positions, recomputed from the exported term
-    frequencies and field lengths, are Whoosh's to the bit (every 7th term of every field)."""
-    whoosh, light = index_for(graph), open_light()
-    checked = 0
-    for language in whoosh.languages:
-        searcher = whoosh.searcher(language)
-        for field in ("title", "text", "examples", "context", "exact", "heading"):
-            for term in list(searcher.reader().field_terms(field))[::7]:
-                assert light_term(light.source(language), field, term) == whoosh_term(searcher, field, term)
-                checked += 1
-        assert light_term(light.source(language), "text", "∅mana") is None
-    assert checked > 1000
-
-
-def test_light_stems_are_the_snowball_stems(graph) -> None:  # type: ignore[no-untyped-def]
-    """The exported lexicon stems a query word as the index's stemmer does (inflections the
-    texts lack included: « bloqueuses »), and a word outside the vocabulary matches nothing."""
-    whoosh, light = index_for(graph), open_light()
-    words = ["bloqueuses", "attaquants", "engagee", "mana", "blocking", "creatures", "308.2a"]
-    for language in whoosh.languages:
-        for word in words:
-            assert light.stem(language, word) == whoosh.stem(language, word) or not light.postings(language).clause(
-                light.source(language), light.stem(language, word))
-    assert light.stem("fr", "bloqueuses") == "bloqueur"
-    assert light.stem("fr", "xyzzyq") == whoosh.stem("fr", "xyzzyq") == "∅xyzzyq"
-
-
-def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_judge_search_queries_whoosh_without_the_rule_graph(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # Run outside the checkout: `python -c` puts the current folder first on sys.path, which
     # would import the source tree instead of the installed package (whose cache this is).
-    index_for(graph)  # the index and its export are in the cache
-    assert (cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE).is_file()
-    # Not on the warm path (the pointer's): Whoosh, the parser, the graph, the model, the
-    # manifest's TOML, pickle, pathlib, typing. Counted: what judge imports (an editable
-    # install's start-up already imports pathlib, for one).
-    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.model", "judge.corpus.glossary",
-             "tomllib", "pickle", "pathlib", "typing")
+    index_for(graph)
+    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.model")
     code = ("import sys; before = set(sys.modules); from judge.cli import main; "
             "code = main(['search', 'blessures de combat']); "
             f"print([m for m in {heavy!r} if m in sys.modules and m not in before]); sys.exit(code)")
@@ -111,15 +50,14 @@ def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path)
     for run in runs:
         assert run.returncode == 0, run.stderr
         assert "310 Etape des blessures de combat" in run.stdout
-    assert "'whoosh'" not in runs[0].stdout.splitlines()[-1]
-    assert runs[1].stdout.splitlines()[-1] == "[]"
+    assert runs[1].stdout.splitlines()[-1] == "['whoosh']"  # Whoosh answers; no graph, no model
 
 
 def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
     index_for(graph)
     pointer = Path(configured_cache("search", ".pointer"))
     pointer.unlink(missing_ok=True)
-    first = search_with(open_light(), "blessures de combat")
+    first = search_with(open_configured(), "blessures de combat")
     assert pointer.is_file()
     fmt, name, recorded = marshal.loads(pointer.read_bytes())
     assert name == index_name(graph.editions)[0]
@@ -130,15 +68,15 @@ def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_
     # again from the bytes, the same export is found, and the pointer is rewritten.
     stale = tuple((path, None if i == 0 else signature) for i, (path, signature) in enumerate(recorded))
     pointer.write_bytes(marshal.dumps((fmt, name, stale)))
-    assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+    assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
     assert marshal.loads(pointer.read_bytes())[2] != stale
     # A pointer naming another index, or not marshal at all, or planted by someone else: ignored.
     for planted in (marshal.dumps((fmt, "index-nowhere", recorded)), b"\x00junk"):
         pointer.write_bytes(planted)
-        assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+        assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
         assert marshal.loads(pointer.read_bytes())[1] == name  # pointing at the index again
     pointer.chmod(0o666)
-    assert shown(search_with(open_light(), "blessures de combat")) == shown(first)
+    assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
     assert pointer.stat().st_mode & 0o077 == 0  # replaced by a file of ours
 
 
@@ -153,7 +91,7 @@ def test_a_corrupt_export_is_rebuilt_with_the_index(graph, damage: str) -> None:
     assert bad != whole
     path.write_bytes(bad)
     Path(configured_cache("search", ".pointer")).unlink(missing_ok=True)
-    light = open_light()
+    light = open_configured()
     assert light.take_notice() == "index de recherche corrompu : reconstruction"
     assert unpack(read_export(path.parent)) == before  # built again, the same
     assert [h.number for h in search_with(light, "brulure de mana").hits][:1] == ["300.3"]
@@ -170,32 +108,14 @@ def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[n
     assert len(marshal.dumps(stored.head)) < len(pack(data)) / 4
 
 
-def test_a_part_corrupt_past_the_head_is_a_french_error_then_rebuilt(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # The head is checked at open; the parts are read when a query needs them. A part that
-    # does not decode: one French message, exit 3, the export removed; the next search
-    # rebuilds it with its index. As a user runs it: a whole process.
-    index_for(graph)
-    path = cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE
-
-    def search() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "judge", "search", "blessures de combat"], capture_output=True,
-                              text=True, timeout=300, cwd=tmp_path)
-
-    first = search()
-    assert first.returncode == 0, first.stderr
-    spoil_body(path, MAGIC)
-    again = assert_reported_then_rebuilt(search, path)
-    assert again.splitlines()[-10:] == first.stdout.splitlines()[-10:]
-
-
-def test_both_indexes_have_everything_the_protocol_names(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_engine_has_everything_the_protocol_names(graph) -> None:  # type: ignore[no-untyped-def]
     # `judge.search.protocol.Index` is what a search needs of an index (read by the type
-    # checker only): the Whoosh index of record and the exported one both provide all of it.
+    # checker only): the Whoosh engine provides all of it.
     from judge.search.protocol import Index
 
     members = {name for name in vars(Index) if not name.startswith("_")} | set(Index.__annotations__)
     assert {"edition_languages", "newest_edition", "postings", "card", "glossary_hits"} <= members
-    for index in (index_for(graph), open_light()):
+    for index in (index_for(graph), open_configured()):  # opened with or without the graph
         assert [name for name in sorted(members) if not hasattr(index, name)] == []
 
 
