@@ -58,24 +58,45 @@
       p.lang[language] = { part: part, stop: new Set(part.stop), terms: new Map(), clauses: new Map(),
                            numbers: null, initials: null, docs: [] };
     });
-    // judge.search.query._glossary: folded names by first character, longest first.
-    var names = new Map();
+    // judge.search.query._glossary: each name's key (its folded words without a plural) by its
+    // first word, longest first, and each key's notion [en, fr, rules, variant].
+    var names = new Map(), firsts = new Map();
     data.glossary.forEach(function (term) {
-      term[0].concat(term[1]).forEach(function (name) { var f = fold(name); if (!names.has(f)) names.set(f, term); });
+      term[0].concat(term[1]).forEach(function (name) {
+        var k = nameKey(name);
+        if (k.length && !names.has(k.join(" "))) names.set(k.join(" "), { key: k, term: term });
+      });
     });
-    var initials = new Map();
-    Array.from(names.keys()).sort(function (a, b) { return b.length - a.length; }).forEach(function (name) {
-      var c = name.slice(0, 1);
-      if (!initials.has(c)) initials.set(c, []);
-      initials.get(c).push(name);
+    Array.from(names.values()).sort(function (a, b) { return b.key.length - a.key.length; }).forEach(function (n) {
+      if (!firsts.has(n.key[0])) firsts.set(n.key[0], []);
+      firsts.get(n.key[0]).push(n.key);
     });
     p.names = names;
-    p.initials = initials;
+    p.firsts = firsts;
+    // RuleIndex.terminology_words: the folded words of the names, by first character.
+    p.termWords = new Map();
+    data.glossary.forEach(function (term) {
+      term[0].concat(term[1]).forEach(function (name) {
+        tokens(p, name, new Set()).forEach(function (t) {
+          var c = t[0].slice(0, 1);
+          if (!p.termWords.has(c)) p.termWords.set(c, new Set());
+          p.termWords.get(c).add(t[0]);
+        });
+      });
+    });
+    p.realWords = new Set(data.real_words);
     p.primary = {};
     data.editions.forEach(function (e) { p.primary[e[0]] = e[1][0]; });
     prepared = p;
     return p;
   }
+
+  // judge.search.query._singular and name_key: a name's folded words, each without a plural.
+  var NAME_WORD = new RegExp(W + "+", "gu");
+  function singular(word) {
+    return Array.from(word).length > 3 && (word.endsWith("s") || word.endsWith("x")) ? word.slice(0, -1) : word;
+  }
+  function nameKey(text) { return (fold(text).match(NAME_WORD) || []).map(singular); }
 
   // judge.search.tokens.folded_tokens: [term, start, end], offsets into the text.
   function tokens(p, text, stop) {
@@ -268,5 +289,6 @@
     prepare: prepare, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause,
     exactFrequency: exactFrequency, within: within, doc: doc, lookup: lookup, evaluate: evaluate, top: top,
     Clause: Clause, Or: Or, And: And, Phrase: Phrase, WORD_CHAR: WORD_CHAR, DIGIT: DIGIT,
+    UNKNOWN: UNKNOWN, NAME_WORD: NAME_WORD, singular: singular, nameKey: nameKey,
   };
 })(typeof window !== "undefined" ? window : globalThis);

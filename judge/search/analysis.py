@@ -33,6 +33,15 @@ from judge.search.tokens import ELISIONS, folded_tokens, never_stemmed
 
 STOP_WORDS = frozenset({fold(w) for w in stoplists["fr"]} | {"a", "les", "cet", "cette", "ci"} | ELISIONS)
 
+# The words of a judge's whole question that say nothing of its topic (« est-ce que je peux… »,
+# « combien… », « que se passe-t-il si… », "how does…"): dropped from queries, not from the texts.
+QUESTION_WORDS = frozenset({
+    "peut", "peux", "peuvent", "puis", "pouvez", "pourrait", "comment", "quand", "combien", "pourquoi",
+    "quel", "quelle", "quels", "quelles", "lequel", "laquelle", "lesquels", "quoi", "faut", "dois", "doit",
+    "est", "ce", "que", "qu", "si", "oui", "alors", "what", "how", "when", "why", "does", "do", "can",
+})
+QUERY_STOP = STOP_WORDS | QUESTION_WORDS
+
 _stemmer = FrenchStemmer()
 _english = EnglishStemmer()
 # The English texts (their own index, see `judge.search.index`): Snowball's English stop words

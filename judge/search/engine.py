@@ -23,14 +23,16 @@ from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomi
 from judge.corpus.config import configured_cache
 from judge.corpus.lexicon import glossary
 from judge.corpus.names import match_terms, name_key
-from judge.search.analysis import STOP_WORDS, stemmer, stop_words
+from judge.normalize import fold
+from judge.search.analysis import QUERY_STOP, stemmer, stop_words
 from judge.search.export import POSITIONAL
-from judge.search.fields import FIELD_BOOSTS, GLOSSARY
+from judge.search.fields import AUXILIARY, FIELD_BOOSTS, GLOSSARY
 from judge.search.index import Indexes, open_folder, open_or_build, record_of
 from judge.search.match import Postings
 from judge.search.output import Card, Counterpart, GlossaryHit, SearchResult
 from judge.search.query import Doc, search_with
-from judge.search.tokens import in_vocabulary, never_stemmed, unelide, unknown_stem
+from judge.search.tokens import TOKEN_PATTERN, in_vocabulary, never_stemmed, unelide, unknown_stem
+from judge.search.words import WORDS_FILE, read_words, real_words
 
 if TYPE_CHECKING:
     from judge.cache import Stamp
@@ -64,14 +66,15 @@ def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
 class RuleIndex:
     """The open indexes of a corpus; share one across threads and requests."""
 
-    def __init__(self, indexes: Indexes, record: dict[str, Any], notice: str | None = None) -> None:
+    def __init__(self, indexes: Indexes, record: dict[str, Any], notice: str | None = None,
+                 folder: Path | None = None) -> None:
         self.edition_languages = {e: tuple(languages) for e, languages in record["editions"]}
         self.newest_edition: str = record["newest"]
         self._indexes = indexes
-        self.languages = tuple(language for language in indexes if language != GLOSSARY)
+        self.languages = tuple(language for language in indexes if language not in AUXILIARY)
         self.glossary_terms = glossary()
-        self.query_stop = STOP_WORDS
-        self.corrections: dict[str, str | None] = {}
+        self.query_stop = QUERY_STOP
+        self.corrections: dict[str, tuple[str, bool] | None] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
         self._docs: dict[tuple[str, int], Doc] = {}
@@ -79,6 +82,9 @@ class RuleIndex:
         self._editions: dict[tuple[str, str], frozenset[int]] = {}
         self._known: dict[str, bool] = {}
         self._name_words: frozenset[str] | None = None
+        self._initials: dict[str, frozenset[str]] | None = None
+        self._folder = folder  # the index's cache folder (None: built in memory)
+        self._real: frozenset[str] | None = None
         self._entries: tuple[tuple[Any, ...], ...] | None = None
         self._postings = {language: Postings(FIELD_BOOSTS, read_term) for language in self.languages}
         # Said once, with the first result (`take_notice`): never as a Python warning line.
@@ -108,13 +114,7 @@ class RuleIndex:
         """A word of the indexed texts (any language's `exact` field) or of the FR↔EN glossary."""
         found = self._known.get(word)
         if found is None:
-            if self._name_words is None:
-                from judge.normalize import fold
-                from judge.search.tokens import TOKEN_PATTERN
-
-                self._name_words = frozenset(unelide(fold(m.group(0)))[0] for term in self.glossary_terms
-                                             for name in term.names() for m in TOKEN_PATTERN.finditer(name))
-            found = word in self._name_words or any(
+            found = word in self._terminology() or any(
                 ("exact", word.encode("utf-8")) in self.searcher(language).reader() for language in self.languages)
             if len(self._known) < 1 << 16:
                 self._known[word] = found
@@ -200,6 +200,29 @@ class RuleIndex:
             for (e, language, term, body), via in match_terms(candidates, text,
                                                               notions=self._notions())[:limit])
 
+    def terminology_words(self, initial: str) -> frozenset[str]:
+        """The folded words of the terminology's names that begin with `initial`."""
+        if self._initials is None:
+            initials: dict[str, set[str]] = {}
+            for word in self._terminology():
+                initials.setdefault(word[:1], set()).add(word)
+            self._initials = {c: frozenset(words) for c, words in initials.items()}
+        return self._initials.get(initial, frozenset())
+
+    def is_real_word(self, word: str) -> bool:
+        """A real French or English word (`judge.search.words`)?"""
+        if self._real is None:
+            found = read_words(str(self._folder / WORDS_FILE)) if self._folder is not None else None
+            self._real = found if found is not None else frozenset(real_words())
+        return word in self._real
+
+    def _terminology(self) -> frozenset[str]:
+        """Every folded word of the terminology's names (elided articles dropped)."""
+        if self._name_words is None:
+            self._name_words = frozenset(w for term in self.glossary_terms for name in term.names()
+                                         for m in TOKEN_PATTERN.finditer(name) if (w := unelide(fold(m.group(0)))[0]))
+        return self._name_words
+
     def _notions(self) -> tuple[frozenset[frozenset[str]], ...]:
         """Each FR↔EN notion as the name keys of its names (`judge.corpus.glossary.notion_keys`,
         whose module needs the graph)."""
@@ -221,12 +244,13 @@ def open_index(graph: RuleGraph) -> RuleIndex:
     from judge.search.export import index_name
 
     indexes, notice = open_or_build(graph)
-    record = record_of(Path(cache_path(index_name(graph.editions)[0])))
+    folder: Path | None = Path(cache_path(index_name(graph.editions)[0]))
+    record = record_of(folder) if folder is not None else None
     if record is None:  # an index in memory (unwritable cache): its record from the graph
         from judge.search.index import _record
 
-        record = _record(graph)
-    return RuleIndex(indexes, record, notice)
+        record, folder = _record(graph), None
+    return RuleIndex(indexes, record, notice, folder)
 
 
 _open: weakref.WeakKeyDictionary[RuleGraph, RuleIndex] = weakref.WeakKeyDictionary()
@@ -257,7 +281,7 @@ def _pointed(pointer: str) -> RuleIndex | None:
     folder = Path(cache_path(found[1]))
     indexes = open_folder(folder)
     record = record_of(folder)
-    return None if indexes is None or record is None else RuleIndex(indexes, record)
+    return None if indexes is None or record is None else RuleIndex(indexes, record, folder=folder)
 
 
 def open_configured(config: str | None = None) -> RuleIndex:
@@ -286,7 +310,7 @@ def open_configured(config: str | None = None) -> RuleIndex:
             write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
         return index
     write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
-    return RuleIndex(indexes, record, notice)
+    return RuleIndex(indexes, record, notice, folder)
 
 
 def search(

@@ -35,7 +35,7 @@ from bisect import bisect_right
 
 from judge.cache import discard, open_trusted, trusted, write_atomic
 from judge.errors import CacheError
-from judge.search.fields import FIELD_BOOSTS, GLOSSARY
+from judge.search.fields import AUXILIARY, FIELD_BOOSTS
 
 TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
@@ -286,12 +286,13 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     from judge.corpus.glossary import entries, notion_keys
     from judge.corpus.lexicon import glossary
     from judge.corpus.names import SMALL_WORDS, term_key
-    from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
+    from judge.search.analysis import QUERY_STOP, analyze_terms, stemmer, stop_words
     from judge.search.output import card_of
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
+    from judge.search.words import real_words
 
     terms = glossary()
-    searchers = {language: ix.searcher() for language, ix in indexes.items() if language != GLOSSARY}
+    searchers = {language: ix.searcher() for language, ix in indexes.items() if language not in AUXILIARY}
     try:
         words = [t for s in searchers.values() for t in s.reader().field_terms("exact")]
         vocabulary = sorted(query_vocabulary(words, [n for term in terms for n in term.names()]))
@@ -351,8 +352,9 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "key": name,
         "bm25": {"K1": K1, "B": B},
         "boosts": [[field, boost] for field, boost in FIELD_BOOSTS.items()],
-        "query_stop": sorted(STOP_WORDS),
-        "glossary": [[list(term.en), list(term.fr)] for term in terms],
+        "query_stop": sorted(QUERY_STOP),
+        "glossary": [[list(term.en), list(term.fr), list(term.rules), term.variant] for term in terms],
+        "real_words": real_words(),
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
         "notions": [sorted(sorted(key) for key in notion) for notion in notion_keys(terms)],
         "small_words": sorted(SMALL_WORDS),

@@ -37,6 +37,7 @@ from judge.search.export import (
     write_export,
 )
 from judge.search.fields import GLOSSARY
+from judge.search.words import WORDS_FILE
 
 if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
@@ -184,7 +185,7 @@ def _load_in_memory(path: Path) -> Any | None:
         return None
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
-        if name == EXPORT_FILE:
+        if name in (EXPORT_FILE, WORDS_FILE):
             continue
         if not trusted(path / name):
             return None
@@ -204,6 +205,8 @@ def _discard(path: Path) -> None:
 
 def build_index(graph: RuleGraph, dest: Path) -> None:
     """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
+    from judge.search.words import real_words
+
     ensure_dir(dest.parent)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
@@ -214,6 +217,7 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
         write_export(tmp / EXPORT_FILE, build_export(graph, built, dest.name))
         glossary = whoosh.index.create_in(str(tmp), glossary_schema(), indexname=GLOSSARY)
         _fill_glossary(glossary, graph)
+        (tmp / WORDS_FILE).write_text("\n".join(real_words()), encoding="utf-8")
         for ix in (*built.values(), glossary):
             ix.close()
         (tmp / "complete").write_text(json.dumps(_record(graph)))
