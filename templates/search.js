@@ -19,7 +19,7 @@
   var singular = core.singular, termKey = core.nameKey;
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
-  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0;
+  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0;
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20;
@@ -438,7 +438,8 @@
 
     var fixedPlan = corrected(p, planned, languages), corrections = fixedPlan[1];
     planned = fixedPlan[0];
-    var words = planned.words, variantsOf = variants(p, planned), covered = {};
+    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set();
+    planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
 
     function runIn(language) {
       var stop = p.lang[language].stop, stemOf = function (w) { return stem(p, language, w); };
@@ -458,6 +459,7 @@
         best = Math.max(best, c);
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
+        if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
         var name = new Set(names[docnum]);
         if (name.size && Array.from(name).every(function (s) { return asked.has(s); })
             && coverage(function (s) { return name.has(s); }, wanted) === 1.0) score *= NAME_MATCH;
@@ -490,7 +492,7 @@
       var removed = card[4];
       return {
         id: d.edition + ":" + d.language + ":" + d.number, edition: d.edition, language: d.language,
-        number: d.number, title: card[0], score: h[1], url: data.urls[d.language][d.docnum],
+        number: d.number, title: card[0], french: card[6] || null, score: h[1], url: data.urls[d.language][d.docnum],
         note: card[1] === "historical" ? "historique" + (removed.length ? ", supprimée en " + removed.join(", ") : "") : "",
         extract: extract(p, card, stop, function (t) { return exactWords.has(t) || stems.has(stem(p, d.language, t)); }),
       };
@@ -590,7 +592,7 @@
       li.className = "search-hit";
       head.className = "hit-head";
       a.href = r.url;
-      a.textContent = r.title ? r.number + " " + r.title : r.number;
+      a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
       where.className = "hit-edition";
       where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
       head.appendChild(a);

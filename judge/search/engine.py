@@ -181,10 +181,10 @@ class RuleIndex:
         return frozenset(self._fields(doc.language, doc.docnum)["names"])
 
     def card(self, doc: Doc) -> Card:
-        title, status, context, other, removed_in, texts = self._fields(doc.language, doc.docnum)["card"]
+        title, status, context, other, removed_in, texts, french = self._fields(doc.language, doc.docnum)["card"]
         return Card(
             edition=doc.edition, language=doc.language, number=doc.number, title=title, status=status,
-            context=context, removed_in=tuple(removed_in), texts=tuple(texts),
+            context=context, removed_in=tuple(removed_in), texts=tuple(texts), french_name=french,
             counterpart=None if other is None else Counterpart(
                 language=other[0], number=other[1], title=other[2], text=other[3]),
         )

@@ -331,7 +331,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
                 other = card.counterpart
                 cards.append([card.title, card.status, card.context,
                               None if other is None else [other.language, other.number, other.title, other.text],
-                              list(card.removed_in), list(card.texts)])
+                              list(card.removed_in), list(card.texts), card.french_name])
             languages[language] = {
                 "stop": sorted(stop_words(language)),
                 "count": count,

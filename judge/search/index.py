@@ -90,7 +90,7 @@ def _card(graph: RuleGraph, rule: Rule) -> tuple[Any, ...]:
     other = card.counterpart
     return (card.title, card.status, card.context,
             None if other is None else (other.language, other.number, other.title, other.text),
-            card.removed_in, card.texts)
+            card.removed_in, card.texts, card.french_name)
 
 
 def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, Any]]:

@@ -56,6 +56,8 @@ VARIANT = 0.5
 # that language's best is scaled to this much of the first's (the only good hit is not buried).
 BETTER_LANGUAGE = 1.25
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
+# A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
+DEFINES = 2.0
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 # How judges write a rule number: `R305.4`, `r. 309.2a`, `CR 704.5g`, `cr604.3`, `§ 308`,
 # `règle 502` (a prefix glued or not), `310.2 c` (the sub-rule letter after a space).
@@ -504,6 +506,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
     plan, corrections = _corrected(index, plan, languages)
     words = plan.words
     variants = _variants(index, plan)
+    defining = frozenset(key for term in plan.terms for key in term.rules)
 
     def held(word: str) -> bool:
         """Does some language's texts hold the word's stem (`word` is in its exported lexicon)?"""
@@ -542,6 +545,8 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 score *= coverage * coverage
                 if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
                     score *= VARIANT
+                if f"{doc.edition}:{doc.number}" in defining:
+                    score *= DEFINES
                 name = index.name_stems(doc)
                 if name and name <= asked and _coverage(name.__contains__, concepts) == 1.0:
                     score *= NAME_MATCH

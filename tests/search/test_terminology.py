@@ -111,3 +111,13 @@ def test_a_variant_rule_comes_after_the_general_one_unless_named(graph) -> None:
 def test_words_side_by_side_beat_the_same_words_apart(graph) -> None:  # type: ignore[no-untyped-def]
     top = run(graph, "blessures de combat", lang="fr").hits[0]
     assert top.number == "310"
+
+
+def test_an_english_rule_named_by_a_notion_shows_its_french_name(graph) -> None:  # type: ignore[no-untyped-def]
+    from judge.search.output import result_json, result_text
+
+    result = run(graph, "piétinement")
+    assert result.hits[0].number == "502.9" and result.hits[0].french_name == "piétinement"
+    assert "502.9 — « piétinement »" in result_text(result)
+    assert result_json(result)["hits"][0]["french_name"] == "piétinement"
+    assert all(h.french_name is None for h in result.hits if h.language == "fr")
