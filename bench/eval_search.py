@@ -187,7 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         score = evaluate(top_ids(results), cases)
         same, first = parity(results, reference)
         print("\n".join(report(name, score)))
-        print(f"    même top 10 que Whoosh : {same}/{len(cases)}, même premier : {first}/{len(cases)}")
+        print(f"    même top 10 que Whoosh : {same}/{len(results)}, même premier : {first}/{len(results)}"
+              " (requêtes distinctes)")
         if args.verbose and results is reference:
             for case, r in score.ranks:
                 if r != 1:
