@@ -91,10 +91,10 @@ def test_a_corrupt_export_is_rebuilt_with_the_index(graph, damage: str) -> None:
     assert bad != whole
     path.write_bytes(bad)
     Path(configured_cache("search", ".pointer")).unlink(missing_ok=True)
-    light = open_configured()
-    assert light.take_notice() == "index de recherche corrompu : reconstruction"
+    index = open_configured()
+    assert index.take_notice() == "index de recherche corrompu : reconstruction"
     assert unpack(read_export(path.parent)) == before  # built again, the same
-    assert [h.number for h in search_with(light, "brulure de mana").hits][:1] == ["300.3"]
+    assert [h.number for h in search_with(index, "brulure de mana").hits][:1] == ["300.3"]
 
 
 def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[no-untyped-def]
