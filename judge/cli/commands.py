@@ -93,6 +93,18 @@ def cmd_diff(args: Arguments) -> int:
     return 0
 
 
+def cmd_concordance(args: Arguments) -> int:
+    from judge.corpus.concordance import generate, write_table
+
+    path, text = generate(_graph(args), args.source, args.target)
+    if not args.write:
+        sys.stdout.write(text)
+        return 0
+    write_table(path, text)
+    print(f"Table de concordance écrite : {path}")
+    return 0
+
+
 def cmd_glossary(args: Arguments) -> int:
     from judge.corpus.export import glossary_json, glossary_text
     from judge.corpus.glossary import find
@@ -201,6 +213,12 @@ DIFF_ARGUMENTS: tuple[Argument, ...] = (
     (("--section",), {"metavar": "N", "help": "une section de l'édition de départ (305)"}),
     _JSON,
 )
+CONCORDANCE_ARGUMENTS: tuple[Argument, ...] = (
+    (("source",), {"metavar": "DE", "help": "édition la plus ancienne (2004)"}),
+    (("target",), {"metavar": "VERS", "help": "édition la plus récente (2010)"}),
+    (("--write",), {"action": "store_true",
+                    "help": "écrire la table (rules/concordance/DE-VERS.toml) au lieu de l'afficher"}),
+)
 SEARCH_ARGUMENTS: tuple[Argument, ...] = (
     (("query",), {"metavar": "REQUETE", "help": "mots, expression ou numéro de règle"}),
     (("--edition",), {"help": "limiter à une édition (2004, 2010)"}),
@@ -248,6 +266,8 @@ COMMANDS: tuple[tuple[str, str, tuple[Argument, ...], Callable[[Arguments], int]
     ("rule", "afficher une règle, ses sous-règles et ses renvois", RULE_ARGUMENTS, cmd_rule),
     ("history", "une règle dans chaque édition : contrepartie, changement, différences", HISTORY_ARGUMENTS, cmd_history),
     ("diff", "tous les changements entre deux éditions, par section", DIFF_ARGUMENTS, cmd_diff),
+    ("concordance", "calculer la concordance de deux éditions (table de données, extra history)",
+     CONCORDANCE_ARGUMENTS, cmd_concordance),
     ("search", "recherche plein texte (français et anglais)", SEARCH_ARGUMENTS, cmd_search),
     ("glossary", "chercher un terme du glossaire des règles complètes", GLOSSARY_ARGUMENTS, cmd_glossary),
     ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", PARSE_ARGUMENTS, cmd_parse),

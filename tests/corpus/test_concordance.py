@@ -148,7 +148,14 @@ def test_folds_turn_the_old_wording_into_the_new(graph) -> None:  # type: ignore
 
 
 def test_cache_is_written_and_a_corrupt_file_is_recomputed(graph, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A concordance without computed data (here the table without its [computed] section) is cached."""
+    from judge.corpus import concordance as module
+
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    text = Path(load_table("2004", "2010").path).read_text(encoding="utf-8")
+    copy = tmp_path / "2004-2010.toml"
+    copy.write_text(text[:text.index("[computed]")], encoding="utf-8")
+    monkeypatch.setattr(module, "table_path", lambda source, target: copy)
     first = concordance(graph, "2004", "2010")
     (cached,) = tmp_path.glob("concordance-*.pickle")
     assert concordance(graph, "2004", "2010") == first
@@ -156,6 +163,8 @@ def test_cache_is_written_and_a_corrupt_file_is_recomputed(graph, tmp_path, monk
     from judge.corpus.loader import load_graph
 
     assert concordance(load_graph(), "2004", "2010") == first  # a new graph: read from disk again
+    monkeypatch.undo()
+    assert concordance(graph, "2004", "2010") == first  # the shipped data: the same concordance
     assert len(cached.read_bytes()) > 1000
 
 
