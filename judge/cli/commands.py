@@ -105,6 +105,15 @@ def cmd_concordance(args: Arguments) -> int:
     return 0
 
 
+def cmd_export(args: Arguments) -> int:
+    from judge.corpus.sqlite_export import export_sqlite
+
+    counts = export_sqlite(_graph(args), args.sqlite)
+    rows = ", ".join(f"{name} {count}" for name, count in counts.items())
+    print(f"Base SQLite écrite : {args.sqlite} ({rows})")
+    return 0
+
+
 def cmd_glossary(args: Arguments) -> int:
     from judge.corpus.export import glossary_json, glossary_text
     from judge.corpus.glossary import find
@@ -219,6 +228,10 @@ CONCORDANCE_ARGUMENTS: tuple[Argument, ...] = (
     (("--write",), {"action": "store_true",
                     "help": "écrire la table (rules/concordance/DE-VERS.toml) au lieu de l'afficher"}),
 )
+EXPORT_ARGUMENTS: tuple[Argument, ...] = (
+    (("--sqlite",), {"metavar": "FICHIER", "required": True,
+                     "help": "écrire la base de connaissances en SQLite (schéma : docs/sqlite.md)"}),
+)
 SEARCH_ARGUMENTS: tuple[Argument, ...] = (
     (("query",), {"metavar": "REQUETE", "help": "mots, expression ou numéro de règle"}),
     (("--edition",), {"help": "limiter à une édition (2004, 2010)"}),
@@ -268,6 +281,8 @@ COMMANDS: tuple[tuple[str, str, tuple[Argument, ...], Callable[[Arguments], int]
     ("diff", "tous les changements entre deux éditions, par section", DIFF_ARGUMENTS, cmd_diff),
     ("concordance", "calculer la concordance de deux éditions (table de données, extra history)",
      CONCORDANCE_ARGUMENTS, cmd_concordance),
+    ("export", "écrire la base de connaissances (règles, renvois, glossaire, historique) en SQLite",
+     EXPORT_ARGUMENTS, cmd_export),
     ("search", "recherche plein texte (français et anglais)", SEARCH_ARGUMENTS, cmd_search),
     ("glossary", "chercher un terme du glossaire des règles complètes", GLOSSARY_ARGUMENTS, cmd_glossary),
     ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", PARSE_ARGUMENTS, cmd_parse),
