@@ -187,7 +187,8 @@ def cmd_build(args: Arguments) -> int:
 
     base = base_url(args.base_url) if args.base_url is not None else None
     index = build_site(_graph(args), args.out, base_url=base)
-    print(f"Livre de règles écrit : {index}")
+    pages = sum(1 for _ in index.parent.rglob("*.html"))
+    print(f"Livre de règles écrit : {index} ({pages} pages)")
     return 0
 
 

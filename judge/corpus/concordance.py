@@ -458,6 +458,9 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
         if isinstance(cached, Concordance):
             result = cached
         else:
+            from judge.progress import say
+
+            say(f"Concordance {source} → {target} (une seule fois) : appariement des règles…")
             result = compute(graph, source, target, language, table)
             if use_cache:
                 write_pickle(path, result)

@@ -460,10 +460,17 @@ def base_url(value: str) -> str:
 def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None,
                base_url: str | None = None) -> None:
     """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends."""
+    from judge.progress import number, say
+
+    say("Livre de règles : écriture des pages…")
+    written = 0
     for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content.encode("utf-8"))
+        written += 1
+        if written % 1000 == 0:
+            say(f"Livre de règles : {number(written)} fichiers écrits…")
 
 
 def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None,
