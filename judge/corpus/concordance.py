@@ -41,7 +41,6 @@ _WORD = re.compile(r"[a-z0-9§]+(?:['-][a-z0-9]+)*")
 _SPACES = re.compile(r"\s+")
 _TABLE_KEYS = {"from", "to", "fold", "override", "computed"}
 _COMPUTED_KEYS = {"language", "texts", "pairs"}
-_PAIR_KEYS = ("from", "to", "change", "similarity", "method")
 # The distribution's extra that installs the matcher (numpy, scipy, rapidfuzz).
 MATCHER_MODULES = frozenset({"numpy", "scipy", "rapidfuzz"})
 
@@ -213,21 +212,22 @@ def _computed(raw: Any, path: Path) -> Computed:
     language = _text_field(raw, "language", path, "computed")
     texts = _text_field(raw, "texts", path, "computed")
     rows = raw.get("pairs")
-    if not isinstance(rows, list):
-        raise ManifestError(str(path), "computed.pairs", "une liste de paires est attendue")
+    if not isinstance(rows, str):
+        raise ManifestError(str(path), "computed.pairs", "un texte est attendu (une paire par ligne)")
     pairs: list[Pair] = []
     seen: set[str] = set()
-    for k, row in enumerate(rows):
-        field = f"computed.pairs[{k}]"
-        if not isinstance(row, dict) or set(row) != set(_PAIR_KEYS):
-            raise ManifestError(str(path), field, "attendu : { " + ", ".join(_PAIR_KEYS) + " }")
-        similarity = row["similarity"]
-        if (row["change"] not in CHANGES or not isinstance(similarity, float) or not 0.0 <= similarity <= 1.0
-                or not all(isinstance(row[key], str) and row[key] for key in ("from", "to", "method"))):
-            raise ManifestError(str(path), field, "paire invalide (change, similarity de 0 à 1, from, to, method)")
-        source = row["from"]
-        pairs.append(Pair(source=source, target=row["to"], change=row["change"], similarity=similarity,
-                          method=row["method"], main=source not in seen))
+    for k, line in enumerate(rows.strip("\n").split("\n") if rows.strip() else ()):
+        words = line.split()
+        try:
+            source, target, change, similarity, method = words
+            value = float(similarity)
+        except ValueError:
+            value = -1.0
+        if value < 0.0 or value > 1.0 or words[2] not in CHANGES:
+            raise ManifestError(str(path), f"computed.pairs, ligne {k + 1}",
+                                "attendu : DE VERS CHANGEMENT SIMILARITÉ (0 à 1) MÉTHODE")
+        pairs.append(Pair(source=source, target=target, change=words[2], similarity=value,  # type: ignore[arg-type]
+                          method=method, main=source not in seen))
         seen.add(source)
     return Computed(language=language, texts=texts, pairs=tuple(pairs))
 
@@ -293,8 +293,9 @@ _COMPUTED_NOTE = """\
 # ---------------------------------------------------------------------- computed
 # Written by `judge concordance {source} {target} --write` from the texts, the folds and the
 # overrides above (never edit by hand: change a fold or an override, then run it again).
-# One pair per line, each source's main counterpart first; the rules no pair names were
-# removed (older edition) or added (newer one). `texts` is the digest of what they came from."""
+# pairs: one a line, `from to change similarity method`, each source's main counterpart
+# first; the rules no pair names were removed (older edition) or added (newer one).
+# `texts` is the digest of the texts, folds and overrides they came from."""
 
 
 def render_table(table: Table, result: Concordance, texts: str) -> str:
@@ -322,12 +323,10 @@ def render_table(table: Table, result: Concordance, texts: str) -> str:
     if lines[-1]:
         lines.append("")
     lines += [_COMPUTED_NOTE.format(source=result.source, target=result.target), "[computed]",
-              f"language = {quoted(result.language)}", f"texts = {quoted(texts)}", "pairs = ["]
+              f"language = {quoted(result.language)}", f"texts = {quoted(texts)}", "pairs = '''"]
     for pair in result.pairs:
-        lines.append(f"    {{ from = {quoted(pair.source)}, to = {quoted(pair.target)}, "
-                     f"change = {quoted(pair.change)}, similarity = {float(pair.similarity)!r}, "
-                     f"method = {quoted(pair.method)} }},")
-    lines += ["]", ""]
+        lines.append(f"{pair.source:<9} {pair.target:<9} {pair.change:<11} {pair.similarity:.2f}  {pair.method}")
+    lines += ["'''", ""]
     return "\n".join(lines)
 
 
