@@ -222,11 +222,11 @@ def _computed(raw: Any, path: Path) -> Computed:
             source, target, change, similarity, method = words
             value = float(similarity)
         except ValueError:
-            value = -1.0
-        if value < 0.0 or value > 1.0 or words[2] not in CHANGES:
+            change, value = "", -1.0
+        if not 0.0 <= value <= 1.0 or change not in CHANGES:
             raise ManifestError(str(path), f"computed.pairs, ligne {k + 1}",
                                 "attendu : DE VERS CHANGEMENT SIMILARITÉ (0 à 1) MÉTHODE")
-        pairs.append(Pair(source=source, target=target, change=words[2], similarity=value,  # type: ignore[arg-type]
+        pairs.append(Pair(source=source, target=target, change=change, similarity=value,  # type: ignore[arg-type]
                           method=method, main=source not in seen))
         seen.add(source)
     return Computed(language=language, texts=texts, pairs=tuple(pairs))
