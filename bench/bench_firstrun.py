@@ -9,13 +9,15 @@ virtual environment in a temporary folder, as a new user would, and measures its
 site-packages (`du -sh`'s figure, in MB); with `--venv DIR`, measures that environment's
 `judge` instead (e.g. one of an earlier version, for a before/after). Each timed run is a
 fresh process with an empty cache folder; the machine's load average is printed beside the
-figures (a loaded machine is slower: compare runs made under the same load).
+figures with the processor time (user + system) of the run, which a loaded machine inflates
+much less than the wall time: compare runs made under the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,15 +49,18 @@ def install(where: Path) -> Path:
     return venv
 
 
-def first_run(venv: Path, work: Path, *args: str) -> float:
+def first_run(venv: Path, work: Path, *args: str) -> tuple[float, float]:
+    """(wall time, processor time) of one run with an empty cache."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
     env = {**os.environ, "JUDGE_CACHE_DIR": str(cache)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run([str(venv / "bin" / "judge"), *args], env=env, cwd=work, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     shutil.rmtree(cache, ignore_errors=True)
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def verdict(value: float, goal: float) -> str:
@@ -78,13 +83,15 @@ def main() -> None:
               f"{GOALS['install']:.0f} Mo) {verdict(size, GOALS['install'])}")
         for name, command in (("search", ("search", "brûlure de mana")),
                               ("build", ("build", "--out", str(work / "site")))):
-            times = []
+            times, cpu = [], []
             for _ in range(args.repeat):
                 load = os.getloadavg()[0]
-                times.append(first_run(venv, work, *command))
-                print(f"  judge {name} (cache vide) : {times[-1]:.2f} s (charge {load:.1f})")
-            print(f"premier judge {name} : min {min(times):.2f} s / max {max(times):.2f} s (objectif "
-                  f"{GOALS[name]:.0f} s) {verdict(min(times), GOALS[name])}")
+                wall, used = first_run(venv, work, *command)
+                times.append(wall)
+                cpu.append(used)
+                print(f"  judge {name} (cache vide) : {wall:.2f} s, processeur {used:.2f} s (charge {load:.1f})")
+            print(f"premier judge {name} : min {min(times):.2f} s / max {max(times):.2f} s, processeur min "
+                  f"{min(cpu):.2f} s (objectif {GOALS[name]:.0f} s) {verdict(min(times), GOALS[name])}")
     finally:
         if args.keep:
             print(f"gardé : {work}")
