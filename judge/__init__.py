@@ -7,6 +7,8 @@ The layers and how data flows through them: `docs/architecture.md`.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.6.0"
+# The name the package is installed under (`pip install judge-mtg-fr`): `judge` is taken on PyPI.
+DISTRIBUTION = "judge-mtg-fr"
 
-__all__ = ["__version__"]
+__all__ = ["DISTRIBUTION", "__version__"]

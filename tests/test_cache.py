@@ -50,7 +50,9 @@ def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     cache = tmp_path_factory.mktemp("warm") / "cache"
     first = _run(cache, "rule", "300.3")
     assert first.returncode == 0, first.stderr
-    assert first.stderr == ""
+    # only the first run's progress (judge.progress), no warning
+    assert "Préparation du corpus (une seule fois)" in first.stderr
+    assert all(line.startswith("[") for line in first.stderr.splitlines())
     return cache, first.stdout
 
 

@@ -223,7 +223,10 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
     if old is not None and old.digest == key:
         data = old.restamped(recorded)
     else:
+        from judge.progress import say
+
         graph = RuleGraph(editions, load_documents(editions))
+        say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
         checks_for = load_checks_for(editions)
 
         def worded(edition: str, number: str) -> tuple[str, ...]:

@@ -91,6 +91,27 @@ def cmd_diff(args: Arguments) -> int:
     return 0
 
 
+def cmd_concordance(args: Arguments) -> int:
+    from judge.corpus.concordance import generate, write_table
+
+    path, text = generate(_graph(args), args.source, args.target)
+    if not args.write:
+        sys.stdout.write(text)
+        return 0
+    write_table(path, text)
+    print(f"Table de concordance écrite : {path}")
+    return 0
+
+
+def cmd_export(args: Arguments) -> int:
+    from judge.corpus.sqlite_export import export_sqlite
+
+    counts = export_sqlite(_graph(args), args.sqlite)
+    rows = ", ".join(f"{name} {count}" for name, count in counts.items())
+    print(f"Base SQLite écrite : {args.sqlite} ({rows})")
+    return 0
+
+
 def cmd_glossary(args: Arguments) -> int:
     from judge.corpus.glossary import find
     from judge.corpus.render import glossary_json, glossary_text
@@ -166,7 +187,8 @@ def cmd_build(args: Arguments) -> int:
 
     base = base_url(args.base_url) if args.base_url is not None else None
     index = build_site(_graph(args), args.out, base_url=base)
-    print(f"Livre de règles écrit : {index}")
+    pages = sum(1 for _ in index.parent.rglob("*.html"))
+    print(f"Livre de règles écrit : {index} ({pages} pages)")
     return 0
 
 
@@ -225,6 +247,16 @@ DIFF_ARGUMENTS: tuple[Argument, ...] = (
     (("--section",), {"metavar": "N", "help": "une section de l'édition de départ (305)"}),
     _JSON,
 )
+CONCORDANCE_ARGUMENTS: tuple[Argument, ...] = (
+    (("source",), {"metavar": "DE", "help": "édition la plus ancienne (2004)"}),
+    (("target",), {"metavar": "VERS", "help": "édition la plus récente (2010)"}),
+    (("--write",), {"action": "store_true",
+                    "help": "écrire la table (rules/concordance/DE-VERS.toml) au lieu de l'afficher"}),
+)
+EXPORT_ARGUMENTS: tuple[Argument, ...] = (
+    (("--sqlite",), {"metavar": "FICHIER", "required": True,
+                     "help": "écrire la base de connaissances en SQLite (schéma : docs/sqlite.md)"}),
+)
 SEARCH_ARGUMENTS: tuple[Argument, ...] = (
     (("query",), {"metavar": "REQUETE", "help": "mots, expression ou numéro de règle"}),
     (("--edition",), {"help": "limiter à une édition (2004, 2010)"}),
@@ -275,6 +307,10 @@ COMMANDS: tuple[tuple[str, str, tuple[Argument, ...], Callable[[Arguments], int]
     ("rule", "afficher une règle, ses sous-règles et ses renvois", RULE_ARGUMENTS, cmd_rule),
     ("history", "une règle dans chaque édition : contrepartie, changement, différences", HISTORY_ARGUMENTS, cmd_history),
     ("diff", "tous les changements entre deux éditions, par section", DIFF_ARGUMENTS, cmd_diff),
+    ("concordance", "calculer la concordance de deux éditions (table de données, extra history)",
+     CONCORDANCE_ARGUMENTS, cmd_concordance),
+    ("export", "écrire la base de connaissances (règles, renvois, glossaire, historique) en SQLite",
+     EXPORT_ARGUMENTS, cmd_export),
     ("search", "recherche plein texte (français et anglais)", SEARCH_ARGUMENTS, cmd_search),
     ("glossary", "chercher un terme du glossaire des règles complètes", GLOSSARY_ARGUMENTS, cmd_glossary),
     ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", PARSE_ARGUMENTS, cmd_parse),

@@ -38,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    from judge import progress
+
+    progress.enable()  # a cache to build says so on stderr
     try:
         code: int = args.func(args)
         sys.stdout.flush()  # a full disk or /dev/full fails here, not at exit

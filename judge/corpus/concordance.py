@@ -2,9 +2,15 @@
 
 Owns the comparison text of a rule (references replaced by a placeholder, the older wording
 folded into the newer one), the per-pair data file `rules/concordance/<old>-<new>.toml`
-(terminology folds and reviewed overrides, each with its reason), the classification of
-every rule and pair, and the on-disk cache (keyed by the texts, the data file and the code).
-The alignment itself is `judge.corpus.align`, imported only when the cache is cold.
+(terminology folds and reviewed overrides, each with its reason, and the `[computed]` pairs
+that `judge concordance OLD NEW --write` writes from them and the texts), the classification
+of every rule and pair, and the on-disk cache of concordances that have no data file (or whose
+texts changed since it was written), keyed by the texts, the data file and the code.
+
+A data file whose `[computed]` section was written from the same texts, folds and overrides
+(a digest says so) is the concordance: read as it is, without numpy, scipy or rapidfuzz. Any
+other pair of editions is aligned by `judge.corpus.align`, which needs the `history` extra
+(`MissingMatcher` names it when it is not installed).
 
 Editions are compared in release order; asking for newer -> older reverses the result.
 The English texts are compared when both editions have one (the French follows by number:
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -32,7 +39,10 @@ CACHE_FORMAT = 2
 PLACEHOLDER = "§"
 _WORD = re.compile(r"[a-z0-9§]+(?:['-][a-z0-9]+)*")
 _SPACES = re.compile(r"\s+")
-_TABLE_KEYS = {"from", "to", "fold", "override"}
+_TABLE_KEYS = {"from", "to", "fold", "override", "computed"}
+_COMPUTED_KEYS = {"language", "texts", "pairs"}
+# The distribution's extra that installs the matcher (numpy, scipy, rapidfuzz).
+MATCHER_MODULES = frozenset({"numpy", "scipy", "rapidfuzz"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,15 +63,6 @@ class Override:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Table:
-    """The data file of one pair of editions (empty when there is none)."""
-
-    path: str | None
-    folds: tuple[Fold, ...] = ()
-    overrides: tuple[Override, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Pair:
     """One rule of the older edition and one of its counterparts in the newer one."""
 
@@ -71,6 +72,27 @@ class Pair:
     similarity: float
     method: str  # exact, similar, context, passage (see judge.corpus.align) or override
     main: bool  # the source's main counterpart (its first pair)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Computed:
+    """The `[computed]` section of a data file: pairs in file order (a source's main counterpart
+    first), the language compared, and the digest of the texts, folds and overrides they came from."""
+
+    language: str
+    texts: str
+    pairs: tuple[Pair, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Table:
+    """The data file of one pair of editions (empty when there is none)."""
+
+    path: str | None
+    folds: tuple[Fold, ...] = ()
+    overrides: tuple[Override, ...] = ()
+    computed: Computed | None = None
+    preamble: str = ""  # the file's leading comment lines, kept when it is written again
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,7 +175,8 @@ def load_table(source: str, target: str, path: Path | None = None) -> Table:
     import tomllib
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ManifestError(str(path), "", f"table de concordance illisible : {exc}") from None
     unknown = sorted(set(data) - _TABLE_KEYS)
@@ -165,7 +188,48 @@ def load_table(source: str, target: str, path: Path | None = None) -> Table:
     overrides = tuple(
         _override(raw, path, f"override[{i}]") for i, raw in enumerate(_tables(data, "override", path))
     )
-    return Table(path=str(path), folds=folds, overrides=overrides)
+    computed = _computed(data["computed"], path) if "computed" in data else None
+    return Table(path=str(path), folds=folds, overrides=overrides, computed=computed,
+                 preamble=_preamble(text))
+
+
+def _preamble(text: str) -> str:
+    """The comment lines the file starts with (kept when `write_table` writes it again)."""
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _computed(raw: Any, path: Path) -> Computed:
+    if not isinstance(raw, dict):
+        raise ManifestError(str(path), "computed", "une table est attendue")
+    unknown = sorted(set(raw) - _COMPUTED_KEYS)
+    if unknown:
+        raise ManifestError(str(path), f"computed.{unknown[0]}", "clé inconnue")
+    language = _text_field(raw, "language", path, "computed")
+    texts = _text_field(raw, "texts", path, "computed")
+    rows = raw.get("pairs")
+    if not isinstance(rows, str):
+        raise ManifestError(str(path), "computed.pairs", "un texte est attendu (une paire par ligne)")
+    pairs: list[Pair] = []
+    seen: set[str] = set()
+    for k, line in enumerate(rows.strip("\n").split("\n") if rows.strip() else ()):
+        words = line.split()
+        try:
+            source, target, change, similarity, method = words
+            value = float(similarity)
+        except ValueError:
+            change, value = "", -1.0
+        if not 0.0 <= value <= 1.0 or change not in CHANGES:
+            raise ManifestError(str(path), f"computed.pairs, ligne {k + 1}",
+                                "attendu : DE VERS CHANGEMENT SIMILARITÉ (0 à 1) MÉTHODE")
+        pairs.append(Pair(source=source, target=target, change=change, similarity=value,  # type: ignore[arg-type]
+                          method=method, main=source not in seen))
+        seen.add(source)
+    return Computed(language=language, texts=texts, pairs=tuple(pairs))
 
 
 def _tables(data: dict[str, Any], key: str, path: Path) -> list[dict[str, Any]]:
@@ -208,6 +272,81 @@ def _override(raw: dict[str, Any], path: Path, field: str) -> Override:
     if change == "added" and isinstance(raw.get("to"), str):
         return Override(source=None, targets=(raw["to"],), reason=reason)
     raise ManifestError(str(path), field, "attendu : from = \"…\", ou to = \"…\" avec change = \"added\"")
+
+
+def generate(graph: RuleGraph, first: str, second: str) -> tuple[Path, str]:
+    """The data file of two editions (release order) written again: its folds and overrides,
+    and the `[computed]` pairs aligned from the texts now (needs the matcher)."""
+    source, target = ordered(graph, first, second)
+    language = common_language(graph, source, target)
+    table = load_table(source, target)
+    result = compute(graph, source, target, language, table)
+    return table_path(source, target), render_table(
+        table, result, texts_digest(graph, source, target, language, table))
+
+
+_DEFAULT_PREAMBLE = """\
+# Concordance between two editions (the French follows the compared language by number).
+# fold: older wording rewritten into the newer one's before comparing (never shown).
+# override: reviewed corrections, each with its reason (shown to users, in French)."""
+_COMPUTED_NOTE = """\
+# ---------------------------------------------------------------------- computed
+# Written by `judge concordance {source} {target} --write` from the texts, the folds and the
+# overrides above (never edit by hand: change a fold or an override, then run it again).
+# pairs: one a line, `from to change similarity method`, each source's main counterpart
+# first; the rules no pair names were removed (older edition) or added (newer one).
+# `texts` is the digest of the texts, folds and overrides they came from."""
+
+
+def render_table(table: Table, result: Concordance, texts: str) -> str:
+    """A data file as TOML: preamble, folds, overrides, then the computed pairs (one a line)."""
+    import json
+
+    def quoted(value: str) -> str:  # a JSON string is a valid TOML basic string
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = [table.preamble or _DEFAULT_PREAMBLE, "", f"from = {quoted(result.source)}",
+             f"to = {quoted(result.target)}", ""]
+    for fold in table.folds:
+        lines += ["[[fold]]", f"old = {quoted(fold.old)}", f"new = {quoted(fold.new)}"]
+    if table.overrides:
+        lines += ["", "# " + "-" * 70 + " reviewed overrides"]
+    for override in table.overrides:
+        if override.source is None:
+            lines += ["[[override]]", f"to = {quoted(override.targets[0])}", 'change = "added"']
+        elif not override.targets:
+            lines += ["[[override]]", f"from = {quoted(override.source)}", 'change = "removed"']
+        else:
+            targets = ", ".join(quoted(t) for t in override.targets)
+            lines += ["[[override]]", f"from = {quoted(override.source)}", f"to = [{targets}]"]
+        lines += [f"reason = {quoted(override.reason)}", ""]
+    if lines[-1]:
+        lines.append("")
+    lines += [_COMPUTED_NOTE.format(source=result.source, target=result.target), "[computed]",
+              f"language = {quoted(result.language)}", f"texts = {quoted(texts)}", "pairs = '''"]
+    for pair in result.pairs:
+        lines.append(f"{pair.source:<9} {pair.target:<9} {pair.change:<11} {pair.similarity:.2f}  {pair.method}")
+    lines += ["'''", ""]
+    return "\n".join(lines)
+
+
+def write_table(path: Path, text: str) -> None:
+    """Write a data file atomically (a temporary file beside it, then a rename)."""
+    import os
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".toml", dir=path.parent)
+    except OSError as exc:
+        raise JudgeError(f"impossible d'écrire dans {path.parent} : {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as exc:
+        os.unlink(tmp)
+        raise JudgeError(f"impossible d'écrire {path} : {exc.strerror}") from None
 
 
 # ---------------------------------------------------------------------- comparison text
@@ -280,29 +419,86 @@ _loaded: weakref.WeakKeyDictionary[RuleGraph, dict[str, Concordance]] = (
     weakref.WeakKeyDictionary())
 
 
-def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = True) -> Concordance:
-    """`first` -> `second`, computed in release order (and cached), reversed if need be.
+class MissingMatcher(JudgeError):
+    """A concordance to compute without the matcher installed (the `history` extra)."""
 
-    Kept in memory for the life of `graph` once read or computed, by cache file (whose name is
-    the key: a changed text, table or code is seen).
+    def __init__(self, source: str, target: str) -> None:
+        from judge import DISTRIBUTION
+
+        super().__init__(
+            f"calculer la concordance {source} → {target} demande l'appariement des éditions "
+            f"(numpy, scipy, rapidfuzz), qui n'est pas installé : pip install '{DISTRIBUTION}[history]'")
+
+
+def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = True) -> Concordance:
+    """`first` -> `second`, in release order, reversed if need be.
+
+    The data file's `[computed]` pairs when they were written from these texts, folds and
+    overrides; else computed (and cached). Kept in memory for the life of `graph` once read
+    or computed, by data file and digest, or by cache file (whose name is the key: a changed
+    text, table or code is seen).
     """
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
     table = load_table(source, target)
-    path = cache_dir() / f"concordance-{_cache_key(graph, source, target, language, table)}.pickle"
     memo = _loaded.setdefault(graph, {})
+    shipped = table.computed
+    if shipped is not None and shipped.language == language and shipped.texts == texts_digest(
+            graph, source, target, language, table):
+        key = f"{table.path} {shipped.texts}"
+        result = memo.get(key)
+        if result is None:
+            result = memo[key] = from_table(graph, source, target, table, shipped)
+        return result if source == first else result.reversed()
+    path = cache_dir() / f"concordance-{_cache_key(graph, source, target, language, table)}.pickle"
     result = memo.get(str(path)) if use_cache else None
     if result is None:
         cached = read_pickle(path) if use_cache else None
         if isinstance(cached, Concordance):
             result = cached
         else:
+            from judge.progress import say
+
+            say(f"Concordance {source} → {target} (une seule fois) : appariement des règles…")
             result = compute(graph, source, target, language, table)
             if use_cache:
                 write_pickle(path, result)
         if use_cache:
             memo[str(path)] = result
     return result if source == first else result.reversed()
+
+
+def texts_digest(graph: RuleGraph, source: str, target: str, language: str, table: Table) -> str:
+    """What a data file's `[computed]` pairs were written from: the two editions' texts in
+    `language` (their bytes), the folds and the overrides."""
+    from judge.cache import digest
+
+    hashed = digest(f"concordance {source} {target} {language}\n".encode())
+    for edition_id in (source, target):
+        for text in graph.edition(edition_id).texts:
+            if text.language == language:
+                for file in text.files:
+                    data = Path(file).read_bytes()
+                    hashed.update(len(data).to_bytes(8, "little") + data)
+    hashed.update(repr((table.folds, table.overrides)).encode())
+    return str(hashed.hexdigest())
+
+
+def from_table(graph: RuleGraph, source: str, target: str, table: Table, shipped: Computed) -> Concordance:
+    """The concordance a data file's `[computed]` section holds (removed and added rules are
+    the texts' rules that no pair names)."""
+    sources = {p.source for p in shipped.pairs}
+    targets = {p.target for p in shipped.pairs}
+    removed = tuple(r.number for r in graph.rules(source, shipped.language) if r.number not in sources)
+    added = tuple(r.number for r in graph.rules(target, shipped.language) if r.number not in targets)
+    return Concordance(source=source, target=target, language=shipped.language, pairs=shipped.pairs,
+                       removed=removed, added=added, reasons=_reasons(table, source, target))
+
+
+def _reasons(table: Table, source: str, target: str) -> tuple[tuple[str, str, str], ...]:
+    """(edition, number, why) of each override, in the table's order."""
+    return tuple((target, o.targets[0], o.reason) if o.source is None else (source, o.source, o.reason)
+                 for o in table.overrides)
 
 
 def _cache_key(graph: RuleGraph, source: str, target: str, language: str, table: Table) -> str:
@@ -319,20 +515,34 @@ def _cache_key(graph: RuleGraph, source: str, target: str, language: str, table:
     return str(hashed.hexdigest())
 
 
+def _matcher() -> Any:
+    """`judge.corpus.align`, or `MissingMatcher` when its libraries are not installed."""
+    try:
+        from judge.corpus import align
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in MATCHER_MODULES:
+            return None
+        raise
+    return align
+
+
 def compute(graph: RuleGraph, source: str, target: str, language: str, table: Table) -> Concordance:
     """Align the two editions' texts in `language`, apply the overrides, classify."""
-    from judge.corpus.align import Item, align
-
+    matcher = _matcher()
+    if matcher is None:
+        raise MissingMatcher(source, target)
     old_rules = graph.rules(source, language)
     new_rules = graph.rules(target, language)
     folder = Folder(table.folds)
-    old = [Item(number=r.number, heading=is_heading(r), words=comparison_words(r, folder)) for r in old_rules]
-    new = [Item(number=r.number, heading=is_heading(r), words=comparison_words(r)) for r in new_rules]
+    old = [matcher.Item(number=r.number, heading=is_heading(r), words=comparison_words(r, folder))
+           for r in old_rules]
+    new = [matcher.Item(number=r.number, heading=is_heading(r), words=comparison_words(r)) for r in new_rules]
     links: list[Link] = [(old_rules[k.source].number, new_rules[k.target].number, k.similarity, k.method)
-                         for k in align(old, new)]
+                         for k in matcher.align(old, new)]
     links, reasons = _apply_overrides(links, table, source, target, {r.number for r in old_rules},
                                       {r.number for r in new_rules})
-    return _classify(source, target, language, folder, old_rules, new_rules, links, reasons)
+    return _classify(source, target, language, folder, old_rules, new_rules, links, reasons,
+                     matcher.word_similarity)
 
 
 Link = tuple[str, str, float, str]
@@ -340,7 +550,6 @@ Link = tuple[str, str, float, str]
 
 def _apply_overrides(links: list[Link], table: Table, source: str, target: str, old: set[str],
                      new: set[str]) -> tuple[list[Link], tuple[tuple[str, str, str], ...]]:
-    reasons: list[tuple[str, str, str]] = []
     where = table.path or ""
     for k, override in enumerate(table.overrides):
         for number, known, side in ((override.source, old, "from"),
@@ -348,21 +557,17 @@ def _apply_overrides(links: list[Link], table: Table, source: str, target: str, 
             if number is not None and number not in known:
                 raise ManifestError(where, f"override[{k}].{side}", f"règle {number} absente du texte comparé")
         if override.source is None:
-            added = override.targets[0]
-            links = [link for link in links if link[1] != added]
-            reasons.append((target, added, override.reason))
+            links = [link for link in links if link[1] != override.targets[0]]
             continue
         links = [link for link in links if link[0] != override.source]
         links.extend((override.source, t, -1.0, "override") for t in override.targets)
-        reasons.append((source, override.source, override.reason))
-    return links, tuple(reasons)
+    return links, _reasons(table, source, target)
 
 
 def _classify(source: str, target: str, language: str, folder: Folder,
               old_rules: tuple[Rule, ...], new_rules: tuple[Rule, ...], links: list[Link],
-              reasons: tuple[tuple[str, str, str], ...]) -> Concordance:
-    from judge.corpus.align import word_similarity
-
+              reasons: tuple[tuple[str, str, str], ...],
+              word_similarity: Callable[[tuple[str, ...], tuple[str, ...]], float]) -> Concordance:
     old_by = {r.number: r for r in old_rules}
     new_by = {r.number: r for r in new_rules}
     targets_of: dict[str, list[Link]] = {}

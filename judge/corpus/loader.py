@@ -70,7 +70,12 @@ def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> 
     cached = _read_documents(path)
     if cached is not None:
         return cached
+    from judge.progress import number, say
+
+    files = sum(len(t.files) for e in editions for t in e.texts)
+    say(f"Préparation du corpus (une seule fois) : analyse de {files} textes de règles…")
     documents = parse_editions(editions)
+    say(f"Corpus prêt : {number(sum(len(d.rules) for d in documents))} règles")
     write_pickle(path, documents)
     return documents
 

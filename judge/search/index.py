@@ -25,6 +25,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
 from judge.cache import cache_dir, ensure_dir, trusted
+from judge.progress import number, say
 from judge.search.analysis import FrenchAnalyzer, analyze_terms
 from judge.search.export import (
     EXPORT_FILE,
@@ -212,8 +213,11 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
     try:
         built = {}
         for language in languages(graph):
+            say(f"Index de recherche ({language}, une seule fois) : "
+                f"{number(len(graph.rules(language=language)))} règles…")
             ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
+        say("Index de recherche : export pour la recherche rapide…")
         write_export(tmp / EXPORT_FILE, build_export(graph, built, dest.name))
         glossary = whoosh.index.create_in(str(tmp), glossary_schema(), indexname=GLOSSARY)
         _fill_glossary(glossary, graph)

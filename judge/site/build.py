@@ -483,12 +483,17 @@ def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None =
                base_url: str | None = None) -> tuple[str, ...]:
     """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends;
     every path is checked to lie inside `folder`. Returns the relative paths written."""
+    from judge.progress import number, say
+
+    say("Livre de règles : écriture des pages…")
     written: list[str] = []
     for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
         target = _inside(folder, relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content.encode("utf-8"))
         written.append(relative)
+        if len(written) % 1000 == 0:
+            say(f"Livre de règles : {number(len(written))} fichiers écrits…")
     return tuple(written)
 
 
