@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from judge.corpus.export import language_name
 from judge.corpus.graph import RuleGraph
 from judge.corpus.model import Rule
 from judge.game import turn
@@ -66,13 +67,16 @@ def turn_base(graph: RuleGraph, edition: str) -> int:
 
 
 def step_rules(graph: RuleGraph, edition: str) -> dict[str, Rule | None]:
-    """Each section slot -> the rule to link (the section line, else its first rule), or None."""
+    """Each section slot -> the rule to link (the section line, else its first rule), or None:
+    in the edition's first language, else in the first of its other languages that has it
+    (2010: 505 in French, the other steps in the English text)."""
     base = turn_base(graph, edition)
-    rules = graph.rules(edition, graph.primary_language(edition))
+    by_language = [graph.rules(edition, language) for language in graph.edition(edition).languages]
     out: dict[str, Rule | None] = {}
     for offset, slot in enumerate(SECTION_ORDER, start=1):
         section = str(base + offset)
-        out[slot] = next((r for r in rules if r.number == section or r.number.startswith(section + ".")), None)
+        out[slot] = next((r for rules in by_language for r in rules
+                          if r.number == section or r.number.startswith(section + ".")), None)
     return out
 
 
@@ -96,8 +100,10 @@ def _box(label: str, rule: Rule | None, root: str, primary: str, css: str) -> st
         return (f'<span class="turn-box {css} absent">{escape(label)} '
                 f'<small>(pas de règle dans ce corpus)</small></span>')
     href = escape(rule_url(rule, root, primary))
+    other = (f' · <span class="lang-note">texte {escape(language_name(rule.language))}</span>'
+             if rule.language != primary else "")
     return (f'<a class="turn-box {css}" href="{href}">{escape(label)} '
-            f'<small>règle {escape(rule.number)}</small></a>')
+            f'<small>règle {escape(rule.number)}{other}</small></a>')
 
 
 def _capital(text: str) -> str:
