@@ -32,6 +32,11 @@ SHORT_NAME = "Règles Magic"
 RULE_PAGE = re.compile(r"(?:^|/)\d{3}\.[0-9a-z.]+\.html$")
 
 
+def static_only() -> tuple[str, ...]:
+    """The files only the static book has (the served book is not an offline app)."""
+    return (MANIFEST, WORKER, *(icon_path(size) for size in ICON_SIZES))
+
+
 def icon_path(size: int) -> str:
     return f"icon-{size}.png"
 
