@@ -7,7 +7,7 @@
    phone and both side by side on a larger screen. The switch's buttons (.view-switch) set and
    remember it; on a page of another language its links do the same, then open the page.
    The service worker is registered only on http(s) (never from file://) and only by the
-   static book (data-offline on this script's tag). */
+   static book (data-offline on this script's tag), once the page has loaded. */
 (function () {
   "use strict";
   var doc = document, html = doc.documentElement, KEY = "judge-vue", VIEWS = ["primary", "translation", "both"];
@@ -93,7 +93,9 @@
 
   function ready() {
     switches();
-    offline();
+    // After the page's own files (the search page: its index): the worker never competes with them.
+    if (doc.readyState === "complete") offline();
+    else window.addEventListener("load", offline);
   }
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", ready);
   else ready();

@@ -1,6 +1,10 @@
-/* The static search page's first script: shows the query at once, opens a typed rule number
-   without the search index, and only then loads the search (the scripts named by its tag's
-   data-then, in order).
+/* Rule numbers without the search index, in the static book.
+
+   On the search page (this script's tag has data-then), its first script: shows the query at
+   once, opens a typed rule number without the search index, and only then loads the search
+   (the scripts named by data-then, in order). On every other page (deferred, in <head>): the
+   header's box opens a typed rule number directly, the number list fetched when the box gets
+   the focus.
 
    A rule number, a range or a section, in every form `judge search` reads (300.3, R305.4,
    r. 309.2a, 310.2 c, CR 704.5g, règle 502, 303,1, § 308, 302-303), is looked up in
@@ -108,6 +112,33 @@
   }
 
   global.judgeRuleQuery = parse;
+  var searchPage = !!(script && script.hasAttribute("data-then"));
+
+  // Every other page of the static book: the header's box. The number list is fetched when the
+  // box gets the focus; a rule number typed there opens its rule directly (no search page).
+  if (!searchPage) {
+    var ready = null;
+    var numbers = function (done) {
+      if (global.JUDGE_RULE_NUMBERS) { done(); return; }
+      if (!ready) { ready = []; load(["rule-numbers.js"], function () { ready.forEach(function (f) { f(); }); }); }
+      ready.push(done);
+    };
+    var form = doc.querySelector("form.search-box"), input = form && form.querySelector("input[name=q]");
+    if (!form || !input) return;
+    input.addEventListener("focus", function () { numbers(function () {}); }, { once: true });
+    form.addEventListener("submit", function (event) {
+      var asked = parse(input.value);
+      if (!asked) return;
+      event.preventDefault();
+      numbers(function () {
+        var found = global.JUDGE_RULE_NUMBERS ? targets(global.JUDGE_RULE_NUMBERS, asked) : [];
+        if (found.length === 1) global.location.assign(found[0].url);
+        else form.submit();  // several editions, or none: the search page says which
+      });
+    });
+    return;
+  }
+
   var then = ((script && script.getAttribute("data-then")) || "").split(/\s+/).filter(Boolean);
   var query = new URLSearchParams(global.location.search).get("q") || "";
   var box = doc.getElementById("q"), status = doc.getElementById("search-status");

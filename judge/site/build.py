@@ -408,7 +408,7 @@ class SiteRenderer:
         glossary) when known, its definition with links to the rules it cites."""
         edition = self.graph.edition(edition_id)
         french = {term_key(name): term.fr[0] for term in lexicon() for name in term.en}
-        items = []
+        items: list[dict[str, object]] = []
         seen: set[str] = set()
         for _, language, entry in glossary_entries(self.graph, edition_id):
             anchor = glossary_anchor(entry.term)

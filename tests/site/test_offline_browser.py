@@ -198,9 +198,14 @@ def test_a_typed_rule_number_opens_its_rule_without_the_index(book: Path, plain:
     requested: list[str] = []
     plain.on("request", lambda r: requested.append(r.url))
     with static_server(book) as url:
-        plain.goto(f"{url}/2004/300.html")
+        # Typed in a rule page's box: the rule opens directly.
+        plain.goto(f"{url}/2004/302.html")
         plain.fill("#q", query)
         plain.press("#q", "Enter")
+        plain.wait_for_url(f"{url}/{target}")
+        assert not [u for u in requested if "search" in u.rsplit("/", 1)[1]]
+        # Given to the search page (a link, a bookmark): it opens the rule before any index.
+        plain.goto(f"{url}/search.html?q={query}", wait_until="commit")
         plain.wait_for_url(f"{url}/{target}")
     assert not [u for u in requested if "search-index" in u]
 
