@@ -33,13 +33,24 @@ function keyOf(url) {
   return u.href;
 }
 
+function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+// One file into the cache (already there: nothing to do); a failed download is tried again
+// twice, after 1 s then 3 s (a venue's network drops requests).
 async function storeOne(cache, path) {
   var url = href(path);
   if (await cache.match(url)) return true;
-  var response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
-  if (!response.ok) throw new Error(url + " : " + response.status);
-  await cache.put(url, response);
-  return false;
+  for (var attempt = 0; ; attempt++) {
+    try {
+      var response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+      if (!response.ok) throw new Error(url + " : " + response.status);
+      await cache.put(url, response);
+      return false;
+    } catch (error) {
+      if (attempt >= 2) throw error;
+      await pause(attempt ? 3000 : 1000);
+    }
+  }
 }
 
 // Is the deployed book still this build? (false: a newer sw.js is on the server)
