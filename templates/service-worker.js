@@ -105,7 +105,9 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (data.type === "fill") event.waitUntil(fill().then(progress));
+  // A page asks: it is controlled from now on (one whose navigation began before this
+  // worker's activation escapes its first claim), then the rest of the book follows.
+  if (data.type === "fill") event.waitUntil(self.clients.claim().then(fill).then(progress));
   else if (data.type === "skip-waiting") self.skipWaiting();
 });
 
