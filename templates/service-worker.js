@@ -33,6 +33,13 @@ function keyOf(url) {
   return u.href;
 }
 
+// The response read to its end first: a put whose body is still downloading would hold the
+// cache (its operations run one after another) and keep every page waiting on a slow network.
+async function whole(response) {
+  var body = await response.blob();
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
 // One file into the cache (already there: nothing to do); a failed download is tried again
@@ -44,7 +51,7 @@ async function storeOne(cache, path) {
     try {
       var response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
       if (!response.ok) throw new Error(url + " : " + response.status);
-      await cache.put(url, response);
+      await cache.put(url, await whole(response));
       return false;
     } catch (error) {
       if (attempt >= 2) throw error;
@@ -96,11 +103,13 @@ self.addEventListener("install", function (event) {
   event.waitUntil(store(FIRST, true));
 });
 
+// Activation is short: a worker receives no request until it is active, so the rest of the
+// book is not awaited here; the pages ask for it (message "fill"), each keeping it alive.
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return n.startsWith(PREFIX) && n !== CACHE; })
       .map(function (n) { return caches.delete(n); }));
-  }).then(function () { return self.clients.claim(); }).then(progress).then(fill));
+  }).then(function () { return self.clients.claim(); }).then(progress));
 });
 
 self.addEventListener("message", function (event) {
@@ -129,13 +138,16 @@ function offlinePage() {
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-async function answer(request) {
-  var cache = await caches.open(CACHE), key = keyOf(request.url);
+async function answer(event) {
+  var request = event.request, cache = await caches.open(CACHE), key = keyOf(request.url);
   var hit = await cache.match(key);
   if (hit) return hit;
   try {
     var response = await fetch(request);
-    if (response.ok && KNOWN.has(key)) await cache.put(key, response.clone());
+    if (response.ok && KNOWN.has(key)) {
+      var copy = response.clone();
+      event.waitUntil(whole(copy).then(function (r) { return cache.put(key, r); }).catch(function () {}));
+    }
     return response;
   } catch (error) {
     if (request.mode !== "navigate") throw error;
@@ -146,5 +158,5 @@ async function answer(request) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(SCOPE)) return;
-  event.respondWith(answer(request));
+  event.respondWith(answer(event));
 });
