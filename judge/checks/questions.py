@@ -60,8 +60,7 @@ PARAM_LABELS = {
     "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",
     "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
     "assignment": "répartition des blessures (cible=nombre)",
-    "when": "moment du combat (before_attackers, after_attackers, before_blockers, after_blockers, "
-            "during_combat_after_blockers)",
+    "when": "moment du combat",  # one of COMBAT_POINT_WORDS (the form offers them in French)
 }
 # The points of combat that `combat_timing`'s `when` names, as the cards word them.
 COMBAT_POINT_WORDS = {

@@ -30,10 +30,12 @@ from judge.corpus.numbers import sort_key
 from judge.corpus.render import ChecksFor
 from judge.errors import JudgeError, os_reason
 from judge.game.share import encode_permalink
+from judge.normalize import fold
 from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
-from judge.site.history_view import HistoryView, HistoryViews, changes_path
-from judge.site.offline_index import search_index_js
+from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
+from judge.site.offline import offline_files
+from judge.site.offline_index import rule_numbers_js, search_index_js
 from judge.site.templating import (
     edition_path,
     glossary_anchor,
@@ -49,7 +51,7 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-STATIC_FILES = ("style.css", "search-match.js", "search.js", "favicon.svg")
+STATIC_FILES = ("style.css", "search-match.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
 
 
 class SiteError(JudgeError):
@@ -112,6 +114,7 @@ class RuleView:
     removed_in: tuple[Edition, ...]
     translations: tuple[RuleView, ...]
     history: HistoryView | None = None
+    primary_link: Link | None = None  # a rule of another language: the same rule in the edition's first
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,6 +125,8 @@ class SectionEntry:
     title: str
     href: str
     rule_count: int
+    title_language: str = ""  # the title is from another language's text: that language's code
+    title_language_label: str = ""  # and its French name
 
 
 def language_name(code: str) -> str:
@@ -245,7 +250,15 @@ class SiteRenderer:
             removed_in=g.removed_in(rule),
             translations=translations,
             history=self.history.for_rule(rule, root) if with_history else None,
+            primary_link=self._primary_link(rule, root),
         )
+
+    def _primary_link(self, rule: Rule, root: str) -> Link | None:
+        primary = self.primary(rule.edition)
+        if rule.language == primary:
+            return None
+        same = self.graph.get(rule.edition, rule.number, primary)
+        return self.link(same, root) if same is not None else None
 
     def sections(self, edition: str, language: str | None = None) -> dict[str, list[Rule]]:
         """Rules grouped by section number, in numeric order (a missing section line is fine)."""
@@ -260,22 +273,29 @@ class SiteRenderer:
         return cached
 
     def section_title(self, edition: str, section: str, rules: list[Rule]) -> str:
+        return self.section_heading(edition, section, rules)[0]
+
+    def section_heading(self, edition: str, section: str, rules: list[Rule]) -> tuple[str, str]:
+        """A section's title and, when its own text has none and another language's gives it,
+        that language's code (2010's French 505: « Main Phase », "en")."""
         head = rules[0] if rules and rules[0].number == section else None
         if head is not None and head.title:
-            return head.title
+            return head.title, ""
         for language in self.graph.edition(edition).languages:
             other = self.graph.get(edition, section, language)
             if other is not None and other.title:
-                return f"{other.title} ({language_name(language)})"
-        return f"Section {section}"
+                return other.title, language
+        return f"Section {section}", ""
 
     def toc(self, edition: str, root: str, language: str | None = None) -> tuple[SectionEntry, ...]:
         lang = None if language in (None, self.primary(edition)) else language
-        return tuple(
-            SectionEntry(number=number, title=self.section_title(edition, number, rules),
-                         href=root + page_path(edition, number, lang), rule_count=len(rules))
-            for number, rules in self.sections(edition, language).items()
-        )
+        out = []
+        for number, rules in self.sections(edition, language).items():
+            title, title_language = self.section_heading(edition, number, rules)
+            out.append(SectionEntry(number=number, title=title, href=root + page_path(edition, number, lang),
+                                    rule_count=len(rules), title_language=title_language,
+                                    title_language_label=language_name(title_language) if title_language else ""))
+        return tuple(out)
 
     def banner(self, edition: Edition) -> dict[str, object]:
         languages = edition.languages
@@ -340,13 +360,22 @@ class SiteRenderer:
                             href=root + page_path(edition_id, n, sub))
             return None
 
+        title, title_language = self.section_heading(edition_id, section, rules)
+        views = [self.rule_view(r, root, with_translations=sub is None) for r in rules]
+        primary = edition.languages[0]
+        # The section in the edition's first language, from a page of another language.
+        primary_page = (root + page_path(edition_id, section)
+                        if sub is not None and section in self.sections(edition_id, primary) else None)
         return self._render(
             "section.html", root=root, banner=self.banner(edition), language=lang,
             language_label=language_name(lang), section=section,
-            title=self.section_title(edition_id, section, rules),
-            rules=[self.rule_view(r, root, with_translations=sub is None) for r in rules],
-            previous_section=neighbour(i - 1), next_section=neighbour(i + 1),
+            title=title, title_language=title_language, title_language_label=language_name(title_language),
+            rules=views, previous_section=neighbour(i - 1), next_section=neighbour(i + 1),
             edition_href=root + edition_path(edition_id, sub),
+            bilingual=any(v.translations for v in views),
+            primary_code=primary.upper(), language_code=lang.upper(),
+            translation_codes=" / ".join(code.upper() for code in edition.languages[1:]),
+            primary_page=primary_page, primary_language=primary, primary_language_label=language_name(primary),
         )
 
     def render_rule_redirect(self, rule: Rule, root: str = "../") -> str:
@@ -362,8 +391,14 @@ class SiteRenderer:
         return self._render("search.html", root=root)
 
     def render_changes(self, older: str, newer: str, root: str = "../") -> str:
-        """Every change between two editions (older first), grouped by section."""
+        """The changes between two editions (older first): counts, reviewed corrections and the
+        index of the sections, each section's changes on its own page (`render_changes_section`)."""
         return self._render("changes.html", root=root, **self.history.changes_context(older, newer, root))
+
+    def render_changes_section(self, older: str, newer: str, key: str, root: str = "../../") -> str:
+        """The changes of one section of the older edition (`key`, see `HistoryViews.change_keys`)."""
+        return self._render("changes_section.html", root=root,
+                            **self.history.changes_section_context(older, newer, key, root))
 
     def has_glossary(self, edition_id: str) -> bool:
         return any(self.graph.glossary(edition_id, lang) for lang in self.graph.edition(edition_id).languages)
@@ -373,7 +408,7 @@ class SiteRenderer:
         glossary) when known, its definition with links to the rules it cites."""
         edition = self.graph.edition(edition_id)
         french = {term_key(name): term.fr[0] for term in lexicon() for name in term.en}
-        items = []
+        items: list[dict[str, object]] = []
         seen: set[str] = set()
         for _, language, entry in glossary_entries(self.graph, edition_id):
             anchor = glossary_anchor(entry.term)
@@ -385,16 +420,31 @@ class SiteRenderer:
                 "french": french.get(term_key(entry.term)),
                 "segments": self.text_segments(edition_id, language, entry.segments, root),
             })
+        letters: dict[str, list[dict[str, object]]] = {}
+        for item in items:
+            initial = fold(str(item["term"]))[:1].upper()
+            letters.setdefault(initial if initial.isalpha() else "#", []).append(item)
         return self._render("glossary.html", root=root, banner=self.banner(edition), items=items,
+                            letters=sorted(letters.items(), key=lambda kv: (kv[0] == "#", kv[0])),
                             edition_href=root + edition_path(edition_id))
 
     # -------------------------------------------------------------- the whole site
-    def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
+    def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str | bytes]]:
         """Every (relative path, content) of the site, in a stable order.
 
         Links are relative (the site works from any folder, `file://` included) unless
-        `base_url` is given (see `base_url`): then every link starts with it.
+        `base_url` is given (see `base_url`): then every link starts with it. The book's
+        pages come first, then its offline files (`judge.site.offline`).
         """
+        return offline_files(self._book_pages(base_url), self.stored_first)
+
+    def stored_first(self, path: str) -> bool:
+        """A file the offline book stores at once: the pages in each edition's first language,
+        the search index and the assets (the others: other languages, glossaries, changes)."""
+        others = tuple(f"{e.id}/{lang}/" for e in self.graph.editions for lang in e.languages[1:])
+        return not path.startswith(others) and not path.startswith("changes/") and not path.endswith("glossaire.html")
+
+    def _book_pages(self, base_url: str | None) -> Iterator[tuple[str, str | bytes]]:
         yield "index.html", self.render_index(base_url or "")
         yield "search.html", self.render_search(base_url or "")
         for edition in self.graph.editions:
@@ -413,7 +463,11 @@ class SiteRenderer:
         for older, newer in self.history.pairs_of_editions():
             if self.history.table(older, newer) is not None:
                 yield changes_path(older, newer), self.render_changes(older, newer, base_url or "../")
+                for key in self.history.change_keys(older, newer):
+                    yield changes_section_path(older, newer, key), self.render_changes_section(
+                        older, newer, key, base_url or "../../")
         yield "search-index.js", search_index_js(self.graph)
+        yield "rule-numbers.js", rule_numbers_js(self.graph, language_name)
         for name in STATIC_FILES:
             yield name, _static_text(name)
 
@@ -490,7 +544,7 @@ def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None =
     for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
         target = _inside(folder, relative)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content.encode("utf-8"))
+        target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
         written.append(relative)
         if len(written) % 1000 == 0:
             say(f"Livre de règles : {number(len(written))} fichiers écrits…")

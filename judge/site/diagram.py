@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
+from judge.corpus.render import language_name
 from judge.game import turnplan as turn
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.site.templating import rule_url
@@ -31,7 +32,9 @@ def _slot(phase: str) -> str:
 
 def step_rules(graph: RuleGraph, edition: str) -> dict[str, Rule | None]:
     """Each phase (`main` for both main phases) and step -> the rule to link (the section
-    line, else its first rule), or None; empty for an edition without a game model."""
+    line, else its first rule): in the edition's first language, else in the first of its other
+    languages that has it (2010: 505 in French, the other steps in the English text); None when
+    no text has it; empty for an edition without a game model."""
     model = _model(graph, edition)
     if model is None:
         return {}
@@ -40,8 +43,9 @@ def step_rules(graph: RuleGraph, edition: str) -> dict[str, Rule | None]:
         sections.setdefault(_slot(phase), model.phase_rule(phase).split(".", 1)[0])
         for step in steps:
             sections[step] = model.step(phase, step).priority_rule.split(".", 1)[0]
-    rules = graph.rules(edition, graph.primary_language(edition))
-    return {slot: next((r for r in rules if r.number == section or r.number.startswith(section + ".")), None)
+    by_language = [graph.rules(edition, language) for language in graph.edition(edition).languages]
+    return {slot: next((r for rules in by_language for r in rules
+                        if r.number == section or r.number.startswith(section + ".")), None)
             for slot, section in sections.items()}
 
 
@@ -65,8 +69,10 @@ def _box(label: str, rule: Rule | None, root: str, primary: str, css: str) -> st
         return (f'<span class="turn-box {css} absent">{escape(label)} '
                 f'<small>(pas de règle dans ce corpus)</small></span>')
     href = escape(rule_url(rule, root, primary))
+    other = (f' · <span class="lang-note">texte {escape(language_name(rule.language))}</span>'
+             if rule.language != primary else "")
     return (f'<a class="turn-box {css}" href="{href}">{escape(label)} '
-            f'<small>règle {escape(rule.number)}</small></a>')
+            f'<small>règle {escape(rule.number)}{other}</small></a>')
 
 
 def _capital(text: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from judge.checks.questions import COMBAT_POINT_WORDS
 from judge.corpus.documents import Rule
 from judge.normalize import fold
 from judge.resources import templates_dir
@@ -94,6 +95,6 @@ def make_environment(**globals_: Any) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     register_filters(env)
-    env.globals.update(site_name="Juge — Règles de Magic", served=False)
+    env.globals.update(site_name="Juge — Règles de Magic", served=False, combat_points=COMBAT_POINT_WORDS)
     env.globals.update(globals_)
     return env

@@ -36,6 +36,7 @@ from judge.corpus.numbers import RULE_NUMBER
 from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
+from judge.site.history_view import changes_section_key
 from judge.site.templating import glossary_view, page_path, rule_url
 from judge.web import situations
 from judge.web.caching import GZIP_LEVEL, GZIP_MINIMUM
@@ -291,6 +292,20 @@ def changes_page(request: Request) -> Response:
     return _site_page(state, f"changes/{older}-{newer}", lambda: str(site.render_changes(older, newer, "/")))
 
 
+def changes_section_page(request: Request) -> Response:
+    """One section's changes between two editions, as in the static rulebook."""
+    state = app_state(request)
+    older, newer, name = request.path_params["older"], request.path_params["newer"], request.path_params["name"]
+    site = _site(state)
+    if (older, newer) not in site.history.pairs_of_editions() or site.history.table(older, newer) is None:
+        raise Problem(404, f"pas de page de changements {older[:40]} → {newer[:40]}")
+    key = changes_section_key(name)
+    if key not in site.history.change_keys(older, newer):
+        raise Problem(404, f"pas de changements pour « {name[:40]} » ({older} → {newer})")
+    return _site_page(state, f"changes/{older}-{newer}/{key}",
+                      lambda: str(site.render_changes_section(older, newer, key, "/")))
+
+
 def rule_page(request: Request) -> Response:
     """`/2004/300.3` (and the static book's `/2004/300.3.html`): redirect to the rule's anchor."""
     state = app_state(request)
@@ -398,7 +413,20 @@ class _RuleSegment(_EditionSegment):
     regex = r"\d{3}[.,]\d+[a-z]?(?:\.html)?|\d{3}"
 
 
+class _ChangesSegment(Convertor[str]):
+    """A changes page of one section: `300`, `502-2`, `ajout-510`."""
+
+    regex = r"(?:ajout-)?\d{3}(?:-\d+)?"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
 register_url_convertor("judge_edition", _EditionSegment())
+register_url_convertor("judge_changes", _ChangesSegment())
 register_url_convertor("judge_page", _PageSegment())
 register_url_convertor("judge_language", _LanguageSegment())
 register_url_convertor("judge_rule", _RuleSegment())
@@ -417,6 +445,8 @@ def _routes() -> list[Route]:
         Route("/api/rule/{number}", offloaded(api_rule, ("edition",)), methods=page),
         Route("/api/history/{number}", offloaded(api_history, ("edition",)), methods=page),
         Route("/changes/{older:judge_edition}-{newer:judge_edition}.html", offloaded(changes_page), methods=page),
+        Route("/changes/{older:judge_edition}-{newer:judge_edition}/{name:judge_changes}.html",
+              offloaded(changes_section_page), methods=page),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/openapi.json", offloaded(api_openapi), methods=page),
         Route("/{edition:judge_edition}/{page:judge_page}", offloaded(section_page), methods=page),

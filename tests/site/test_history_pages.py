@@ -49,18 +49,41 @@ def test_removed_rule_says_why(site: Path) -> None:
     assert "La brûlure de mana a été supprimée par le changement de règles de Magic 2010" in history
 
 
-def test_changes_page_lists_every_pair_and_is_valid_html(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
-    html = (site / "changes" / "2004-2010.html").read_text(encoding="utf-8")
-    html5lib.HTMLParser(strict=True).parse(html)
+def test_changes_pages_list_every_pair_each_small_and_valid(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+    summary = (site / "changes" / "2004-2010.html").read_text(encoding="utf-8")
+    html5lib.HTMLParser(strict=True).parse(summary)
     table = concordance(graph, "2004", "2010")
-    rows = re.findall(r'<tr class="change-(\w+)', html)
+    pages = re.findall(r'<li><a href="\.\./changes/(2004-2010/[^"]+)"', summary)
+    assert len(pages) == len(set(pages)) > 10
+    assert {p.name for p in (site / "changes" / "2004-2010").iterdir()} == {p.split("/")[1] for p in pages}
+    rows: list[str] = []
+    for page in pages:
+        path = site / "changes" / page
+        assert path.stat().st_size <= 100_000, page  # a phone loads one section, not the whole table
+        html = path.read_text(encoding="utf-8")
+        html5lib.HTMLParser(strict=True).parse(html)
+        rows += re.findall(r'<li class="change-card change-(\w+)', html)
+        ids = re.findall(r'<li class="change-card[^"]*" id="([^"]+)"', html)
+        assert len(ids) == len(set(ids))  # every card has its own anchor
+        for href in re.findall(r'href="\.\./\.\./([^"#]+)', html):
+            assert (site / href).is_file(), href
     assert len(rows) == len(table.pairs)
     assert sorted(rows) == sorted(p.change for p in table.pairs)
-    assert "Section 305 → 505" in html and "300.3" in html
+    assert "Section 305 → 505" in summary and "300.3" in summary
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="changes/2004-2010.html"' in index
-    for href in re.findall(r'href="\.\./([^"#]+)', html):
+    for href in re.findall(r'href="\.\./([^"#]+)', summary):
         assert (site / href).is_file(), href
+
+
+def test_mana_burn_and_500_4_name_each_other(site: Path) -> None:
+    """2004's 300.3 (removed) says why, with 2010's 500.4 linked; 500.4 says that 300.3 points to it.
+    Both come from the concordance's reviewed reason, not from code."""
+    old = _article((site / "2004" / "300.html").read_text(encoding="utf-8"), "R3003")
+    assert '<a class="ref-edition" href="../2010/en/500.html#R5004"' in old
+    new = _article((site / "2010" / "en" / "500.html").read_text(encoding="utf-8"), "R5004")
+    mention = new[new.index('class="history-mention"'):]
+    assert 'href="../../2004/300.html#R3003"' in mention and "brûlure de mana" in mention
 
 
 def test_french_page_keeps_one_block_per_rule(graph) -> None:  # type: ignore[no-untyped-def]

@@ -196,9 +196,15 @@ def test_site_turn_diagram_links_each_step_to_its_rule(site: Path) -> None:
     assert {h.split("#")[1] for h in hrefs} == {f"R{n}" for n in range(301, 315)}
     diagram2010 = parse(site / "2010" / "index.html").find(".//ol[@class='turn']")
     assert diagram2010 is not None
-    assert sorted({a.get("href") for a in diagram2010.iter("a")}) == ["../2010/505.html#R5051"]
-    # A step without a rule in the corpus says so in words, not only in grey.
-    assert "pas de règle dans ce corpus" in "".join(diagram2010.itertext())
+    # 2010's French text has only 505: the other steps open the English rules (500–514), and say so.
+    boxes = list(diagram2010.iter("a"))
+    assert len(boxes) == 15
+    hrefs = {a.get("href") for a in boxes}
+    assert "../2010/505.html#R5051" in hrefs
+    assert {h.split("#")[0] for h in hrefs} - {"../2010/505.html"} == {f"../2010/en/{n}.html" for n in range(501, 515)} - {"../2010/en/505.html"}
+    english = [a for a in boxes if "texte anglais" in "".join(a.itertext())]
+    assert len(english) == 15 - 2  # both main phases are in French
+    assert "pas de règle dans ce corpus" not in "".join(diagram2010.itertext())
 
 
 def test_site_pages_are_valid_html5_in_french(site: Path) -> None:

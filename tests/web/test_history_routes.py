@@ -48,8 +48,13 @@ def test_changes_page_is_the_static_page(client: TestClient, graph) -> None:  # 
     # the footer (served, not offline).
     served_env = make_environment(root="/", search_action="/recherche", served=True)
     assert served.text == SiteRenderer(graph, env=served_env).render_changes("2004", "2010", "/")
-    assert 'href="/2010/505.html#R5055b"' in served.text
-    for url in ("/changes/2010-2004.html", "/changes/2004-1999.html"):
+    assert 'href="/changes/2004-2010/305.html"' in served.text
+    # Each section's changes on its own page, as in the static book.
+    section = client.get("/changes/2004-2010/305.html")
+    assert section.text == SiteRenderer(graph, env=served_env).render_changes_section("2004", "2010", "305", "/")
+    assert 'href="/2010/505.html#R5055b"' in section.text
+    for url in ("/changes/2010-2004.html", "/changes/2004-1999.html", "/changes/2004-2010/999.html",
+                "/changes/2004-1999/305.html"):
         response = client.get(url)
         assert response.status_code == 404 and "text/html" in response.headers["content-type"]
 

@@ -1,0 +1,155 @@
+"""The installable, offline book: its web app manifest, icons and service worker.
+
+Owns `offline_files`: the files `judge build` adds so that the book installs on a phone and
+works without network after one visit. The service worker (`templates/service-worker.js`,
+written as `sw.js` with this build's file lists and version) stores the first-language pages,
+the search index and the assets when installed, then the rest of the book in the background;
+each build has its own cache (its version is a digest of every other file). Rule URLs
+(`2004/300.3.html`, one small redirect page each) are not stored: the worker answers them
+offline by opening the rule's section page. The manifest and the icons are made here
+(the icons drawn from the favicon's shape), so that the book needs no binary file in its sources.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import struct
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+
+from judge.resources import templates_dir
+
+MANIFEST = "manifest.webmanifest"
+WORKER = "sw.js"
+ICON_SIZES = (192, 512)
+THEME = "#1a4f8b"
+BACKGROUND = "#fdfdfb"
+NAME = "Juge — Règles de Magic"
+SHORT_NAME = "Règles Magic"
+# A rule's own URL in the static book (`2004/300.3.html`, `2004/en/306.2a.html`): a redirect page.
+RULE_PAGE = re.compile(r"(?:^|/)\d{3}\.[0-9a-z.]+\.html$")
+
+
+def static_only() -> tuple[str, ...]:
+    """The files only the static book has (the served book is not an offline app)."""
+    return (MANIFEST, WORKER, *(icon_path(size) for size in ICON_SIZES))
+
+
+def icon_path(size: int) -> str:
+    return f"icon-{size}.png"
+
+
+def manifest(version: str) -> str:
+    """The web app manifest: its URLs are relative to its own (the site root)."""
+    data = {
+        "name": NAME,
+        "short_name": SHORT_NAME,
+        "description": "Règles complètes de Magic: The Gathering en français, consultables hors ligne.",
+        "lang": "fr",
+        "dir": "ltr",
+        "start_url": "index.html",
+        "scope": "./",
+        "id": "index.html",
+        "display": "standalone",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [{"src": icon_path(size), "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+                  for size in ICON_SIZES] + [{"src": "favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def service_worker(first: list[str], rest: list[str], version: str) -> str:
+    """`sw.js`: the worker's source with this build's version and file lists."""
+    source = (templates_dir() / "service-worker.js").read_text(encoding="utf-8")
+    filled = (source.replace('"__VERSION__"', json.dumps(version))
+              .replace("[/*FIRST*/]", json.dumps(first, separators=(",", ":")))
+              .replace("[/*REST*/]", json.dumps(rest, separators=(",", ":"))))
+    if filled == source:
+        raise ValueError("service-worker.js: placeholders missing")
+    return filled
+
+
+# ---------------------------------------------------------------------- icons
+def _inside_glyph(x: float, y: float) -> bool:
+    """The favicon's white « J » (viewBox 0 0 32 32): top bar, stem, the hook at the bottom."""
+    if 9 <= x <= 23 and 7 <= y <= 10:
+        return True
+    if 15 <= x <= 18 and 10 <= y <= 21:
+        return True
+    if 8 <= x <= 11 and 20 <= y <= 21:
+        return True
+    if y >= 21:
+        r2 = (x - 13) ** 2 + (y - 21) ** 2
+        return 4 <= r2 <= 25
+    return False
+
+
+def _inside_square(x: float, y: float, radius: float = 6.0) -> bool:
+    cx = min(max(x, radius), 32 - radius)
+    cy = min(max(y, radius), 32 - radius)
+    return (x - cx) ** 2 + (y - cy) ** 2 <= radius * radius
+
+
+def icon_png(size: int) -> bytes:
+    """The book's icon as an RGBA PNG of `size`×`size` pixels."""
+    blue = bytes((0x1A, 0x4F, 0x8B, 255))
+    white = bytes((255, 255, 255, 255))
+    clear = bytes((0, 0, 0, 0))
+    scale = 32 / size
+    rows = []
+    for j in range(size):
+        y = (j + 0.5) * scale
+        row = bytearray(b"\x00")
+        for i in range(size):
+            x = (i + 0.5) * scale
+            row += (white if _inside_glyph(x, y) else blue) if _inside_square(x, y) else clear
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+# ---------------------------------------------------------------------- the build's offline files
+class Digest:
+    """The version of a build: a digest of every file's path and content, in order."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256()
+        self.paths: list[str] = []
+
+    def add(self, path: str, content: str | bytes) -> None:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self._hash.update(path.encode("utf-8") + b"\0" + data + b"\0")
+        self.paths.append(path)
+
+    @property
+    def version(self) -> str:
+        return self._hash.hexdigest()[:16]
+
+
+def offline_files(pages: Iterable[tuple[str, str | bytes]], is_first: Callable[[str], bool]
+                  ) -> Iterator[tuple[str, str | bytes]]:
+    """Every page of `pages`, then the icons, the manifest and `sw.js`; `is_first(path)`: a
+    file the worker stores when installed (the others follow in the background)."""
+    digest = Digest()
+    for path, content in pages:
+        digest.add(path, content)
+        yield path, content
+    for size in ICON_SIZES:
+        png = icon_png(size)
+        digest.add(icon_path(size), png)
+        yield icon_path(size), png
+    text = manifest(digest.version)
+    digest.add(MANIFEST, text)
+    yield MANIFEST, text
+    stored = [p for p in digest.paths if not RULE_PAGE.search(p)]
+    first = [p for p in stored if is_first(p)]
+    rest = [p for p in stored if not is_first(p)]
+    yield WORKER, service_worker(first, rest, digest.version)

@@ -1,0 +1,160 @@
+/* Rule numbers without the search index, in the static book.
+
+   On the search page (this script's tag has data-then), its first script: shows the query at
+   once, opens a typed rule number without the search index, and only then loads the search
+   (the scripts named by data-then, in order). On every other page (deferred, in <head>): the
+   header's box opens a typed rule number directly, the number list fetched when the box gets
+   the focus.
+
+   A rule number, a range or a section, in every form `judge search` reads (300.3, R305.4,
+   r. 309.2a, 310.2 c, CR 704.5g, règle 502, 303,1, § 308, 302-303), is looked up in
+   rule-numbers.js (every rule number of each edition and language, judge/site/offline_index.py):
+   one edition has it, its rule opens (first language that has it, as judge.corpus.selection);
+   several have it, a choice of editions is shown above the search results. The URL of a rule
+   is made as judge.site.templating.rule_url makes it. */
+(function (global) {
+  "use strict";
+  var doc = global.document, script = doc.currentScript;
+  var root = script ? new URL(".", script.src).href : "";
+  var ONE = "(\\d{3})(?:[.,](\\d+)(?: ?([a-z]))?)?";
+  var SINGLE = new RegExp("^" + ONE + "$"), RANGE = new RegExp("^" + ONE + " ?[-–] ?" + ONE + "$");
+  var PREFIX = /^(?:règles?|regles?|rules?|cr|r\.?|§|n°|no\.?)\s*/;
+
+  function number(m, at) {
+    return m[at] + (m[at + 1] ? "." + m[at + 1] + (m[at + 2] || "") : "");
+  }
+
+  // A rule query as {low, high} (high null for one number), or null for words to search.
+  function parse(text) {
+    var q = text.trim().toLowerCase().replace(/\s+/g, " ").replace(PREFIX, "").replace(/[.\s]+$/, "");
+    var m = SINGLE.exec(q);
+    if (m) return { low: number(m, 1), high: null };
+    m = RANGE.exec(q);
+    return m ? { low: number(m, 1), high: number(m, 4) } : null;
+  }
+
+  function sortKey(n) {  // judge.corpus.numbers.sort_key
+    var cut = n.indexOf("."), head = cut < 0 ? n : n.slice(0, cut), tail = cut < 0 ? "" : n.slice(cut + 1);
+    var digits = tail.replace(/[a-z]+$/, "");
+    return [parseInt(head, 10), digits ? parseInt(digits, 10) : -1, tail.slice(digits.length)];
+  }
+  function compare(a, b) {
+    for (var i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+  }
+  function inRange(n, low, high) {  // judge.corpus.selection._in_range
+    var k = sortKey(n), lo = sortKey(low), hi = sortKey(high);
+    return lo[0] <= k[0] && k[0] <= hi[0] && compare(lo, k) <= 0 && (compare(k, hi) <= 0 || n.startsWith(high));
+  }
+
+  function url(edition, language, n) {
+    var section = n.split(".")[0];
+    var folder = edition.id + "/" + (language === edition.languages[0] ? "" : language + "/");
+    return root + folder + section + ".html#R" + n.replace(/[.-]/g, "");
+  }
+
+  // Where the query's rule is, per edition: [{edition, language, number, url}].
+  function targets(data, asked) {
+    var found = [];
+    data.editions.forEach(function (edition) {
+      var languages = edition.languages, hit = null;
+      if (asked.high === null) {
+        languages.some(function (language) {
+          var numbers = " " + edition.numbers[language] + " ";
+          if (numbers.indexOf(" " + asked.low + " ") < 0) return false;
+          hit = { language: language, number: asked.low };
+          return true;
+        });
+      } else {
+        var language = languages[0];
+        var first = edition.numbers[language].split(" ").find(function (n) { return n && inRange(n, asked.low, asked.high); });
+        if (first) hit = { language: language, number: first };
+      }
+      if (hit) {
+        hit.edition = edition;
+        hit.url = url(edition, hit.language, hit.number);
+        found.push(hit);
+      }
+    });
+    return found;
+  }
+
+  function load(names, done) {
+    var i = 0;
+    (function next() {
+      if (i >= names.length) { if (done) done(); return; }
+      var tag = doc.createElement("script");
+      tag.src = root + names[i++];
+      tag.async = false;
+      tag.addEventListener("load", next);
+      tag.addEventListener("error", next);
+      doc.body.appendChild(tag);
+    })();
+  }
+
+  function choices(query, found) {
+    var box = doc.getElementById("rule-choice");
+    if (!box) return;
+    var title = doc.createElement("p"), list = doc.createElement("ul");
+    title.textContent = "« " + query.trim() + " » dans plusieurs éditions :";
+    list.className = "tap-list";
+    found.forEach(function (hit) {
+      var li = doc.createElement("li"), a = doc.createElement("a");
+      a.href = hit.url;
+      a.textContent = "Règle " + hit.number + " — " + hit.edition.label
+        + (hit.language === hit.edition.languages[0] ? "" : " (texte " + hit.edition.names[hit.language] + ")");
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    box.appendChild(title);
+    box.appendChild(list);
+    box.hidden = false;
+  }
+
+  global.judgeRuleQuery = parse;
+  var searchPage = !!(script && script.hasAttribute("data-then"));
+
+  // Every other page of the static book: the header's box. The number list is fetched when the
+  // box gets the focus; a rule number typed there opens its rule directly (no search page).
+  if (!searchPage) {
+    var ready = null;
+    var numbers = function (done) {
+      if (global.JUDGE_RULE_NUMBERS) { done(); return; }
+      if (!ready) { ready = []; load(["rule-numbers.js"], function () { ready.forEach(function (f) { f(); }); }); }
+      ready.push(done);
+    };
+    var form = doc.querySelector("form.search-box"), input = form && form.querySelector("input[name=q]");
+    if (!form || !input) return;
+    input.addEventListener("focus", function () { numbers(function () {}); }, { once: true });
+    form.addEventListener("submit", function (event) {
+      var asked = parse(input.value);
+      if (!asked) return;
+      event.preventDefault();
+      numbers(function () {
+        var found = global.JUDGE_RULE_NUMBERS ? targets(global.JUDGE_RULE_NUMBERS, asked) : [];
+        if (found.length === 1) global.location.assign(found[0].url);
+        else form.submit();  // several editions, or none: the search page says which
+      });
+    });
+    return;
+  }
+
+  var then = ((script && script.getAttribute("data-then")) || "").split(/\s+/).filter(Boolean);
+  var query = new URLSearchParams(global.location.search).get("q") || "";
+  var box = doc.getElementById("q"), status = doc.getElementById("search-status");
+  if (box) box.value = query;
+
+  function search() {
+    if (status && query.trim()) status.textContent = "« " + query.trim() + " » : chargement de l'index…";
+    load(then);
+  }
+  var asked = query.trim() ? parse(query) : null;
+  if (!asked) { search(); return; }
+  if (status) status.textContent = "« " + query.trim() + " » : ouverture de la règle…";
+  load(["rule-numbers.js"], function () {
+    var data = global.JUDGE_RULE_NUMBERS, found = data ? targets(data, asked) : [];
+    if (found.length === 1) { global.location.replace(found[0].url); return; }
+    if (found.length > 1) choices(query, found);
+    search();
+  });
+})(window);

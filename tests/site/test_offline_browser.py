@@ -1,0 +1,240 @@
+"""The installable, offline book and the search page's first answers, in Debian's Chromium over
+a plain static server (Python's http.server, as `python -m http.server` serves it): after one
+visit, offline, an unopened page and a new query work; a new build replaces the old one's cache;
+a typed rule number opens its rule without the search index; the query shows at once while the
+index loads; nothing of this from file:// (no service worker there)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import BROWSER_MARKS
+
+from judge.site.build import build_site
+
+pytestmark = BROWSER_MARKS
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "fr-FR"}
+STORED = "document.getElementById('offline-status').textContent.startsWith('Livre entier')"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """`folder` served on a free loopback port by Python's own static server."""
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def book(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    return build_site(graph, tmp_path_factory.mktemp("offline") / "site").parent
+
+
+@pytest.fixture(scope="module")
+def book_under_base_url(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+    """A book built with --base-url /regles/, in the folder `regles` of the served root."""
+    root = tmp_path_factory.mktemp("base")
+    build_site(graph, root / "regles", base_url="/regles/")
+    return root
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def plain(browser: Any) -> Iterator[Any]:
+    """A phone without service workers: its requests all reach `page.route`."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def _wait_stored(page: Any) -> None:
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.wait_for_function(STORED, timeout=120_000)
+
+
+@pytest.mark.parametrize("where", ["root", "base-url"])
+def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
+    where: str, book: Path, book_under_base_url: Path, phone: Any,
+) -> None:
+    folder, prefix = (book, "/") if where == "root" else (book_under_base_url, "/regles/")
+    with static_server(folder) as url:
+        base = url + prefix
+        phone.goto(base + "index.html")
+        assert phone.evaluate("document.querySelector('link[rel=manifest]').href") == base + "manifest.webmanifest"
+        _wait_stored(phone)
+        manifest = json.loads(phone.request.get(base + "manifest.webmanifest").text())
+        assert manifest["short_name"] and manifest["lang"] == "fr" and manifest["theme_color"]
+        assert {i["sizes"] for i in manifest["icons"]} >= {"192x192", "512x512"}
+        phone.context.set_offline(True)
+        # A page never opened, in each language, and a rule's own URL (not stored: the worker opens its section).
+        phone.goto(base + "2004/308.html")
+        assert "308" in phone.locator("h1").inner_text()
+        phone.goto(base + "2010/en/702.html")
+        assert phone.locator("article.rule").count() > 10
+        phone.goto(base + "2004/306.2a.html")
+        phone.wait_for_url("**/2004/306.html#R3062a")
+        # A query never asked.
+        phone.goto(base + "search.html?q=" + "blessures de combat")
+        phone.locator("#results li").first.wait_for()
+        assert "résultat" in phone.locator("#search-status").inner_text()
+        # A typed rule number.
+        phone.goto(base + "search.html?q=r.%20309.2a")
+        phone.wait_for_url("**/2004/309.html#R3092a")
+        phone.context.set_offline(False)
+    assert phone.errors == []
+
+
+def test_filling_resumes_after_the_network_drops(book: Path, phone: Any) -> None:
+    with static_server(book) as url:
+        phone.goto(url + "/2004/300.html")
+        phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+        # Installed: the first-language pages and the index are there before anything else.
+        phone.context.set_offline(True)
+        phone.goto(url + "/2004/311.html")
+        assert "311" in phone.locator("h1").inner_text()
+        phone.goto(url + "/search.html?q=mana")
+        phone.locator("#results li").first.wait_for()
+        phone.context.set_offline(False)
+        # Any page that opens asks the worker to go on, until the whole book is stored.
+        phone.goto(url + "/index.html")
+        phone.wait_for_function(STORED, timeout=120_000)
+        phone.context.set_offline(True)
+        phone.goto(url + "/2004/glossaire.html")
+        assert phone.locator("dl.glossary dt").count() > 100
+        phone.context.set_offline(False)
+
+
+def test_a_new_build_replaces_the_old_cache_when_asked(book: Path, phone: Any, tmp_path: Path) -> None:
+    deployed = tmp_path / "deployed"
+    shutil.copytree(book, deployed)
+    with static_server(deployed) as url:
+        phone.goto(url + "/index.html")
+        _wait_stored(phone)
+        caches = phone.evaluate("caches.keys()")
+        assert len(caches) == 1 and caches[0].startswith("judge-")
+        # A new build: another version, a changed page.
+        worker = (deployed / "sw.js").read_text(encoding="utf-8")
+        old = re.search(r'var VERSION = "([0-9a-f]+)"', worker).group(1)  # type: ignore[union-attr]
+        (deployed / "sw.js").write_text(worker.replace(old, "0" * len(old)), encoding="utf-8")
+        index = deployed / "index.html"
+        index.write_text(index.read_text(encoding="utf-8").replace("Règles complètes de Magic", "Règles du jour"),
+                         encoding="utf-8")
+        phone.reload()
+        phone.locator("#book-update").wait_for(timeout=60_000)
+        # Until asked, the page stays on the build it came from.
+        assert "Règles du jour" not in phone.locator("h1").inner_text()
+        phone.locator("#book-update button").click()
+        phone.wait_for_function("document.querySelector('h1').textContent.includes('Règles du jour')", timeout=60_000)
+        phone.wait_for_function("caches.keys().then(k => k.length === 1 && k[0] === 'judge-' + '0'.repeat(16))",
+                                timeout=60_000)
+
+
+def test_file_url_registers_no_worker_and_still_searches(book: Path, phone: Any) -> None:
+    requested: list[str] = []
+    phone.on("request", lambda r: requested.append(r.url))
+    phone.goto((book / "search.html").as_uri() + "?q=mana")
+    phone.locator("#results li").first.wait_for()
+    assert phone.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
+    assert not [u for u in requested if u.endswith("sw.js")]
+    assert phone.errors == []
+
+
+# ---------------------------------------------------------------------- the search page's first answers
+NUMBER_FORMS = [
+    ("300.3", "2004/300.html#R3003"),
+    ("r. 309.2a", "2004/309.html#R3092a"),
+    ("310.2 c", "2004/310.html#R3102c"),
+    ("CR 704.5g", "2010/en/704.html#R7045g"),
+    ("règle 310.2c.", "2004/310.html#R3102c"),
+    ("302-303", "2004/302.html#R302"),
+]
+AMBIGUOUS_FORMS = [
+    ("R305.4", ["2004/305.html#R3054", "2010/en/305.html#R3054"]),
+    ("règle 502", ["2004/en/502.html#R502", "2010/en/502.html#R502"]),
+    ("303,1", ["2004/303.html#R3031", "2010/en/303.html#R3031"]),
+    ("§ 308", ["2004/308.html#R308", "2010/en/308.html#R308"]),
+]
+
+
+@pytest.mark.parametrize(("query", "target"), NUMBER_FORMS)
+def test_a_typed_rule_number_opens_its_rule_without_the_index(book: Path, plain: Any, query: str, target: str) -> None:
+    requested: list[str] = []
+    plain.on("request", lambda r: requested.append(r.url))
+    with static_server(book) as url:
+        # Typed in a rule page's box: the rule opens directly.
+        plain.goto(f"{url}/2004/302.html")
+        plain.fill("#q", query)
+        plain.press("#q", "Enter")
+        plain.wait_for_url(f"{url}/{target}")
+        assert not [u for u in requested if "search" in u.rsplit("/", 1)[1]]
+        # Given to the search page (a link, a bookmark): it opens the rule before any index.
+        plain.goto(f"{url}/search.html?q={query}", wait_until="commit")
+        plain.wait_for_url(f"{url}/{target}")
+    assert not [u for u in requested if "search-index" in u]
+
+
+@pytest.mark.parametrize(("query", "targets"), AMBIGUOUS_FORMS)
+def test_a_number_of_several_editions_offers_them_before_the_index(
+    book: Path, plain: Any, query: str, targets: list[str],
+) -> None:
+    held: list[Any] = []
+    plain.route("**/search-index.js", lambda route: held.append(route))  # the index does not arrive
+    with static_server(book) as url:
+        plain.goto(f"{url}/search.html?q={query}", wait_until="domcontentloaded")
+        choice = plain.locator("#rule-choice a")
+        choice.first.wait_for()
+        hrefs = choice.evaluate_all("links => links.map(a => a.href)")
+        assert hrefs == [f"{url}/{t}" for t in targets]
+        plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('chargement')")
+        assert held, "the full search is asked for too"
+
+
+def test_the_query_shows_at_once_while_the_index_loads(book: Path, plain: Any) -> None:
+    held: list[Any] = []
+    plain.route("**/search-index.js", lambda route: held.append(route))
+    with static_server(book) as url:
+        plain.goto(f"{url}/search.html?q=phase de combat", wait_until="domcontentloaded")
+        plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('chargement')")
+        assert plain.input_value("#q") == "phase de combat"
+        assert plain.locator("#search-status").inner_text() == "« phase de combat » : chargement de l'index…"
+        assert len(held) == 1
+        held[0].continue_()
+        plain.locator("#results li").first.wait_for()
+        assert "résultat" in plain.locator("#search-status").inner_text()
