@@ -5,19 +5,13 @@ Also registers the rules the replay (`judge.checks.replay`) cites in its trail.
 
 from __future__ import annotations
 
-from judge.checks.context import (
-    JSON,
-    Context,
-    Verdict,
-    check,
-    register_mechanism,
-    where_label,
-)
-from judge.checks.words import plural
+from judge.checks.context import check, register_mechanism
 from judge.errors import SituationError
 from judge.game.situationmodel import Question
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
+from judge.legality.context import JSON, Context, Verdict, where_label
+from judge.legality.words import plural
 
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 

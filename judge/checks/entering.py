@@ -21,11 +21,11 @@ from judge.checks.blocks import (
     later_block_triggers,
     not_fired,
 )
-from judge.checks.combat import attack_reasons, attack_rules, block_reasons, block_rules
-from judge.checks.context import Context
-from judge.checks.words import listing, plural
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
+from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.context import Context
+from judge.legality.words import listing, plural
 
 if TYPE_CHECKING:
     from judge.game.objects import Trigger

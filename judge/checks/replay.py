@@ -17,22 +17,10 @@ from judge.checks import entering
 from judge.checks.blocks import Fired
 from judge.checks.changes import Change, change_note, phase, untap
 from judge.checks.cleanup import empty_pools
-from judge.checks.context import Context, build_context, where_label
-from judge.checks.damage import (
-    DamageRecord,
-    Hit,
-    assignment_concepts,
-    damage_dealers,
-    deal,
-    default_hits,
-    split_resolved,
-)
-from judge.checks.defenders import defending_player
+from judge.checks.damage import damage_dealers, deal, split_resolved
 from judge.checks.entering import CombatEvent
 from judge.checks.statebased import perform
 from judge.checks.trail import TrailEntry
-from judge.checks.turnflow import KIND_LABELS, check_cast, check_play_land
-from judge.checks.words import plural
 from judge.errors import IllegalEvent
 from judge.game.events import (
     Activate,
@@ -49,7 +37,7 @@ from judge.game.events import (
 )
 from judge.game.gamemodel import GameModel
 from judge.game.objects import Permanent, StackItem
-from judge.game.situationmodel import SORCERY_SPEED, Creature, Question, Situation
+from judge.game.situationmodel import SORCERY_SPEED, Creature, Situation
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import (
     Moment,
@@ -60,9 +48,14 @@ from judge.game.turnplan import (
     plan_turn,
     starts_phase,
 )
+from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
+from judge.legality.context import Context, build_context, where_label
+from judge.legality.damage import DamageRecord, Hit, assignment_concepts, default_hits
+from judge.legality.defenders import defending_player
+from judge.legality.words import plural
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
+    from judge.legality.context import RuleSource
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -553,8 +546,7 @@ class _Replay:
             self.hands[player] = hand - 1
 
     def _cast(self, index: int, event: Cast) -> None:
-        verdict = check_cast(self.context(), Question(ask="cast", player=event.by, kind=event.kind,
-                                                      flash=event.flash))
+        verdict = may_cast(self.context(), event.by, event.kind, flash=event.flash)
         if verdict.value is not True:
             raise IllegalEvent(index, verdict.why, ", ".join(verdict.rules) or None)
         pool = self.pools.get(event.by, 0)
@@ -581,7 +573,7 @@ class _Replay:
                   timing, *paid, "holder.acts", event=index)
 
     def _play_land(self, index: int, event: PlayLand) -> None:
-        verdict = check_play_land(self.context(), Question(ask="play_land", player=event.player))
+        verdict = may_play_land(self.context(), event.player)
         if verdict.value is not True:
             raise IllegalEvent(index, verdict.why, ", ".join(verdict.rules) or None)
         self._from_hand(event.player)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judge.checks.catalog import registered
-from judge.checks.context import Answer, Context, answer, build_context
+from judge.checks.context import Answer, answer
 from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
 from judge.checks.statebased import described
 from judge.errors import SituationError
@@ -21,10 +21,11 @@ from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.situationmodel import Question, Situation
 from judge.game.states import check_state
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
+from judge.legality.context import Context, build_context
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
     from judge.checks.trail import Trail
+    from judge.legality.context import RuleSource
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from judge.checks.context import Context
+    from judge.legality.context import Context
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -14,8 +14,8 @@ from judge.checks.report import check, game_model, report_json
 from judge.errors import IllegalEvent, SituationError
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
     from judge.game.situationmodel import Situation
+    from judge.legality.context import RuleSource
 
 TO_ATTACKERS = ['"pass"'] * 8
 

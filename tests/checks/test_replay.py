@@ -16,7 +16,7 @@ from judge.errors import IllegalEvent
 from judge.game.situationmodel import Situation
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
+    from judge.legality.context import RuleSource
 
 
 @pytest.fixture(scope="module")
