@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
 from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
@@ -18,6 +17,7 @@ from judge.legality.combat import absent
 from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.defenders import attack_target
 from judge.legality.words import plural
+from judge.procedure.blocks import declared_attack_triggers, declared_block_triggers
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, Trigger

@@ -1,11 +1,13 @@
 """Event replay: from the start of the active player's turn to the described moment.
 
-Owns the priority loop (passes in succession, resolution, step ends), the turn-based actions
-the edition's game model lists at the start of each step (untap, draw, declarations, combat
-damage on the stack or not, cleanup discard), the state they change (hands, lands played,
-tapped, attacking and blocking creatures, mana pools), the `trail` of what happened with the
-rules deciding it, and the `IllegalEvent` errors. Legality of spells, lands and declarations
-is asked of `judge.checks.catalog`.
+Owns the state (hands, lands played, tapped, attacking and blocking creatures, mana pools, life,
+the stack), the flow (the turn plan followed step by step, skipped steps, the first turn, extra
+phases and steps), the priority loop (passes in succession, acts, resolution, step ends), the
+turn-based actions the edition's game model lists at the start of each step (untap, draw,
+declarations, combat damage on the stack or not, cleanup discard, damage wearing off) and the
+`IllegalEvent` errors; returns `Replayed`: the state reached and its `trail`. Legality of spells,
+lands and declarations is asked of `judge.legality` in a `Context` of the state (never of a
+question: `judge.checks` is above).
 """
 
 from __future__ import annotations
@@ -13,14 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from judge.checks import entering
-from judge.checks.blocks import Fired
-from judge.checks.changes import Change, change_note, phase, untap
-from judge.checks.cleanup import empty_pools
-from judge.checks.damage import damage_dealers, deal, split_resolved
-from judge.checks.entering import CombatEvent
-from judge.checks.statebased import perform
-from judge.checks.trail import TrailEntry
 from judge.errors import IllegalEvent
 from judge.game.events import (
     Activate,
@@ -53,6 +47,14 @@ from judge.legality.context import Context, build_context, where_label
 from judge.legality.damage import DamageRecord, Hit, assignment_concepts, default_hits
 from judge.legality.defenders import defending_player
 from judge.legality.words import plural
+from judge.procedure import entering
+from judge.procedure.blocks import Fired
+from judge.procedure.combatdamage import damage_dealers, deal, split_resolved
+from judge.procedure.effects import Change, change_note
+from judge.procedure.entering import CombatEvent
+from judge.procedure.statebased import perform
+from judge.procedure.trail import TrailEntry
+from judge.procedure.turnactions import empty_pools, phase, untap
 
 if TYPE_CHECKING:
     from judge.legality.context import RuleSource
@@ -540,7 +542,7 @@ class _Replay:
                                self._rule(priority_concept_of(self.moment)))
 
     def _from_hand(self, player: str) -> None:
-        """The card leaves a known hand (`check_cast` / `check_play_land` refused an empty one)."""
+        """The card leaves a known hand (`may_cast` / `may_play_land` refused an empty one)."""
         hand = self.hands.get(player)
         if hand is not None:
             self.hands[player] = hand - 1
@@ -687,12 +689,3 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
                     nth=state.nth, repeat=state.moment.repeat, discarded=state.discarded)
 
 
-def replay_context(graph: RuleSource, edition: str, model: GameModel,
-                   situation: Situation) -> tuple[Context, tuple[TrailEntry, ...]]:
-    """The context the checks answer in after replaying the events, and the replay's trail."""
-    done = replay(graph, edition, model, situation)
-    ctx = build_context(graph, edition, model, done.situation, ended=done.ended,
-                        no_attackers=done.no_attackers, arrival=done.arrival,
-                        damage=done.damage, replayed=True, nth=done.nth, repeat=done.repeat,
-                        discarded=done.discarded)
-    return ctx, done.trail
