@@ -1,6 +1,5 @@
-"""Combat damage: whether a division of a creature's combat damage is legal, the division the
-replay deals (who deals damage in a damage step, dealing it), and what the last combat damage
-resolution dealt.
+"""Combat damage checks: whether a division of a creature's combat damage is legal, and what the
+last combat damage resolution of a replay dealt (dealing it is `judge.procedure.combatdamage`'s).
 
 The edition's model says whether blocked attackers follow a damage assignment order with lethal
 damage first (`damage_assignment_order`) and whether damage uses the stack. `Hit`,
@@ -29,9 +28,6 @@ def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]
                     f"elle dans l'ordre d'assignation ({names}), reçoit des blessures mortelles "
                     f"({lethal(before)})"]
     return []
-
-
-# -- the replay's combat damage ---------------------------------------------------------------
 
 
 # -- assign_damage ------------------------------------------------------------------------
