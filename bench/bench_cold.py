@@ -56,7 +56,7 @@ FLOORS = {
 }
 # The import check (what each command must not import, and must import), by command.
 _NO_CORPUS = ("lark", "judge.corpus.parser", "judge.corpus.graph", "jinja2", "starlette")
-_NO_REPLAY = ("judge.checks.replay", "judge.checks.trail", "judge.game.events", "judge.game.eventreaders")
+_NO_REPLAY = ("judge.procedure.replay", "judge.procedure.trail", "judge.game.events", "judge.game.eventreaders")
 _CHECK_ONLY_ASKED = ("judge.checks.coverage", "judge.game.objects", *_NO_REPLAY)
 NOT_IMPORTED: dict[str, tuple[str, ...]] = {
     "judge rule 300.3": (*_NO_CORPUS, "whoosh", "tomllib", "pickle", "judge.checks.report"),

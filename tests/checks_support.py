@@ -13,7 +13,7 @@ from judge.game.situation import load_situation
 from judge.game.situationmodel import Situation
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
+    from judge.legality.context import RuleSource
 
 SITUATIONS = Path(__file__).parent / "situations"
 

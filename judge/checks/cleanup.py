@@ -1,23 +1,17 @@
 """Checks of the end of the turn and of mana: cleanup discard, mana burn, turn order.
 
-Also registers the rules the replay (`judge.checks.replay`) cites in its trail.
+Also registers the rules the replay (`judge.procedure.replay`) cites in its trail.
 """
 
 from __future__ import annotations
 
-from judge.checks.context import (
-    JSON,
-    Context,
-    Verdict,
-    check,
-    register_mechanism,
-    where_label,
-)
-from judge.checks.words import plural
+from judge.checks.context import check, register_mechanism
 from judge.errors import SituationError
 from judge.game.situationmodel import Question
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
+from judge.legality.context import JSON, Context, Verdict, where_label
+from judge.legality.words import plural
 
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 
@@ -90,23 +84,6 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     if pool == 0:
         why = f"Aucune : la réserve de {player} est vide ; rien n'est perdu à la fin de la {phase}."
     return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
-
-
-def empty_pools(pools: dict[str, int], *, burn: bool) -> list[tuple[str, str]]:
-    """The replay's mana pools empty (in `pools`): what each player loses, and the concept."""
-    notes = []
-    for player, amount in list(pools.items()):
-        if amount <= 0:
-            continue
-        pools[player] = 0
-        unused = "inutilisé" if amount == 1 else "inutilisés"
-        if burn:
-            notes.append((f"{player} perd {plural(amount, 'mana')} {unused} et "
-                          f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn"))
-        else:
-            notes.append((f"La réserve de {player} se vide de {plural(amount, 'mana')} "
-                          f"{unused}, sans perte de points de vie.", "fact.mana_empties"))
-    return notes
 
 
 @check("turn_order", cites=("turn.extra_turns",))

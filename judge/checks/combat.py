@@ -1,81 +1,21 @@
 """Combat checks: who may attack or block, how many damage steps, who deals combat damage.
 
-The `attack_reasons` / `block_reasons` helpers are shared with the replay's declarations.
+Why a creature may not attack or block, and what a whole declaration must obey, are
+`judge.legality.combat`'s (shared with the replay's declarations); the costs, bands and
+announcements of a declaration are answered here.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import product
-
-from judge.checks.context import Context, Verdict, check, where_label
-from judge.checks.defenders import attack_target, attacked_player, defenders
-from judge.checks.words import label, listing, plural
-from judge.game.situationmodel import Creature, Question
+from judge.checks.context import check
+from judge.game.situationmodel import Question
 from judge.game.turnplan import Moment
+from judge.legality.combat import absent, attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.context import Context, Verdict, where_label
+from judge.legality.defenders import attack_target, attacked_player, defenders
+from judge.legality.words import label, listing, plural
 
 # -- combat -------------------------------------------------------------------------------
-
-
-def absent(ctx: Context, creature: Creature, subject: str | None = None
-           ) -> tuple[str, tuple[str, ...]] | None:
-    """Why a creature is not there to attack, block or deal damage (put into the graveyard by
-    a state-based action, gone, phased out), with the deciding concepts; None if it is there.
-    The sentence begins with `subject` (the creature's name by default)."""
-    who = subject or creature.name
-    if creature.destroyed is not None:
-        cause = {"sba.lethal_damage": "créature avec des blessures mortelles",
-                 "sba.zero_toughness": "créature avec une endurance de 0 ou moins"}.get(
-            creature.destroyed, "créature")
-        return (f"{who} n'est plus en jeu : {cause}, elle a été mise au cimetière par "
-                f"{ctx.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",
-                (creature.destroyed, "sba.check", "sba.removed_from_combat"))
-    if not creature.in_play:
-        return f"{who} a quitté le jeu", ("combat.removed",)
-    if creature.phased_out:
-        return (f"{who} est déphasée : elle est traitée comme si elle n'existait pas",
-                ("phasing.absent",))
-    return None
-
-
-def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[str]]:
-    """Why a creature may not attack, and the concept deciding each reason."""
-    gone = absent(ctx, creature, "elle")
-    if gone is not None:
-        return [gone[0]], list(gone[1])
-    reasons: list[str] = []
-    concepts: list[str] = []
-    if creature.controller != ctx.active:
-        reasons.append(f"elle est contrôlée par {creature.controller}, or seul le joueur actif "
-                       f"({ctx.active}) attaque")
-        concepts += ["combat.players", "attack.legal"]
-    if not creature.is_creature:
-        reasons.append("ce n'est plus une créature ; seules les créatures peuvent attaquer")
-        concepts.append("attack.only_creatures")
-    if creature.tapped:
-        text = "elle est engagée"
-        if creature.has("vigilance"):
-            text += (" (la vigilance lui permet d'attaquer sans s'engager, pas d'attaquer "
-                     "en étant déjà engagée)")
-        reasons.append(text)
-        concepts.append("attack.untapped")
-    if ctx.fact("walls_cannot_attack") and creature.is_wall:
-        reasons.append("elle a le type de créature « Mur »")
-        concepts.append("fact.walls_cannot_attack")
-    if creature.has("defender"):
-        reasons.append("elle a le défenseur, qui l'empêche d'attaquer")
-        concepts.append("attack.defender")
-    if not creature.since_turn_start and not creature.has("haste"):
-        how = ""
-        if creature.changed_control:
-            how = " (il en a pris le contrôle ce tour-ci)"
-            concepts.append("control.changed")
-        elif creature.entered:
-            how = " (elle est arrivée sur le champ de bataille ce tour-ci)"
-        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour"
-                       f"{how} et elle n'a pas la célérité")
-        concepts.append("attack.since_turn_start")
-    return reasons, concepts
 
 
 @check("attack", cites=("turn.skip", "turn.ends", "combat.players", "attack.declare",
@@ -114,80 +54,6 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
                 "défenseur l'interdit).")
         concepts.append("fact.walls_cannot_attack")
     return ctx.verdict(True, tuple(concepts), why, topic)
-
-
-def _teammates(ctx: Context, one: str, other: str) -> bool:
-    """Whether two players are on the same team (shared team turns: 2010 805)."""
-    return any(one in team and other in team for team in ctx.situation.teams)
-
-
-def _matches(creature: Creature, kind: str, slug: str) -> bool:
-    if kind == "ability":
-        return creature.has(slug)
-    if kind == "color":
-        return slug in creature.colors
-    return slug in creature.card_types
-
-
-_BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type"}
-
-
-def evasion_reasons(ctx: Context, blocker: Creature, attacker: Creature
-                    ) -> tuple[list[str], list[str]]:
-    """The edition's evasion rules the attacker's abilities impose on this blocker."""
-    reasons: list[str] = []
-    concepts: list[str] = []
-    for ability in attacker.abilities:
-        evasion = ctx.model.evasion(ability)
-        if evasion is None or any(_matches(blocker, k, v) for k, v in evasion.blockers):
-            continue
-        allowed = " ou ".join(f"{_BLOCKER_WORDS[k]} {label(k, v)}".strip()
-                              for k, v in evasion.blockers)
-        reasons.append(f"{attacker.name} a {label('ability', ability)} : seule une créature "
-                       f"ayant {allowed} peut la bloquer")
-        concepts.append(f"evasion.{ability}")
-    return reasons, concepts
-
-
-def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
-                  ) -> tuple[list[str], list[str]]:
-    for there in (blocker, attacker):
-        gone = absent(ctx, there)
-        if gone is not None:
-            return [gone[0]], list(gone[1])
-    reasons: list[str] = []
-    concepts: list[str] = []
-    if blocker.controller == ctx.active:
-        reasons.append(f"{blocker.name} est contrôlée par le joueur actif ({ctx.active}), qui "
-                       "attaque ; seul le défenseur bloque")
-        concepts += ["combat.players"]
-    elif blocker.controller == attacker.controller:
-        reasons.append(f"{blocker.name} et {attacker.name} ont le même contrôleur")
-        concepts += ["combat.players"]
-    elif len(ctx.situation.players) > 2 or ctx.situation.teams:
-        found = defenders(ctx.situation)
-        if blocker.controller not in found.players:
-            reasons.append(f"{blocker.controller}, qui contrôle {blocker.name}, n'est pas un "
-                           f"joueur défenseur ({', '.join(found.players) or 'aucun'})")
-            concepts.append("block.legal")
-        elif attacked_player(ctx.situation, attacker) != blocker.controller and not (
-                ctx.situation.variant == "two_headed_giant"
-                and _teammates(ctx, attacked_player(ctx.situation, attacker), blocker.controller)):
-            reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
-                           "qu'il contrôle")
-            concepts.append("block.legal")
-    if not blocker.is_creature:
-        reasons.append(f"{blocker.name} n'est plus une créature")
-        concepts.append("block.legal")
-    if blocker.tapped:
-        reasons.append(f"{blocker.name} est engagée ; seules les créatures dégagées peuvent "
-                       "bloquer")
-        concepts.append("block.legal")
-    if not (attacker.attacking and attacker.is_creature):
-        reasons.append(f"{attacker.name} n'est pas une créature attaquante")
-        concepts.append("block.legal")
-    more, evasion = evasion_reasons(ctx, blocker, attacker)
-    return reasons + more, concepts + evasion
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
@@ -374,65 +240,6 @@ def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, li
         concepts
 
 
-def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature], alone: str
-                 ) -> int:
-    """The largest number of requirements (« attaque / bloque si possible ») that a declaration
-    could obey without breaking a restriction « ne peut pas attaquer / bloquer seule » (`alone`
-    names that flag): every requirement when two creatures can go together; one alone only if
-    it may go alone or another creature could join it."""
-    if len(required) != 1:
-        return len(required)
-    if not ctx.fact("requirements_count_partners"):
-        partners = required  # 2004 500.5: only options that satisfy a requirement count
-    only = required[0]
-    return 1 if not getattr(only, alone) or any(p.name != only.name for p in partners) else 0
-
-
-_SEARCH_LIMIT = 4096  # declarations tried when counting requirements (beyond: the rule above)
-_SEARCH_PAIRS = 256  # blocker-attacker pairs examined for that search
-
-
-def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creature],
-                        attackers: list[Creature]) -> int:
-    """The requirements a declaration of blockers could obey without breaking a restriction,
-    the minimum number of blockers of an attacker (`min_blockers`) included: tried
-    declaration by declaration (each creature blocks one attacker it may block, or none)."""
-    if not ctx.fact("requirements_count_partners"):
-        free = required  # 2004 500.5: only options that satisfy a requirement count
-    if len(free) * len(attackers) > _SEARCH_PAIRS:
-        return _most_obeyed(ctx, required, free, "cant_block_alone")
-    options = [[None, *(a.name for a in attackers if not block_reasons(ctx, c, a)[0])] for c in free]
-    total = 1
-    for choice in options:
-        total *= len(choice)
-    if total > _SEARCH_LIMIT:
-        return _most_obeyed(ctx, required, free, "cant_block_alone")
-    minimum = {a.name: a.min_blockers for a in attackers if a.min_blockers}
-    best = 0
-    for picks in product(*options):
-        chosen = [(c, a) for c, a in zip(free, picks, strict=True) if a is not None]
-        counts = Counter(a for _, a in chosen)
-        if any(0 < counts[a] < n for a, n in minimum.items()):
-            continue
-        if len(chosen) == 1 and chosen[0][0].cant_block_alone:
-            continue
-        best = max(best, sum(1 for c, _ in chosen if c.must_block))
-    return best
-
-
-def _requirements(required: list[Creature], chosen: set[str], most: int, verb: str
-                  ) -> list[str]:
-    obeyed = [c.name for c in required if c.name in chosen]
-    if len(obeyed) >= most:
-        return []
-    missing = [c.name for c in required if c.name not in chosen]
-    many = len(missing) > 1
-    return [f"{listing(missing)} {'doivent' if many else 'doit'} {verb} si "
-            f"{'elles le peuvent' if many else 'elle le peut'} (sans coût à payer) : cette "
-            f"déclaration respecte {plural(len(obeyed), 'exigence')}, alors qu'une déclaration "
-            f"pourrait en respecter {most} sans enfreindre de restriction"]
-
-
 def _obeyed(concepts: list[str], kind: str, verb: str) -> str:
     """The sentence saying a legal declaration obeys its restrictions and requirements."""
     if f"{kind}.requirements" in concepts:
@@ -441,73 +248,6 @@ def _obeyed(concepts: list[str], kind: str, verb: str) -> str:
     if f"{kind}.restrictions" in concepts:
         return " Elle respecte les restrictions."
     return ""
-
-
-def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »):
-    obey every restriction and as many requirements as possible (2004 500.2–500.5, 2010
-    508.1c–d); tapped creatures and those with a cost to attack are exempt."""
-    problems: list[str] = []
-    concepts: list[str] = []
-    if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
-        problems.append(f"{names[0]} ne peut pas attaquer seule")
-        concepts.append("attack.restrictions")
-    limit = ctx.situation.max_attackers
-    if limit is not None and len(names) > limit:
-        problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
-                        f"({len(names)} déclarées)")
-        concepts.append("attack.restrictions")
-    mine = [c for c in ctx.situation.creatures if c.controller == ctx.active]
-    free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
-    required = [c for c in free if c.must_attack]
-    most = _most_obeyed(ctx, required, free, "cant_attack_alone")
-    if limit is not None:
-        most = min(most, limit)
-    found = _requirements(required, set(names), most, "attaquer")
-    if found:
-        problems += found
-        concepts.append("attack.requirements")
-    elif any(c.must_attack for c in mine):
-        concepts.append("attack.requirements")  # obeyed, or exempt (tapped, a cost to pay)
-    if (any(c.cant_attack_alone for c in mine) or limit is not None) and (
-            "attack.restrictions" not in concepts):
-        concepts.append("attack.restrictions")  # obeyed
-    return problems, concepts
-
-
-def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
-    as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""
-    problems: list[str] = []
-    concepts: list[str] = []
-    blockers = list(dict.fromkeys(b for b, _ in blocks))
-    if len(blockers) == 1 and ctx.creature(blockers[0]).cant_block_alone:
-        problems.append(f"{blockers[0]} ne peut pas bloquer seule")
-        concepts.append("block.restrictions")
-    attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
-    counts = Counter(a for _, a in blocks)
-    for attacker in attackers:
-        if attacker.min_blockers and 0 < counts[attacker.name] < attacker.min_blockers:
-            problems.append(f"{attacker.name} ne peut être bloquée que par "
-                            f"{plural(attacker.min_blockers, 'créature')} ou plus")
-            concepts.append("block.restrictions")
-    theirs = [c for c in ctx.situation.creatures if c.controller != ctx.active]
-    found: list[str] = []
-    if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
-        free = [c for c in theirs if c.block_cost == 0
-                and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
-        required = [c for c in free if c.must_block]
-        found = _requirements(required, set(blockers),
-                              _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
-    if found:
-        problems += found
-        concepts.append("block.requirements")
-    elif any(c.must_block for c in theirs):
-        concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
-    if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
-            "block.restrictions" not in concepts):
-        concepts.append("block.restrictions")  # obeyed
-    return problems, concepts
 
 
 def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[str]]:

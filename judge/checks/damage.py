@@ -1,141 +1,20 @@
-"""Combat damage: whether a division of a creature's combat damage is legal, the division the
-replay uses when none is given, and what the last combat damage resolution dealt.
+"""Combat damage checks: whether a division of a creature's combat damage is legal, and what the
+last combat damage resolution of a replay dealt (dealing it is `judge.procedure.combatdamage`'s).
 
 The edition's model says whether blocked attackers follow a damage assignment order with lethal
-damage first (`damage_assignment_order`) and whether damage uses the stack. Owns `Hit` and the
-`DamageRecord` a replay leaves in its context (`Context.damage`).
+damage first (`damage_assignment_order`) and whether damage uses the stack. `Hit`,
+`DamageRecord` and the default assignment are `judge.legality.damage`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-
-from judge.checks.context import JSON, Context, Verdict, check
-from judge.checks.defenders import attack_target, defending_player
-from judge.checks.words import plural
+from judge.checks.context import check
 from judge.errors import SituationError
-from judge.game.situationmodel import Creature, Question, Situation
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Hit:
-    """Combat damage from a source to a recipient (a creature's or a player's name)."""
-
-    source: str
-    target: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DamageRecord:
-    """The last combat damage resolution of a replay: what was assigned, what was dealt, what
-    was not (its recipient had left play), and the sources that changed in between."""
-
-    assigned: tuple[Hit, ...]
-    dealt: tuple[Hit, ...]
-    dropped: tuple[Hit, ...] = ()
-    on_stack: bool = False
-    sources_gone: tuple[str, ...] = ()
-    power_changed: tuple[str, ...] = ()
-    why: tuple[str, ...] = ()  # the concepts deciding how the damage was assigned
-
-
-def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:
-    """The creatures blocking `attacker` now, in its damage assignment order (then as listed)."""
-    blockers = [c for c in situation.creatures if c.blocks(attacker.name) and c.in_combat]
-    rank = {name: i for i, name in enumerate(attacker.damage_order)}
-    return sorted(blockers, key=lambda c: rank.get(c.name, len(rank)))
-
-
-def blocked_attackers(situation: Situation, blocker: Creature) -> list[Creature]:
-    """The attackers `blocker` blocks now, in its damage assignment order (then as listed)."""
-    found = [a for a in (situation.creature(n) for n in blocker.blocking)
-             if a is not None and a.attacking and a.in_combat]
-    rank = {name: i for i, name in enumerate(blocker.damage_order)}
-    return sorted(found, key=lambda c: rank.get(c.name, len(rank)))
-
-
-def _in_order(source: Creature, targets: list[Creature], *, trample: bool = False,
-              player: str = "") -> list[Hit]:
-    """Lethal damage to each target in order, the rest to the last one (or to `player`)."""
-    out: list[Hit] = []
-    left = source.power or 0
-    for i, target in enumerate(targets):
-        share = left if i == len(targets) - 1 and not trample else min(left, lethal(target))
-        if share:
-            out.append(Hit(source=source.name, target=target.name, amount=share))
-        left -= share
-    if left and trample:
-        out.append(Hit(source=source.name, target=player, amount=left))
-    return out
-
-
-def lethal(creature: Creature) -> int:
-    """Damage that is lethal to a creature: its toughness minus damage already marked."""
-    if creature.toughness is None:
-        return 1
-    return max(creature.toughness - creature.damage, 0)
-
-
-def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
-    """A legal division for each dealer: lethal damage to each blocker in order, the rest to
-    the last one (or, with trample, to the defending player)."""
-    out: list[Hit] = []
-    for creature in dealers:
-        power = creature.power or 0
-        if power <= 0:
-            continue
-        if creature.attacking:
-            player = attack_target(situation, creature)
-            blockers = current_blockers(situation, creature)
-            if player is None and not blockers:
-                continue  # attacking nothing any more (506.4c)
-            player = player or ""
-            if not creature.blocked or (not blockers and creature.has("trample")):
-                out.append(Hit(source=creature.name, target=player, amount=power))
-                continue
-            out += _in_order(creature, blockers, trample=creature.has("trample"), player=player)
-        elif creature.blocking:
-            out += _in_order(creature, blocked_attackers(situation, creature))
-    return tuple(out)
-
-
-def assignment_concepts(situation: Situation, dealers: Iterable[Creature], *, ordered: bool,
-                        damage_step: str | None) -> tuple[str, ...]:
-    """The concepts deciding how the dealers assign their combat damage (`ordered`: the model's
-    damage assignment order), and why others deal none (put into the graveyard by a
-    state-based action)."""
-    out: list[str] = ["damage.assign", "damage.power"]
-    for creature in dealers:
-        if creature.tapped:
-            out.append("damage.tapped")
-        if damage_step is not None:
-            out.append("damage.two_steps")
-            out += [f"ability.{a}" for a in ("first_strike", "double_strike") if creature.has(a)]
-        if creature.blocking:
-            out.append("damage.blocker")
-            continue
-        blockers = current_blockers(situation, creature)
-        if not creature.blocked:
-            out.append("damage.unblocked")
-            if creature.attacks and attack_target(situation, creature) is None:
-                out.append("combat.walker_removed")
-            continue
-        out.append("damage.blocked")
-        if not blockers:
-            out.append("damage.blocker_gone")
-            if creature.has("trample"):
-                out.append("damage.trample")
-            continue
-        if creature.has("trample"):
-            out.append("damage.trample_lethal")
-        if ordered and len(blockers) > 1 and not any(b.has("banding") for b in blockers):
-            out.append("damage.order")
-    for creature in situation.creatures:
-        if creature.destroyed is not None:
-            out += [creature.destroyed, "sba.removed_from_combat"]
-    return tuple(dict.fromkeys(out))
+from judge.game.situationmodel import Creature, Question
+from judge.legality.context import JSON, Context, Verdict
+from judge.legality.damage import DamageRecord, blocked_attackers, current_blockers, lethal
+from judge.legality.defenders import attack_target, defending_player
+from judge.legality.words import plural
 
 
 def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]:
@@ -149,61 +28,6 @@ def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]
                     f"elle dans l'ordre d'assignation ({names}), reçoit des blessures mortelles "
                     f"({lethal(before)})"]
     return []
-
-
-# -- the replay's combat damage ---------------------------------------------------------------
-
-
-def damage_dealers(creatures: dict[str, Creature], damage_step: str | None) -> list[Creature]:
-    """The creatures that assign combat damage in this damage step; marks who dealt
-    first-strike damage (in `creatures`)."""
-    dealers = []
-    for creature in creatures.values():
-        if not creature.in_combat:
-            continue
-        if damage_step == "first_strike" and not creature.strikes_first:
-            continue
-        if damage_step == "regular" and not creature.has("double_strike") and (
-            creature.dealt_first_strike_damage
-        ):
-            continue
-        dealers.append(creature)
-    if damage_step == "first_strike":
-        for creature in dealers:
-            creatures[creature.name] = replace(creature, dealt_first_strike_damage=True)
-    if damage_step == "regular":
-        for name, creature in creatures.items():
-            if creature.dealt_first_strike_damage is None:
-                creatures[name] = replace(creature, dealt_first_strike_damage=False)
-    return dealers
-
-
-def split_resolved(assigned: tuple[Hit, ...], creatures: dict[str, Creature]
-                   ) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
-    """Damage on the stack as it resolves: dealt, and dropped (its recipient is gone)."""
-    dealt, dropped = [], []
-    for hit in assigned:
-        target = creatures.get(hit.target)
-        if target is not None and not (target.in_play and target.is_creature):
-            dropped.append(hit)
-        else:
-            dealt.append(hit)
-    return tuple(dealt), tuple(dropped)
-
-
-def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple[Hit, ...],
-         dropped: tuple[Hit, ...], powers: dict[str, int | None], *, on_stack: bool,
-         why: tuple[str, ...] = ()) -> DamageRecord:
-    """Mark the damage dealt on the creatures (in `creatures`); the record of the resolution."""
-    for hit in dealt:
-        target = creatures.get(hit.target)
-        if target is not None:
-            creatures[hit.target] = replace(target, damage=target.damage + hit.amount)
-    gone = tuple(dict.fromkeys(h.source for h in dealt if not creatures[h.source].in_play))
-    changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in powers
-                                  and creatures[h.source].power != powers[h.source]))
-    return DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped, on_stack=on_stack,
-                        sources_gone=gone, power_changed=changed, why=why)
 
 
 # -- assign_damage ------------------------------------------------------------------------

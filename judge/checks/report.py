@@ -13,18 +13,19 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judge.checks.catalog import registered
-from judge.checks.context import Answer, Context, answer, build_context
+from judge.checks.context import Answer, answer
 from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
-from judge.checks.statebased import described
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.situationmodel import Question, Situation
 from judge.game.states import check_state
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
+from judge.legality.context import Context, build_context
+from judge.procedure.statebased import described
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
-    from judge.checks.trail import Trail
+    from judge.legality.context import RuleSource
+    from judge.procedure.trail import Trail
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,11 +76,15 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
     if situation.events is not None:
-        from judge.checks.replay import replay_context  # only a situation with events replays
-        from judge.checks.trail import cited
+        from judge.procedure.replay import replay  # only a situation with events replays
+        from judge.procedure.trail import cited
 
-        ctx, trail = replay_context(graph, edition, model, situation)
-        return ctx, cited(ctx, trail)
+        replayed = replay(graph, edition, model, situation)
+        ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
+                            no_attackers=replayed.no_attackers, arrival=replayed.arrival,
+                            damage=replayed.damage, replayed=True, nth=replayed.nth, repeat=replayed.repeat,
+                            discarded=replayed.discarded)
+        return ctx, cited(ctx, replayed.trail)
     check_state(model, situation)
     situation, done = described(model, situation)
     return build_context(graph, edition, model, situation,

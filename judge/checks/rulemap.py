@@ -48,7 +48,7 @@ def _build(editions: tuple[Edition, ...]) -> RuleMap:
 
 
 def _key(editions: tuple[Edition, ...]) -> str:
-    seed = code_digest("checks", "game").hexdigest().encode()
+    seed = code_digest("checks", "procedure", "legality", "game").hexdigest().encode()
     for edition in editions:
         seed += f"\0{edition.id}\0{edition.game}".encode()
         if edition.game is not None:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
-from judge.checks.combat import absent
-from judge.checks.context import JSON, Context, Verdict, check, where_label
-from judge.checks.defenders import attack_target
-from judge.checks.words import plural
+from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
 from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+from judge.legality.combat import absent
+from judge.legality.context import JSON, Context, Verdict, where_label
+from judge.legality.defenders import attack_target
+from judge.legality.words import plural
+from judge.procedure.blocks import declared_attack_triggers, declared_block_triggers
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, Trigger

@@ -207,7 +207,7 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
     from judge.game.gamemodel import model_path
 
     models = (Path(model_path(edition.game)) for edition in editions if edition.game is not None)
-    return (*code_inputs("corpus", "game", "checks"), *corpus_inputs(editions, config), *models)
+    return (*code_inputs("corpus", "game", "legality", "procedure", "checks"), *corpus_inputs(editions, config), *models)
 
 
 def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:

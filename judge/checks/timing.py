@@ -6,8 +6,9 @@ An edition whose model names no rule for it (2004) gets no answer (null), never 
 
 from __future__ import annotations
 
-from judge.checks.context import Context, Verdict, check, where_label
+from judge.checks.context import check
 from judge.game.situationmodel import Question
+from judge.legality.context import Context, Verdict, where_label
 
 _LABELS = {
     "before_attackers": "« seulement avant la déclaration des attaquants »",

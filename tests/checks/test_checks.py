@@ -19,7 +19,7 @@ from judge.game.situationmodel import ASKS
 from judge.game.turnplan import PHASE_STEPS, PHASES
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
+    from judge.legality.context import RuleSource
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 import pytest
 from checks_support import real_graph, situation
 
-from judge.checks.replay import Replayed
-from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json
 from judge.errors import IllegalEvent, SituationError
+from judge.procedure.replay import Replayed
+from judge.procedure.replay import replay as replay_with
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
     from judge.game.situationmodel import Situation
+    from judge.legality.context import RuleSource
 
 TO_ATTACKERS = ['"pass"'] * 8
 

@@ -9,14 +9,14 @@ from checks_support import real_graph, situation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.checks.replay import Replayed
-from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
 from judge.game.situationmodel import Situation
+from judge.procedure.replay import Replayed
+from judge.procedure.replay import replay as replay_with
 
 if TYPE_CHECKING:
-    from judge.checks.context import RuleSource
+    from judge.legality.context import RuleSource
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,12 @@
 """Combat events of a replay: the declarations of attackers and blockers, a permanent put onto
 the battlefield attacking or blocking, an effect that makes a creature block, and the abilities
-that these trigger (`judge.checks.blocks` counts them).
+that these trigger (`judge.procedure.blocks` counts them).
 
 Mutates the replay's table of creatures; returns what the trail says, the concepts deciding
 it and the triggered abilities to put on the stack. A creature put onto the battlefield
 attacking or blocking is never « declared »: no cost, no « quand elle attaque / bloque »
 trigger (2010 508.4, 509.7); one that cannot be attacking or blocking enters anyway, outside
-combat (506.3a–c). The priority loop is `judge.checks.replay`'s.
+combat (506.3a–c). The priority loop is `judge.procedure.replay`'s.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from judge.checks.blocks import (
+from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
+from judge.game.situationmodel import Creature
+from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.context import Context
+from judge.legality.words import listing, plural
+from judge.procedure.blocks import (
     Fired,
     declared_attack_triggers,
     declared_block_triggers,
     later_block_triggers,
     not_fired,
 )
-from judge.checks.combat import attack_reasons, attack_rules, block_reasons, block_rules
-from judge.checks.context import Context
-from judge.checks.words import listing, plural
-from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
-from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
     from judge.game.objects import Trigger

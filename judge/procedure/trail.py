@@ -1,6 +1,6 @@
 """The journal of a replay: what happened, event by event, and the rules deciding each entry.
 
-`TrailEntry` is what the replay (`judge.checks.replay`) records, with the concepts deciding
+`TrailEntry` is what the replay (`judge.procedure.replay`) records, with the concepts deciding
 it; `Trail` is the same entry in the report (`judge.checks.report`), its concepts cited as
 the rule numbers of the edition. Imported only for a situation with events.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from judge.checks.context import Context
+    from judge.legality.context import Context
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -4,7 +4,7 @@ each triggers, for the declarations and for blocks that come later.
 
 2010 509.4a–e, 509.4g and 509.7 (508.4 for attacks) say when each kind triggers; 2004 has only
 the declarations' triggers (308.1, 309.1). The concepts are the models'; this module computes,
-the checks and the replay cite.
+the checks and the replay cite (the checks' `triggers` question asks it too).
 """
 
 from __future__ import annotations

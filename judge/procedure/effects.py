@@ -1,9 +1,9 @@
-"""What happens to permanents during a replay: the untap step's phasing and untapping, and what
-an effect does (leaves play, regenerates, changes power or controller, taps or untaps — and
-whether that removes it from combat).
+"""What an effect does to a permanent during a replay: leaves play, regenerates, changes power
+or controller, taps or untaps — and whether that removes it from combat. (The untap step's
+phasing and untapping are `judge.procedure.turnactions`'.)
 
 Mutates the replay's tables of creatures and permanents; returns the French sentence of the
-trail and the concepts deciding it. The priority loop is `judge.checks.replay`'s.
+trail and the concepts deciding it. The priority loop is `judge.procedure.replay`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from judge.game.events import GainControl, LeavesPlay, Regenerate, SetPower, Tap
 from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
-    from typing import Any
 
     from judge.game.objects import Permanent
 
@@ -72,48 +71,3 @@ def change_note(event: Change, creatures: dict[str, Creature],
             "pas continuellement depuis le début du tour.", ("combat.removed", "control.changed"))
 
 
-Notes = list[tuple[str, str]]
-
-
-def phase(active: str, creatures: dict[str, Creature], permanents: dict[str, Permanent]) -> Notes:
-    """The active player's permanents with phasing phase out, those phased out phase in."""
-    out, back = [], []
-    tables: tuple[dict[str, Any], ...] = (creatures, permanents)
-    for table in tables:
-        for name, thing in list(table.items()):
-            if thing.controller != active:
-                continue
-            if thing.phased_out:
-                table[name] = replace(thing, phased_out=False)
-                back.append(name)
-            elif thing.phasing:
-                table[name] = replace(thing, phased_out=True)
-                out.append(name)
-    said = ([f"{', '.join(out)} se déphase{'nt' if len(out) > 1 else ''}"] if out else []) + (
-        [f"{', '.join(back)} se rephase{'nt' if len(back) > 1 else ''}"] if back else [])
-    if not said:
-        return []
-    text = " ; ".join(said)
-    return [(text[0].upper() + text[1:] + " (simultanément).", "action.phasing")]
-
-
-def untap(active: str, creatures: dict[str, Creature], permanents: dict[str, Permanent]) -> Notes:
-    """The active player's tapped permanents untap, except those an effect keeps tapped."""
-    freed, kept = [], []
-    tables: tuple[dict[str, Any], ...] = (creatures, permanents)
-    for table in tables:
-        for name, thing in list(table.items()):
-            if thing.controller != active or not thing.tapped or thing.phased_out:
-                continue
-            if thing.doesnt_untap:
-                kept.append(name)
-                continue
-            table[name] = replace(thing, tapped=False)
-            freed.append(name)
-    notes: Notes = []
-    if freed:
-        notes.append((f"{active} dégage ses permanents ({', '.join(freed)}).", "action.untap"))
-    if kept:
-        notes.append((f"{', '.join(kept)} ne se dégage{'nt' if len(kept) > 1 else ''} pas (un "
-                      "effet l'en empêche).", "untap.doesnt_untap"))
-    return notes

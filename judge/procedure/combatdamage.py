@@ -1,0 +1,68 @@
+"""Combat damage as the replay deals it: which creatures deal damage in this damage step,
+damage on the stack resolving (to the recipients still there), and dealing it — damage marked on
+creatures, the `DamageRecord` the questions read (`Context.damage`).
+
+The assignment itself (default hits, the concepts explaining it) is `judge.legality.damage`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from judge.legality.damage import DamageRecord, Hit
+
+if TYPE_CHECKING:
+    from judge.game.situationmodel import Creature
+
+
+def damage_dealers(creatures: dict[str, Creature], damage_step: str | None) -> list[Creature]:
+    """The creatures that assign combat damage in this damage step; marks who dealt
+    first-strike damage (in `creatures`)."""
+    dealers = []
+    for creature in creatures.values():
+        if not creature.in_combat:
+            continue
+        if damage_step == "first_strike" and not creature.strikes_first:
+            continue
+        if damage_step == "regular" and not creature.has("double_strike") and (
+            creature.dealt_first_strike_damage
+        ):
+            continue
+        dealers.append(creature)
+    if damage_step == "first_strike":
+        for creature in dealers:
+            creatures[creature.name] = replace(creature, dealt_first_strike_damage=True)
+    if damage_step == "regular":
+        for name, creature in creatures.items():
+            if creature.dealt_first_strike_damage is None:
+                creatures[name] = replace(creature, dealt_first_strike_damage=False)
+    return dealers
+
+
+def split_resolved(assigned: tuple[Hit, ...], creatures: dict[str, Creature]
+                   ) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+    """Damage on the stack as it resolves: dealt, and dropped (its recipient is gone)."""
+    dealt, dropped = [], []
+    for hit in assigned:
+        target = creatures.get(hit.target)
+        if target is not None and not (target.in_play and target.is_creature):
+            dropped.append(hit)
+        else:
+            dealt.append(hit)
+    return tuple(dealt), tuple(dropped)
+
+
+def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple[Hit, ...],
+         dropped: tuple[Hit, ...], powers: dict[str, int | None], *, on_stack: bool,
+         why: tuple[str, ...] = ()) -> DamageRecord:
+    """Mark the damage dealt on the creatures (in `creatures`); the record of the resolution."""
+    for hit in dealt:
+        target = creatures.get(hit.target)
+        if target is not None:
+            creatures[hit.target] = replace(target, damage=target.damage + hit.amount)
+    gone = tuple(dict.fromkeys(h.source for h in dealt if not creatures[h.source].in_play))
+    changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in powers
+                                  and creatures[h.source].power != powers[h.source]))
+    return DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped, on_stack=on_stack,
+                        sources_gone=gone, power_changed=changed, why=why)

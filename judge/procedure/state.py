@@ -1,0 +1,138 @@
+"""The state of a turn being replayed: hands, lands played, creatures and permanents, mana pools,
+life, the stack, effects and waiting triggers, who holds priority and why the game is where it
+is; the trail it writes (`note`), the turn plan as it stands, its snapshot as a `Situation`,
+the legality `Context` of that snapshot, and the state-based actions performed on it.
+
+The procedure's other rooms extend it: `turnactions` < `flow` < `priority` < `replay`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from judge.game.gamemodel import GameModel
+from judge.game.objects import Permanent, StackItem
+from judge.game.situationmodel import Creature, Situation
+from judge.game.states import first_turn_skip
+from judge.game.turnplan import Moment, PlannedStep, plan_turn
+from judge.legality.context import Context, build_context
+from judge.legality.damage import DamageRecord, Hit
+from judge.procedure.statebased import perform
+from judge.procedure.trail import TrailEntry
+
+if TYPE_CHECKING:
+    from judge.legality.context import RuleSource
+
+
+class TurnState:
+    """The state of a turn being replayed: the tables the procedure changes, the trail it
+    writes, the turn plan as it stands, and the state-based actions checked on it."""
+
+    def __init__(self, graph: RuleSource, edition: str, model: GameModel,
+                 situation: Situation) -> None:
+        self.graph = graph
+        self.edition = edition
+        self.model = model
+        self.start = situation
+        self.players = situation.players
+        self.active = situation.active
+        self.skip = frozenset(situation.skip)
+        self.no_attackers: bool | None = None
+        self.two = False
+        self.moment = Moment(phase="beginning", step="untap")
+        self.holder: str | None = None
+        self.passes = 0
+        self.stack: list[StackItem] = []
+        self.lands_played = 0
+        self.creatures: dict[str, Creature] = {c.name: c for c in situation.creatures}
+        self.hands = dict(situation.hands)
+        self.pools = dict(situation.mana_pools)
+        self.pending_attackers = False
+        self.pending_blockers = False
+        self.ended = False
+        self.trail: list[TrailEntry] = []
+        self.arrival: tuple[str, ...] = ()
+        self.dealt = False
+        self.permanents: dict[str, Permanent] = {p.name: p for p in situation.permanents}
+        self.effects = list(situation.effects)
+        self.pending = list(situation.pending_triggers)
+        self.assigned: tuple[Hit, ...] = ()  # combat damage on the stack, as assigned
+        self.powers: dict[str, int | None] = {}  # the sources' power when it was assigned
+        self.damage: DamageRecord | None = None
+        self.nth = 0  # which occurrence of the current place (extra phases and steps)
+        self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
+        self.why: tuple[str, ...] = ()  # how the last combat damage was assigned (concepts)
+        self.discarded: int | None = None
+        self.life = dict(situation.life)
+        self.lost: set[str] = set()
+        self.dirty = True  # what the state-based actions look at may have changed
+        self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
+        self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
+        self.priority_pending: str | None = None  # priority to note once the declaration is made
+        self.first_turn = first_turn_skip(model, situation)
+
+    def note(self, what: str, *concepts: str, event: int | None = None) -> None:
+        self.trail.append(TrailEntry(event=event, what=what, phase=self.moment.phase,
+                                     step=self.moment.step, priority=self.holder,
+                                     concepts=concepts))
+
+    def _plan(self) -> tuple[PlannedStep, ...]:
+        return plan_turn(self.model.layout, skip=self.skip,
+                         no_attackers=bool(self.no_attackers), two_damage_steps=self.two,
+                         cleanup_repeats=self.cleanups, extra_phases=self.start.extra_phases,
+                         extra_steps=self.start.extra_steps, first_turn_skip=self.first_turn)
+
+    def snapshot(self) -> Situation:
+        return replace(
+            self.start,
+            phase=self.moment.phase,
+            step=self.moment.step,
+            damage_step=self.moment.damage_step,
+            priority=self.holder,
+            stack=tuple(self.stack),
+            lands_played=self.lands_played,
+            creatures=tuple(self.creatures.values()),
+            permanents=tuple(self.permanents.values()),
+            effects=tuple(self.effects),
+            pending_triggers=tuple(self.pending),
+            hands=tuple(self.hands.items()),
+            mana_pools=tuple(self.pools.items()),
+            life=tuple(self.life.items()),
+            events=None,
+        )
+
+    def context(self) -> Context:
+        no_attackers = self.no_attackers
+        if no_attackers is None and self.pending_attackers:
+            no_attackers = False
+        return build_context(self.graph, self.edition, self.model, self.snapshot(),
+                             ended=self.ended, no_attackers=no_attackers, nth=self.nth,
+                             repeat=self.moment.repeat)
+
+    def _rule(self, *concepts: str) -> str | None:
+        cited = self.context().cite(*self.model.rules(concepts[0])) if concepts else ()
+        return cited[0] if cited else None
+
+    def _seat(self, player: str) -> int:
+        """A player's place in turn order from the active player (APNAP order)."""
+        return (self.players.index(player) - self.players.index(self.active)) % len(self.players)
+
+    def _state_based(self) -> bool:
+        """State-based actions, as a player would receive priority; whether any was performed.
+        Only damage, life, and what an event does to a permanent change what they look at:
+        checked again only after one of those (`self.dirty`)."""
+        if not self.dirty:
+            return False
+        self.dirty = False
+        done = perform(self.model, self.creatures, self.life, self.lost)
+        for action in done:
+            name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
+            self.note(f"{name[0].upper()}{name[1:]} : {action.sentence()}.", "sba.check",
+                      action.concept, *(() if action.what == "zero_life" else
+                                        ("sba.removed_from_combat",)))
+        return bool(done)
+
+
+def priority_concept_of(moment: Moment) -> str:
+    return f"priority.{moment.step or 'main'}"

@@ -1,0 +1,241 @@
+"""Turn-based actions that change permanents and pools: the untap step's phasing and untapping,
+and mana pools emptying as a step or phase ends (with mana burn where the edition has it).
+
+Mutate the replay's tables; return the trail's French sentences with the concept deciding each.
+`TurnActions` performs the turn-based actions the edition's game model lists at the start of
+each step (phasing, untapping, triggers, draw, combat damage, discard, damage wearing off) and
+what ends with a step or phase (mana, combat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from judge.game.objects import Permanent, StackItem
+from judge.game.situationmodel import Creature
+from judge.legality.damage import Hit, assignment_concepts, default_hits
+from judge.legality.words import plural
+from judge.procedure.combatdamage import damage_dealers, deal, split_resolved
+from judge.procedure.state import TurnState
+
+Notes = list[tuple[str, str]]
+
+
+def phase(active: str, creatures: dict[str, Creature], permanents: dict[str, Permanent]) -> Notes:
+    """The active player's permanents with phasing phase out, those phased out phase in."""
+    out, back = [], []
+    tables: tuple[dict[str, Any], ...] = (creatures, permanents)
+    for table in tables:
+        for name, thing in list(table.items()):
+            if thing.controller != active:
+                continue
+            if thing.phased_out:
+                table[name] = replace(thing, phased_out=False)
+                back.append(name)
+            elif thing.phasing:
+                table[name] = replace(thing, phased_out=True)
+                out.append(name)
+    said = ([f"{', '.join(out)} se déphase{'nt' if len(out) > 1 else ''}"] if out else []) + (
+        [f"{', '.join(back)} se rephase{'nt' if len(back) > 1 else ''}"] if back else [])
+    if not said:
+        return []
+    text = " ; ".join(said)
+    return [(text[0].upper() + text[1:] + " (simultanément).", "action.phasing")]
+
+
+def untap(active: str, creatures: dict[str, Creature], permanents: dict[str, Permanent]) -> Notes:
+    """The active player's tapped permanents untap, except those an effect keeps tapped."""
+    freed, kept = [], []
+    tables: tuple[dict[str, Any], ...] = (creatures, permanents)
+    for table in tables:
+        for name, thing in list(table.items()):
+            if thing.controller != active or not thing.tapped or thing.phased_out:
+                continue
+            if thing.doesnt_untap:
+                kept.append(name)
+                continue
+            table[name] = replace(thing, tapped=False)
+            freed.append(name)
+    notes: Notes = []
+    if freed:
+        notes.append((f"{active} dégage ses permanents ({', '.join(freed)}).", "action.untap"))
+    if kept:
+        notes.append((f"{', '.join(kept)} ne se dégage{'nt' if len(kept) > 1 else ''} pas (un "
+                      "effet l'en empêche).", "untap.doesnt_untap"))
+    return notes
+
+
+def empty_pools(pools: dict[str, int], *, burn: bool) -> list[tuple[str, str]]:
+    """The replay's mana pools empty (in `pools`): what each player loses, and the concept."""
+    notes = []
+    for player, amount in list(pools.items()):
+        if amount <= 0:
+            continue
+        pools[player] = 0
+        unused = "inutilisé" if amount == 1 else "inutilisés"
+        if burn:
+            notes.append((f"{player} perd {plural(amount, 'mana')} {unused} et "
+                          f"{plural(amount, 'point de vie')} (brûlure de mana).", "mana.burn"))
+        else:
+            notes.append((f"La réserve de {player} se vide de {plural(amount, 'mana')} "
+                          f"{unused}, sans perte de points de vie.", "fact.mana_empties"))
+    return notes
+
+
+class TurnActions(TurnState):
+    """The turn-based actions the edition's game model lists at the start of a step (and the
+    mana and combat endings as a step or phase ends)."""
+
+    def _empty_mana(self, *, phase_ends: bool) -> None:
+        """Unused mana empties when a step ends, or only when a phase ends (with mana burn)."""
+        if self.model.fact("mana_empties").value == "step" or phase_ends:
+            burn = bool(self.model.fact("mana_burn").value)
+            if burn:
+                for player, amount in self.pools.items():
+                    if player in self.life and amount > 0:
+                        self.life[player] -= amount
+                        self.dirty = True
+            for what, concept in empty_pools(self.pools, burn=burn):
+                self.note(what, concept)
+
+    def _end_combat(self) -> None:
+        """When the end of combat step ends, every creature leaves combat."""
+        if any(c.in_combat for c in self.creatures.values()):
+            self.note("Fin de la phase de combat : toutes les créatures sont retirées du combat.",
+                      "combat.end")
+        for name, creature in self.creatures.items():
+            self.creatures[name] = replace(creature, attacking=False, blocking=(),
+                                           blocked=False)
+        self.no_attackers = None  # an extra combat phase has its own declarations
+        self.pending_attackers = False
+        ending = [e.name for e in self.effects if e.until == "end_of_combat"]
+        if ending:
+            self.effects = [e for e in self.effects if e.until != "end_of_combat"]
+            verb = "cessent" if len(ending) > 1 else "cesse"
+            self.note(f"Fin de la phase de combat : {', '.join(ending)} {verb} (« jusqu'à la fin "
+                      "du combat »).", "effects.until")
+
+    def _phasing(self) -> None:
+        for what, concept in phase(self.active, self.creatures, self.permanents):
+            self.note(what, concept)
+
+    def _untap(self) -> None:
+        for what, concept in untap(self.active, self.creatures, self.permanents):
+            self.note(what, concept)
+
+    def _triggers(self) -> None:
+        key = self.moment.step or self.moment.phase
+        fresh = [t for t in self.start.triggers if t.at == key and not t.entered_this_step]
+        if self.moment.step == "untap":
+            return
+        waiting = [*self.pending, *fresh]
+        self.pending = []
+        if not waiting:
+            return
+        waiting.sort(key=lambda t: self._seat(t.controller))
+        for trigger in waiting:
+            self.stack.append(StackItem(kind="trigger", controller=trigger.controller))
+        names = ", ".join(t.name for t in waiting)
+        self.note(f"Capacités déclenchées mises sur la pile, celles du joueur actif d'abord : "
+                  f"{names}.", f"action.triggers.{key}", "triggers.beginning")
+
+    def _wear_off(self) -> None:
+        healed = [n for n, c in self.creatures.items() if c.damage and c.in_play]
+        for name in healed:
+            self.creatures[name] = replace(self.creatures[name], damage=0)
+        ending = [e.name for e in self.effects if e.until in ("end_of_turn", "this_turn")]
+        self.effects = [e for e in self.effects if e.until not in ("end_of_turn", "this_turn")]
+        text = "Les blessures sont retirées des permanents"
+        if healed:
+            text += f" ({', '.join(healed)})"
+        text += " et les effets « jusqu'à la fin du tour » et « ce tour-ci » cessent"
+        text += f" ({', '.join(ending)})." if ending else "."
+        self.note(text, "action.damage_wears_off", *(("cleanup.effects",) if ending else ()))
+
+    def _action(self, what: str) -> None:
+        if what == "phasing":
+            self._phasing()
+        elif what == "untap":
+            self._untap()
+        elif what == "triggers":
+            self._triggers()
+        elif what == "draw":
+            self._draw()
+        elif what == "declare_attackers":
+            self.pending_attackers = True
+        elif what == "declare_blockers":
+            self.pending_blockers = True
+        elif what == "combat_damage":
+            self._combat_damage(self.moment.damage_step)
+        elif what == "discard":
+            self._discard()
+        elif what == "archenemy" and self.start.variant == "archenemy" and (
+                self.start.archenemy == self.active):
+            self.note(f"{self.active}, l'archenemy, met la première carte de son deck de "
+                      "machinations à exécution (action du tour, sans la pile).",
+                      "action.archenemy")
+        elif what == "damage_wears_off":
+            self._wear_off()
+
+    def _draw(self) -> None:
+        hand = self.hands.get(self.active)
+        if hand is not None:
+            self.hands[self.active] = hand + 1
+        said = (f"{self.active} pioche une carte"
+                + (f" ({plural(hand + 1, 'carte')} en main)" if hand is not None else ""))
+        if self.start.first_turn:  # a multiplayer game where nobody skips it
+            self.note(said + " : dans une partie multijoueur autre que le Troll à deux têtes, "
+                      "le joueur qui commence ne passe pas la pioche de son premier tour.",
+                      "action.draw", "fact.first_turn_draw_multiplayer")
+            return
+        self.note(said + ".", "action.draw")
+
+    def _combat_damage(self, damage_step: str | None) -> None:
+        dealers = damage_dealers(self.creatures, damage_step)
+        if not dealers:
+            return
+        names = ", ".join(c.name for c in dealers)
+        snapshot = self.snapshot()
+        hits = default_hits(snapshot, dealers)
+        self.why = assignment_concepts(snapshot, dealers, damage_step=damage_step, ordered=bool(
+            self.model.fact("damage_assignment_order").value))
+        if self.model.fact("combat_damage_on_stack").value:
+            self.assigned = hits
+            self.powers = {c.name: c.power for c in dealers}
+            self.stack.append(StackItem(kind="combat_damage", controller=self.active))
+            self.note(f"Les blessures de combat ({names}) sont assignées et mises sur la pile "
+                      "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
+        else:
+            self.dealt = True
+            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False,
+                               why=self.why)
+            self._lose_life(hits)
+            self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
+                      "simultanément, sans utiliser la pile.", "action.combat_damage",
+                      "action.deal_combat_damage")
+
+    def _discard(self) -> None:
+        size = self.start.max_hand_size
+        hand = self.hands.get(self.active)
+        if size is not None and hand is not None and hand > size:
+            self.hands[self.active] = size
+            self.discarded = hand - size
+            self.note(f"{self.active} a {plural(hand, 'carte')} en main et se défausse de "
+                      f"{plural(hand - size, 'carte')} (taille maximale : {size}).",
+                      "action.discard")
+
+    def _resolve_damage(self) -> None:
+        """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
+        dealt, dropped = split_resolved(self.assigned, self.creatures)
+        self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
+                           on_stack=True, why=self.why)
+        self._lose_life(dealt)
+        self.assigned = ()
+
+    def _lose_life(self, hits: tuple[Hit, ...]) -> None:
+        """Combat damage dealt to a player whose life total is known (and to creatures)."""
+        self.dirty = True
+        for hit in hits:
+            if hit.target in self.life:
+                self.life[hit.target] -= hit.amount
