@@ -164,6 +164,10 @@ def _one_edition(values: dict[str, Any], editions: tuple[str, ...], run: Run) ->
         if not fitting:
             raise Gap(f"aucune édition des règles avant {values['before']}")
         return fitting[-1]
+    if values.get("new"):
+        if not years:
+            raise Gap("aucune édition datée")
+        return years[-1][1]
     if values.get("old"):
         if not years:
             raise Gap("aucune édition datée")

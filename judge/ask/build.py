@@ -141,6 +141,8 @@ class Builder:
                 raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
         for part in self.parts:
             self._state(part)
+        if plan.response and not plan.stack:
+            raise Gap("en réponse à quoi ? (quel sort ou capacité est sur la pile)")
         if plan.events is not None:
             self.replay_events()
         ask = question["ask"]
@@ -150,7 +152,12 @@ class Builder:
         return plan
 
     def _default_active(self, question: dict[str, Any]) -> str:
-        """No one said whose turn it is: the turn of the player the question is about."""
+        """No one said whose turn it is: the turn of the player who cast a sorcery-speed spell
+        on the stack, else of the player the question is about."""
+        for part in self.parts:
+            item = part.values.get("item") if part.kind == "stack" else None
+            if item and item.get("owner") and item["kind"] in _SORCERY_SPEED:
+                return self.player(item["owner"])
         ask = question["ask"]
         if ask in ("cast", "play_land", "discard", "mana_burn") and question.get("player") not in (
                 None, ACTIVE, NONACTIVE, SOMEONE):
@@ -185,6 +192,8 @@ class Builder:
             plan.mana["?"] = values["amount"]
         elif part.kind == "hand":
             plan.hands["?"] = values["count"]
+        elif part.kind == "response":
+            plan.response = True
         elif part.kind == "land_played":
             plan.lands_played = 1
         elif part.kind == "first_turn":
@@ -283,6 +292,8 @@ class Builder:
 
     def _q_play_land(self, question: dict[str, Any]) -> None:
         player = self.player(question["player"], default=SPEAKER)
+        if question.get("another"):
+            self.plan.lands_played = max(self.plan.lands_played, 1)
         self._fill_owned(player)
         self._main_by_default()
         self._priority_to(player)
@@ -418,6 +429,7 @@ class Builder:
                 plan.events.append({"play_land": plan.active})
 
 
+_SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
 _ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
           "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
 

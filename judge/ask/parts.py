@@ -41,7 +41,7 @@ class Part:
 
 
 def _plain(children: list[Any]) -> list[Any]:
-    return [c for c in children if not (isinstance(c, Token) and c.type != "INT" and c.type != "PT"
+    return [c for c in children if not (isinstance(c, Token) and c.type not in ("INT", "YEAR", "PT")
                                         and c.type != "MANA_SYMBOLS")]
 
 
@@ -75,7 +75,7 @@ class _Parts(Transformer[Token, Any]):
 
     # ---- editions
     def edition_year(self, children: list[Any]) -> Part:
-        return Part(kind="edition", values={"year": int(children[-1])})
+        return Part(kind="edition", values={"year": int(_ints(children)[0])})
 
     def edition_old(self, _: list[Any]) -> Part:
         return Part(kind="edition", values={"old": True})
@@ -85,6 +85,9 @@ class _Parts(Transformer[Token, Any]):
 
     def edition_since(self, children: list[Any]) -> Part:
         return Part(kind="edition", values={"year": int(_ints(children)[0])})
+
+    def edition_new(self, _: list[Any]) -> Part:
+        return Part(kind="edition", values={"new": True})
 
     def edition_m10(self, _: list[Any]) -> Part:
         return Part(kind="edition", values={"year": 2010})
@@ -285,6 +288,14 @@ class _Parts(Transformer[Token, Any]):
     def stack_on(self, children: list[Any]) -> Part:
         return Part(kind="stack", values={"item": next(c for c in children if isinstance(c, dict))})
 
+    def stack_response_to_said(self, _: list[Any]) -> Part:
+        return Part(kind="response")
+
+    def stack_cast(self, children: list[Any]) -> Part:
+        item = next(c for c in children if isinstance(c, dict))
+        said = _player(children)
+        return Part(kind="stack", values={"item": {**item, "owner": item["owner"] or said}})
+
     def stack_empty(self, _: list[Any]) -> Part:
         return Part(kind="stack_empty")
 
@@ -301,6 +312,9 @@ class _Parts(Transformer[Token, Any]):
 
     def mana_none(self, _: list[Any]) -> Part:
         return Part(kind="mana", values={"amount": 0})
+
+    def mana_left(self, children: list[Any]) -> Part:
+        return next(c for c in children if isinstance(c, Part))
 
     def hand_count(self, children: list[Any]) -> Part:
         return Part(kind="hand", values={"count": _number(children)})
@@ -331,7 +345,8 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="question", values={"ask": "cast", "player": _player(children), "kind": kind})
 
     def play_land(self, children: list[Any]) -> Part:
-        return Part(kind="question", values={"ask": "play_land", "player": _player(children)})
+        another = any(isinstance(c, Tree) and c.data == "another" for c in children)
+        return Part(kind="question", values={"ask": "play_land", "player": _player(children), "another": another})
 
     def attack(self, children: list[Any]) -> Part:
         creatures = [c for c in children if isinstance(c, CreatureWords)]
@@ -399,7 +414,7 @@ for _name, _value in _NUMBERS.items():
 
 
 def _ints(children: list[Any]) -> list[int]:
-    return [int(c) for c in children if isinstance(c, Token) and c.type == "INT"]
+    return [int(c) for c in children if isinstance(c, Token) and c.type in ("INT", "YEAR")]
 
 
 def _number(children: list[Any]) -> int:

@@ -23,13 +23,17 @@ from judge.ask.words import Word, words_of
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 _UNKNOWN = "\x00"  # a word marked unknown: no terminal of the grammar is this
 _PT = re.compile(r"\d{1,3}/\d{1,3}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _INT = re.compile(r"\d{1,4}")
 _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}|\{[wubrgc0-9]\}")
 _MAX_RETRIES = 40
 
 
 class _WordLexer(Lexer):
-    """One token a word, typed by the grammar's own word list."""
+    """One token a word, typed by the grammar's own word list; a word that only `_filler`
+    uses is skipped (the rules are written without it)."""
+
+    skipped: frozenset[str] = frozenset()
 
     def __init__(self, lexer_conf: Any) -> None:
         self.literals: dict[str, str] = {}
@@ -39,10 +43,14 @@ class _WordLexer(Lexer):
 
     def lex(self, data: Any, *_: Any) -> Iterator[Token]:
         for index, word in enumerate(str(data).split(" ")):
+            if word in self.skipped:
+                continue
             kind = self.literals.get(word)
             if kind is None:
                 if _PT.fullmatch(word):
                     kind = "PT"
+                elif _YEAR.fullmatch(word):
+                    kind = "YEAR"
                 elif _INT.fullmatch(word):
                     kind = "INT"
                 elif _MANA.fullmatch(word):
@@ -52,11 +60,33 @@ class _WordLexer(Lexer):
             yield Token(kind, word, start_pos=index, line=1, column=index + 1)
 
 
+def _match(term: Any, token: Token) -> bool:
+    """Earley's terminal test: a word is its own terminal, and any word may be WORD (an
+    unknown word, the lowest priority: the reading with the fewest unknown words wins)."""
+    return bool(term.name == token.type or term.name == "WORD")
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The grammar, loaded once per process."""
-    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="earley", lexer=_WordLexer,
+    lark = Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="earley", lexer=_WordLexer,
                 ambiguity="resolve", propagate_positions=False)
+    # Lark's Earley front end takes its terminal test at construction only (basic lexer:
+    # same type); ours lets any word be read as unknown.
+    lark.parser.parser.term_matcher = _match
+    _WordLexer.skipped = _filler_only(lark)
+    return lark
+
+
+def _filler_only(lark: Lark) -> frozenset[str]:
+    """The words that only `_filler` names: nothing else in the grammar reads them."""
+    values = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+    used: dict[str, set[str]] = {}
+    for rule in lark.rules:
+        for symbol in rule.expansion:
+            if symbol.is_term and symbol.name in values:
+                used.setdefault(values[symbol.name], set()).add(str(rule.origin.name))
+    return frozenset(word for word, origins in used.items() if origins == {"_filler"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
