@@ -19,7 +19,7 @@ from judge.ask.explain import understood_as
 from judge.ask.parts import Part, parts_of
 from judge.ask.reader import read
 from judge.ask.words import MAX_QUESTION
-from judge.errors import JudgeError, SituationError
+from judge.errors import JudgeError
 
 MAX_SEARCH_HITS = 5
 
@@ -93,7 +93,10 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         return check(catalogue, load_situation(json.dumps(data, ensure_ascii=False), source="question", fmt="json"))
 
     def run(data: dict[str, Any]) -> dict[str, Any]:
-        report: dict[str, Any] = report_json(checked(data))
+        try:
+            report: dict[str, Any] = report_json(checked(data))
+        except JudgeError as error:  # what was understood cannot be: said, not answered
+            raise Gap(f"la situation comprise est impossible ({error})") from None
         return report
 
     reading = read(text)
@@ -116,7 +119,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     situation = plan.situation()
     try:
         checked_report = checked(situation)
-    except SituationError as error:
+    except JudgeError as error:
         said = understood_as(None, parts, (), f"la situation comprise est impossible ({error})")
         hits = _search(text, edition, config) if with_search else ()
         return AskResult(question=text, understood=False, not_understood=(), understood_as=said,

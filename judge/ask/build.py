@@ -1,26 +1,40 @@
 """From the parts of a question to a situation in the documented format (docs/situation-format.md).
 
-Owns how what a judge says becomes the dict a user would write in a JSON situation file: who
-is A (the speaker) and B (the opponent), whose turn, which step, the creatures and their
-combat, the stack, mana, hand, the turn's events, and the question asked. What it cannot
-build without guessing it reports as a `Gap` (then nothing is answered).
+Owns how what a judge says becomes the dict a user would write in a JSON situation file: whose
+turn (the active player is A, the other B, as the format's defaults), which step, the
+creatures (linked: « il », « le bloqueur », a name said twice are the creature named before)
+and their combat, the stack, mana, hand, the turn's events, and the question asked. What the
+answer depends on and the question does not say is a `Gap`: then nothing is answered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from judge.ask.parts import ACTIVE, HE, ME, NONACTIVE, OPPONENT, SOMEONE, CreatureWords, Part
 
-SPEAKER, OTHER = "A", "B"
+FIRST, SECOND = "A", "B"  # the active player, the other (the format's default players)
 # Runs a situation dict through the checker: the report as `judge check --json` gives it.
 Run = Callable[[dict[str, Any]], dict[str, Any]]
+_COMBAT_STEPS = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
 
 
 class Gap(Exception):
-    """Something the question does not say and the answer depends on (French)."""
+    """Something the answer depends on and the question does not say (French)."""
+
+
+@dataclass(slots=True)
+class Entity:
+    """A creature of the question, as described so far."""
+
+    words: CreatureWords
+    state: dict[str, Any] = field(default_factory=dict)
+    attacking: bool = False
+    blocking: str | None = None
+    name: str = ""
 
 
 @dataclass(slots=True)
@@ -28,11 +42,11 @@ class Plan:
     """The situation being built, and what the explanation says of it."""
 
     edition: str
-    active: str = SPEAKER
-    active_said: bool = False
+    me: str = FIRST
+    turn_said: bool = False
     phase: str | None = None
     step: str | None = None
-    moment_said: bool = False
+    damage_step: str | None = None
     moment_end: bool = False
     priority: str | None = None
     stack: list[dict[str, Any]] = field(default_factory=list)
@@ -42,22 +56,27 @@ class Plan:
     mana: dict[str, int] = field(default_factory=dict)
     lands_played: int = 0
     first_turn: bool = False
+    skip: list[str] = field(default_factory=list)
     events: list[Any] | None = None
     questions: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def situation(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"edition": self.edition, "players": [SPEAKER, OTHER], "active": self.active}
+        data: dict[str, Any] = {"edition": self.edition, "players": [FIRST, SECOND], "active": FIRST}
         if self.events is None:
             data["phase"] = self.phase
             if self.step is not None:
                 data["step"] = self.step
+            if self.damage_step is not None:
+                data["damage_step"] = self.damage_step
             if self.priority is not None:
                 data["priority"] = self.priority
             if self.stack:
                 data["stack"] = self.stack
             if self.lands_played:
                 data["lands_played"] = self.lands_played
+            if self.skip:
+                data["skip"] = self.skip
         if self.hands:
             data["hands"] = self.hands
         if self.mana:
@@ -73,7 +92,7 @@ class Plan:
 
 
 def other(player: str) -> str:
-    return OTHER if player == SPEAKER else SPEAKER
+    return SECOND if player == FIRST else FIRST
 
 
 class Builder:
@@ -83,101 +102,200 @@ class Builder:
         self.parts = parts
         self.run = run
         self.plan = Plan(edition=edition)
-        self.names: dict[int, str] = {}
+        self.entities: list[Entity] = []
+        self.entity_of: dict[int, Entity] = {}
 
     # ---------------------------------------------------------------- players
-    def player(self, word: str | None, *, default: str | None = None) -> str:
+    def player(self, word: str | None, *, at: int | None = None, default: str | None = None) -> str:
+        """A player word as A or B (A is the active player)."""
+        me = self.plan.me
         if word == ME:
-            return SPEAKER
+            return me
         if word == OPPONENT:
-            return OTHER
-        if word == ACTIVE or word == SOMEONE:
-            return self.plan.active
+            return other(me)
+        if word in (ACTIVE, SOMEONE):
+            return FIRST
         if word == NONACTIVE:
-            return other(self.plan.active)
-        if word is not None and word.startswith("name:"):
-            return word[5:]
-        if word == HE:
-            speakers = [p.values["player"] for p in self.parts if p.kind == "speaker"
-                        and p.values["player"] not in (HE, SOMEONE)]
-            if speakers:
-                return self.player(speakers[-1])
-            raise Gap("« il » : je ne sais pas de quel joueur il s'agit")
-        if default is not None:
-            return default
-        raise Gap("je ne sais pas de quel joueur il s'agit")
+            return SECOND
+        if word == HE or word is None:
+            said = self._speaker_before(at)
+            if said is not None:
+                return self.player(said)
+            if default is not None:
+                return default
+            raise Gap("« il » : je ne sais pas de quel joueur il s'agit" if word == HE
+                      else "je ne sais pas de quel joueur il s'agit")
+        raise Gap(f"joueur inconnu : {word}")
 
-    # ---------------------------------------------------------------- the turn
-    def _turn_owner(self) -> str | None:
-        for part in self.parts:
-            if part.kind == "turn":
-                return self.player(part.values["owner"])
-        for part in self.parts:
-            if part.kind == "moment" and part.values.get("owner"):
-                return self.player(part.values["owner"])
+    def _speaker_before(self, at: int | None) -> str | None:
+        """The player named last before part `at` (not « il »)."""
+        end = len(self.parts) if at is None else at
+        for part in reversed(self.parts[:end]):
+            if part.kind == "speaker" and part.values["player"] not in (HE, SOMEONE):
+                return str(part.values["player"])
         return None
 
+    # ---------------------------------------------------------------- creatures
+    def _same(self, words: CreatureWords, entity: Entity) -> bool:
+        said = entity.words
+        if words.name is not None:
+            return said.name == words.name
+        if words.indefinite or words.power is not None:
+            return False
+        if words.owner is not None and said.owner is not None and words.owner != said.owner:
+            return False
+        return words.role is None or words.role == said.role or words.role == _role(entity)
+
+    def entity(self, words: CreatureWords) -> Entity:
+        key = id(words)
+        if key in self.entity_of:
+            return self.entity_of[key]
+        found = next((e for e in reversed(self.entities) if self._same(words, e)), None)
+        if found is None:
+            found = Entity(words=words)
+            self.entities.append(found)
+        else:
+            found.words = _merge(found.words, words)
+        self.entity_of[key] = found
+        return found
+
+    def _last_entity(self, before: int) -> Entity | None:
+        for part in reversed(self.parts[:before]):
+            for words in _creature_words(part):
+                return self.entity(words)
+        return None
+
+    # ---------------------------------------------------------------- build
     def build(self) -> Plan:
         plan = self.plan
-        questions = [p for p in self.parts if p.kind == "question"]
+        questions = [(i, p) for i, p in enumerate(self.parts) if p.kind == "question"]
         if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
-        if len({q.values["ask"] for q in questions}) > 1:
+        asks = {p.values["ask"] for _, p in questions}
+        if len(asks) > 1:
             raise Gap("plusieurs questions à la fois : posez-les une par une")
-        question = questions[0].values
+        at, question = questions[-1][0], questions[-1][1].values
+        # Creatures first (in order), with what is said of them.
+        for index, part in enumerate(self.parts):
+            self._creature_part(index, part)
         owner = self._turn_owner()
-        if owner is not None:
-            plan.active, plan.active_said = owner, True
-        else:
-            plan.active = self._default_active(question)
-        moments = [p for p in self.parts if p.kind == "moment"]
-        if len({(m.values["phase"], m.values["step"]) for m in moments}) > 1:
-            raise Gap("plusieurs moments du tour : je ne sais pas lequel est le bon")
-        if moments:
-            plan.phase, plan.step = moments[0].values["phase"], moments[0].values["step"]
-            plan.moment_said = True
-            plan.moment_end = bool(moments[0].values.get("end"))
-            if plan.step is None and plan.phase in ("beginning", "combat", "ending"):
-                raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
+        if owner is None:
+            owner = self._default_owner(at, question)
+        plan.turn_said = owner is not None
+        plan.me = FIRST if owner in (None, ME) else SECOND
+        self._moment()
         for part in self.parts:
             self._state(part)
-        if plan.response and not plan.stack:
-            raise Gap("en réponse à quoi ? (quel sort ou capacité est sur la pile)")
-        if plan.events is not None:
-            self.replay_events()
-        ask = question["ask"]
-        getattr(self, "_q_" + ask)(question)
+        getattr(self, "_q_" + question["ask"])(at, question)
+        self._creatures_out()
+        self._replay()
         if plan.phase is None and plan.events is None:
             raise Gap("à quel moment du tour ? (étape ou phase)")
         return plan
 
-    def _default_active(self, question: dict[str, Any]) -> str:
-        """No one said whose turn it is: the turn of the player who cast a sorcery-speed spell
-        on the stack, else of the player the question is about."""
-        for part in self.parts:
+    def _creature_part(self, index: int, part: Part) -> None:
+        values = part.values
+        if part.kind == "creature":
+            self.entity(values["creature"])
+        elif part.kind == "state":
+            target = self._last_entity(index)
+            if target is None:
+                if values.get("unblocked") or not values:
+                    return
+                raise Gap("de quelle créature parlez-vous ?")
+            target.state.update({k: v for k, v in values.items() if k not in ("without", "abilities")})
+            if "abilities" in values:
+                target.words = replace(target.words, abilities=target.words.abilities + values["abilities"])
+            if "without" in values:
+                target.words = replace(target.words, without=target.words.without + values["without"])
+        elif part.kind == "blocked":
+            attacker = values["attacker"]
+            if attacker is not None:
+                self.entity(attacker)
+            blockers = [self.entity(b) for b in values["blockers"]]
+            if attacker is None:
+                found = next((e for e in reversed(self.entities) if e.attacking and e not in blockers), None)
+                if found is None:
+                    raise Gap("bloque quelle créature ?")
+                attacking = found
+            else:
+                attacking = self.entity(attacker)
+            attacking.attacking = True
+            for blocker in blockers:
+                blocker.blocking = str(id(attacking))
+        elif part.kind == "order":
+            ordered = [self.entity(c) for c in values["creatures"]]
+            attacker = next((e for e in self.entities if e.attacking and e not in ordered), None)
+            if attacker is None:
+                raise Gap("l'ordre des bloqueurs de quelle créature ?")
+            attacker.state["damage_order"] = [str(id(e)) for e in ordered]
+        elif part.kind == "attack":
+            creatures = values["creatures"] or ()
+            if not creatures:
+                last = self._last_entity(index)
+                if last is not None:
+                    last.attacking = True
+            for words in creatures:
+                self.entity(words).attacking = True
+
+    def _turn_owner(self) -> str | None:
+        for index, part in enumerate(self.parts):
+            if part.kind == "turn":
+                return _role(part.values["owner"], self, index)
+        for index, part in enumerate(self.parts):
+            if part.kind == "moment" and part.values.get("owner"):
+                return _role(part.values["owner"], self, index)
+        return None
+
+    def _default_owner(self, at: int, question: dict[str, Any]) -> str | None:
+        """Whose turn, when no one said: the caster of a sorcery-speed spell on the stack, the
+        attacking creatures' controller, else the player the question is about."""
+        for index, part in enumerate(self.parts):
             item = part.values.get("item") if part.kind == "stack" else None
             if item and item.get("owner") and item["kind"] in _SORCERY_SPEED:
-                return self.player(item["owner"])
+                return _role(item["owner"], self, index)
+        for entity in self.entities:
+            if (entity.attacking or entity.words.role == "attacker") and entity.words.owner:
+                return entity.words.owner
+        for entity in self.entities:
+            if (entity.blocking or entity.words.role == "blocker") and entity.words.owner:
+                return OPPONENT if entity.words.owner == ME else ME
         ask = question["ask"]
-        if ask in ("cast", "play_land", "discard", "mana_burn") and question.get("player") not in (
-                None, ACTIVE, NONACTIVE, SOMEONE):
-            return self.player(question["player"])
+        if ask in ("cast", "play_land", "discard", "mana_burn"):
+            said = question.get("player")
+            if said in (ME, OPPONENT):
+                return str(said)
+            if said in (None, HE):
+                return self._speaker_before(at) if self._speaker_before(at) in (ME, OPPONENT) else None
         if ask == "attack":
-            creature = question["creature"]
-            if creature.owner is not None:
-                return self.player(creature.owner)
-            return self.player(question.get("player"), default=SPEAKER)
+            entity = self._question_creature(at, question)
+            if entity is not None and entity.words.owner:
+                return entity.words.owner
         if ask == "block":
-            creature = question["creature"]
-            if creature.owner is not None:
-                return other(self.player(creature.owner))
-        for part in self.parts:
-            if part.kind == "blocked" and part.values["attacker"] is not None \
-                    and part.values["attacker"].owner is not None:
-                return self.player(part.values["attacker"].owner)
-            if part.kind == "attack" and part.values.get("player"):
-                return self.player(part.values["player"])
-        return SPEAKER
+            blocker = self._blocker(at, question)
+            if blocker is not None and blocker.words.owner:
+                return OPPONENT if blocker.words.owner == ME else ME
+        return None
+
+    # ---------------------------------------------------------------- the moment
+    def _moment(self) -> None:
+        plan = self.plan
+        moments = [p.values for p in self.parts if p.kind == "moment"]
+        places = {(m["phase"], m["step"]) for m in moments}
+        if len(places) > 1:
+            if any(p.kind in ("pass", "events") for p in self.parts):
+                return  # several moments of a told sequence: the replay follows them
+            raise Gap("plusieurs moments du tour : je ne sais pas lequel est le bon")
+        if not moments:
+            return
+        moment = moments[0]
+        plan.phase, plan.step = moment["phase"], moment["step"]
+        plan.damage_step = moment.get("damage_step")
+        plan.moment_end = bool(moment.get("end"))
+        if plan.step is None and plan.phase in ("beginning", "combat", "ending") and not plan.moment_end:
+            raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
+        if plan.step is None and plan.phase in ("beginning", "combat", "ending"):
+            plan.step = {"beginning": "draw", "combat": "end_of_combat", "ending": "cleanup"}[plan.phase]
 
     # ---------------------------------------------------------------- state parts
     def _state(self, part: Part) -> None:
@@ -188,34 +306,20 @@ class Builder:
             plan.stack.append({"kind": item["kind"], "controller": "?" if item["owner"] is None
                                else self.player(item["owner"])})
             plan.response = plan.response or bool(values.get("response"))
+        elif part.kind == "response":
+            plan.response = True
         elif part.kind == "mana":
             plan.mana["?"] = values["amount"]
         elif part.kind == "hand":
             plan.hands["?"] = values["count"]
-        elif part.kind == "response":
-            plan.response = True
         elif part.kind == "land_played":
-            plan.lands_played = 1
+            plan.lands_played = values["played"]
         elif part.kind == "first_turn":
             plan.first_turn = True
-        elif part.kind == "blocked":
-            attacker = values["attacker"]
-            if attacker is None:
-                raise Gap("bloque quelle créature ?")
-            name = self.creature(attacker, controller=plan.active, attacking=True)
-            for blocker in values["blockers"]:
-                self.creature(blocker, controller=other(plan.active), blocking=name)
-        elif part.kind == "attack":
-            for creature in values["creatures"]:
-                self.creature(creature, controller=plan.active, attacking=True)
-        elif part.kind == "unblocked" and values["creature"] is not None:
-            self.creature(values["creature"], controller=plan.active, attacking=True)
-        elif part.kind == "events":
-            plan.events = list(values["events"])
-
-    def _owner_of(self, player_word: str | None) -> str:
-        """The owner of the mana, hand…: the question's player, else the active player."""
-        return self.player(player_word, default=self.plan.active)
+        elif part.kind == "priority":
+            plan.priority = self.player(values["player"])
+        elif part.kind == "skip":
+            plan.skip.append(values["place"])
 
     def _fill_owned(self, player: str) -> None:
         plan = self.plan
@@ -225,173 +329,325 @@ class Builder:
             plan.hands = {player: plan.hands.pop("?")}
         for item in plan.stack:
             if item["controller"] == "?":
-                item["controller"] = other(player) if plan.response else plan.active
+                item["controller"] = other(player) if plan.response else FIRST
 
-    # ---------------------------------------------------------------- creatures
-    def creature(self, words: CreatureWords, *, controller: str, attacking: bool = False,
-                 blocking: str | None = None) -> str:
-        key = id(words)
-        if key in self.names:
-            return self.names[key]
-        owner = self.player(words.owner) if words.owner is not None else controller
-        label = f"{words.power}/{words.toughness}" if words.power is not None else "créature"
-        base = f"{label} de {owner}"
-        name = base
-        taken = {c["name"] for c in self.plan.creatures}
-        count = 2
+    def _creatures_out(self) -> None:
+        """The creatures as the format writes them (names unique)."""
+        plan = self.plan
+        taken: set[str] = set()
+        for entity in self.entities:
+            entity.name = self._name(entity, taken)
+            taken.add(entity.name)
+        names = {str(id(e)): e.name for e in self.entities}
+        for entity in self.entities:
+            words = entity.words
+            controller = self._controller(entity)
+            data: dict[str, Any] = {"name": entity.name, "controller": controller}
+            if words.power is not None:
+                data["power"], data["toughness"] = words.power, words.toughness
+            abilities = [a for a in dict.fromkeys(words.abilities) if a not in words.without]
+            if abilities:
+                data["abilities"] = abilities
+            if words.colors:
+                data["colors"] = list(words.colors)
+            if words.types:
+                data["types"] = list(words.types)
+            if entity.state.get("damage_order"):
+                data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
+            for key in ("tapped", "since_turn_start", "phased_out"):
+                if entity.state.get(key) is not None:
+                    data[key] = entity.state[key]
+            attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
+            if plan.events is None and plan.step in _COMBAT_STEPS and attacking:
+                data["attacking"] = True
+            if plan.events is None and entity.blocking is not None and plan.step in _COMBAT_STEPS[1:]:
+                data["blocking"] = names[entity.blocking]
+            plan.creatures.append(data)
+
+    def _asks(self) -> set[str]:
+        return {q["ask"] for q in self.plan.questions}
+
+    def _name(self, entity: Entity, taken: set[str]) -> str:
+        words = entity.words
+        if words.name:
+            base = words.name
+        else:
+            label = f"{words.power}/{words.toughness}" if words.power is not None else "créature"
+            base = f"{label} de {self._controller(entity)}"
+        name, count = base, 2
         while name in taken:
             name = f"{base} ({count})"
             count += 1
-        data: dict[str, Any] = {"name": name, "controller": owner}
-        if words.power is not None:
-            data["power"], data["toughness"] = words.power, words.toughness
-        if words.abilities:
-            data["abilities"] = list(dict.fromkeys(words.abilities))
-        if words.types:
-            data["types"] = list(words.types)
-        if words.tapped:
-            data["tapped"] = True
-        if words.new:
-            data["since_turn_start"] = False
-        if attacking or words.attacking:
-            data["attacking"] = True
-        if blocking is not None:
-            data["blocking"] = blocking
-        self.plan.creatures.append(data)
-        self.names[key] = name
         return name
 
-    def _mentioned(self) -> list[CreatureWords]:
-        return [p.values["creature"] for p in self.parts if p.kind == "creature"]
+    def _controller(self, entity: Entity) -> str:
+        words = entity.words
+        if words.owner is not None:
+            return self.player(words.owner)
+        if entity.attacking or words.role == "attacker":
+            return FIRST
+        if entity.blocking is not None or words.role == "blocker":
+            return SECOND
+        return self.plan.me
 
     # ---------------------------------------------------------------- questions
     def _priority_to(self, player: str) -> None:
         """The player asked about holds priority, if anyone receives it in that step."""
         plan = self.plan
-        if plan.phase is None:
+        if plan.phase is None or plan.priority is not None or plan.events is not None:
             return
         probe = plan.situation()
         probe["questions"] = [{"ask": "priority"}]
-        probe.pop("priority", None)
+        probe.pop("creatures", None)
         answer = self.run(probe)["answers"][0]["answer"]
         if answer is not None:
             plan.priority = player
 
-    def _main_by_default(self) -> None:
-        plan = self.plan
-        if plan.phase is None and plan.events is None:
-            plan.phase = "precombat_main"
-            plan.notes.append("moment non précisé : la première phase principale")
-
-    def _q_cast(self, question: dict[str, Any]) -> None:
-        player = self.player(question["player"], default=SPEAKER)
+    def _q_cast(self, at: int, question: dict[str, Any]) -> None:
+        player = self.player(question["player"], at=at, default=self.plan.me)
         self._fill_owned(player)
-        self._main_by_default()
+        if self.plan.response and not self.plan.stack:
+            raise Gap("en réponse à quoi ? (quel sort ou capacité est sur la pile)")
         self._priority_to(player)
         self.plan.questions.append({"ask": "cast", "player": player, "kind": question["kind"]})
 
-    def _q_play_land(self, question: dict[str, Any]) -> None:
-        player = self.player(question["player"], default=SPEAKER)
+    def _q_play_land(self, at: int, question: dict[str, Any]) -> None:
+        player = self.player(question["player"], at=at, default=self.plan.me)
         if question.get("another"):
             self.plan.lands_played = max(self.plan.lands_played, 1)
         self._fill_owned(player)
-        self._main_by_default()
         self._priority_to(player)
         self.plan.questions.append({"ask": "play_land", "player": player})
 
-    def _q_attack(self, question: dict[str, Any]) -> None:
+    def _question_creature(self, at: int, question: dict[str, Any]) -> Entity | None:
+        words = question.get("creature")
+        if words is not None:
+            return self.entity(words)
+        return self._last_entity(at)
+
+    def _q_attack(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
-        controller = self.player(question.get("player"), default=plan.active)
-        name = self.creature(question["creature"], controller=controller)
+        entity = self._question_creature(at, question)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        known = entity.state.get("since_turn_start") is not None or any(
+            a in entity.words.abilities for a in ("haste", "defender")) or "Mur" in entity.words.types \
+            or entity.state.get("tapped") or entity.state.get("phased_out")
+        if not known:
+            raise Gap("depuis quand contrôlez-vous cette créature ? (arrivée ce tour-ci, ou depuis le début du tour)")
+        entity.attacking = False
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_attackers"
-        self._fill_owned(plan.active)
-        plan.questions.append({"ask": "attack", "creature": name})
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "attack", "creature": id(entity)})
 
-    def _q_block(self, question: dict[str, Any]) -> None:
+    def _blocker(self, at: int, question: dict[str, Any]) -> Entity | None:
+        if question.get("creature") is not None:
+            return self.entity(question["creature"])
+        attacker = question.get("attacker")
+        for part in reversed(self.parts[:at]):
+            for words in _creature_words(part):
+                entity = self.entity(words)
+                if attacker is None or entity is not self.entity_of.get(id(attacker)):
+                    return entity
+        return None
+
+    def _q_block(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
+        blocker = self._blocker(at, question)
+        if blocker is None:
+            raise Gap("quelle créature bloque ?")
         attacker_words = question.get("attacker")
-        if attacker_words is None:
-            attacker_words = CreatureWords(role="attacker")
-        attacker = self.creature(attacker_words, controller=plan.active, attacking=True)
-        blocker = self.creature(question["creature"], controller=other(plan.active))
+        if attacker_words is not None:
+            attacker = self.entity(attacker_words)
+        else:
+            attacker = next((e for e in self.entities if e is not blocker and (e.attacking or e.words.role == "attacker")),
+                            None)
+        if attacker is None or attacker is blocker:
+            raise Gap("bloquer quelle créature attaquante ?")
+        attacker.attacking = True
+        blocker.blocking = None
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_blockers"
-        self._fill_owned(plan.active)
-        plan.questions.append({"ask": "block", "creature": blocker, "attacker": attacker})
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "block", "creature": id(blocker), "attacker": id(attacker)})
 
-    def _simple(self, ask: str, question: dict[str, Any], *, with_player: bool) -> None:
-        plan = self.plan
-        player = self._owner_of(question.get("player"))
+    def _simple(self, ask: str, at: int, question: dict[str, Any], *, with_player: bool) -> None:
+        player = self.player(question.get("player"), at=at, default=self.plan.me)
         self._fill_owned(player)
         entry: dict[str, Any] = {"ask": ask}
         if with_player:
             entry["player"] = player
-        plan.questions.append(entry)
+        self.plan.questions.append(entry)
 
-    def _q_priority(self, question: dict[str, Any]) -> None:
-        self._simple("priority", question, with_player=False)
+    def _q_priority(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("priority", at, question, with_player=False)
 
-    def _q_where(self, question: dict[str, Any]) -> None:
-        self._simple("where", question, with_player=False)
+    def _q_where(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("where", at, question, with_player=False)
 
-    def _q_next(self, question: dict[str, Any]) -> None:
-        self._simple("next", question, with_player=False)
+    def _q_next(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("next", at, question, with_player=False)
 
-    def _q_discard(self, question: dict[str, Any]) -> None:
+    def _q_rest_of_turn(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("rest_of_turn", at, question, with_player=False)
+
+    def _q_discard(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "hand" for p in self.parts):
             raise Gap("combien de cartes en main ?")
         if self.plan.phase is None:
-            self.plan.phase, self.plan.step = "ending", "end_of_turn"
-            self.plan.notes.append("moment non précisé : l'étape de fin du tour")
-        self._simple("discard", question, with_player=True)
+            raise Gap("à quel moment du tour ?")
+        self._simple("discard", at, question, with_player=True)
 
-    def _q_mana_burn(self, question: dict[str, Any]) -> None:
+    def _q_mana_burn(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "mana" for p in self.parts):
             raise Gap("combien de mana reste-t-il dans la réserve ?")
-        self._simple("mana_burn", question, with_player=True)
+        self._simple("mana_burn", at, question, with_player=True)
 
-    def _q_damage_steps(self, question: dict[str, Any]) -> None:
+    def _q_damage_steps(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
-        for words in self._mentioned():
-            self.creature(words, controller=plan.active, attacking=words.role != "blocker")
-        if plan.phase is None:
+        if not self.entities and not any(p.kind == "no_attackers" for p in self.parts):
+            raise Gap("quelles créatures combattent ?")
+        for entity in self.entities:
+            if entity.blocking is None and entity.words.role != "blocker":
+                entity.attacking = True
+        if plan.phase is None or plan.step not in ("declare_blockers", "combat_damage"):
             plan.phase, plan.step = "combat", "declare_blockers"
-        self._simple("damage_steps", question, with_player=False)
+        plan.questions.append({"ask": "damage_steps"})
 
-    def _q_deals_damage(self, question: dict[str, Any]) -> None:
+    def _q_deals_damage(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
-        name = self.creature(question["creature"], controller=plan.active, attacking=True)
-        if plan.phase is None:
+        entity = self._last_entity(at)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        if plan.step != "combat_damage":
             raise Gap("dans quelle étape de blessures de combat ?")
-        plan.questions.append({"ask": "deals_damage", "creature": name})
+        if entity.blocking is None and entity.words.role != "blocker" and entity.words.owner != OPPONENT:
+            entity.attacking = True
+        plan.questions.append({"ask": "deals_damage", "creature": id(entity)})
 
-    def _q_damage_dealt(self, question: dict[str, Any]) -> None:
+    def _q_assign_damage(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
-        attackers = [c for c in plan.creatures if c.get("attacking")]
-        if not attackers:
+        attacker = next((e for e in self.entities if e.attacking), None)
+        if attacker is None:
+            raise Gap("quelle créature assigne ses blessures ?")
+        assignment: list[tuple[Any, int]] = []
+        for amount, (kind, target) in question["shares"]:
+            if kind == "creature":
+                assignment.append((id(self.entity(target)), amount))
+            else:
+                assignment.append(("player", amount))
+        plan.phase, plan.step = "combat", "combat_damage"
+        plan.questions.append({"ask": "assign_damage", "creature": id(attacker), "assignment": assignment})
+
+    def _q_damage_dealt(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if not any(e.attacking for e in self.entities):
             raise Gap("quelles créatures attaquent ?")
         plan.questions.append({"ask": "damage_dealt"})
         if question.get("to_player"):
             plan.notes.append("to_player")
-        plan.phase, plan.step = None, None
-        self._combat_replay()
+        plan.events = []  # replayed from the start of the turn to its combat damage
 
     # ---------------------------------------------------------------- replays
+    def _replay(self) -> None:
+        """Entity ids in the questions become names; a told sequence becomes `events`."""
+        plan = self.plan
+        names = {id(e): e.name for e in self.entities}
+        for q in plan.questions:
+            for key in ("creature", "attacker"):
+                if key in q:
+                    q[key] = names[q[key]]
+            if "assignment" in q:
+                q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
+                                   for t, n in q["assignment"]}
+        told = [p for p in self.parts if p.kind in ("pass", "events")]
+        if told and plan.events is None:
+            for data in plan.creatures:  # declared by the replay
+                data.pop("attacking", None)
+                data.pop("blocking", None)
+        if plan.events is not None:
+            self._combat_replay()
+        elif told:
+            self._told_replay()
+
+    def _at(self, where: dict[str, Any], phase: str, step: str | None) -> bool:
+        return bool(where.get("phase") == phase and (step is None or where.get("step") == step))
+
+    def _told_replay(self) -> None:
+        """A sequence of what happened (« on passe tous les deux dans mon entretien ») replayed
+        from the start of the turn, then the question asked where it leads."""
+        plan = self.plan
+        start_phase, start_step = plan.phase, plan.step
+        plan.events = []
+        if start_phase is not None and not plan.moment_end:
+            self._pass_until(lambda w: self._at(w, start_phase, start_step))
+        for part in self.parts:
+            if part.kind == "events":
+                for kind, value in part.values["events"]:
+                    if kind == "step":
+                        self._pass_until(lambda w, s=value: _past(w, s))
+                    else:
+                        self._pass_until(lambda w: w.get("main") is not None)
+                        plan.events.append({"play_land": FIRST})
+            elif part.kind == "moment" and (part.values["phase"], part.values["step"]) != (start_phase, start_step):
+                phase, step = part.values["phase"], part.values["step"]
+                self._pass_until(lambda w, p=phase, s=step: self._at(w, p, s))
+            elif part.kind == "pass":
+                who = part.values["who"]
+                count = 2 if who in ("all", "resolve") else 1
+                plan.events.extend(["pass"] * count)
+            elif part.kind == "attack" and part.values["creatures"]:
+                self._pass_until(lambda w: w.get("step") == "declare_attackers")
+                plan.events.append({"declare_attackers": [self.entity(c).name for c in part.values["creatures"]]})
+            elif part.kind == "blocked" and part.values["blockers"]:
+                self._pass_until(lambda w: w.get("step") == "declare_blockers")
+                attacker = next((e for e in self.entities if e.attacking), None)
+                if attacker is None:
+                    raise Gap("bloque quelle créature ?")
+                plan.events.append({"declare_blockers": {self.entity(b).name: attacker.name
+                                                         for b in part.values["blockers"]}})
+            elif part.kind == "no_attackers":
+                self._pass_until(lambda w: w.get("step") == "declare_attackers")
+                plan.events.append({"declare_attackers": []})
+            elif part.kind == "stack" and part.values.get("item"):
+                item = part.values["item"]
+                caster = self.player(item["owner"]) if item["owner"] else FIRST
+                self._give_priority(caster)
+                plan.events.append({"cast": item["kind"], "by": caster} if item["kind"] not in
+                                   ("ability", "trigger") else {"activate": "ability", "by": caster})
+        if plan.moment_end:
+            self._pass_until(lambda w: not self._at(w, start_phase or "", start_step))
+        plan.stack, plan.priority = [], None
+
+    def _give_priority(self, player: str) -> None:
+        where = self._where()
+        if where.get("priority") not in (None, player):
+            self.plan.events = [*(self.plan.events or []), "pass"]
+
+    def _where(self) -> dict[str, Any]:
+        probe = self.plan.situation()
+        probe["questions"] = [{"ask": "where"}]
+        answer: dict[str, Any] = self.run(probe)["answers"][0]["answer"]
+        return answer
+
     def _combat_replay(self) -> None:
         """The turn replayed from its start up to its combat damage: declarations as described."""
         plan = self.plan
         attackers = [c["name"] for c in plan.creatures if c.pop("attacking", False)]
         blocks = {c["name"]: c.pop("blocking") for c in plan.creatures if "blocking" in c}
+        for entity in self.entities:
+            if entity.attacking and entity.name not in attackers:
+                attackers.append(entity.name)
+            if entity.blocking is not None and entity.name not in blocks:
+                blocks[entity.name] = next(e.name for e in self.entities if str(id(e)) == entity.blocking)
         plan.events = []
-        self._pass_until(lambda where: where.get("step") == "declare_attackers")
+        self._pass_until(lambda w: w.get("step") == "declare_attackers")
         plan.events.append({"declare_attackers": attackers})
-        self._pass_until(lambda where: where.get("step") == "declare_blockers")
+        self._pass_until(lambda w: w.get("step") == "declare_blockers")
         plan.events.append({"declare_blockers": blocks})
-        strikes = any(a in c.get("abilities", ()) for c in plan.creatures
-                      for a in ("first_strike", "double_strike"))
-        self._pass_until(lambda where: where.get("step") == "end_of_combat" if strikes else
-                         bool(self._dealt()))
+        strikes = any(a in c.get("abilities", ()) for c in plan.creatures for a in ("first_strike", "double_strike"))
+        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes else bool(self._dealt()))
 
     def _dealt(self) -> list[Any]:
         probe = self.plan.situation()
@@ -401,39 +657,52 @@ class Builder:
 
     def _pass_until(self, reached: Callable[[dict[str, Any]], bool]) -> None:
         plan = self.plan
-        assert plan.events is not None
-        for _ in range(80):
-            probe = plan.situation()
-            probe["questions"] = [{"ask": "where"}]
-            where = self.run(probe)["answers"][0]["answer"]
+        for _ in range(60):
+            where = self._where()
             if reached(where):
                 return
             if where.get("turn_ended"):
                 break
-            plan.events.append("pass")
+            plan.events = [*(plan.events or []), "pass"]
         raise Gap("je n'arrive pas à rejouer le tour jusque-là")
 
-    def replay_events(self) -> None:
-        """« Après dégagement, entretien, pioche et un terrain joué » -> the turn's events."""
-        plan = self.plan
-        said = plan.events
-        if said is None:
-            return
-        plan.events = []
-        for kind, value in said:
-            if kind == "step":
-                self._pass_until(lambda where, step=value: where.get("step") != step
-                                 and where.get("phase") != step and _after(where, step))
-            else:
-                self._pass_until(lambda where: where.get("main") is not None)
-                plan.events.append({"play_land": plan.active})
 
-
-_SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
 _ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
           "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
 
 
-def _after(where: dict[str, Any], step: str) -> bool:
+def _past(where: dict[str, Any], step: str) -> bool:
     here = where.get("step") or where.get("phase")
     return here in _ORDER and step in _ORDER and _ORDER.index(here) > _ORDER.index(step)
+
+
+def _role(word: Any, builder: Builder | None = None, at: int | None = None) -> str | None:
+    """A player word as the speaker's role (ME or OPPONENT), None when it says nothing of it."""
+    if isinstance(word, Entity):
+        return "attacker" if word.attacking else "blocker" if word.blocking else word.words.role
+    if word in (ME, OPPONENT):
+        return str(word)
+    if word == HE and builder is not None:
+        said = builder._speaker_before(at)
+        return said if said in (ME, OPPONENT) else None
+    return None
+
+
+def _creature_words(part: Part) -> list[CreatureWords]:
+    values = part.values
+    if part.kind == "creature":
+        return [values["creature"]]
+    if part.kind == "blocked":
+        return [*values["blockers"], *([values["attacker"]] if values["attacker"] is not None else [])]
+    if part.kind == "attack":
+        return list(values["creatures"])
+    return []
+
+
+def _merge(old: CreatureWords, new: CreatureWords) -> CreatureWords:
+    """What a second mention adds to a creature."""
+    return replace(old, owner=old.owner or new.owner, power=old.power if old.power is not None else new.power,
+                   toughness=old.toughness if old.toughness is not None else new.toughness,
+                   abilities=tuple(dict.fromkeys(old.abilities + new.abilities)),
+                   without=old.without + new.without, colors=tuple(dict.fromkeys(old.colors + new.colors)),
+                   types=tuple(dict.fromkeys(old.types + new.types)), role=old.role or new.role)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.ask.build import OTHER, SPEAKER, Plan
+from judge.ask.build import FIRST, Plan, other
 from judge.ask.parts import Part
 
 _PLACES = {
@@ -29,8 +29,8 @@ _ABILITIES = {"haste": "célérité", "first_strike": "initiative", "double_stri
               "flying": "vol", "reach": "portée", "fear": "peur", "banding": "regroupement"}
 
 
-def who(player: str) -> str:
-    return f"{player} (vous)" if player == SPEAKER else f"{player} (votre adversaire)" if player == OTHER else player
+def who(player: str, me: str) -> str:
+    return f"{player} (vous)" if player == me else f"{player} (votre adversaire)"
 
 
 def _creature(data: dict[str, Any]) -> str:
@@ -68,13 +68,18 @@ def _question(plan: Plan, question: dict[str, Any]) -> str:
         return "où en est le tour ?"
     if ask == "next":
         return "qu'est-ce qui suit ?"
+    if ask == "rest_of_turn":
+        return "que reste-t-il du tour ?"
+    if ask == "assign_damage":
+        shares = ", ".join(f"{n} à {t}" for t, n in question["assignment"].items())
+        return f"{question['creature']} peut-elle assigner {shares} ?"
     if ask == "discard":
         return f"combien de cartes {player} défausse-t-il au nettoyage ?"
     if ask == "mana_burn":
         return f"combien de points de vie {player} perd-il par brûlure de mana ?"
     if ask == "damage_dealt":
         if "to_player" in plan.notes:
-            return f"combien de blessures {OTHER if plan.active == SPEAKER else SPEAKER} reçoit-il ?"
+            return f"combien de blessures {other(FIRST)} reçoit-il ?"
         return "quelles blessures de combat sont infligées ?"
     if ask == "damage_steps":
         return "combien d'étapes de blessures de combat ?"
@@ -95,7 +100,12 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         if reason:
             text += f" Il manque : {reason}." if not unknown else f" ({reason}.)"
         return text + " Je ne réponds pas à une question que je n'ai pas entièrement comprise."
-    pieces = [f"règles de {plan.edition}", f"c'est le tour de {who(plan.active)}"]
+    pieces = [f"règles de {plan.edition}", f"c'est le tour de {who(FIRST, plan.me)}"]
+    if plan.damage_step:
+        pieces.append("première étape de blessures (initiative)" if plan.damage_step == "first_strike"
+                      else "seconde étape de blessures")
+    if plan.skip:
+        pieces.append("sauté ce tour-ci : " + ", ".join(_PLACES.get(s, s) for s in plan.skip))
     if plan.first_turn:
         pieces.append("premier tour de la partie")
     if plan.events is not None:
@@ -135,7 +145,7 @@ def _part(part: Part) -> str:
             return "règles " + ("avec" if values["mana_burn"] else "sans") + " brûlure de mana"
         return "anciennes règles"
     if part.kind == "moment":
-        return _PLACES.get(values["step"] or values["phase"], "")
+        return _PLACES.get(values["step"] or values["phase"] or "", "")
     if part.kind == "question":
         return {"cast": "pouvoir lancer un sort", "play_land": "pouvoir jouer un terrain",
                 "attack": "pouvoir attaquer", "block": "pouvoir bloquer", "priority": "qui a la priorité",

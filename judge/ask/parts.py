@@ -1,8 +1,9 @@
 """What each part of a read question says: the parse tree turned into plain facts.
 
 Owns the meaning of the grammar's named rules (`grammar.lark`): a `Part` per thing the judge
-said (an edition, a moment, whose turn, a creature, a question…), in the question's order.
-Turning those facts into a situation is `judge.ask.build`'s job.
+said (an edition, a moment, whose turn, a creature, what is said of it, a question…), in the
+question's order. Linking the parts and turning them into a situation is `judge.ask.build`'s
+job.
 """
 
 from __future__ import annotations
@@ -14,22 +15,24 @@ from lark import Token, Transformer, Tree
 
 # Players as the judge names them: the speaker, the opponent, or a role of the turn.
 ME, OPPONENT, HE, SOMEONE, ACTIVE, NONACTIVE = "me", "opponent", "he", "someone", "active", "nonactive"
+PLAYER_WORDS = (ME, OPPONENT, HE, SOMEONE, ACTIVE, NONACTIVE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreatureWords:
-    """A creature as described: owner word, power/toughness, abilities, state."""
+    """A creature as described: its name, owner word, power/toughness, abilities, state."""
 
+    name: str | None = None
     owner: str | None = None
     power: int | None = None
     toughness: int | None = None
     abilities: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
-    tapped: bool | None = None
-    new: bool | None = None
-    attacking: bool = False
-    role: str | None = None  # "attacker" / "blocker" when the head word says so
+    role: str | None = None  # "attacker" / "blocker" when the words say so
+    unblocked: bool = False
+    indefinite: bool = False  # « un », « une »: a creature not named before
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,13 +43,58 @@ class Part:
     values: dict[str, Any] = field(default_factory=dict)
 
 
-def _plain(children: list[Any]) -> list[Any]:
-    return [c for c in children if not (isinstance(c, Token) and c.type not in ("INT", "YEAR", "PT")
-                                        and c.type != "MANA_SYMBOLS")]
+_STEPS = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning",
+          "beginning_of_combat": "combat", "declare_attackers": "combat", "declare_blockers": "combat",
+          "combat_damage": "combat", "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
+_PHASES = {"beginning", "precombat_main", "combat", "postcombat_main", "ending"}
+_ABILITIES = {"haste", "first_strike", "double_strike", "defender", "vigilance", "trample", "flash", "flying",
+              "reach", "fear", "banding"}
+_COLORS = {"white", "blue", "black", "red", "green"}
+_KINDS = {"instant": "instant", "sorcery": "sorcery", "creature_spell": "creature", "artifact": "artifact",
+          "enchantment": "enchantment", "planeswalker": "planeswalker", "ability_kind": "ability",
+          "trigger_kind": "trigger"}
+_DAMAGE_STEPS = {"first_strike_step": "first_strike", "regular_step": "regular", "only_step": None}
+
+
+def _is_player(value: Any) -> bool:
+    return isinstance(value, str) and not isinstance(value, Token) and value in PLAYER_WORDS
+
+
+def _player(children: list[Any]) -> str | None:
+    """The player a part names: the first named one, « il » only when none is."""
+    players = [c for c in children if _is_player(c)]
+    named = [p for p in players if p != HE]
+    if named:
+        return named[0]
+    return players[0] if players else None
+
+
+def _creatures(children: list[Any]) -> list[CreatureWords]:
+    return [c for c in children if isinstance(c, CreatureWords)]
+
+
+def _question(ask: str, **values: Any) -> Part:
+    return Part(kind="question", values={"ask": ask, **values})
 
 
 class _Parts(Transformer[Token, Any]):
     """Bottom-up: leaves become strings, numbers, players; parts become `Part`s."""
+
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        name = str(data)
+        if name in _STEPS:
+            return ("place", (_STEPS[name], name))
+        if name in _PHASES:
+            return ("place", (name, None))
+        if name in _ABILITIES:
+            return ("ability", name)
+        if name in _COLORS:
+            return ("color", name)
+        if name in _KINDS:
+            return ("kind", _KINDS[name])
+        if name in _DAMAGE_STEPS:
+            return ("damage_step", _DAMAGE_STEPS[name])
+        return Tree(data, children, meta)
 
     # ---- players
     def me(self, _: list[Any]) -> str:
@@ -67,27 +115,21 @@ class _Parts(Transformer[Token, Any]):
     def nonactive(self, _: list[Any]) -> str:
         return NONACTIVE
 
-    def named(self, children: list[Any]) -> str:
-        return "name:" + str(children[-1]).upper() if children else SOMEONE
-
     def speaker(self, children: list[Any]) -> Part:
         return Part(kind="speaker", values={"player": children[0]})
 
     # ---- editions
     def edition_year(self, children: list[Any]) -> Part:
-        return Part(kind="edition", values={"year": int(_ints(children)[0])})
+        return Part(kind="edition", values={"year": _ints(children)[0]})
 
     def edition_old(self, _: list[Any]) -> Part:
         return Part(kind="edition", values={"old": True})
 
-    def edition_before(self, children: list[Any]) -> Part:
-        return Part(kind="edition", values={"before": int(_ints(children)[0])})
-
-    def edition_since(self, children: list[Any]) -> Part:
-        return Part(kind="edition", values={"year": int(_ints(children)[0])})
-
     def edition_new(self, _: list[Any]) -> Part:
         return Part(kind="edition", values={"new": True})
+
+    def edition_before(self, children: list[Any]) -> Part:
+        return Part(kind="edition", values={"before": _ints(children)[0]})
 
     def edition_m10(self, _: list[Any]) -> Part:
         return Part(kind="edition", values={"year": 2010})
@@ -102,43 +144,40 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="edition", values={"mana_burn": False})
 
     # ---- moments
-    def poss_me(self, _: list[Any]) -> str:
-        return ME
+    def poss_me(self, _: list[Any]) -> tuple[str, str]:
+        return ("owner", ME)
 
-    def poss_them(self, _: list[Any]) -> str:
-        return OPPONENT
+    def poss_them(self, _: list[Any]) -> tuple[str, str]:
+        return ("owner", OPPONENT)
 
-    def poss_none(self, _: list[Any]) -> None:
-        return None
+    def _moment(self, children: list[Any], **extra: Any) -> Part:
+        owner = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "owner"), None)
+        owner = owner or _player(children)
+        place = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "place"), None)
+        damage_step = next((c for c in children if isinstance(c, tuple) and c[0] == "damage_step"), None)
+        values: dict[str, Any] = {"phase": None, "step": None, "owner": owner, **extra}
+        if place is not None:
+            values["phase"], values["step"] = place
+        if damage_step is not None:
+            values["phase"], values["step"] = "combat", "combat_damage"
+            values["damage_step"] = damage_step[1]
+        return Part(kind="moment", values=values)
 
     def at_step(self, children: list[Any]) -> Part:
-        owner = next((c for c in children if c in (ME, OPPONENT)), None)
-        step = next(c for c in children if isinstance(c, tuple))
-        return Part(kind="moment", values={"phase": step[0], "step": step[1], "owner": owner})
+        return self._moment(children)
 
     at_phase = at_step
+    at_damage_step = at_step
 
     def at_end_of_step(self, children: list[Any]) -> Part:
-        part = self.at_step(children)
-        return Part(kind="moment", values={**part.values, "end": True})
+        return self._moment(children, end=True)
 
-    def at_end_of_turn(self, _: list[Any]) -> Part:
-        return Part(kind="moment", values={"phase": "ending", "step": "end_of_turn", "owner": None})
+    def at_start_of_step(self, children: list[Any]) -> Part:
+        return self._moment(children, start=True)
 
-    def at_combat(self, _: list[Any]) -> Part:
-        return Part(kind="moment", values={"phase": "combat", "step": None, "owner": None})
-
-    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
-        name = str(data)
-        if name in _STEPS:
-            return (_STEPS[name], name)
-        if name in _PHASES:
-            return (name, None)
-        if name in _ABILITIES:
-            return ("ability", name)
-        if name in _KINDS:
-            return ("kind", _KINDS[name])
-        return Tree(data, children, meta)
+    def at_combat(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "combat", "step": None})
 
     # ---- turn
     def my_turn(self, _: list[Any]) -> Part:
@@ -148,7 +187,7 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="turn", values={"owner": OPPONENT})
 
     def turn_of(self, children: list[Any]) -> Part:
-        return Part(kind="turn", values={"owner": children[-1]})
+        return Part(kind="turn", values={"owner": _player(children)})
 
     def first_turn(self, _: list[Any]) -> Part:
         return Part(kind="first_turn")
@@ -160,22 +199,25 @@ class _Parts(Transformer[Token, Any]):
     def theirs(self, _: list[Any]) -> tuple[str, str]:
         return ("owner", OPPONENT)
 
-    def head_pt(self, children: list[Any]) -> tuple[str, Any]:
-        return ("head", {"pt": str(children[0])})
-
-    def head_creature(self, children: list[Any]) -> tuple[str, Any]:
+    def _head(self, children: list[Any], **extra: Any) -> tuple[str, Any]:
         pts = [str(c) for c in children if isinstance(c, Token) and c.type == "PT"]
-        return ("head", {"pt": pts[0] if pts else None})
+        names = [str(c) for c in children if isinstance(c, Token) and c.type == "NAME"]
+        return ("head", {"pt": pts[0] if pts else None, "name": " ".join(names) or None, **extra})
+
+    def head_pt(self, children: list[Any]) -> tuple[str, Any]:
+        return self._head(children)
+
+    head_creature = head_pt
+    head_name = head_pt
 
     def head_wall(self, children: list[Any]) -> tuple[str, Any]:
-        head = self.head_creature(children)[1]
-        return ("head", {**head, "types": ("Mur",)})
+        return self._head(children, types=("Mur",))
 
     def head_attacker(self, children: list[Any]) -> tuple[str, Any]:
-        return ("head", {**self.head_creature(children)[1], "role": "attacker"})
+        return self._head(children, role="attacker")
 
     def head_blocker(self, children: list[Any]) -> tuple[str, Any]:
-        return ("head", {**self.head_creature(children)[1], "role": "blocker"})
+        return self._head(children, role="blocker")
 
     def mod_pt(self, children: list[Any]) -> tuple[str, Any]:
         return ("pt", str(children[0]))
@@ -190,94 +232,128 @@ class _Parts(Transformer[Token, Any]):
         return ("owner", OPPONENT)
 
     def mod_owner(self, children: list[Any]) -> tuple[str, Any]:
-        return ("owner", children[-1])
+        return ("owner", _player(children))
 
-    def mod_tapped(self, _: list[Any]) -> tuple[str, Any]:
-        return ("tapped", True)
+    def mod_color(self, children: list[Any]) -> tuple[str, Any]:
+        return ("colors", (children[0][1],))
 
-    def mod_untapped(self, _: list[Any]) -> tuple[str, Any]:
-        return ("tapped", False)
+    def mod_nothing(self, _: list[Any]) -> tuple[str, Any]:
+        return ("nothing", None)
 
-    def mod_new(self, _: list[Any]) -> tuple[str, Any]:
-        return ("new", True)
-
-    def mod_old(self, _: list[Any]) -> tuple[str, Any]:
-        return ("new", False)
-
-    def mod_without(self, children: list[Any]) -> tuple[str, Any]:
-        return ("without", tuple(c[1] for c in children if isinstance(c, tuple)))
+    def mod_wall(self, _: list[Any]) -> tuple[str, Any]:
+        return ("types", ("Mur",))
 
     def mod_attacking(self, _: list[Any]) -> tuple[str, Any]:
-        return ("attacking", True)
+        return ("role", "attacker")
+
+    def mod_blocking(self, _: list[Any]) -> tuple[str, Any]:
+        return ("role", "blocker")
+
+    def mod_unblocked(self, _: list[Any]) -> tuple[str, Any]:
+        return ("unblocked", True)
 
     def creature_mod(self, children: list[Any]) -> Any:
         return children[0]
 
     def creature(self, children: list[Any]) -> CreatureWords:
         values: dict[str, Any] = {}
-        abilities: list[str] = []
-        without: list[str] = []
+        lists: dict[str, list[str]] = {"abilities": [], "colors": [], "types": []}
         for child in children:
+            if isinstance(child, Tree) and child.data == "indef":
+                values["indefinite"] = True
             if not isinstance(child, tuple):
                 continue
             key, value = child
             if key == "head":
-                if value.get("pt"):
-                    values["pt"] = value["pt"]
-                if value.get("types"):
-                    values["types"] = value["types"]
-                if value.get("role"):
-                    values["role"] = value["role"]
-            elif key == "abilities":
-                abilities.extend(value)
-            elif key == "without":
-                without.extend(value)
-            elif key == "pt":
-                values["pt"] = value
-            else:
+                values.update({k: v for k, v in value.items() if v})
+            elif key in lists:
+                lists[key].extend(value)
+            elif key != "nothing" and value is not None:
                 values[key] = value
         pt = values.pop("pt", None)
-        power = toughness = None
+        if "types" in values:
+            lists["types"].extend(values.pop("types"))
         if pt:
-            power_text, toughness_text = pt.split("/")
-            power, toughness = int(power_text), int(toughness_text)
-        return CreatureWords(power=power, toughness=toughness, abilities=tuple(abilities),
-                             without=tuple(without), **values)
+            power, toughness = pt.split("/")
+            values["power"], values["toughness"] = int(power), int(toughness)
+        return CreatureWords(**values, **{k: tuple(dict.fromkeys(v)) for k, v in lists.items()})
 
     def mention(self, children: list[Any]) -> Part:
         return Part(kind="creature", values={"creature": children[0]})
 
+    # ---- what is said of a creature (the last one named)
+    def _state(self, **values: Any) -> Part:
+        return Part(kind="state", values=values)
+
+    def st_tapped(self, _: list[Any]) -> Part:
+        return self._state(tapped=True)
+
+    def st_untapped(self, _: list[Any]) -> Part:
+        return self._state(tapped=False)
+
+    def st_new(self, children: list[Any]) -> Part:
+        return self._state(since_turn_start=False)
+
+    def st_old(self, _: list[Any]) -> Part:
+        return self._state(since_turn_start=True)
+
+    def st_without(self, children: list[Any]) -> Part:
+        return self._state(without=tuple(c[1] for c in children if isinstance(c, tuple)))
+
+    def st_plain(self, _: list[Any]) -> Part:
+        return self._state(without=())
+
+    def st_with(self, children: list[Any]) -> Part:
+        return self._state(abilities=tuple(c[1] for c in children if isinstance(c, tuple)))
+
+    def st_phased_out(self, _: list[Any]) -> Part:
+        return self._state(phased_out=True)
+
+    def st_phased_in(self, _: list[Any]) -> Part:
+        return self._state(phased_out=False)
+
+    def st_nothing(self, _: list[Any]) -> Part:
+        return self._state()
+
     # ---- combat
     def blocked_by(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
+        creatures = _creatures(children)
         return Part(kind="blocked", values={"attacker": creatures[0], "blockers": tuple(creatures[1:])})
 
-    def attacks_with(self, children: list[Any]) -> Part:
-        return Part(kind="attack", values={"player": _player(children),
-                                           "creatures": tuple(c for c in children if isinstance(c, CreatureWords))})
+    def blocked_by_said(self, children: list[Any]) -> Part:
+        return Part(kind="blocked", values={"attacker": None, "blockers": tuple(_creatures(children))})
 
-    def attacks(self, children: list[Any]) -> Part:
-        return Part(kind="attack", values={"player": None, "creatures": (children[0],)})
+    def attacks_with(self, children: list[Any]) -> Part:
+        return Part(kind="attack", values={"creatures": tuple(_creatures(children))})
+
+    attacks = attacks_with
+
+    def attacks_said(self, _: list[Any]) -> Part:
+        return Part(kind="attack", values={"creatures": ()})
 
     def blocks_with(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
+        creatures = _creatures(children)
         if len(creatures) >= 2:
             return Part(kind="blocked", values={"attacker": creatures[0], "blockers": tuple(creatures[1:])})
         return Part(kind="blocked", values={"attacker": None, "blockers": tuple(creatures)})
 
     def blocks(self, children: list[Any]) -> Part:
-        return Part(kind="blocked", values={"attacker": children[1], "blockers": (children[0],)})
+        creatures = _creatures(children)
+        return Part(kind="blocked", values={"attacker": creatures[1], "blockers": (creatures[0],)})
 
-    def unblocked(self, children: list[Any]) -> Part:
-        return Part(kind="unblocked", values={"creature": children[0]})
+    def blocks_said(self, children: list[Any]) -> Part:
+        return Part(kind="blocked", values={"attacker": None, "blockers": tuple(_creatures(children))})
 
-    def no_blocker(self, _: list[Any]) -> Part:
-        return Part(kind="unblocked", values={"creature": None})
+    def damage_order(self, children: list[Any]) -> Part:
+        return Part(kind="order", values={"creatures": tuple(_creatures(children))})
+
+    def unblocked_said(self, _: list[Any]) -> Part:
+        return self._state(unblocked=True)
 
     # ---- stack, mana, hand, lands
     def stack_item(self, children: list[Any]) -> dict[str, Any]:
-        kind = next(c[1] for c in children if isinstance(c, tuple))
-        owner = next((c for c in children if isinstance(c, str) and not isinstance(c, Token)), None)
+        kind = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "kind")
+        owner = _player(children)
         if any(isinstance(c, Tree) and c.data == "owner_word" for c in children):
             owner = OPPONENT
         return {"kind": kind, "owner": owner}
@@ -285,16 +361,15 @@ class _Parts(Transformer[Token, Any]):
     def stack_response(self, children: list[Any]) -> Part:
         return Part(kind="stack", values={"item": children[-1], "response": True})
 
-    def stack_on(self, children: list[Any]) -> Part:
-        return Part(kind="stack", values={"item": next(c for c in children if isinstance(c, dict))})
-
     def stack_response_to_said(self, _: list[Any]) -> Part:
         return Part(kind="response")
 
+    def stack_on(self, children: list[Any]) -> Part:
+        return Part(kind="stack", values={"item": next(c for c in children if isinstance(c, dict))})
+
     def stack_cast(self, children: list[Any]) -> Part:
         item = next(c for c in children if isinstance(c, dict))
-        said = _player(children)
-        return Part(kind="stack", values={"item": {**item, "owner": item["owner"] or said}})
+        return Part(kind="stack", values={"item": {**item, "owner": item["owner"] or _player(children) or HE}})
 
     def stack_empty(self, _: list[Any]) -> Part:
         return Part(kind="stack_empty")
@@ -306,8 +381,8 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="mana", values={"amount": _number(children)})
 
     def mana_symbols(self, children: list[Any]) -> Part:
-        symbols = str(children[0]).replace("{", "").replace("}", "")
-        amount = sum(int(s) if s.isdigit() else 1 for s in symbols)
+        symbols = str(children[0]).replace("{", " ").replace("}", " ")
+        amount = sum(int(s) if s.isdigit() else len(s) for s in symbols.split())
         return Part(kind="mana", values={"amount": amount, "symbols": str(children[0]).upper()})
 
     def mana_none(self, _: list[Any]) -> Part:
@@ -320,94 +395,126 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="hand", values={"count": _number(children)})
 
     def land_played(self, _: list[Any]) -> Part:
-        return Part(kind="land_played")
+        return Part(kind="land_played", values={"played": 1})
+
+    def no_land_played(self, _: list[Any]) -> Part:
+        return Part(kind="land_played", values={"played": 0})
 
     def n_int(self, children: list[Any]) -> int:
         return int(children[0])
 
-    def events(self, children: list[Any]) -> Part:
+    # ---- what happened
+    def after(self, children: list[Any]) -> Part:
         return Part(kind="events", values={"events": tuple(children)})
 
-    after = events
-
     def ev_step(self, children: list[Any]) -> tuple[str, Any]:
-        return ("step", children[0][1] or children[0][0])
+        place = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "place")
+        return ("step", place[1] or place[0])
 
     def ev_land(self, _: list[Any]) -> tuple[str, Any]:
         return ("land", None)
+
+    def pass_all(self, _: list[Any]) -> Part:
+        return Part(kind="pass", values={"who": "all"})
+
+    def pass_one(self, children: list[Any]) -> Part:
+        return Part(kind="pass", values={"who": _player(children)})
+
+    def pass_also(self, _: list[Any]) -> Part:
+        return Part(kind="pass", values={"who": "also"})
+
+    def resolves(self, _: list[Any]) -> Part:
+        return Part(kind="pass", values={"who": "resolve"})
+
+    def holds_priority(self, children: list[Any]) -> Part:
+        return Part(kind="priority", values={"player": _player(children)})
+
+    def nothing(self, _: list[Any]) -> Part:
+        return Part(kind="nothing")
+
+    def no_attackers(self, _: list[Any]) -> Part:
+        return Part(kind="no_attackers")
+
+    def skip_step(self, children: list[Any]) -> Part:
+        place = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "place")
+        return Part(kind="skip", values={"place": place[1] or place[0]})
+
+    def target(self, children: list[Any]) -> Any:
+        creatures = _creatures(children)
+        if creatures:
+            return ("creature", creatures[0])
+        player = _player(children)
+        return ("player", player) if player else ("player", None)
+
+    def share(self, children: list[Any]) -> tuple[int, Any]:
+        return (_number(children), next(c for c in children if isinstance(c, tuple)))
+
+    def assign(self, children: list[Any]) -> Part:
+        return Part(kind="assignment", values={"shares": tuple(c for c in children if isinstance(c, tuple))})
 
     # ---- questions
     def question(self, children: list[Any]) -> Part:
         return children[0]  # type: ignore[no-any-return]
 
     def cast(self, children: list[Any]) -> Part:
-        kind = next(c[1] for c in children if isinstance(c, tuple))
-        return Part(kind="question", values={"ask": "cast", "player": _player(children), "kind": kind})
+        item = next(c for c in children if isinstance(c, dict))
+        return _question("cast", player=_player(children), kind=item["kind"])
 
     def play_land(self, children: list[Any]) -> Part:
         another = any(isinstance(c, Tree) and c.data == "another" for c in children)
-        return Part(kind="question", values={"ask": "play_land", "player": _player(children), "another": another})
+        return _question("play_land", player=_player(children), another=another)
 
     def attack(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
-        return Part(kind="question", values={"ask": "attack", "creature": creatures[0], "player": _player(children)})
+        creatures = _creatures(children)
+        return _question("attack", creature=creatures[0] if creatures else None)
 
     def block(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
-        return Part(kind="question", values={"ask": "block", "creature": creatures[0],
-                                             "attacker": creatures[1] if len(creatures) > 1 else None})
+        creatures = _creatures(children)
+        return _question("block", creature=None, attacker=creatures[0] if creatures else None)
 
     def block_with(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
-        return Part(kind="question", values={"ask": "block", "creature": creatures[1], "attacker": creatures[0]})
+        creatures = _creatures(children)
+        return _question("block", creature=creatures[1], attacker=creatures[0])
 
     def blocked_by_q(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
-        return Part(kind="question", values={"ask": "block", "creature": creatures[1], "attacker": creatures[0]})
-
-    def _simple(self, ask: str, children: list[Any]) -> Part:
-        return Part(kind="question", values={"ask": ask, "player": _player(children)})
+        creatures = _creatures(children)
+        return _question("block", creature=creatures[0], attacker=None, passive=True)
 
     def priority(self, children: list[Any]) -> Part:
-        return self._simple("priority", children)
+        return _question("priority")
 
     def where(self, children: list[Any]) -> Part:
-        return self._simple("where", children)
+        return _question("where")
 
     def next(self, children: list[Any]) -> Part:
-        return self._simple("next", children)
+        return _question("next")
+
+    def rest_of_turn(self, children: list[Any]) -> Part:
+        return _question("rest_of_turn")
 
     def discard(self, children: list[Any]) -> Part:
-        return self._simple("discard", children)
+        return _question("discard", player=_player(children))
 
     def mana_burn(self, children: list[Any]) -> Part:
-        return self._simple("mana_burn", children)
-
-    mana_burn_yes = mana_burn
+        return _question("mana_burn", player=_player(children))
 
     def damage_to_player(self, children: list[Any]) -> Part:
-        return Part(kind="question", values={"ask": "damage_dealt", "player": _player(children), "to_player": True})
+        return _question("damage_dealt", player=_player(children), to_player=True)
 
     def damage_dealt(self, children: list[Any]) -> Part:
-        return Part(kind="question", values={"ask": "damage_dealt", "player": None})
+        return _question("damage_dealt", player=None)
 
     def damage_steps(self, children: list[Any]) -> Part:
-        return self._simple("damage_steps", children)
+        return _question("damage_steps")
 
     def deals_damage(self, children: list[Any]) -> Part:
-        creatures = [c for c in children if isinstance(c, CreatureWords)]
-        return Part(kind="question", values={"ask": "deals_damage", "creature": creatures[0]})
+        return _question("deals_damage")
+
+    def assign_damage(self, children: list[Any]) -> Part:
+        assignment = next(c for c in children if isinstance(c, Part))
+        return _question("assign_damage", shares=assignment.values["shares"])
 
 
-_STEPS = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning",
-          "beginning_of_combat": "combat", "declare_attackers": "combat", "declare_blockers": "combat",
-          "combat_damage": "combat", "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
-_PHASES = {"beginning", "precombat_main", "combat", "postcombat_main", "ending"}
-_ABILITIES = {"haste", "first_strike", "double_strike", "defender", "vigilance", "trample", "flash", "flying",
-              "reach", "fear", "banding"}
-_KINDS = {"instant": "instant", "sorcery": "sorcery", "creature_spell": "creature", "artifact": "artifact",
-          "enchantment": "enchantment", "planeswalker": "planeswalker", "ability_kind": "ability",
-          "trigger_kind": "trigger"}
 _NUMBERS = {f"n_{n}": n for n in range(1, 13)}
 for _name, _value in _NUMBERS.items():
     setattr(_Parts, _name, lambda self, _c, _v=_value: _v)
@@ -419,16 +526,6 @@ def _ints(children: list[Any]) -> list[int]:
 
 def _number(children: list[Any]) -> int:
     return next(c for c in children if isinstance(c, int) and not isinstance(c, bool))
-
-
-def _player(children: list[Any]) -> str | None:
-    """The player a question is about: the first named, « il » only when none is."""
-    players = [c for c in children if isinstance(c, str) and not isinstance(c, Token)
-               and (c in (ME, OPPONENT, HE, SOMEONE, ACTIVE, NONACTIVE) or c.startswith("name:"))]
-    named = [p for p in players if p != HE]
-    if named:
-        return named[0]
-    return players[0] if players else None
 
 
 def parts_of(tree: Tree[Token]) -> tuple[Part, ...]:
