@@ -291,7 +291,7 @@ class Builder:
         moment = moments[0]
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
-        plan.moment_end = bool(moment.get("end"))
+        plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)
         if plan.step is None and plan.phase in ("beginning", "combat", "ending") and not plan.moment_end:
             raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
         if plan.step is None and plan.phase in ("beginning", "combat", "ending"):
@@ -354,7 +354,7 @@ class Builder:
                 data["types"] = list(words.types)
             if entity.state.get("damage_order"):
                 data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
-            for key in ("tapped", "since_turn_start", "phased_out"):
+            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage"):
                 if entity.state.get(key) is not None:
                     data[key] = entity.state[key]
             attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
@@ -492,6 +492,39 @@ class Builder:
     def _q_rest_of_turn(self, at: int, question: dict[str, Any]) -> None:
         self._simple("rest_of_turn", at, question, with_player=False)
 
+    def _q_defending_players(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+            plan.notes.append("moment non précisé : l'étape de déclaration des attaquants")
+        plan.questions.append({"ask": "defending_players"})
+
+    def _q_defending_player(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        entity = self.entity(question["creature"])
+        entity.attacking = True
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+        plan.questions.append({"ask": "defending_player", "creature": id(entity)})
+
+    def _q_untap(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if plan.step not in (None, "untap"):
+            raise Gap("le dégagement se demande à l'étape de dégagement")
+        plan.phase, plan.step = "beginning", "untap"
+        plan.questions.append({"ask": "untap"})
+
+    def _q_happens(self, at: int, question: dict[str, Any]) -> None:
+        """« Que se passe-t-il ? » at the untap or the cleanup step: what that step does."""
+        step = self.plan.step
+        if step == "untap":
+            self._q_untap(at, question)
+        elif step == "cleanup":
+            self._fill_owned(self.plan.me)
+            self.plan.questions.append({"ask": "cleanup"})
+        else:
+            raise Gap("« que se passe-t-il » : à quelle étape, et qu'est-ce que vous voulez savoir ?")
+
     def _q_discard(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "hand" for p in self.parts):
             raise Gap("combien de cartes en main ?")
@@ -508,6 +541,10 @@ class Builder:
         plan = self.plan
         if not self.entities and not any(p.kind == "no_attackers" for p in self.parts):
             raise Gap("quelles créatures combattent ?")
+        if any(p.kind == "no_attackers" for p in self.parts):
+            plan.phase = plan.step = None
+            plan.questions.append({"ask": "damage_steps"})
+            return
         for entity in self.entities:
             if entity.blocking is None and entity.words.role != "blocker":
                 entity.attacking = True
@@ -561,7 +598,7 @@ class Builder:
             if "assignment" in q:
                 q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
                                    for t, n in q["assignment"]}
-        told = [p for p in self.parts if p.kind in ("pass", "events")]
+        told = [p for p in self.parts if p.kind in ("pass", "events", "no_attackers")]
         if told and plan.events is None:
             for data in plan.creatures:  # declared by the replay
                 data.pop("attacking", None)
@@ -579,10 +616,16 @@ class Builder:
         from the start of the turn, then the question asked where it leads."""
         plan = self.plan
         start_phase, start_step = plan.phase, plan.step
+        if start_phase is None and not any(p.kind in ("events", "no_attackers") for p in self.parts):
+            raise Gap("à partir de quel moment du tour ? (étape ou phase)")
         plan.events = []
         if start_phase is not None and not plan.moment_end:
             self._pass_until(lambda w: self._at(w, start_phase, start_step))
+        previous: Part | None = None
         for part in self.parts:
+            if part.kind not in ("pass", "events", "moment", "attack", "blocked", "no_attackers", "stack"):
+                continue
+            prior, previous = previous, part
             if part.kind == "events":
                 for kind, value in part.values["events"]:
                     if kind == "step":
@@ -595,6 +638,8 @@ class Builder:
                 self._pass_until(lambda w, p=phase, s=step: self._at(w, p, s))
             elif part.kind == "pass":
                 who = part.values["who"]
+                if who == "resolve" and prior is not None and prior.kind == "pass":
+                    continue  # « on passe tous les deux et il se résout »: the same passes
                 count = 2 if who in ("all", "resolve") else 1
                 plan.events.extend(["pass"] * count)
             elif part.kind == "attack" and part.values["creatures"]:
@@ -696,6 +741,8 @@ def _creature_words(part: Part) -> list[CreatureWords]:
         return [*values["blockers"], *([values["attacker"]] if values["attacker"] is not None else [])]
     if part.kind == "attack":
         return list(values["creatures"])
+    if part.kind == "question":
+        return [w for w in (values.get("attacker"), values.get("creature")) if isinstance(w, CreatureWords)]
     return []
 
 

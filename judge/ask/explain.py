@@ -68,6 +68,14 @@ def _question(plan: Plan, question: dict[str, Any]) -> str:
         return "où en est le tour ?"
     if ask == "next":
         return "qu'est-ce qui suit ?"
+    if ask == "defending_players":
+        return "qui sont les joueurs défenseurs ?"
+    if ask == "defending_player":
+        return f"qui est le joueur défenseur pour {question['creature']} ?"
+    if ask == "untap":
+        return "que se passe-t-il au dégagement ?"
+    if ask == "cleanup":
+        return "que se passe-t-il au nettoyage ?"
     if ask == "rest_of_turn":
         return "que reste-t-il du tour ?"
     if ask == "assign_damage":

@@ -175,6 +175,17 @@ class _Parts(Transformer[Token, Any]):
     def at_start_of_step(self, children: list[Any]) -> Part:
         return self._moment(children, start=True)
 
+    def at_combat_damage(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "combat", "step": "combat_damage"})
+
+    def at_end_step(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "ending", "step": "end_of_turn"})
+
+    def end_of_phase(self, _: list[Any]) -> Part:
+        return Part(kind="phase_end")
+
     def at_combat(self, children: list[Any]) -> Part:
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "combat", "step": None})
@@ -211,7 +222,8 @@ class _Parts(Transformer[Token, Any]):
     head_name = head_pt
 
     def head_wall(self, children: list[Any]) -> tuple[str, Any]:
-        return self._head(children, types=("Mur",))
+        head = self._head(children, types=("Mur",))
+        return ("head", {**head[1], "name": head[1]["name"] or "Mur"})
 
     def head_attacker(self, children: list[Any]) -> tuple[str, Any]:
         return self._head(children, role="attacker")
@@ -311,6 +323,15 @@ class _Parts(Transformer[Token, Any]):
 
     def st_phased_in(self, _: list[Any]) -> Part:
         return self._state(phased_out=False)
+
+    def st_doesnt_untap(self, _: list[Any]) -> Part:
+        return self._state(doesnt_untap=True)
+
+    def st_phasing(self, _: list[Any]) -> Part:
+        return self._state(phasing=True)
+
+    def st_damage(self, children: list[Any]) -> Part:
+        return self._state(damage=_number(children))
 
     def st_nothing(self, _: list[Any]) -> Part:
         return self._state()
@@ -482,6 +503,17 @@ class _Parts(Transformer[Token, Any]):
 
     def priority(self, children: list[Any]) -> Part:
         return _question("priority")
+
+    def defending(self, children: list[Any]) -> Part:
+        creatures = _creatures(children)
+        return _question("defending_player" if creatures else "defending_players",
+                         creature=creatures[0] if creatures else None)
+
+    def happens(self, children: list[Any]) -> Part:
+        return _question("happens")
+
+    def untap(self, children: list[Any]) -> Part:
+        return _question("untap")
 
     def where(self, children: list[Any]) -> Part:
         return _question("where")
