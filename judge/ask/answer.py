@@ -11,6 +11,7 @@ of an answer.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,13 +77,27 @@ def check_question(question: str) -> str:
     return text
 
 
-def ask(question: str, *, edition: str | None = None, config: str | None = None,
-        with_search: bool = True) -> AskResult:
-    """Read, build, answer: the result of `judge ask`."""
-    from judge.checks.store import load_store
+Searcher = Callable[[str, str | None], tuple[dict[str, Any], ...]]
 
+
+def ask(question: str, *, edition: str | None = None, config: str | None = None, with_search: bool = True,
+        rules: Any = None, searcher: Searcher | None = None) -> AskResult:
+    """Read, build, answer: the result of `judge ask`. `rules` (the rule source the checks read,
+    by default the rule store of `config`) and `searcher` (by default `judge search`'s) let
+    the web server answer with what its workers hold."""
     text = check_question(question)
-    catalogue = load_store(config).catalogue
+    if rules is None:
+        from judge.checks.store import load_store
+
+        rules = load_store(config).catalogue
+    catalogue = rules
+
+    def search_for(query: str) -> tuple[dict[str, Any], ...]:
+        if not with_search:
+            return ()
+        if searcher is not None:
+            return searcher(query, edition)
+        return _search(query, edition, config)
     if edition is not None:
         catalogue.edition(edition)  # an unknown edition: French error listing the editions
 
@@ -112,7 +127,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     except Gap as gap:
         reason = str(gap)
     if unknown or plan is None:
-        hits = _search(text, edition, config) if with_search else ()
+        hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)
         return AskResult(question=text, understood=False, not_understood=unknown, understood_as=said,
                          situation=None, answers=(), report=None, search=hits, reason=reason)
@@ -121,7 +136,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         checked_report = checked(situation)
     except JudgeError as error:
         said = understood_as(None, parts, (), f"la situation comprise est impossible ({error})")
-        hits = _search(text, edition, config) if with_search else ()
+        hits = search_for(text)
         return AskResult(question=text, understood=False, not_understood=(), understood_as=said,
                          situation=situation, answers=(), report=None, search=hits, reason=str(error))
     report = report_json(checked_report)

@@ -512,7 +512,7 @@ class _Parts(Transformer[Token, Any]):
     def happens(self, children: list[Any]) -> Part:
         return _question("happens")
 
-    def untap(self, children: list[Any]) -> Part:
+    def untap_question(self, children: list[Any]) -> Part:
         return _question("untap")
 
     def where(self, children: list[Any]) -> Part:

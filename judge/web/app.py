@@ -36,7 +36,7 @@ from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, 
 from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
 from judge.site.templating import glossary_view, page_path, rule_url
-from judge.web import situations
+from judge.web import asking, situations
 from judge.web.errors import (
     MAX_BODY,
     MAX_URL,
@@ -411,6 +411,7 @@ def _routes() -> list[Route]:
         Route("/recherche", offloaded(search_page), methods=page),
         Route("/search.html", offloaded(search_page), methods=page),
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
+        Route("/question", asking.question_page, methods=page),
         Route("/api/search", offloaded(api_search), methods=page),
         Route("/api/rule/{number}", offloaded(api_rule), methods=page),
         Route("/api/history/{number}", offloaded(api_history), methods=page),
