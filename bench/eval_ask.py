@@ -76,7 +76,12 @@ def grade(question: Question, result: AskResult) -> str:
     if result.situation is None or result.situation.get("edition") != question.edition:
         return "wrong"
     answers = [a for a in result.answers if a.get("ask") == question.kind] or list(result.answers)
-    if len(answers) != 1 or not _same(question.answer, answers[0].get("answer")):
+    if len(answers) != 1:
+        return "wrong"
+    given = answers[0].get("answer")
+    if isinstance(given, dict) and not isinstance(question.answer, dict) and question.kind in given:
+        given = given[question.kind]  # `where` after a told sequence: who holds priority now
+    if not _same(question.answer, given):
         return "wrong"
     return "right" if set(answers[0].get("rules", ())) & set(question.rules) else "right_no_rule"
 

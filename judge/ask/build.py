@@ -19,6 +19,9 @@ FIRST, SECOND = "A", "B"  # the active player, the other (the format's default p
 # Runs a situation dict through the checker: the report as `judge check --json` gives it.
 Run = Callable[[dict[str, Any]], dict[str, Any]]
 _COMBAT_STEPS = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_PHASE_OF = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning", "beginning_of_combat": "combat",
+             "declare_attackers": "combat", "declare_blockers": "combat", "combat_damage": "combat",
+             "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
 _SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
 
 
@@ -57,6 +60,8 @@ class Plan:
     lands_played: int = 0
     first_turn: bool = False
     skip: list[str] = field(default_factory=list)
+    max_hand: int | None = 7
+    max_hand_said: bool = False
     events: list[Any] | None = None
     questions: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -83,6 +88,8 @@ class Plan:
             data["mana_pools"] = self.mana
         if self.first_turn:
             data["first_turn"] = True
+        if self.max_hand_said:
+            data["max_hand_size"] = self.max_hand
         if self.creatures:
             data["creatures"] = self.creatures
         if self.events is not None:
@@ -178,6 +185,7 @@ class Builder:
         # Creatures first (in order), with what is said of them.
         for index, part in enumerate(self.parts):
             self._creature_part(index, part)
+        self._after_is_next(question)
         owner = self._turn_owner()
         if owner is None:
             owner = self._default_owner(at, question)
@@ -197,6 +205,14 @@ class Builder:
         values = part.values
         if part.kind == "creature":
             self.entity(values["creature"])
+        elif part.kind == "state" and values.get("same"):
+            # « son Loup aussi »: what was said of the creature before is said of this one
+            said = next((p.values for p in reversed(self.parts[:index]) if p.kind == "state"
+                         and not p.values.get("same")), None)
+            target = self._last_entity(index)
+            if said is None or target is None:
+                raise Gap("« aussi » : je ne sais pas de quoi")
+            target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
         elif part.kind == "state":
             target = self._last_entity(index)
             if target is None:
@@ -215,6 +231,8 @@ class Builder:
             blockers = [self.entity(b) for b in values["blockers"]]
             if attacker is None:
                 found = next((e for e in reversed(self.entities) if e.attacking and e not in blockers), None)
+                if found is None:  # « Mon 3/3 sans piétinement est bloqué par un 1/1 »
+                    found = next((e for e in reversed(self.entities) if e not in blockers), None)
                 if found is None:
                     raise Gap("bloque quelle créature ?")
                 attacking = found
@@ -237,6 +255,21 @@ class Builder:
                     last.attacking = True
             for words in creatures:
                 self.entity(words).attacking = True
+
+    def _after_is_next(self, question: dict[str, Any]) -> None:
+        """« Après l'entretien, quelle étape ? »: steps only, then where or next: the step that
+        follows the last one named (not a replay)."""
+        told = [p for p in self.parts if p.kind in ("events", "pass")]
+        if question["ask"] not in ("where", "next") or len(told) != 1 or told[0].kind != "events":
+            return
+        events = told[0].values["events"]
+        if any(kind != "step" for kind, _ in events) or any(p.kind == "moment" for p in self.parts):
+            return
+        last = events[-1][1]
+        phase = _PHASE_OF.get(last, last)
+        self.parts = tuple(Part(kind="moment", values={"phase": phase, "step": None if phase == last else last,
+                                                       "owner": None}) if p is told[0] else p for p in self.parts)
+        question["ask"] = "next"
 
     def _turn_owner(self) -> str | None:
         for index, part in enumerate(self.parts):
@@ -281,6 +314,8 @@ class Builder:
     def _moment(self) -> None:
         plan = self.plan
         moments = [p.values for p in self.parts if p.kind == "moment"]
+        precise = [m for m in moments if not (m["phase"] == "combat" and m["step"] is None and not m.get("end"))]
+        moments = precise or moments  # « pendant le combat, à l'étape des bloqueurs »: the step
         places = {(m["phase"], m["step"]) for m in moments}
         if len(places) > 1:
             if any(p.kind in ("pass", "events") for p in self.parts):
@@ -292,7 +327,10 @@ class Builder:
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
         plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)
-        if plan.step is None and plan.phase in ("beginning", "combat", "ending") and not plan.moment_end:
+        if plan.step is None and plan.phase == "combat" and not plan.moment_end:
+            plan.phase = None  # « pendant le combat »: which step, the question says (or its default)
+            return
+        if plan.step is None and plan.phase in ("beginning", "ending") and not plan.moment_end:
             raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
         if plan.step is None and plan.phase in ("beginning", "combat", "ending"):
             plan.step = {"beginning": "draw", "combat": "end_of_combat", "ending": "cleanup"}[plan.phase]
@@ -320,6 +358,9 @@ class Builder:
             plan.priority = self.player(values["player"])
         elif part.kind == "skip":
             plan.skip.append(values["place"])
+        elif part.kind == "max_hand":
+            plan.max_hand = values["size"]
+            plan.max_hand_said = True
 
     def _fill_owned(self, player: str) -> None:
         plan = self.plan
@@ -338,6 +379,11 @@ class Builder:
         for entity in self.entities:
             entity.name = self._name(entity, taken)
             taken.add(entity.name)
+        attackers = [e for e in self.entities if e.attacking or e.words.role == "attacker"]
+        for entity in self.entities:  # « le bloqueur » of the only attacker blocks it
+            if entity.words.role == "blocker" and entity.blocking is None and len(attackers) == 1 \
+                    and attackers[0] is not entity:
+                entity.blocking = str(id(attackers[0]))
         names = {str(id(e)): e.name for e in self.entities}
         for entity in self.entities:
             words = entity.words
@@ -352,6 +398,8 @@ class Builder:
                 data["colors"] = list(words.colors)
             if words.types:
                 data["types"] = list(words.types)
+            if words.card_types:
+                data["card_types"] = list(words.card_types)
             if entity.state.get("damage_order"):
                 data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
             for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage"):
@@ -511,6 +559,8 @@ class Builder:
         plan = self.plan
         if plan.step not in (None, "untap"):
             raise Gap("le dégagement se demande à l'étape de dégagement")
+        if not self.entities:
+            raise Gap("quels permanents sont engagés ?")
         plan.phase, plan.step = "beginning", "untap"
         plan.questions.append({"ask": "untap"})
 
@@ -664,6 +714,9 @@ class Builder:
         if plan.moment_end:
             self._pass_until(lambda w: not self._at(w, start_phase or "", start_step))
         plan.stack, plan.priority = [], None
+        for q in plan.questions:  # after what was told, who holds priority now: `where` says
+            if q["ask"] == "priority":
+                q["ask"] = "where"
 
     def _give_priority(self, player: str) -> None:
         where = self._where()
@@ -708,7 +761,10 @@ class Builder:
                 return
             if where.get("turn_ended"):
                 break
-            plan.events = [*(plan.events or []), "pass"]
+            # Both players pass in succession (one check a step, not one a pass): the active
+            # player first holds priority; after the other one's pass the step ends.
+            passes = 2 if where.get("priority") == FIRST else 1
+            plan.events = [*(plan.events or []), *(["pass"] * passes)]
         raise Gap("je n'arrive pas à rejouer le tour jusque-là")
 
 

@@ -30,6 +30,7 @@ class CreatureWords:
     without: tuple[str, ...] = ()
     colors: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
+    card_types: tuple[str, ...] = ()
     role: str | None = None  # "attacker" / "blocker" when the words say so
     unblocked: bool = False
     indefinite: bool = False  # « un », « une »: a creature not named before
@@ -50,7 +51,7 @@ _PHASES = {"beginning", "precombat_main", "combat", "postcombat_main", "ending"}
 _ABILITIES = {"haste", "first_strike", "double_strike", "defender", "vigilance", "trample", "flash", "flying",
               "reach", "fear", "banding"}
 _COLORS = {"white", "blue", "black", "red", "green"}
-_KINDS = {"instant": "instant", "sorcery": "sorcery", "creature_spell": "creature", "artifact": "artifact",
+_KINDS = {"combat_damage_kind": "combat_damage", "instant": "instant", "sorcery": "sorcery", "creature_spell": "creature", "artifact": "artifact",
           "enchantment": "enchantment", "planeswalker": "planeswalker", "ability_kind": "ability",
           "trigger_kind": "trigger"}
 _DAMAGE_STEPS = {"first_strike_step": "first_strike", "regular_step": "regular", "only_step": None}
@@ -249,6 +250,9 @@ class _Parts(Transformer[Token, Any]):
     def mod_color(self, children: list[Any]) -> tuple[str, Any]:
         return ("colors", (children[0][1],))
 
+    def mod_artifact(self, _: list[Any]) -> tuple[str, Any]:
+        return ("card_types", ("artifact", "creature"))
+
     def mod_nothing(self, _: list[Any]) -> tuple[str, Any]:
         return ("nothing", None)
 
@@ -269,7 +273,7 @@ class _Parts(Transformer[Token, Any]):
 
     def creature(self, children: list[Any]) -> CreatureWords:
         values: dict[str, Any] = {}
-        lists: dict[str, list[str]] = {"abilities": [], "colors": [], "types": []}
+        lists: dict[str, list[str]] = {"abilities": [], "colors": [], "types": [], "card_types": []}
         for child in children:
             if isinstance(child, Tree) and child.data == "indef":
                 values["indefinite"] = True
@@ -333,6 +337,9 @@ class _Parts(Transformer[Token, Any]):
     def st_damage(self, children: list[Any]) -> Part:
         return self._state(damage=_number(children))
 
+    def st_same(self, _: list[Any]) -> Part:
+        return self._state(same=True)
+
     def st_nothing(self, _: list[Any]) -> Part:
         return self._state()
 
@@ -391,6 +398,19 @@ class _Parts(Transformer[Token, Any]):
     def stack_cast(self, children: list[Any]) -> Part:
         item = next(c for c in children if isinstance(c, dict))
         return Part(kind="stack", values={"item": {**item, "owner": item["owner"] or _player(children) or HE}})
+
+    def stack_still(self, _: list[Any]) -> Part:
+        return Part(kind="nothing")
+
+    def max_hand(self, children: list[Any]) -> Part:
+        return Part(kind="max_hand", values={"size": _number(children)})
+
+    def no_max_hand(self, _: list[Any]) -> Part:
+        return Part(kind="max_hand", values={"size": None})
+
+    def at_end_of_combat_phase(self, children: list[Any]) -> Part:
+        part = self._moment(children, end=True)
+        return Part(kind="moment", values={**part.values, "phase": "combat", "step": "end_of_combat"})
 
     def stack_empty(self, _: list[Any]) -> Part:
         return Part(kind="stack_empty")
