@@ -142,8 +142,13 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     report = report_json(checked_report)
     return AskResult(question=text, understood=True, not_understood=(),
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
-                     answers=tuple(report["answers"]), report=report, search=(),
+                     answers=tuple(_answers(report)), report=report, search=(),
                      report_text=report_text(checked_report))
+
+
+def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:
+    answers: list[dict[str, Any]] = report["answers"]
+    return answers
 
 
 def _edition(parts: tuple[Part, ...], given: str | None, editions: tuple[str, ...], run: Run) -> str:

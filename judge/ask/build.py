@@ -230,7 +230,8 @@ class Builder:
                 self.entity(attacker)
             blockers = [self.entity(b) for b in values["blockers"]]
             if attacker is None:
-                found = next((e for e in reversed(self.entities) if e.attacking and e not in blockers), None)
+                found: Entity | None = next((e for e in reversed(self.entities) if e.attacking
+                                             and e not in blockers), None)
                 if found is None:  # « Mon 3/3 sans piétinement est bloqué par un 1/1 »
                     found = next((e for e in reversed(self.entities) if e not in blockers), None)
                 if found is None:
@@ -301,9 +302,9 @@ class Builder:
             if said in (None, HE):
                 return self._speaker_before(at) if self._speaker_before(at) in (ME, OPPONENT) else None
         if ask == "attack":
-            entity = self._question_creature(at, question)
-            if entity is not None and entity.words.owner:
-                return entity.words.owner
+            subject = self._question_creature(at, question)
+            if subject is not None and subject.words.owner:
+                return str(subject.words.owner)
         if ask == "block":
             blocker = self._blocker(at, question)
             if blocker is not None and blocker.words.owner:
@@ -506,6 +507,7 @@ class Builder:
         if blocker is None:
             raise Gap("quelle créature bloque ?")
         attacker_words = question.get("attacker")
+        attacker: Entity | None
         if attacker_words is not None:
             attacker = self.entity(attacker_words)
         else:
@@ -661,6 +663,9 @@ class Builder:
     def _at(self, where: dict[str, Any], phase: str, step: str | None) -> bool:
         return bool(where.get("phase") == phase and (step is None or where.get("step") == step))
 
+    def _at_of(self, phase: str, step: str | None) -> Callable[[dict[str, Any]], bool]:
+        return lambda where: self._at(where, phase, step)
+
     def _told_replay(self) -> None:
         """A sequence of what happened (« on passe tous les deux dans mon entretien ») replayed
         from the start of the turn, then the question asked where it leads."""
@@ -679,13 +684,12 @@ class Builder:
             if part.kind == "events":
                 for kind, value in part.values["events"]:
                     if kind == "step":
-                        self._pass_until(lambda w, s=value: _past(w, s))
+                        self._pass_until(_past_of(value))
                     else:
                         self._pass_until(lambda w: w.get("main") is not None)
                         plan.events.append({"play_land": FIRST})
             elif part.kind == "moment" and (part.values["phase"], part.values["step"]) != (start_phase, start_step):
-                phase, step = part.values["phase"], part.values["step"]
-                self._pass_until(lambda w, p=phase, s=step: self._at(w, p, s))
+                self._pass_until(self._at_of(part.values["phase"], part.values["step"]))
             elif part.kind == "pass":
                 who = part.values["who"]
                 if who == "resolve" and prior is not None and prior.kind == "pass":
@@ -770,6 +774,10 @@ class Builder:
 
 _ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
           "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
+
+
+def _past_of(step: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda where: _past(where, step)
 
 
 def _past(where: dict[str, Any], step: str) -> bool:

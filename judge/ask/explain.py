@@ -34,7 +34,7 @@ def who(player: str, me: str) -> str:
 
 
 def _creature(data: dict[str, Any]) -> str:
-    text = data["name"]
+    text = str(data["name"])
     details = []
     if data.get("abilities"):
         details.append(", ".join(_ABILITIES.get(a, a) for a in data["abilities"]))
@@ -93,7 +93,7 @@ def _question(plan: Plan, question: dict[str, Any]) -> str:
         return "combien d'étapes de blessures de combat ?"
     if ask == "deals_damage":
         return f"{question['creature']} inflige-t-elle ses blessures maintenant ?"
-    return ask
+    return str(ask)
 
 
 def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str, ...],
@@ -155,12 +155,12 @@ def _part(part: Part) -> str:
     if part.kind == "moment":
         return _PLACES.get(values["step"] or values["phase"] or "", "")
     if part.kind == "question":
-        return {"cast": "pouvoir lancer un sort", "play_land": "pouvoir jouer un terrain",
+        return str({"cast": "pouvoir lancer un sort", "play_land": "pouvoir jouer un terrain",
                 "attack": "pouvoir attaquer", "block": "pouvoir bloquer", "priority": "qui a la priorité",
                 "where": "où en est le tour", "next": "ce qui suit", "discard": "combien défausser",
                 "mana_burn": "la brûlure de mana", "damage_dealt": "les blessures infligées",
                 "damage_steps": "le nombre d'étapes de blessures",
-                "deals_damage": "si une créature inflige ses blessures"}.get(values["ask"], values["ask"])
+                "deals_damage": "si une créature inflige ses blessures"}.get(values["ask"], values["ask"]))
     if part.kind == "turn":
         return "le tour d'un joueur"
     if part.kind in ("creature", "blocked", "attack"):

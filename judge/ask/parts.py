@@ -64,10 +64,10 @@ def _is_player(value: Any) -> bool:
 def _player(children: list[Any]) -> str | None:
     """The player a part names: the first named one, « il » only when none is."""
     players = [c for c in children if _is_player(c)]
-    named = [p for p in players if p != HE]
+    named = [str(p) for p in players if p != HE]
     if named:
         return named[0]
-    return players[0] if players else None
+    return str(players[0]) if players else None
 
 
 def _creatures(children: list[Any]) -> list[CreatureWords]:
@@ -292,7 +292,9 @@ class _Parts(Transformer[Token, Any]):
         if pt:
             power, toughness = pt.split("/")
             values["power"], values["toughness"] = int(power), int(toughness)
-        return CreatureWords(**values, **{k: tuple(dict.fromkeys(v)) for k, v in lists.items()})
+        return CreatureWords(**values, abilities=tuple(dict.fromkeys(lists["abilities"])),
+                             colors=tuple(dict.fromkeys(lists["colors"])), types=tuple(dict.fromkeys(lists["types"])),
+                             card_types=tuple(dict.fromkeys(lists["card_types"])))
 
     def mention(self, children: list[Any]) -> Part:
         return Part(kind="creature", values={"creature": children[0]})

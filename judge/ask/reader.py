@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from lark import Lark, Token, Tree, UnexpectedInput
 from lark.lexer import Lexer
@@ -39,8 +39,8 @@ class _WordLexer(Lexer):
     """One token a word, typed by the grammar's own word list; a word that only `_filler`
     uses is skipped (the rules are written without it)."""
 
-    skipped: frozenset[str] = frozenset()
-    literals: dict[str, str] = {}
+    skipped: ClassVar[frozenset[str]] = frozenset()
+    literals: ClassVar[dict[str, str]] = {}
 
     def __init__(self, lexer_conf: Any) -> None:
         literals = {}
@@ -209,11 +209,9 @@ def _marked(words: tuple[Word, ...]) -> list[str]:
             text = _NAME_MARK + word.typed.rstrip("'’")
         elif text in ("de", "du"):
             following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
-            if following and (following[0] in _PLAYER_STARTS or (
-                    following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"])):
-                text = _DE_MARK + text
-            elif index + 1 < len(words) and words[index + 1].typed[:1].isupper() \
-                    and words[index + 1].text in ("a", "b"):
+            if (following and (following[0] in _PLAYER_STARTS or (
+                    following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"]))) or (index + 1 < len(words) and words[index + 1].typed[:1].isupper() \
+                    and words[index + 1].text in ("a", "b")):
                 text = _DE_MARK + text
         texts.append(text)
     return texts

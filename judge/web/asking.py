@@ -22,14 +22,14 @@ from judge.game.share import encode_permalink
 from judge.search.output import result_json
 from judge.search.query import search_with
 from judge.web.errors import query_param
-from judge.web.pool import context
+from judge.web.pool import WorkerContext, context
 from judge.web.situations import Answer, rule_link
-from judge.web.state import Pages, app_state, render
+from judge.web.state import app_state, render
 
 MAX_HITS = 5
 
 
-def _asked(state: Pages, question: str, edition: str | None) -> AskResult:
+def _asked(state: WorkerContext, question: str, edition: str | None) -> AskResult:
     def searcher(query: str, in_edition: str | None) -> tuple[dict[str, Any], ...]:
         found = result_json(search_with(state.search_index, query, edition=in_edition, limit=MAX_HITS))
         return tuple(found["hits"])
@@ -50,7 +50,7 @@ def _modify_link(situation: dict[str, Any]) -> str | None:
     return f"/situation?{'s' if 'events' in situation else 'modele'}={token}"
 
 
-def question_answer(state: Pages, question: str, edition: str | None) -> Response:
+def question_answer(state: WorkerContext, question: str, edition: str | None) -> Response:
     """The question page: the box, then what was understood and the answers (or why not)."""
     if not question.strip():
         return render(state, "question.html", ask_question="", editions=state.graph.editions)

@@ -46,7 +46,7 @@ def test_understood_question_shows_what_then_answers_with_rule_links(client: Tes
     modify = text.split('id="ask-modify" href="')[1].split('"')[0]
     assert urlsplit(modify).path == "/situation" and "modele" in parse_qs(urlsplit(modify).query)
     status, form = _page(client, modify.replace("&amp;", "&"))
-    assert status == 200 and 'value="B"' in form or ">B<" in form
+    assert status == 200 and ('value="B"' in form or ">B<" in form)
 
 
 def test_not_understood_lists_words_and_offers_search(client: TestClient) -> None:
