@@ -179,6 +179,9 @@ class Builder:
         if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
         asks = {p.values["ask"] for _, p in questions}
+        if asks == {"where", "priority"}:  # « on est où et qui a la priorité » : `where` says both
+            questions = [(i, p) for i, p in questions if p.values["ask"] == "where"]
+            asks = {"where"}
         if len(asks) > 1:
             raise Gap("plusieurs questions à la fois : posez-les une par une")
         at, question = questions[-1][0], questions[-1][1].values
@@ -261,10 +264,19 @@ class Builder:
         """« Après l'entretien, quelle étape ? »: steps only, then where or next: the step that
         follows the last one named (not a replay)."""
         told = [p for p in self.parts if p.kind in ("events", "pass")]
-        if question["ask"] not in ("where", "next") or len(told) != 1 or told[0].kind != "events":
+        if len(told) != 1 or told[0].kind != "events":
             return
         events = told[0].values["events"]
         if any(kind != "step" for kind, _ in events) or any(p.kind == "moment" for p in self.parts):
+            return
+        if question["ask"] not in ("where", "next"):
+            # « après la déclaration des attaquants, il est encore en combat ? »: that step
+            if len(events) != 1:
+                return
+            step = events[0][1]
+            self.parts = tuple(Part(kind="moment", values={"phase": _PHASE_OF.get(step, step), "owner": None,
+                                                           "step": step if step in _PHASE_OF else None})
+                               if p is told[0] else p for p in self.parts)
             return
         last = events[-1][1]
         phase = _PHASE_OF.get(last, last)
@@ -403,7 +415,7 @@ class Builder:
                 data["card_types"] = list(words.card_types)
             if entity.state.get("damage_order"):
                 data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
-            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage"):
+            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature"):
                 if entity.state.get(key) is not None:
                     data[key] = entity.state[key]
             attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
@@ -556,6 +568,21 @@ class Builder:
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_attackers"
         plan.questions.append({"ask": "defending_player", "creature": id(entity)})
+
+    def _q_in_combat(self, at: int, question: dict[str, Any]) -> None:
+        """« Est-elle encore en combat ? »: what is said of it as state (tapped, phased out, no
+        longer a creature); a change of control or a regeneration is not a state: not guessed."""
+        plan = self.plan
+        entity = self._last_entity(at)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        if entity.state.get("regenerates") or entity.state.get("control_taken"):
+            raise Gap("une régénération ou un changement de contrôleur se rejoue, il ne se décrit pas")
+        if entity.blocking is None and entity.words.role != "blocker":
+            entity.attacking = True
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_blockers"
+        plan.questions.append({"ask": "in_combat", "creature": id(entity)})
 
     def _q_untap(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan

@@ -72,6 +72,8 @@ def _question(plan: Plan, question: dict[str, Any]) -> str:
         return "qui sont les joueurs défenseurs ?"
     if ask == "defending_player":
         return f"qui est le joueur défenseur pour {question['creature']} ?"
+    if ask == "in_combat":
+        return f"{question['creature']} est-elle encore en combat ?"
     if ask == "untap":
         return "que se passe-t-il au dégagement ?"
     if ask == "cleanup":

@@ -339,6 +339,15 @@ class _Parts(Transformer[Token, Any]):
     def st_damage(self, children: list[Any]) -> Part:
         return self._state(damage=_number(children))
 
+    def st_not_creature(self, _: list[Any]) -> Part:
+        return self._state(is_creature=False)
+
+    def st_regenerates(self, _: list[Any]) -> Part:
+        return self._state(regenerates=True)
+
+    def st_control(self, children: list[Any]) -> Part:
+        return self._state(control_taken=True)
+
     def st_same(self, _: list[Any]) -> Part:
         return self._state(same=True)
 
@@ -530,6 +539,9 @@ class _Parts(Transformer[Token, Any]):
         creatures = _creatures(children)
         return _question("defending_player" if creatures else "defending_players",
                          creature=creatures[0] if creatures else None)
+
+    def in_combat(self, children: list[Any]) -> Part:
+        return _question("in_combat")
 
     def happens(self, children: list[Any]) -> Part:
         return _question("happens")
