@@ -166,6 +166,13 @@ class Builder:
         self.entity_of[key] = found
         return found
 
+    def _next_entity(self, after: int) -> Entity | None:
+        """« J'ai pris le contrôle de la créature de mon adversaire »: said before it is named."""
+        for part in self.parts[after + 1:]:
+            for words in _creature_words(part):
+                return self.entity(words)
+        return None
+
     def _last_entity(self, before: int) -> Entity | None:
         for part in reversed(self.parts[:before]):
             for words in _creature_words(part):
@@ -217,12 +224,14 @@ class Builder:
                 raise Gap("« aussi » : je ne sais pas de quoi")
             target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
         elif part.kind == "state":
-            target = self._last_entity(index)
+            target = self._last_entity(index) or self._next_entity(index)
             if target is None:
                 if values.get("unblocked") or not values:
                     return
                 raise Gap("de quelle créature parlez-vous ?")
             target.state.update({k: v for k, v in values.items() if k not in ("without", "abilities")})
+            if values.get("taken_by") in (ME, OPPONENT) and target.words.owner is not None:
+                target.words = replace(target.words, owner=None)  # its controller is who took it
             if "abilities" in values:
                 target.words = replace(target.words, abilities=target.words.abilities + values["abilities"])
             if "without" in values:
@@ -443,6 +452,8 @@ class Builder:
 
     def _controller(self, entity: Entity) -> str:
         words = entity.words
+        if entity.state.get("taken_by") in (ME, OPPONENT):  # « dont j'ai pris le contrôle »
+            return self.player(entity.state["taken_by"])
         if words.owner is not None:
             return self.player(words.owner)
         if entity.attacking or words.role == "attacker":

@@ -312,6 +312,9 @@ class _Parts(Transformer[Token, Any]):
     def st_new(self, children: list[Any]) -> Part:
         return self._state(since_turn_start=False)
 
+    def st_taken(self, children: list[Any]) -> Part:
+        return self._state(since_turn_start=False, taken_by=_player(children) or ME)
+
     def st_old(self, _: list[Any]) -> Part:
         return self._state(since_turn_start=True)
 
