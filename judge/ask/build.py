@@ -589,6 +589,9 @@ class Builder:
             raise Gap("quelle créature ?")
         if entity.state.get("regenerates") or entity.state.get("control_taken"):
             raise Gap("une régénération ou un changement de contrôleur se rejoue, il ne se décrit pas")
+        in_combat_said = entity.attacking or entity.blocking is not None or entity.words.role is not None
+        if not in_combat_said:
+            raise Gap("cette créature attaque-t-elle ou bloque-t-elle ?")
         if entity.blocking is None and entity.words.role != "blocker":
             entity.attacking = True
         if plan.phase is None:

@@ -184,6 +184,10 @@ class _Parts(Transformer[Token, Any]):
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "ending", "step": "end_of_turn"})
 
+    def at_blockers_step(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "combat", "step": "declare_blockers"})
+
     def end_of_phase(self, _: list[Any]) -> Part:
         return Part(kind="phase_end")
 
