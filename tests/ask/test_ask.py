@@ -96,11 +96,11 @@ def test_missing_piece_is_not_guessed(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 @pytest.mark.parametrize(("question", "edition"), [
-    ("En 2004, mon ours peut-il attaquer ?", "2004"),
-    ("Avant Magic 2010, mon ours peut-il attaquer ?", "2004"),
-    ("Avec la brûlure de mana, mon ours peut-il attaquer ?", "2004"),
-    ("Sans la brûlure de mana, mon ours peut-il attaquer ?", "2010"),
-    ("Mon ours peut-il attaquer ?", "2010"),
+    ("En 2004, mon ours arrivé ce tour-ci peut-il attaquer ?", "2004"),
+    ("Avant Magic 2010, mon ours arrivé ce tour-ci peut-il attaquer ?", "2004"),
+    ("Avec la brûlure de mana, mon ours arrivé ce tour-ci peut-il attaquer ?", "2004"),
+    ("Sans la brûlure de mana, mon ours arrivé ce tour-ci peut-il attaquer ?", "2010"),
+    ("Mon ours arrivé ce tour-ci peut-il attaquer ?", "2010"),
 ])
 def test_edition_from_the_question(question: str, edition: str) -> None:
     result = ask(question.replace("ours", "2/2"), with_search=False)
