@@ -221,7 +221,7 @@ class Builder:
                          and not p.values.get("same")), None)
             target = self._last_entity(index)
             if said is None or target is None:
-                raise Gap("« aussi » : je ne sais pas de quoi")
+                return  # « mon adversaire passe aussi »: nothing more said of a creature
             target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
         elif part.kind == "state":
             target = self._last_entity(index) or self._next_entity(index)
@@ -712,15 +712,18 @@ class Builder:
         from the start of the turn, then the question asked where it leads."""
         plan = self.plan
         start_phase, start_step = plan.phase, plan.step
-        if start_phase is None and not any(p.kind in ("events", "no_attackers") for p in self.parts):
+        if start_phase is None and not any(p.kind in ("events", "no_attackers", "moment") for p in self.parts):
             raise Gap("à partir de quel moment du tour ? (étape ou phase)")
         plan.events = []
-        if start_phase is not None and not plan.moment_end:
-            self._pass_until(lambda w: self._at(w, start_phase, start_step))
+        told = [p for p in self.parts if p.kind in ("pass", "events", "moment", "attack", "blocked",
+                                                      "no_attackers", "stack")]
+        for i in range(len(told) - 1):  # « on passe tous les deux dans mon entretien »: there, then pass
+            if told[i].kind == "pass" and told[i + 1].kind == "moment":
+                told[i], told[i + 1] = told[i + 1], told[i]
+        if plan.moment_end:
+            told = [p for p in told if p.kind != "moment"]
         previous: Part | None = None
-        for part in self.parts:
-            if part.kind not in ("pass", "events", "moment", "attack", "blocked", "no_attackers", "stack"):
-                continue
+        for part in told:
             prior, previous = previous, part
             if part.kind == "events":
                 for kind, value in part.values["events"]:
@@ -729,7 +732,7 @@ class Builder:
                     else:
                         self._pass_until(lambda w: w.get("main") is not None)
                         plan.events.append({"play_land": FIRST})
-            elif part.kind == "moment" and (part.values["phase"], part.values["step"]) != (start_phase, start_step):
+            elif part.kind == "moment":
                 self._pass_until(self._at_of(part.values["phase"], part.values["step"]))
             elif part.kind == "pass":
                 who = part.values["who"]
