@@ -1,16 +1,22 @@
-"""Benchmark: cold starts of whole `judge` processes against `python -c pass`, side by side.
+"""Benchmark: cold starts of whole `judge` processes against `python -c pass`, side by side,
+and the modules each command imports.
 
 Run by hand: `python bench/bench_cold.py [--runs 15]`, with the Python of an installed (not
 editable) judge. Every command runs twice first to fill the cache (a "warm" cold start: a
 new process, the caches on disk), then the commands are run in turn, round after round (the
-machine is noisy); medians. Targets (issue 14): `judge rule` <= 2.5x, `judge search` <= 4x,
-`judge check` <= 3x `python -c pass`. The commands are run as a judge types them: the
+machine is noisy); medians. Ceilings (issue 21): `judge rule` <= 3x, `judge search` <= 12x,
+`judge check` <= 6x `python -c pass`. The commands are run as a judge types them: the
 installed `judge` script beside this Python (`python -m judge` when there is none; it also
 imports `runpy`). Also prints which heavy modules each command imported (`-X importtime`),
-and *floors*: the standard modules a command imports whatever judge does — `re` (pip's
-`judge` script imports it first thing), `dataclasses` for the frozen records (`inspect`
-deferred, as judge does), `tomllib` for a TOML situation — and, for each command, the time
-spent creating its frozen dataclasses (measured in a process of its own, once per round).
+*floors* (the standard modules a command imports whatever judge does: `re`, which pip's
+`judge` script imports first thing, `dataclasses` for the frozen records, `tomllib` for a TOML
+situation) and, for each command, the time spent creating its frozen dataclasses.
+
+The import check: each command must not import the modules listed for it in `NOT_IMPORTED`
+(a warm `judge rule` reads the rule store: no Lark, no graph; `judge check` loads the replay
+only for a situation with events, and no TOML parser for a JSON one…), and must import those
+in `IMPORTED`. A module found where it should not be, or missing, is printed and the script
+exits 1, as for a ceiling passed.
 `--instructions` also counts the instructions of one run of each under `valgrind
 --tool=callgrind` (independent of the load of a shared machine, though blind to what the
 system does for a process: page faults, reads).
@@ -32,27 +38,40 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SITUATION = ROOT / "examples" / "attaque-2004.toml"
 JSON_SITUATION = ROOT / "examples" / "brulure-2010.json"
+REPLAY_SITUATION = ROOT / "examples" / "tour-rejoue.toml"
 SCRIPT = Path(sys.executable).parent / "judge"
 JUDGE = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "judge"]
 COMMANDS = {
     "python -c pass": ([sys.executable, "-c", "pass"], None),
-    "judge rule 300.3": ([*JUDGE, "rule", "300.3"], 2.5),
-    "judge search": ([*JUDGE, "search", "blessures de combat"], 4.0),
-    "judge check": ([*JUDGE, "check", str(SITUATION)], 3.0),
-    "judge check (JSON)": ([*JUDGE, "check", str(JSON_SITUATION)], 3.0),
+    "judge rule 300.3": ([*JUDGE, "rule", "300.3"], 3.0),
+    "judge search": ([*JUDGE, "search", "blessures de combat"], 12.0),
+    "judge check": ([*JUDGE, "check", str(SITUATION)], 6.0),
+    "judge check (JSON)": ([*JUDGE, "check", str(JSON_SITUATION)], 6.0),
+    "judge check (rejeu)": ([*JUDGE, "check", str(REPLAY_SITUATION)], 6.0),
 }
-_DEFERRED = "from judge.deferred import DEFERRED_BY_SHORT_COMMANDS as D, defer; [defer(n) for n in D]; "
 FLOORS = {
     "plancher re": "import re",
-    "plancher + dataclasses": _DEFERRED + "import re, dataclasses",
-    "plancher + tomllib": _DEFERRED + "import re, dataclasses, tomllib",
+    "plancher + dataclasses": "import re, dataclasses",
+    "plancher + tomllib": "import re, dataclasses, tomllib",
+}
+# The import check (what each command must not import, and must import), by command.
+_NO_CORPUS = ("lark", "judge.corpus.parser", "judge.corpus.graph", "jinja2", "starlette")
+_NO_REPLAY = ("judge.checks.replay", "judge.checks.trail", "judge.game.events", "judge.game.eventreaders")
+_CHECK_ONLY_ASKED = ("judge.checks.coverage", "judge.game.objects", *_NO_REPLAY)
+NOT_IMPORTED: dict[str, tuple[str, ...]] = {
+    "judge rule 300.3": (*_NO_CORPUS, "whoosh", "tomllib", "pickle", "judge.checks.report"),
+    "judge search": ("lark", "judge.corpus.parser", "jinja2", "starlette", "judge.checks.report"),
+    "judge check": (*_NO_CORPUS, "whoosh", *_CHECK_ONLY_ASKED),
+    "judge check (JSON)": (*_NO_CORPUS, "whoosh", "tomllib", *_CHECK_ONLY_ASKED),
+    "judge check (rejeu)": (*_NO_CORPUS, "whoosh", "judge.checks.coverage"),
+}
+IMPORTED: dict[str, tuple[str, ...]] = {
+    "judge check": ("tomllib",),
+    "judge check (rejeu)": _NO_REPLAY,
 }
 # Runs one command in-process and prints how many frozen dataclasses it created, and in how
 # many seconds (`dataclasses._process_class`, wrapped here for the measure only).
 _CLASSES = """
-from judge.deferred import DEFERRED_BY_SHORT_COMMANDS, defer
-for name in DEFERRED_BY_SHORT_COMMANDS:
-    defer(name)  # as judge.cli does, before dataclasses is imported
 import contextlib, dataclasses, io, sys, time
 made = [0, 0.0]
 process = dataclasses._process_class
@@ -72,10 +91,27 @@ print(made[0], made[1])
 HEAVY = ("lark", "whoosh", "jinja2", "starlette", "tomllib", "pickle", "pathlib", "typing", "dataclasses", "json")
 
 
-def imported(command: list[str], env: dict[str, str]) -> list[str]:
+def modules(command: list[str], env: dict[str, str]) -> set[str]:
+    """Every module `command` imports (as `-X importtime` lists them)."""
     run = subprocess.run(command, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), capture_output=True, text=True)
-    names = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    return {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+
+
+def imported(command: list[str], env: dict[str, str]) -> list[str]:
+    names = modules(command, env)
     return [name for name in HEAVY if name in names]
+
+
+def import_faults(env: dict[str, str]) -> list[str]:
+    """The import check: what each command imports and should not, or misses."""
+    faults = []
+    for name, (command, _) in COMMANDS.items():
+        if name not in NOT_IMPORTED and name not in IMPORTED:
+            continue
+        found = modules(command, env)
+        faults += [f"{name} importe {m}" for m in NOT_IMPORTED.get(name, ()) if m in found]
+        faults += [f"{name} n'importe pas {m}" for m in IMPORTED.get(name, ()) if m not in found]
+    return faults
 
 
 def instructions(command: list[str], env: dict[str, str]) -> int:
@@ -118,7 +154,8 @@ def main() -> int:
                 count, seconds = done.stdout.split()
                 classes[name].append((int(count), float(seconds)))
         bare, bare_cpu = statistics.median(times["python -c pass"]), statistics.median(cpu["python -c pass"])
-        failed = False
+        faults = import_faults(env)
+        failed = bool(faults)
         print(f"charge de la machine : {os.getloadavg()[0]:.1f} (2 cœurs) ; "
               "temps réel et temps processeur (utilisateur + système), médianes ; "
               f"judge lancé par : {' '.join(JUDGE)}")
@@ -131,8 +168,9 @@ def main() -> int:
                 if target is not None:
                     failed |= ratio > target
                     heavy = ", ".join(imported(command, env)) or "aucun"
-                    line += f" [cible <= {target}x]  modules lourds : {heavy}"
+                    line += f" [plafond <= {target}x]  modules lourds : {heavy}"
             print(line)
+        print("importations : " + ("conformes" if not faults else "; ".join(faults)))
         print("création des dataclasses figées de chaque commande (médiane) :")
         for name, made in classes.items():
             seconds = statistics.median(s for _, s in made)
@@ -142,7 +180,7 @@ def main() -> int:
             bare_count = counts["python -c pass"]
             print("instructions (callgrind), une exécution de chaque :")
             for name, (_, target) in runs.items():
-                extra = f" [cible <= {target}x]" if target is not None else ""
+                extra = f" [plafond <= {target}x]" if target is not None else ""
                 print(f"{name:<22} {counts[name] / 1e6:7.1f} M  rapport {counts[name] / bare_count:4.2f}x{extra}")
     return 1 if failed else 0
 

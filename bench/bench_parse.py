@@ -28,8 +28,8 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+from judge.corpus.documents import Edition, Example, Plain, Rule, Text, rule_kind
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Edition, Example, Plain, Rule, Text, rule_kind
 from judge.corpus.parser import parse_text
 from judge.corpus.textio import read_text
 

@@ -43,9 +43,9 @@ from judge.game.model import MAX_EVENTS, MAX_QUESTIONS  # noqa: E402
 from judge.game.situation import load_situation  # noqa: E402
 from judge.search.engine import index_for  # noqa: E402
 from judge.search.fields import MAX_QUERY  # noqa: E402
-from judge.web.app import create_app  # noqa: E402
-from judge.web.errors import MAX_BODY  # noqa: E402
+from judge.web.app import create_app, server_config  # noqa: E402
 from judge.web.pool import PROCESSES  # noqa: E402
+from judge.web.refusals import MAX_BODY  # noqa: E402
 from judge.web.work import tune_interpreter  # noqa: E402
 
 TARGET_P95_MS = 50.0
@@ -272,7 +272,8 @@ async def run(base_url: str, name: str, requests: list[Request], clients: int, *
 
 def serve_child(port: int, cold: bool, processes: int) -> None:
     """The child process: the app of `judge serve` on 127.0.0.1:`port` (its lifespan starts
-    and stops the worker processes), no access log; `cold`: no response or search cache."""
+    and stops the worker processes), with its HTTP protocol and limits (`server_config`), no
+    access log; `cold`: no response or search cache."""
     import uvicorn
 
     warnings.simplefilter("ignore", RuntimeWarning)  # an index rebuild notice is not a result
@@ -281,7 +282,7 @@ def serve_child(port: int, cold: bool, processes: int) -> None:
     if cold:
         app.state.judge.search_cache_size = 0
         app.state.judge.response_cache_size = 0
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="on")
+    uvicorn.Server(server_config(app, host="127.0.0.1", port=port, access_log=False)).run()
 
 
 @contextmanager

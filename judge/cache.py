@@ -10,8 +10,8 @@ A digest of the inputs (sources, texts) is the key of record; a *stamp* (size, t
 inode of each input, taken before the digest is computed) lets a warm start see in a few
 `stat` calls that nothing changed since, without reading the inputs (see `stamps`).
 
-Paths are `str` or `os.PathLike` (`StrPath`), handled with `os.path`: `pathlib` costs a cold
-start 3–4 ms, so it is imported only where files are listed or hashed (a rebuild).
+Paths are `str` or `os.PathLike` (`StrPath`), handled with `os.path`; `pathlib` is imported
+only where files are listed or hashed (a rebuild).
 """
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ from __future__ import annotations
 import marshal
 import os
 import time
+from typing import TYPE_CHECKING
 
 from judge import __version__
 
-# `typing` and `pathlib` cost a cold start 3 ms each: their names are only needed by the type
-# checker here (mypy reads any `if TYPE_CHECKING:` block as true).
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
@@ -59,10 +57,10 @@ def cache_path(name: str) -> str:
 
 
 def digest(data: bytes = b"") -> Any:
-    """A BLAKE2b hash object, without loading OpenSSL (hashlib's import costs a cold start)."""
-    from _blake2 import blake2b
+    """A 128-bit BLAKE2b hash object of `data` (more can be added with `update`)."""
+    import hashlib
 
-    return blake2b(data, digest_size=16)
+    return hashlib.blake2b(data, digest_size=16)
 
 
 def code_digest(*subpackages: str) -> Any:
@@ -121,7 +119,7 @@ def _warn(path: StrPath, why: str) -> None:
     _warned.add(key)
     # A library does not print: the warning is logged. With no logging set up (the `judge`
     # command), Python writes it to stderr as it is.
-    import logging  # only on this rare path: logging costs a cold start milliseconds
+    import logging  # only on this rare path
 
     logging.getLogger("judge.cache").warning("judge : cache ignoré (%s) : %s — il sera reconstruit", why,
                                              os.fspath(path))
@@ -138,10 +136,14 @@ def _trusted_info(path: StrPath, info: os.stat_result) -> bool:
 
 
 def trusted(path: StrPath) -> bool:
-    """True when `path` is ours and writable by nobody else (group and others)."""
+    """True when `path` is a regular file or a folder, ours and writable by nobody else (group
+    and others): a FIFO or a device planted in the cache folder is never read."""
     try:
         info = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):
+        return False
+    if info.st_mode & 0o170000 not in (0o100000, 0o040000):
+        _warn(path, "ni fichier ordinaire ni dossier")
         return False
     return _trusted_info(path, info)
 
@@ -149,19 +151,23 @@ def trusted(path: StrPath) -> bool:
 def open_trusted(path: StrPath) -> IO[bytes] | None:
     """`path` opened for reading when it is a regular file we trust (checked on the open file
     itself, so it cannot be swapped in between), else None."""
+    # Opened without blocking (a FIFO planted in the cache folder would block a plain open
+    # until someone writes to it), then checked to be a regular file before any read.
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - returned open, the caller closes it
-    except OSError:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
         return None
     try:
-        info = os.fstat(handle.fileno())
+        info = os.fstat(fd)
+        if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)
+        # The file object keeps the path as its name (the store names it in its messages).
+        return open(path, "rb", opener=lambda _path, _flags: fd)
     except OSError:
-        handle.close()
+        os.close(fd)
         return None
-    if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
-        handle.close()
-        return None
-    return handle
 
 
 def read_pickle(path: StrPath) -> Any:

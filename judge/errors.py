@@ -66,7 +66,7 @@ class UnknownEdition(JudgeError):
 
     def __init__(self, edition: str, known: tuple[str, ...]) -> None:
         super().__init__(
-            f"édition inconnue : « {edition} » (éditions disponibles : {', '.join(known)})"
+            f"édition inconnue : « {cut(edition)} » (éditions disponibles : {', '.join(known)})"
         )
         self.edition = edition
 
@@ -100,3 +100,46 @@ class CacheError(JudgeError):
     def __init__(self, path: str) -> None:
         super().__init__(f"cache illisible, supprimé : {path} — il sera reconstruit ; relancez la commande")
         self.path = path
+
+
+# French words for the operating system's errors a user meets (`OSError.errno`): the system's
+# own `strerror` is English.
+_OS_REASONS = {
+    "ENOENT": "fichier ou dossier introuvable",
+    "EISDIR": "c'est un dossier, pas un fichier",
+    "ENOTDIR": "un élément du chemin n'est pas un dossier",
+    "EACCES": "permission refusée",
+    "EPERM": "opération non permise",
+    "ENOSPC": "plus de place sur le disque",
+    "EDQUOT": "quota de disque dépassé",
+    "EROFS": "système de fichiers en lecture seule",
+    "EEXIST": "le fichier existe déjà",
+    "ENOTEMPTY": "le dossier n'est pas vide",
+    "ENAMETOOLONG": "nom de fichier trop long",
+    "ELOOP": "trop de liens symboliques",
+    "EMFILE": "trop de fichiers ouverts",
+    "ENFILE": "trop de fichiers ouverts",
+    "EIO": "erreur d'entrée-sortie",
+    "ENXIO": "périphérique absent",
+    "ENODEV": "périphérique absent",
+    "EAGAIN": "ressource momentanément indisponible",
+    "EPIPE": "la sortie a été fermée",
+    "EFBIG": "fichier trop grand",
+    "EBUSY": "ressource occupée",
+    "EXDEV": "déplacement entre deux systèmes de fichiers impossible",
+    "EADDRINUSE": "adresse déjà utilisée",
+    "EADDRNOTAVAIL": "adresse indisponible sur cette machine",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """An operating system error in French (its errno's name when no French words are known)."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    return _OS_REASONS.get(name) or (f"erreur système {name}" if name else "erreur système")
+
+
+def cut(text: str, limit: int = 80) -> str:
+    """A user's input quoted in a message: at most `limit` characters (then « … »)."""
+    return text if len(text) <= limit else text[:limit] + "…"

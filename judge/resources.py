@@ -2,15 +2,14 @@
 
 An installed package carries them as `judge/_rules` and `judge/_templates` (see
 pyproject.toml); a source checkout has them at the top level as `rules/` and `templates/`.
-Plain `os.path` strings here, `Path`s on request: `pathlib` costs a cold start 3–4 ms, and the
-warm paths of `judge rule` and `judge search` only need the folders' names.
+Plain `os.path` strings here, `Path`s on request.
 """
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # mypy reads this block as true
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -6,12 +6,12 @@ import json
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.corpus.loader import load_graph
 from judge.game.model import Situation
 from judge.game.situation import load_situation
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
 

@@ -165,7 +165,7 @@ def test_stamps_see_a_change_and_never_trust_a_file_changed_just_now(tmp_path: P
 def test_code_inputs_are_the_sources_and_their_folders_not_the_bytecode() -> None:
     inputs = code_inputs("corpus")
     names = {p.name for p in inputs}
-    assert {"cache.py", "__init__.py", "corpus", "store.py", "grammar.lark"} <= names
+    assert {"cache.py", "__init__.py", "corpus", "graph.py", "grammar.lark"} <= names
     assert not [p for p in inputs if "__pycache__" in p.parts or p.suffix == ".pyc"]
 
 

@@ -10,10 +10,10 @@ the checks and the replay cite.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from judge.game.model import Creature
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Trigger
 

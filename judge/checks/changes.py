@@ -9,11 +9,11 @@ trail and the concepts deciding it. The priority loop is `judge.checks.replay`'s
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from judge.game.events import GainControl, LeavesPlay, Regenerate, SetPower, Tap, Untap
 from judge.game.model import Creature
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import Any
 

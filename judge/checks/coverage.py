@@ -9,12 +9,12 @@ why none does (the model's `unchecked` reasons, section headings); `coverage_jso
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from judge.checks.catalog import every_check
 from judge.checks.rulemap import edition_models, load_checks_for
 from judge.corpus.numbers import sort_key
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
     from judge.game.gamemodel import GameModel

@@ -12,6 +12,7 @@ combat (506.3a–c). The priority loop is `judge.checks.replay`'s.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from judge.checks.blocks import (
     Fired,
@@ -25,7 +26,6 @@ from judge.checks.context import Context
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.model import Creature
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Trigger
 

@@ -11,6 +11,7 @@ is asked of `judge.checks.catalog`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from judge.checks import entering
 from judge.checks.blocks import Fired
@@ -50,7 +51,6 @@ from judge.game.turn import (
     starts_phase,
 )
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
 

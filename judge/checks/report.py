@@ -9,6 +9,7 @@ checks is `judge.checks.coverage`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from judge.checks.catalog import registered
 from judge.checks.context import Answer, Context, answer, build_context
@@ -19,7 +20,6 @@ from judge.game.model import Question, Situation
 from judge.game.states import check_state
 from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
     from judge.checks.trail import Trail

@@ -9,15 +9,15 @@ on disk, keyed by the checker's source files, the editions' models and their byt
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
 from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
 
-TYPE_CHECKING = False  # `judge check` needs none of these at run time; mypy reads this as true
 if TYPE_CHECKING:
-    from judge.corpus.export import ChecksFor
-    from judge.corpus.model import Edition
+    from judge.corpus.documents import Edition
+    from judge.corpus.render import ChecksFor
 
 RuleMap = dict[tuple[str, str], tuple[str, ...]]  # (edition, number) -> check names
 

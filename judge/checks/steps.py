@@ -7,6 +7,8 @@ Each answer cites the edition's rules through its game model's concepts (`action
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
 from judge.checks.context import JSON, Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target
@@ -15,7 +17,6 @@ from judge.errors import SituationError
 from judge.game.model import Creature, Question
 from judge.game.turn import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, Trigger
 

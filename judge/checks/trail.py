@@ -8,8 +8,8 @@ the rule numbers of the edition. Imported only for a situation with events.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import Context
 

@@ -1,26 +1,24 @@
 """The commands of `judge`: each one's arguments (as data) and what runs it.
 
-A command calls library functions and prints; nothing else. Its arguments are a table read
-both by argparse (`judge.cli.parser`) and, for a plain command line, by `judge.cli.plain`.
-Heavy modules are imported per command.
+A command calls library functions and prints; nothing else. Its arguments are a table that
+`judge.cli.argparser` gives argparse. Heavy modules are imported per command.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from typing import TYPE_CHECKING
 
-from judge.errors import JudgeError, NotFound
+from judge.errors import JudgeError, NotFound, cut
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from argparse import Namespace
     from collections.abc import Callable, Sequence
-    from types import SimpleNamespace
     from typing import Any
 
-    # What a command is given: argparse's namespace, or the plain reader's (same attributes).
-    Arguments = Namespace | SimpleNamespace
+    # What a command is given: argparse's namespace.
+    Arguments = Namespace
     # One argument: the names, then the options, that `ArgumentParser.add_argument` takes.
     Argument = tuple[tuple[str, ...], dict[str, Any]]
 
@@ -67,7 +65,7 @@ def _rule_number(text: str) -> str:
 
     number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
     if not re.fullmatch(RULE_NUMBER, number):
-        raise JudgeError(f"numéro de règle invalide : « {text} » (attendu par exemple 300, 300.3 ou 306.2a)")
+        raise JudgeError(f"numéro de règle invalide : « {cut(text)} » (attendu par exemple 300, 300.3 ou 306.2a)")
     return number
 
 
@@ -86,7 +84,7 @@ def cmd_diff(args: Arguments) -> int:
     from judge.corpus.history import changes, changes_json, changes_text
 
     if args.section is not None and not re.fullmatch(r"\d{3}", args.section.strip()):
-        raise JudgeError(f"numéro de section invalide : « {args.section} » (attendu par exemple 305)")
+        raise JudgeError(f"numéro de section invalide : « {cut(args.section)} » (attendu par exemple 305)")
     graph = _graph(args)
     result = changes(graph, args.source, args.target, args.section and args.section.strip())
     _show(args, lambda: changes_json(result), lambda: changes_text(graph, result))
@@ -94,8 +92,8 @@ def cmd_diff(args: Arguments) -> int:
 
 
 def cmd_glossary(args: Arguments) -> int:
-    from judge.corpus.export import glossary_json, glossary_text
     from judge.corpus.glossary import find
+    from judge.corpus.render import glossary_json, glossary_text
 
     graph = _graph(args)
     if args.edition:
@@ -112,8 +110,8 @@ def cmd_glossary(args: Arguments) -> int:
 
 
 def cmd_parse(args: Arguments) -> int:
-    from judge.corpus.export import parse_json, parse_text_report
     from judge.corpus.parser import parse_file
+    from judge.corpus.render import parse_json, parse_text_report
 
     doc = parse_file(args.path, language=args.lang)
     _show(args, lambda: parse_json(doc), lambda: parse_text_report(doc))
@@ -121,10 +119,13 @@ def cmd_parse(args: Arguments) -> int:
 
 
 def cmd_lint(args: Arguments) -> int:
-    from judge.corpus.export import lint_json, lint_text
     from judge.corpus.lint import lint
+    from judge.corpus.render import lint_json, lint_text
 
-    findings = lint(_graph(args))
+    graph = _graph(args)
+    if args.edition:
+        graph.edition(args.edition)  # an unknown edition is an error (exit 2), not "nothing found"
+    findings = lint(graph)
     if args.edition:
         findings = tuple(f for f in findings if f.edition == args.edition)
     _show(args, lambda: lint_json(findings), lambda: lint_text(findings))
@@ -144,8 +145,7 @@ def cmd_check(args: Arguments) -> int:
     from judge.checks.report import check, report_json, report_text
     from judge.game.situation import load_situation_file
 
-    stdin_text = sys.stdin.read() if args.file == "-" else None
-    situation = load_situation_file(args.file, stdin_text)
+    situation = load_situation_file(args.file)  # `-`: standard input, bounded, in UTF-8
     from judge.checks.store import load_store
 
     report = check(load_store(args.config).catalogue, situation)
@@ -183,8 +183,32 @@ def cmd_serve(args: Arguments) -> int:
 
     if args.processes is not None and not 1 <= args.processes <= 64:
         raise JudgeError(f"--processes : de 1 à 64 processus (reçu {args.processes})")
-    serve(_graph(args), host=args.host, port=args.port, processes=args.processes)
+    _check_listen(args.host, args.port)
+    serve(_graph(args), host=args.host, port=args.port, processes=args.processes,
+          allow_hosts=args.allow_host or ())
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """`--host` and `--port` checked before the server starts: a port out of range, a host
+    that names no address of this machine or a port in use is a French error (exit 2)."""
+    import socket
+
+    from judge.errors import os_reason
+
+    if not 1 <= port <= 65535:
+        raise JudgeError(f"--port : de 1 à 65535 (reçu {cut(str(port), 20)})")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise JudgeError(f"--host : adresse inconnue « {cut(host)} »") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise JudgeError(f"impossible d'écouter sur {cut(host)}:{port} ({os_reason(exc)})") from None
 
 
 # ---------------------------------------------------------------------- arguments
@@ -253,6 +277,9 @@ SERVE_ARGUMENTS: tuple[Argument, ...] = (
     (("--processes",), {"type": int, "metavar": "N",
                         "help": "processus de calcul des situations et des recherches, de 1 à 64 "
                                 "(par défaut : le nombre de cœurs, entre 2 et 8)"}),
+    (("--allow-host",), {"action": "append", "metavar": "NOM",
+                         "help": "nom d'hôte accepté en plus de localhost, 127.0.0.1, [::1] et --host "
+                                 "(déploiement en réseau local ; répétable)"}),
 )
 
 

@@ -1,20 +1,19 @@
 """`judge`'s entry point: reads the command line, runs the command, turns errors into French.
 
 Every `JudgeError` becomes one French message on stderr and its exit code (2 bad input,
-1 not found, 3 unreadable cache); no traceback for a user mistake. A plain command line is
-read without argparse (`judge.cli.plain`), any other by argparse (`judge.cli.parser`).
+1 not found, 3 unreadable cache, 130 interrupted); no traceback for a user mistake. The
+command line is read by argparse (`judge.cli.argparser`).
 """
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
+from judge.cli.argparser import build_parser
 from judge.cli.commands import command_of
-from judge.cli.plain import plain_arguments
-from judge.deferred import DEFERRED_BY_SHORT_COMMANDS, defer
 from judge.errors import JudgeError
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -34,27 +33,55 @@ def _one_line(text: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    command = command_of(words)
-    if command is not None and command != "serve":  # a command that answers and exits
-        for name in DEFERRED_BY_SHORT_COMMANDS:
-            defer(name)
-    args: Arguments | None = plain_arguments(words)
-    if args is None:
-        from judge.cli.parser import build_parser
-
-        parser = build_parser(command)
-        args = parser.parse_args(words)
-        if not getattr(args, "command", None):
-            parser.print_help()
-            return 2
+    parser = build_parser(command_of(words))
+    args: Arguments = parser.parse_args(words)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
     try:
         code: int = args.func(args)
+        sys.stdout.flush()  # a full disk or /dev/full fails here, not at exit
     except JudgeError as exc:
-        sys.stderr.write(f"judge : {_one_line(str(exc))}\n")
-        return exc.exit_code
+        return _fail(_one_line(str(exc)), exc.exit_code)
     except KeyboardInterrupt:
-        sys.stderr.write("judge : interrompu\n")
-        return 130
+        return _fail("interrompu", 130)
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except UnicodeEncodeError:
+        _silence_stdout()
+        return _fail("la réponse contient un caractère que la sortie ne peut pas écrire "
+                     "(nom de fichier ou texte qui n'est pas de l'UTF-8 valide)", 2)
+    except OSError as exc:
+        from judge.errors import os_reason
+
+        _silence_stdout()
+        where = " sur la sortie standard" if exc.filename is None else f" : {exc.filename!s:.80}"
+        return _fail(f"écriture ou lecture impossible{where} ({os_reason(exc)})", 2)
+    except RecursionError:
+        return _fail("entrée trop imbriquée : refusée", 2)
+    except MemoryError:
+        return _fail("mémoire insuffisante pour cette entrée : refusée", 2)
     return code
+
+
+def _fail(message: str, code: int) -> int:
+    try:
+        sys.stderr.write(f"judge : {message}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """What stdout still holds is dropped (it cannot be written): Python's own flush at exit
+    would print a traceback."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

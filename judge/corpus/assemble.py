@@ -13,8 +13,18 @@ from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
-from judge.corpus import records
-from judge.corpus.model import Document, GlossaryEntry, Line, Rule, Segment, Span, rule_kind
+from judge.corpus.documents import (
+    Document,
+    Example,
+    GlossaryEntry,
+    Line,
+    Plain,
+    Reference,
+    Rule,
+    Segment,
+    Span,
+    rule_kind,
+)
 
 InlineParser = Callable[..., tuple[Segment, ...]]
 
@@ -77,11 +87,12 @@ def segments_of(parts: Iterable[Part], span: Callable[[Target], Span]) -> tuple[
             pending += part
             continue
         if pending:
-            out.append(records.plain(pending))
+            out.append(Plain(text=pending))
             pending = ""
-        out.append(records.reference(part.number, part.title, part.range_end, part.text, span(part)))
+        out.append(Reference(number=part.number, title=part.title, range_end=part.range_end, text=part.text,
+                             span=span(part)))
     if pending:
-        out.append(records.plain(pending))
+        out.append(Plain(text=pending))
     return tuple(out)
 
 
@@ -166,7 +177,7 @@ class _Assembler:
         text = f"{item.number}. {item.text}" if item.number else item.text
         if item.kind in ("heading", "removal", "effective"):
             text = item.head.strip()
-        self.other.append(records.line(kind, text, item.line))
+        self.other.append(Line(kind=kind, text=text, line=item.line))
 
     # ------------------------------------------------------------------ modes
     def _on_preamble(self, item: Item) -> None:
@@ -191,7 +202,7 @@ class _Assembler:
         elif kind == "text":
             self._other("heading" if _heading_like(item.text) else "intro", item)
         else:
-            self.unparsed.append(records.line(kind, item.head + item.text, item.line))
+            self.unparsed.append(Line(kind=kind, text=item.head + item.text, line=item.line))
 
     def _on_contents(self, item: Item) -> None:
         if item.kind in ("chapter", "section") and item.number in self.toc:
@@ -228,7 +239,7 @@ class _Assembler:
             self._other("chapter", item)
         elif kind == "example":
             if self.current is None:
-                self.unparsed.append(records.line("example", item.head + " " + item.text, item.line))
+                self.unparsed.append(Line(kind="example", text=item.head + " " + item.text, line=item.line))
             else:
                 self.current.examples.append([_piece((item.text, item.line, item.text_column, item.parts, True))])
         elif kind == "removal":
@@ -292,22 +303,24 @@ class _Assembler:
             title = " ".join([p.text for p in pieces]) or None
         elif self.per_line and len(pieces) == 1 and pieces[0].parts is None:  # one line, no citation
             text = pieces[0].text
-            segments = (records.plain(text),)
+            segments = (Plain(text=text),)
         else:
             text = "\n".join([p.text for p in pieces])
             segments = self._segments(text, pieces, "\n")
         examples = []
         for example in open_rule.examples:
             example_text = " ".join([p.text for p in example])
-            examples.append(records.example(
-                example_text, self._segments(example_text, example, " "),
-                self._span(example[0].line, example[0].column, example[-1]),
+            examples.append(Example(
+                text=example_text, segments=self._segments(example_text, example, " "),
+                span=self._span(example[0].line, example[0].column, example[-1]),
             ))
         last = pieces[-1] if pieces else _Piece("", item.line, item.column, None)
-        self.rules.append(records.rule(
-            self.edition, self.language, number, rule_kind(number), title, text, segments, tuple(examples),
-            open_rule.notes, "historical" if open_rule.historical else "current",
-            records.span(self.file, item.line, item.column, last.line, last.column + len(last.text)),
+        self.rules.append(Rule(
+            edition=self.edition, language=self.language, number=number, kind=rule_kind(number), title=title,
+            text=text, segments=segments, examples=tuple(examples), notes=open_rule.notes,
+            status="historical" if open_rule.historical else "current",
+            span=Span(file=self.file, line=item.line, column=item.column, end_line=last.line,
+                      end_column=last.column + len(last.text)),
         ))
 
     def _close_entry(self) -> None:
@@ -319,7 +332,8 @@ class _Assembler:
         body = pieces[1:]
         text = "\n".join([p.text for p in body])
         segments = self._segments(text, body, "\n")
-        self.glossary.append(records.glossary_entry(term, text, segments, self._span(item.line, item.column, pieces[-1])))
+        self.glossary.append(GlossaryEntry(
+            term=term, text=text, segments=segments, span=self._span(item.line, item.column, pieces[-1])))
 
     def _segments(self, text: str, pieces: list[_Piece], joiner: str) -> tuple[Segment, ...]:
         """The text's segments: merged from its lines' own readings when they settle it (lines
@@ -341,14 +355,16 @@ class _Assembler:
                     cited = True
                     parts.extend(piece.parts)
             else:
-                return segments_of(parts, self._target_span) if cited else (records.plain(text),)
+                return segments_of(parts, self._target_span) if cited else (Plain(text=text),)
         return self.inline(text, file=self.file, locate=_locator(pieces))
 
     def _target_span(self, target: Target) -> Span:
-        return records.span(self.file, target.line, target.column, target.end_line, target.end_column)
+        return Span(file=self.file, line=target.line, column=target.column, end_line=target.end_line,
+                    end_column=target.end_column)
 
     def _span(self, line: int, column: int, last: _Piece) -> Span:
-        return records.span(self.file, line, column, last.line, last.column + len(last.text))
+        return Span(file=self.file, line=line, column=column, end_line=last.line,
+                    end_column=last.column + len(last.text))
 
     def finish(self, encoding: str) -> Document:
         self._close_rule()

@@ -3,15 +3,17 @@ order with their titles and sub-rules.
 
 All that choosing rules by number needs (`judge.corpus.selection`) and all that the situation
 checks need of a corpus (`judge.checks.context.RuleSource`). Built from a `RuleGraph`, or read
-back from the rule store (`judge.corpus.store`) as plain tuples, dicts and strings: a warm
-`judge rule` or `judge check` creates no rule and imports no record type to get it.
+back from the rule store (`judge.checks.store`) as plain tuples and strings: a warm
+`judge rule` or `judge check` creates no rule to get it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
 from judge.errors import UnknownEdition
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
 
@@ -24,30 +26,39 @@ Language = tuple[tuple[str, str], tuple[str, ...], tuple["str | None", ...], tup
 CatalogueData = tuple[tuple[EditionData, ...], str, tuple[Language, ...]]
 
 
+@dataclass(frozen=True, slots=True)
 class EditionFacts:
     """What an edition's manifest entry says, apart from its files: id, label, release date,
     languages, the rules it removed (`2004:300.3`) and by which change, its game model."""
 
-    __slots__ = ("game", "id", "label", "languages", "released", "removed", "removed_by")
+    id: str
+    label: str
+    released: str | None
+    languages: tuple[str, ...]
+    removed: tuple[str, ...]
+    removed_by: str
+    game: str | None
 
-    def __init__(self, data: EditionData) -> None:
-        (self.id, self.label, self.released, self.languages, self.removed, self.removed_by,
-         self.game) = data
 
-
+@dataclass(frozen=True, slots=True)
 class Catalogue:
-    """The editions and rule numbers of a corpus (no rule text). Not a dataclass on purpose:
-    this is the whole of what a warm `judge rule` builds, and `dataclasses` costs 6 ms to import."""
+    """The editions and rule numbers of a corpus (no rule text), from its `data` (what the
+    rule store keeps); the positions and number sets are computed on first use."""
 
-    __slots__ = ("_languages", "_numbers", "_positions", "data", "editions", "newest_edition")
+    data: CatalogueData
+    editions: tuple[EditionFacts, ...] = field(init=False, repr=False, compare=False)
+    newest_edition: str = field(init=False, repr=False, compare=False)
+    _languages: dict[tuple[str, str], Language] = field(init=False, repr=False, compare=False)
+    _positions: dict[tuple[str, str], dict[str, int]] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
+    _numbers: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False, default_factory=dict)
 
-    def __init__(self, data: CatalogueData) -> None:
-        self.data = data
-        editions, self.newest_edition, languages = data
-        self.editions = tuple(EditionFacts(e) for e in editions)
-        self._languages = {entry[0]: entry for entry in languages}
-        self._positions: dict[tuple[str, str], dict[str, int]] = {}
-        self._numbers: dict[str, frozenset[str]] = {}
+    def __post_init__(self) -> None:
+        editions, newest_edition, languages = self.data
+        # derived from `data` once, here: the only writes to this frozen record
+        object.__setattr__(self, "editions", tuple(EditionFacts(*e) for e in editions))
+        object.__setattr__(self, "newest_edition", newest_edition)
+        object.__setattr__(self, "_languages", {entry[0]: entry for entry in languages})
 
     @classmethod
     def of(cls, graph: RuleGraph) -> Catalogue:

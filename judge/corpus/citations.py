@@ -10,8 +10,8 @@ that rule is the likely intended one (306.1's « double initiative » → 502.25
 English 2004 text; 502.28 Double Strike is likely). Without a likely rule nothing is said:
 a title we cannot translate is not evidence of a mistake.
 
-Finding them needs every heading of a release and the FR↔EN glossary (~25 ms), so the table
-of the whole corpus is computed once and cached on disk, keyed by the corpus (its texts and
+Finding them needs every heading of a release and the FR↔EN glossary, so the table of the
+whole corpus is computed once and cached on disk, keyed by the corpus (its texts and
 this code, `judge.corpus.loader.corpus_key`) and the glossary's bytes: `judge rule` reads it.
 """
 
@@ -23,11 +23,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from judge.cache import cache_dir, digest, read_pickle, write_pickle
+from judge.corpus.documents import Plain, Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.graph import key as rule_key
 from judge.corpus.lexicon import GLOSSARY_NAME, glossary
 from judge.corpus.loader import corpus_key
-from judge.corpus.model import Plain, Reference, Rule
 from judge.corpus.names import SMALL_WORDS, Key, name_key
 from judge.corpus.numbers import sort_key
 from judge.normalize import fold

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from judge.cache import cache_dir, code_digest, read_pickle, write_pickle
+from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Reference, Rule
 from judge.corpus.numbers import sort_key
 from judge.errors import JudgeError, ManifestError
 from judge.resources import rules_dir

@@ -1,4 +1,4 @@
-"""Which user configuration file applies: `--config FILE`, `$JUDGE_CONFIG` or `./judge.toml`.
+"""Which user configuration file applies: `--config FILE` or `$JUDGE_CONFIG` (nothing else).
 
 Apart from `judge.corpus.manifest` (which reads it) so that a warm start finds the file, to
 name its caches, without importing the record types (nor `pathlib`: the file is named by a
@@ -12,26 +12,40 @@ import sys
 
 from judge import __version__
 from judge.cache import cache_path, digest
-from judge.errors import ManifestError
+from judge.errors import ManifestError, os_reason
 from judge.resources import rules_folder
 
-CONFIG_NAME = "judge.toml"
+_announced: set[str] = set()
 
 
 def find_config(explicit: str | None = None) -> str | None:
-    """`--config FILE`, else `$JUDGE_CONFIG`, else `./judge.toml` if present (as named, or
-    absolute for `./judge.toml`; `os.path.realpath` of it names its caches).
+    """`--config FILE`, else `$JUDGE_CONFIG`, else None: only a file the user names is read
+    (never one found in the current folder). Said on stderr once per process:
+    « configuration lue : CHEMIN ».
 
-    A file named explicitly (option or variable) must exist: a typo in its name is an error,
-    never a silent fallback to the embedded corpus alone.
+    A file named explicitly (option or variable) must be a regular file: a typo in its name
+    is an error, never a silent fallback to the embedded corpus alone.
     """
+    import stat
+
     named = explicit or os.environ.get("JUDGE_CONFIG")
-    if named:
-        if not os.path.isfile(named):
-            raise ManifestError(named, "", "fichier de configuration introuvable")
-        return named
-    local = os.path.join(os.getcwd(), CONFIG_NAME)
-    return local if os.path.isfile(local) else None
+    if not named:
+        return None
+    try:
+        mode = os.stat(named).st_mode
+    except FileNotFoundError:
+        raise ManifestError(named, "", "fichier de configuration introuvable") from None
+    except (OSError, ValueError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "nom de fichier invalide"
+        raise ManifestError(named, "", f"fichier de configuration illisible ({reason})") from None
+    if stat.S_ISDIR(mode):
+        raise ManifestError(named, "", "est un dossier, pas un fichier de configuration")
+    if not stat.S_ISREG(mode):
+        raise ManifestError(named, "", "n'est pas un fichier ordinaire (tube, périphérique…) : refusé")
+    if named not in _announced:
+        _announced.add(named)
+        sys.stderr.write(f"configuration lue : {named}\n")
+    return named
 
 
 def configured_cache(kind: str, suffix: str, config: str | None = None) -> str:

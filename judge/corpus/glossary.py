@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from judge.corpus.documents import GlossaryEntry, Reference
 from judge.corpus.graph import ResolvedReference, RuleGraph
 from judge.corpus.lexicon import GlossaryTerm
 from judge.corpus.lexicon import glossary as lexicon
-from judge.corpus.model import GlossaryEntry, Reference
 from judge.corpus.names import match_terms, name_key, term_key
 
 Via = Literal["term", "lexicon", "words"]

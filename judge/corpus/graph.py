@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from operator import gt
 
 from judge.corpus.catalogue import Catalogue, RuleKey
-from judge.corpus.model import Document, Edition, GlossaryEntry, Plain, Reference, Rule
+from judge.corpus.documents import Document, Edition, GlossaryEntry, Plain, Reference, Rule
 from judge.corpus.numbers import parent_number, sort_key
-from judge.corpus.records import draft
 from judge.errors import NotFound, UnknownEdition
 
 
@@ -28,18 +27,6 @@ class ResolvedReference:
     @property
     def resolved(self) -> bool:
         return self.target is not None
-
-
-_ResolvedReference = draft(ResolvedReference)
-
-
-def _resolved(reference: Reference, target: Rule | None) -> ResolvedReference:
-    """A `ResolvedReference` as the graph makes them, one per reference (see `judge.corpus.records`)."""
-    obj = _ResolvedReference()
-    obj.reference = reference
-    obj.target = target
-    obj.__class__ = ResolvedReference
-    return obj  # type: ignore[no-any-return]
 
 
 def key(rule: Rule) -> RuleKey:
@@ -62,9 +49,14 @@ def find_edition(editions: tuple[Edition, ...], edition_id: str) -> Edition:
 
 
 def newest_edition(editions: tuple[Edition, ...]) -> str:
-    """The latest release (manifest order breaks ties and undated editions)."""
+    """The default edition (of a situation or a search without one): the one that says
+    `default = true`, else the latest release of the embedded ones (an edition from a user's
+    configuration never becomes the default by its date); manifest order breaks ties and
+    undated editions."""
     ids = [e.id for e in editions]
-    return sorted(editions, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
+    chosen = ([e for e in editions if e.default] or [e for e in editions if not e.from_config]
+              or list(editions))
+    return sorted(chosen, key=lambda e: (e.released or "", ids.index(e.id)))[-1].id
 
 
 class RuleGraph:
@@ -117,7 +109,7 @@ class RuleGraph:
             if not refs:
                 continue
             resolved = tuple(
-                _resolved(ref, self.resolve_in(rule.edition, rule.language, ref.number))
+                ResolvedReference(reference=ref, target=self.resolve_in(rule.edition, rule.language, ref.number))
                 for ref in refs
             )
             self._outgoing[k] = resolved

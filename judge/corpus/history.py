@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from judge.corpus.concordance import Change, Concordance, Pair, concordance
+from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule
 from judge.corpus.numbers import sort_key
 from judge.errors import JudgeError, NotFound
 

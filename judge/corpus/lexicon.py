@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from judge.errors import JudgeError
 from judge.resources import rules_dir
 
-TYPE_CHECKING = False  # `pathlib` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -12,8 +12,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from judge.corpus.citations import citation_words, doubts
+from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Reference, Rule
 from judge.corpus.numbers import parent_number, sort_key
 from judge.normalize import fold_title
 

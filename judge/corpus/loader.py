@@ -12,8 +12,8 @@ from pathlib import Path
 from judge import __version__
 from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
 from judge.corpus.config import find_config
+from judge.corpus.documents import Document, Edition
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Document, Edition
 from judge.resources import display_path, rules_dir
 
 CACHE_FORMAT = 1
@@ -86,9 +86,11 @@ def load_editions(config: str | None = None, *, use_cache: bool = True) -> tuple
     found = None if named is None else Path(named)
     path: Path | None = None
     if use_cache:
-        try:
-            seed = manifest.read_bytes() + b"\0" + (found.read_bytes() if found else b"")
-        except OSError:
+        from judge.inputs import MAX_CONFIG_BYTES, InputError, read_regular
+
+        try:  # the user's file: bounded, a regular file (its errors are `apply_config`'s to say)
+            seed = manifest.read_bytes() + b"\0" + (read_regular(str(found), MAX_CONFIG_BYTES) if found else b"")
+        except (OSError, InputError):
             seed = None
         if seed is not None:
             hashed = digest(f"{__version__}\0{manifest}\0{found}\0".encode() + seed)

@@ -1,37 +1,46 @@
 """Reading the corpus manifest (`rules/manifest.toml`) and a user's configuration file.
 
 The manifest names each edition, its languages and their source files in order. A user's
-`judge.toml` (or `--config FILE`, or `$JUDGE_CONFIG`) adds texts or editions without
-touching the installed package. Errors name the file and the field path, in French.
+configuration (`--config FILE` or `$JUDGE_CONFIG`, never a file nobody named) adds texts or
+editions without touching the installed package; ids and languages are names, never paths. Errors name the file and the field path, in French.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from judge.corpus.model import Edition, Text
-from judge.errors import ManifestError
+from judge.corpus.documents import Edition, Text
+from judge.errors import ManifestError, cut
 from judge.resources import rules_dir
 
-_EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text", "game"}
+_EDITION_KEYS = {"id", "label", "released", "description", "removed", "removed_by", "text", "game", "default"}
+# An edition id or a language becomes a folder name of the site: a name, never a path.
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+NAME_MAX = 40
 _TEXT_KEYS = {"language", "files", "origin"}
 _USER_TEXT_KEYS = {"edition", "language", "path", "files", "origin"}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    import tomllib  # only on a cold cache: see corpus.load_editions
+    """A manifest or configuration: a regular file of at most `MAX_CONFIG_BYTES` (the
+    manifest: a rule text's cap), UTF-8 TOML checked for depth before it is parsed."""
+    from judge.inputs import (
+        MAX_CONFIG_BYTES,
+        MAX_RULE_TEXT_BYTES,
+        InputError,
+        decode_utf8,
+        parse_toml,
+        read_regular,
+    )
 
+    cap = MAX_RULE_TEXT_BYTES if path == rules_dir() / "manifest.toml" else MAX_CONFIG_BYTES
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise ManifestError(str(path), "", "fichier introuvable") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(str(path), "", f"TOML invalide : {exc}") from None
-    except OSError as exc:
-        raise ManifestError(str(path), "", f"lecture impossible ({exc.strerror})") from None
+        return parse_toml(decode_utf8(read_regular(str(path), cap), str(path)), str(path))
+    except InputError as exc:
+        raise ManifestError(exc.path, "", exc.reason) from None
 
 
 def _string(value: object, path: Path, field: str, *, optional: bool = False) -> str | None:
@@ -40,6 +49,15 @@ def _string(value: object, path: Path, field: str, *, optional: bool = False) ->
     if not isinstance(value, str) or not value.strip():
         raise ManifestError(str(path), field, "une chaîne non vide est attendue")
     return value
+
+
+def _name(value: object, path: Path, field: str) -> str:
+    """An edition id or a language: letters, digits, `-` and `_` (it names a folder of the site)."""
+    text = _string(value, path, field) or ""
+    if len(text) > NAME_MAX or not NAME.fullmatch(text):
+        raise ManifestError(str(path), field, f"« {cut(text)} » n'est pas un nom valide (lettres, chiffres, "
+                            f"« - » et « _ », {NAME_MAX} caractères au plus, sans / ni ..)")
+    return text
 
 
 def _strings(value: object, path: Path, field: str) -> tuple[str, ...]:
@@ -52,8 +70,11 @@ def _files(names: tuple[str, ...], base: Path, path: Path, field: str) -> tuple[
     out = []
     for i, name in enumerate(names):
         file = (base / name).resolve()
+        if file.is_dir():
+            raise ManifestError(str(path), f"{field}[{i}]", f"{file} est un dossier, pas un fichier")
         if not file.is_file():
-            raise ManifestError(str(path), f"{field}[{i}]", f"fichier introuvable : {file}")
+            reason = "n'est pas un fichier ordinaire" if file.exists() else "fichier introuvable"
+            raise ManifestError(str(path), f"{field}[{i}]", f"{reason} : {file}")
         out.append(str(file))
     return tuple(out)
 
@@ -64,19 +85,22 @@ def _text(raw: object, base: Path, path: Path, field: str) -> Text:
     unknown = sorted(set(raw) - _TEXT_KEYS)
     if unknown:
         raise ManifestError(str(path), f"{field}.{unknown[0]}", "clé inconnue")
-    language = _string(raw.get("language"), path, f"{field}.language") or ""
+    language = _name(raw.get("language"), path, f"{field}.language")
     files = _files(_strings(raw.get("files"), path, f"{field}.files"), base, path, f"{field}.files")
     origin = _string(raw.get("origin"), path, f"{field}.origin", optional=True) or ""
     return Text(language=language, files=files, origin=origin)
 
 
-def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
+def _edition(raw: object, base: Path, path: Path, field: str, *, from_config: bool = False) -> Edition:
     if not isinstance(raw, dict):
         raise ManifestError(str(path), field, "une table est attendue")
     unknown = sorted(set(raw) - _EDITION_KEYS)
     if unknown:
         raise ManifestError(str(path), f"{field}.{unknown[0]}", "clé inconnue")
-    edition_id = _string(raw.get("id"), path, f"{field}.id") or ""
+    edition_id = _name(raw.get("id"), path, f"{field}.id")
+    default = raw.get("default", False)
+    if not isinstance(default, bool):
+        raise ManifestError(str(path), f"{field}.default", "true ou false est attendu")
     texts_raw = raw.get("text", [])
     if not isinstance(texts_raw, list) or not texts_raw:
         raise ManifestError(str(path), f"{field}.text", "au moins un texte est attendu")
@@ -90,6 +114,8 @@ def _edition(raw: object, base: Path, path: Path, field: str) -> Edition:
         removed=_strings(raw.get("removed", []), path, f"{field}.removed"),
         removed_by=_string(raw.get("removed_by"), path, f"{field}.removed_by", optional=True) or "",
         game=_game(raw.get("game"), base, path, f"{field}.game"),
+        from_config=from_config,
+        default=default,
     )
 
 
@@ -138,7 +164,7 @@ def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, 
     by_id = {e.id: e for e in editions}
     order = [e.id for e in editions]
     for i, raw in enumerate(data.get("edition", [])):
-        edition = _edition(raw, config.parent, config, f"edition[{i}]")
+        edition = _edition(raw, config.parent, config, f"edition[{i}]", from_config=True)
         if edition.id in by_id:
             raise ManifestError(str(config), f"edition[{i}].id", f"l'édition « {edition.id} » existe déjà")
         by_id[edition.id] = edition
@@ -164,7 +190,7 @@ def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, 
             else _strings(raw.get("files"), config, f"{field}.files")
         )
         text = Text(
-            language=_string(raw.get("language"), config, f"{field}.language") or "",
+            language=_name(raw.get("language"), config, f"{field}.language"),
             files=_files(names, config.parent, config, f"{field}.path"),
             origin=_string(raw.get("origin"), config, f"{field}.origin", optional=True) or str(config),
         )
@@ -175,6 +201,9 @@ def apply_config(editions: tuple[Edition, ...], config: Path) -> tuple[Edition, 
                 f"l'édition {edition_id} a déjà un texte en « {text.language} »",
             )
         by_id[edition_id] = _with_text(edition, text)
+    defaults = [i for i in order if by_id[i].default]
+    if len(defaults) > 1:
+        raise ManifestError(str(config), "edition.default", f"une seule édition par défaut ({', '.join(defaults)})")
     return tuple(by_id[i] for i in order)
 
 

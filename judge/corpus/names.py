@@ -10,10 +10,10 @@ only: no record type, so a warm `judge search` imports no model.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from judge.normalize import fold
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Literal, TypeVar

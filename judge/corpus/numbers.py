@@ -1,6 +1,6 @@
 """Rule numbers: their syntax, their numeric order and their parents (`306.2a` -> `306.2`).
 
-Plain functions on strings, apart from the record types of `judge.corpus.model`: a warm
+Plain functions on strings, apart from the record types of `judge.corpus.documents`: a warm
 `judge rule` selects rules by number without creating a single dataclass.
 """
 

@@ -22,9 +22,8 @@ import lark_cython
 from lark import Lark, Token, UnexpectedInput
 from lark.visitors import Transformer_NonRecursive
 
-from judge.corpus import records
 from judge.corpus.assemble import Item, Part, Target, assemble, segments_of
-from judge.corpus.model import Document, Segment, Span
+from judge.corpus.documents import Document, Plain, Segment, Span
 from judge.corpus.textio import decode, read_text
 from judge.errors import RuleSyntaxError
 
@@ -279,13 +278,13 @@ def parse_inline(
     if not text:
         return ()
     if not reference and not _MAY_CITE.search(text):
-        return (records.plain(text),)
+        return (Plain(text=text),)
     where = locate or (lambda offset: (1, offset + 1))
 
     def span(target: Target) -> Span:
         line, column = where(target.start)
         end_line, end_column = where(target.end)
-        return records.span(file, line, column, end_line, end_column)
+        return Span(file=file, line=line, column=column, end_line=end_line, end_column=end_column)
 
     return segments_of(_parse(text, "inline", reference), span)
 

@@ -8,6 +8,7 @@ the answer for a rule an edition removed (`300.3` in 2010: the 2004 rule and its
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from judge.corpus.catalogue import Catalogue, EditionFacts, RuleKey
 from judge.corpus.numbers import RULE_NUMBER, sort_key
@@ -18,25 +19,24 @@ NUMBER = re.compile(rf"^{_ONE}$")
 RANGE = re.compile(rf"^({_ONE})\s*[-–]\s*({_ONE})$")
 
 
-# Plain classes, not dataclasses: a warm `judge rule` imports no `dataclasses` (6 ms).
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Removal:
     """A rule of an earlier edition (its primary language) that a later one removed."""
 
-    __slots__ = ("edition", "number", "removed_in", "title")
+    edition: str
+    number: str
+    title: str | None
+    removed_in: tuple[EditionFacts, ...]
 
-    def __init__(self, *, edition: str, number: str, title: str | None,
-                 removed_in: tuple[EditionFacts, ...]) -> None:
-        self.edition, self.number, self.title, self.removed_in = edition, number, title, removed_in
 
-
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Selection:
     """The rules a query names (`exact`) and what to show (with sub-rules for one number),
     as keys (edition, language, number): `RuleGraph.at` gives the rules."""
 
-    __slots__ = ("exact", "query", "shown")
-
-    def __init__(self, *, query: str, exact: tuple[RuleKey, ...], shown: tuple[RuleKey, ...]) -> None:
-        self.query, self.exact, self.shown = query, exact, shown
+    query: str
+    exact: tuple[RuleKey, ...]
+    shown: tuple[RuleKey, ...]
 
 
 class RemovedRule(NotFound):

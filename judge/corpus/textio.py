@@ -84,14 +84,12 @@ def _looks_utf16(data: bytes) -> bool:
 
 
 def read_text(path: str | Path) -> DecodedText:
-    """Read and decode a rule text file; unreadable files raise `SourceError` in French."""
-    p = Path(path)
+    """Read and decode a rule text file (a regular file of at most `MAX_RULE_TEXT_BYTES`);
+    unreadable files raise `SourceError` in French."""
+    from judge.inputs import MAX_RULE_TEXT_BYTES, InputError, read_regular
+
     try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(str(path), "fichier introuvable") from None
-    except IsADirectoryError:
-        raise SourceError(str(path), "c'est un dossier, pas un fichier texte") from None
-    except OSError as exc:
-        raise SourceError(str(path), f"lecture impossible ({exc.strerror})") from None
+        data = read_regular(str(path), MAX_RULE_TEXT_BYTES)
+    except InputError as exc:
+        raise SourceError(str(path), exc.reason) from None
     return decode(data, path=str(path))

@@ -34,11 +34,12 @@ def model_data(path: str) -> dict[str, object]:
     if entry is not None and unchanged(entry[2]):
         return entry[3]
     recorded = stamps((path,))  # before the file is read: a later change shows
+    from judge.inputs import MAX_CONFIG_BYTES, InputError, read_regular
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
+        data = read_regular(path, MAX_CONFIG_BYTES)  # a regular file, bounded, never a FIFO
+    except InputError as error:
+        raise ManifestError(path, "", error.reason) from None
     key = str(digest(data).hexdigest())
     raw = entry[3] if entry is not None and entry[1] == key else _parse(path, data)
     try:
@@ -56,12 +57,16 @@ def cache_file(path: str) -> str:
 
 
 def _parse(path: str, data: bytes) -> dict[str, object]:
-    import tomllib  # only when the file changed, or on a first run
+    from judge.inputs import (  # only when the file changed, or on a first run
+        InputError,
+        decode_utf8,
+        parse_toml,
+    )
 
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ManifestError(path, "", f"TOML invalide : {error}") from None
+        return parse_toml(decode_utf8(data, path), path)
+    except InputError as error:
+        raise ManifestError(error.path, "", error.reason) from None
 
 
 def _read(where: str) -> Entry | None:

@@ -9,6 +9,7 @@ of each, when a situation has one.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from judge.errors import SituationError
 from judge.game.aliases import (
@@ -36,7 +37,6 @@ from judge.game.fields import (
 from judge.game.model import MAX_CREATURES, PERMANENT_KEYS
 from judge.game.turn import MAIN_PHASES, STEP_PHASE
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, Trigger
 

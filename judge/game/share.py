@@ -16,7 +16,7 @@ from typing import Any
 
 from judge.errors import JudgeError
 
-# Within the server's URL limit (judge.web.errors.MAX_URL) with room for the path.
+# Within the server's URL limit (judge.web.refusals.MAX_URL) with room for the path.
 MAX_PERMALINK = 3500
 
 

@@ -8,10 +8,10 @@ triggers and extra steps in `judge.game.readers`; it does not answer questions.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from judge.errors import SituationError
 from judge.game import readers
@@ -64,7 +64,6 @@ from judge.game.turn import (
     STEP_PHASE,
 )
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, StackItem
 
@@ -72,23 +71,42 @@ if TYPE_CHECKING:
 
 
 def load_situation_file(path: str, stdin_text: str | None = None) -> Situation:
-    """Read a situation file; `-` means `stdin_text` (or standard input when None)."""
-    if path == "-":
-        text = stdin_text if stdin_text is not None else sys.stdin.read()
-        return load_situation(text, source="-")
+    """Read a situation file (a regular file of at most `MAX_SITUATION_BYTES`, in UTF-8);
+    `-` means `stdin_text` (or standard input when None)."""
+    from judge.inputs import MAX_SITUATION_BYTES, InputError, decode_utf8, read_bounded_stream, read_regular
+
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise SituationError(path, "fichier introuvable") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SituationError(path, f"lecture impossible ({error})") from None
+        if path == "-":
+            if stdin_text is None:
+                stdin_text = decode_utf8(read_bounded_stream(sys.stdin.buffer, MAX_SITUATION_BYTES), "-")
+            elif len(stdin_text) > MAX_SITUATION_BYTES:
+                raise InputError("-", "entrée standard trop grande")
+            return load_situation(stdin_text, source="-")
+        text = decode_utf8(read_regular(path, MAX_SITUATION_BYTES), path)
+    except InputError as error:
+        raise SituationError(error.path, error.reason) from None
     return load_situation(text, source=path)
 
 
 def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> Situation:
-    """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation."""
+    """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation.
+    Bounded: size, nesting, dotted keys and numbers are checked before parsing
+    (`judge.inputs`), list lengths and size × questions after."""
+    from judge.inputs import (
+        MAX_SITUATION_BYTES,
+        MAX_SITUATION_WORK,
+        has_surrogate,
+        structure_problem,
+        toml_position,
+    )
+
+    if len(text) > MAX_SITUATION_BYTES:
+        raise SituationError(source, f"situation trop grande (au plus {MAX_SITUATION_BYTES // 1024} Kio)")
     fmt = fmt or _guess_format(text, source)
+    if fmt in ("json", "toml"):
+        problem = structure_problem(text, fmt)
+        if problem:
+            raise SituationError(source, problem)
     if fmt == "json":
         import json  # only for a JSON situation
 
@@ -99,19 +117,30 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
                 f"{source}:{error.lineno}:{error.colno}",
                 f"erreur de syntaxe JSON : {_json_reason(error.msg)}",
             ) from None
+        except (ValueError, RecursionError):
+            raise SituationError(source, "JSON refusé (nombre trop long ou imbrication trop profonde)") from None
     elif fmt == "toml":
         import tomllib  # only for a TOML situation
 
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
-            line, column, reason = _toml_position(str(error), text)
+            line, column, reason = toml_position(str(error), text)
             raise SituationError(
                 f"{source}:{line}:{column}", f"erreur de syntaxe TOML : {reason}"
             ) from None
+        except (ValueError, RecursionError):
+            raise SituationError(source, "TOML refusé (nombre trop long ou imbrication trop profonde)") from None
     else:
         raise SituationError("", f"format inconnu « {fmt} » (toml ou json)")
-    return situation_from_data(data, source=source)
+    if has_surrogate(data):
+        raise SituationError(source, "caractère invalide (demi-paire de substitution, comme \\ud800)")
+    situation = situation_from_data(data, source=source)
+    if len(text.encode("utf-8", "replace")) * max(len(situation.questions), 1) > MAX_SITUATION_WORK:
+        raise SituationError(
+            "questions", f"trop de travail : taille de la situation × nombre de questions au plus "
+            f"{MAX_SITUATION_WORK // (1024 * 1024)} Mio (posez moins de questions, ou en plusieurs fois)")
+    return situation
 
 
 def _guess_format(text: str, source: str) -> str:
@@ -134,34 +163,6 @@ _JSON_REASONS = {
     "Invalid \\escape": "séquence d'échappement invalide",
     "Expecting property name": "nom de clé attendu",
 }
-_TOML_REASONS = {
-    "Invalid value": "valeur invalide",
-    "Invalid statement": "instruction invalide",
-    "Expected '=' after a key in a key/value pair": "« = » attendu après la clé",
-    "Cannot overwrite a value": "clé définie deux fois",
-    "Cannot declare": "table déclarée deux fois",
-    "Unterminated string": "chaîne non terminée",
-    "Illegal character": "caractère interdit",
-    "Invalid initial character for a key part": "caractère initial de clé invalide",
-    "Expected newline or end of document after a statement": (
-        "fin de ligne attendue après une instruction"
-    ),
-    "Unclosed array": "liste non fermée",
-    "Unclosed inline table": "table en ligne non fermée",
-    "Expected ']' at the end of a table declaration": "« ] » attendu à la fin d'une déclaration de table",
-    "Expected ']]' at the end of an array declaration": "« ]] » attendu à la fin d'une liste de tables",
-    "Expected": "caractère attendu manquant",
-    "Found invalid character": "caractère invalide",
-    "Cannot mutate immutable namespace": "table en ligne non modifiable",
-    "Cannot redefine namespace": "table redéfinie",
-    "Duplicate inline table key": "clé en double dans une table en ligne",
-    "Unescaped '\\' in a string": "« \\ » non échappé dans une chaîne",
-    "Invalid hex value": "valeur hexadécimale invalide",
-    "Escaped character is not a Unicode scalar value": "caractère échappé invalide",
-    "Invalid date or datetime": "date ou heure invalide",
-}
-
-
 def _json_reason(message: str) -> str:
     for english, french in _JSON_REASONS.items():
         if message.startswith(english):
@@ -169,25 +170,26 @@ def _json_reason(message: str) -> str:
     return "syntaxe invalide"
 
 
-def _toml_position(message: str, text: str) -> tuple[int, int, str]:
-    match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-    head = re.sub(r"\s*\(at .*\)$", "", message)
-    reason = next(
-        (french for english, french in _TOML_REASONS.items() if head.startswith(english)),
-        "syntaxe invalide",
-    )
-    if match:
-        return int(match.group(1)), int(match.group(2)), reason
-    lines = text.splitlines() or [""]
-    return len(lines), len(lines[-1]) + 1, reason  # "at end of document"
-
-
 # -- the situation -------------------------------------------------------------------
+
+
+def _check_lengths(top: Mapping[str, object]) -> None:
+    """The caps of `judge.inputs` on the lists a check replays (before anything is built)."""
+    from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
+
+    caps = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
+            "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
+    own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
+    for key, value in top.items():
+        cap = caps.get(key, MAX_LIST_ITEMS)
+        if isinstance(value, list) and len(value) > cap and key not in own:
+            raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
 
 def situation_from_data(data: object, *, source: str = "-") -> Situation:
     """Validate parsed TOML/JSON data and build the Situation."""
     top = english_keys(read_table(data, ""), "", KEY_ALIASES)
+    _check_lengths(top)
     check_keys(top, "", TOP_KEYS)
     edition = _edition(top.get("edition"))
     players = _players(top.get("players"))

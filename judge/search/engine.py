@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
+from judge.corpus.documents import Rule
 from judge.corpus.glossary import find as find_glossary
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
-from judge.corpus.model import Rule
 from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
 from judge.search.export import POSITIONAL
 from judge.search.fields import FIELD_BOOSTS
@@ -29,7 +29,6 @@ from judge.search.output import Card, GlossaryHit, SearchResult, card_of
 from judge.search.query import Doc, search_with
 from judge.search.tokens import never_stemmed, query_vocabulary, unknown_stem
 
-TYPE_CHECKING = False  # mypy reads this block as true
 if TYPE_CHECKING:
     from judge.search.match import TermPostings
 

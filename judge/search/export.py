@@ -34,19 +34,20 @@ import os
 import weakref
 from bisect import bisect_right
 
+# Reading an export needs none of the graph, the glossary or the model: the builder's
+# (`index_name`, `build_export`) imports are theirs, so that a warm `judge search` loads none.
+from typing import TYPE_CHECKING
+
 from judge.cache import discard, open_trusted, trusted, write_atomic
 from judge.errors import CacheError
 from judge.search.fields import FIELD_BOOSTS
 
-# Reading an export needs none of the graph, the glossary or the model: the builder's
-# (`index_name`, `build_export`) imports are theirs, so that a warm `judge search` loads none.
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import IO, Any
 
     from judge.cache import StrPath
+    from judge.corpus.documents import Edition
     from judge.corpus.graph import RuleGraph
-    from judge.corpus.model import Edition
 
 EXPORT_FORMAT = 2
 EXPORT_FILE = "export.marshal"

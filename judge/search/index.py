@@ -27,8 +27,8 @@ from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
 from judge.cache import cache_dir, ensure_dir, trusted
+from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Rule
 from judge.search.analysis import FrenchAnalyzer
 from judge.search.export import (
     EXPORT_FILE,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from judge.corpus.numbers import RULE_NUMBER
 from judge.errors import JudgeError, UnknownEdition
@@ -25,7 +26,6 @@ from judge.search.match import And, Clause, Node, Or, Phrase
 from judge.search.output import SearchResult, make_hit
 from judge.search.tokens import fold_terms, suggestion
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

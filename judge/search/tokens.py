@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from judge.normalize import fold
 
-TYPE_CHECKING = False  # mypy reads this block as true
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 

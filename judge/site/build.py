@@ -21,18 +21,18 @@ import jinja2
 from judge.checks.questions import QUESTION_BY_ASK, check_label
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
+from judge.corpus.documents import Edition, Reference, Rule, Segment
 from judge.corpus.glossary import entries as glossary_entries
+from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.names import term_key
-from judge.corpus.export import ChecksFor
-from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Edition, Reference, Rule, Segment
 from judge.corpus.numbers import sort_key
-from judge.errors import JudgeError
-from judge.resources import templates_dir
+from judge.corpus.render import ChecksFor
+from judge.errors import JudgeError, os_reason
 from judge.game.share import encode_permalink
+from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
-from judge.site.history import HistoryView, HistoryViews, changes_path
+from judge.site.history_view import HistoryView, HistoryViews, changes_path
 from judge.site.offline_index import search_index_js
 from judge.site.templating import (
     edition_path,
@@ -457,35 +457,166 @@ def base_url(value: str) -> str:
     return url
 
 
+# The file a build writes first into its folder: it says the folder is judge's, and (once the
+# build is complete) lists every file the build wrote, so that the next build replaces only those.
+MARKER = ".judge-build"
+_MARKER_HEAD = "judge build : dossier écrit par judge, remplacé en entier par le prochain judge build\n"
+# Staging (`.NAME-build-PID-XXXX`) and swapped-out (`.NAME-old-PID-XXXX`) folders beside the output.
+_SIDE = re.compile(r"^\.(?P<name>.+)-(?:build|old)-(?:(?P<pid>\d+)-)?[a-z0-9_]{8}$")
+# A staging folder of the old naming (no process id) is stale after this many seconds.
+_LEGACY_STALE_SECONDS = 3600
+
+
+def _inside(folder: Path, relative: str) -> Path:
+    """`folder / relative`, refused unless it lies inside `folder` (no absolute path, no `..`)."""
+    parts = relative.split("/")
+    if (not relative or relative.startswith("/") or "\\" in relative or "\x00" in relative
+            or any(part in ("", ".", "..") for part in parts)):
+        raise SiteError(folder, f"chemin de page refusé : « {relative[:80]} » (hors du dossier du site)")
+    target = folder / relative
+    if not target.resolve().is_relative_to(folder.resolve()):
+        raise SiteError(folder, f"chemin de page refusé : « {relative[:80]} » (hors du dossier du site)")
+    return target
+
+
 def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None,
-               base_url: str | None = None) -> None:
-    """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends."""
+               base_url: str | None = None) -> tuple[str, ...]:
+    """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends;
+    every path is checked to lie inside `folder`. Returns the relative paths written."""
+    written: list[str] = []
     for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
-        target = folder / relative
+        target = _inside(folder, relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content.encode("utf-8"))
+        written.append(relative)
+    return tuple(written)
+
+
+def _refuse(out: Path, reason: str) -> SiteError:
+    return SiteError(out, f"{reason} ; rien n'a été supprimé (choisissez un dossier vide, nouveau, "
+                          "ou celui d'un judge build précédent)")
+
+
+def _check_owned(out: Path) -> None:
+    """`out` may be replaced: missing, an empty folder, or a folder holding only what a previous
+    build wrote (its marker lists it). Anything else is the user's: a `SiteError`, nothing touched."""
+    import os
+
+    if out.is_symlink():
+        raise _refuse(out, "c'est un lien symbolique")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise SiteError(out, "ce chemin existe et n'est pas un dossier")
+    cwd = Path(os.path.realpath(os.getcwd()))
+    real = Path(os.path.realpath(out))
+    if cwd == real or cwd.is_relative_to(real):
+        raise _refuse(out, "c'est le dossier courant ou l'un de ses parents")
+    try:
+        entries = [p for p in out.rglob("*")]
+    except OSError as exc:
+        raise SiteError(out, os_reason(exc)) from exc
+    if not entries:
+        return
+    marker = out / MARKER
+    try:
+        if marker.is_symlink() or not marker.is_file() or marker.stat().st_size > 16 * 1024 * 1024:
+            raise _refuse(out, f"le dossier n'est pas vide et n'a pas été écrit par judge build ({MARKER} absent)")
+        lines = marker.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else "pas en UTF-8"
+        raise _refuse(out, f"{MARKER} illisible ({reason})") from None
+    if not lines or lines[0] + "\n" != _MARKER_HEAD:
+        raise _refuse(out, f"{MARKER} n'est pas celui de judge build")
+    owned = {MARKER, *lines[1:]}
+    for relative in list(owned):  # the folders holding owned files
+        parts = relative.split("/")
+        owned.update("/".join(parts[:i]) for i in range(1, len(parts)))
+    for entry in entries:
+        relative = entry.relative_to(out).as_posix()
+        if relative not in owned or (entry.is_symlink()):
+            raise _refuse(out, f"il contient « {relative[:80]} », que judge build n'a pas écrit")
+
+
+def _remove_stale(out: Path) -> None:
+    """Remove the staging and swapped-out folders of earlier builds of `out` that were killed
+    (their process is gone), when they hold a judge build (or nothing)."""
+    import os
+    import time
+
+    try:
+        siblings = list(out.parent.iterdir())
+    except OSError:
+        return
+    for side in siblings:
+        match = _SIDE.match(side.name)
+        if match is None or match["name"] != out.name or side.is_symlink() or not side.is_dir():
+            continue
+        if match["pid"] is not None:
+            pid = int(match["pid"])
+            if pid == os.getpid() or _alive(pid):
+                continue
+        else:
+            try:
+                if time.time() - side.stat().st_mtime < _LEGACY_STALE_SECONDS:
+                    continue
+            except OSError:
+                continue
+        try:
+            if any(side.iterdir()) and not (side / MARKER).is_file() and not (side / "index.html").is_file():
+                continue  # not a judge build: left alone
+        except OSError:
+            continue
+        shutil.rmtree(side, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None,
                base_url: str | None = None) -> Path:
     """Build into a temporary folder beside `out_dir`, then swap it in; returns index.html's path.
 
-    An existing `out_dir` is replaced only once the new site is complete; on any failure
-    it is left untouched and the temporary folder is removed.
+    `out_dir` must be missing, empty, or a previous build's (its `.judge-build` marker lists
+    every file it holds): anything else, the current folder or one of its parents is refused
+    (`SiteError`) and nothing is touched. An existing build is replaced only once the new site
+    is complete; on any failure it is left untouched and the temporary folder is removed.
+    Staging folders of earlier killed builds are removed.
     """
-    out = Path(out_dir).absolute()
-    if out.exists() and not out.is_dir():
-        raise SiteError(out, "ce chemin existe et n'est pas un dossier")
+    import os
+
+    if not str(out_dir).strip():
+        raise JudgeError("--out : nom de dossier vide ; rien n'a été écrit ni supprimé")
+    out = Path(os.path.abspath(out_dir))
+    if out.parent == out or not out.name or out.name in (".", ".."):
+        raise _refuse(out, "c'est la racine du système de fichiers")
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if cwd == out or cwd.is_relative_to(out) or cwd.is_relative_to(Path(os.path.realpath(out))):
+        raise _refuse(out, "c'est le dossier courant ou l'un de ses parents")
+    _check_owned(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-", dir=out.parent))
+        _remove_stale(out)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-build-{os.getpid()}-", dir=out.parent))
     except OSError as exc:
-        raise SiteError(out, exc.strerror or str(exc)) from exc
+        raise SiteError(out, os_reason(exc)) from exc
     try:
         staging.chmod(0o755)
-        write_site(graph, staging, checks_for=checks_for, base_url=base_url)
+        (staging / MARKER).write_text(_MARKER_HEAD, encoding="utf-8")
+        written = write_site(graph, staging, checks_for=checks_for, base_url=base_url)
+        (staging / MARKER).write_text(_MARKER_HEAD + "".join(f"{r}\n" for r in written), encoding="utf-8")
         if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            _check_owned(out)  # again: the user may have written into it during the build
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-{os.getpid()}-", dir=out.parent))
             old.rmdir()
             out.rename(old)
             staging.rename(out)
@@ -494,7 +625,7 @@ def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor |
             staging.rename(out)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
-        raise SiteError(out, exc.strerror or str(exc)) from exc
+        raise SiteError(out, os_reason(exc)) from exc
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

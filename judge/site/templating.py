@@ -12,8 +12,7 @@ from typing import Any
 
 import jinja2
 
-from judge.corpus.model import Rule
-from judge.corpus.numbers import sort_key
+from judge.corpus.documents import Rule
 from judge.normalize import fold
 from judge.resources import templates_dir
 from judge.search.output import short_definition

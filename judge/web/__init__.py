@@ -1,3 +1,3 @@
 """The web layer: `judge serve`, a Starlette app (`app`) over shared state (`state`), its
-situation form (`forms`) and its error pages and request limits (`errors`).
+situation form (`forms`) and its error pages and request limits (`refusals`).
 """

@@ -5,7 +5,7 @@ computes on the event loop: the cheap work (a rule, a page) runs in a worker thr
 time budget (`judge.web.work`: a route wrapped in `offloaded`, or a `budgeted` endpoint that
 reads its body first); the costly work (checking a situation, a search query) runs in the
 worker processes of `judge.web.pool`, which start and stop with the app. Shared state is
-`judge.web.state`, limits and error pages `judge.web.errors`, the situation checker's
+`judge.web.state`, limits and error pages `judge.web.refusals`, the situation checker's
 answers `judge.web.situations`, the form `judge.web.forms`; pages come from `judge.site.build`.
 """
 
@@ -15,7 +15,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -37,8 +38,12 @@ from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
 from judge.site.templating import glossary_view, page_path, rule_url
 from judge.web import asking, situations
-from judge.web.errors import (
+from judge.web.caching import GZIP_LEVEL, GZIP_MINIMUM
+from judge.web.guard import LOCAL_HOSTS, Guard, allowed_hosts
+from judge.web.pool import PROCESSES, WorkPool
+from judge.web.refusals import (
     MAX_BODY,
+    MAX_HEADERS,
     MAX_URL,
     STATUS_MESSAGES,
     Problem,
@@ -47,7 +52,6 @@ from judge.web.errors import (
     limit_param,
     query_param,
 )
-from judge.web.pool import PROCESSES, WorkPool
 from judge.web.situations import (
     check_answer,
     check_task,
@@ -57,7 +61,7 @@ from judge.web.situations import (
     rule_link,
     search_task,
 )
-from judge.web.state import ASSET_TYPES, AppState, app_state, build_state, render
+from judge.web.state import AppState, app_state, build_state, render
 from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
 _NUMBER = re.compile(rf"^{RULE_NUMBER}$")
@@ -172,8 +176,8 @@ def api_rule(request: Request) -> Response:
     """`judge rule --json`: one number (`300.3`, `300,3`) or a range (`302-303`); a rule the
     edition removed is a 404 naming the rule it was, the edition that removed it, and its history."""
     state = app_state(request)
-    from judge.corpus.export import rule_json
     from judge.corpus.history import histories, history_json
+    from judge.corpus.render import rule_json
 
     edition = state.edition(query_param(request, "edition"))
     try:
@@ -208,10 +212,14 @@ def api_history(request: Request) -> Response:
 
 # ---------------------------------------------------------------------- rulebook pages
 def _site_page(state: AppState, key: str, build: Callable[[], str]) -> HTMLResponse:
+    """A rulebook page, rendered once: concurrent first requests for it wait for one rendering."""
     html = state.pages.get(key)
     if html is None:
-        html = build()
-        state.pages[key] = html
+        with state.page_lock(key):
+            html = state.pages.get(key)
+            if html is None:
+                html = build()
+                state.pages[key] = html
     return HTMLResponse(html)
 
 
@@ -304,19 +312,12 @@ def rule_page(request: Request) -> Response:
 
 
 def asset(request: Request) -> Response:
-    state = app_state(request)
-    name = request.path_params["name"]
-    found = state.assets.get(name)
-    if found is None and name == "search-index.js":
-        # The offline index of the static search page, built on first use.
-        from judge.site.offline_index import search_index_js
-
-        found = (search_index_js(state.graph).encode(), ASSET_TYPES[".js"])
-        state.assets[name] = found
+    """A stylesheet, script or picture of the pages (the offline search index among them),
+    all read and compressed when the app was made."""
+    found = app_state(request).assets.get(request.path_params["name"])
     if found is None:
         raise Problem(404, STATUS_MESSAGES[404])
-    body, kind = found
-    return Response(body, media_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+    return found.response(request)
 
 
 def asset_or_edition(request: Request) -> Response:
@@ -405,16 +406,17 @@ register_url_convertor("judge_rule", _RuleSegment())
 
 def _routes() -> list[Route]:
     page = ["GET", "HEAD"]
+    searched = ("q", "edition", "limit", "lang")
     return [
         Route("/", offloaded(index_page), methods=page),
         Route("/index.html", offloaded(index_page), methods=page),
-        Route("/recherche", offloaded(search_page), methods=page),
-        Route("/search.html", offloaded(search_page), methods=page),
+        Route("/recherche", offloaded(search_page, searched), methods=page),
+        Route("/search.html", offloaded(search_page, searched), methods=page),
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
         Route("/question", asking.question_page, methods=page),
-        Route("/api/search", offloaded(api_search), methods=page),
-        Route("/api/rule/{number}", offloaded(api_rule), methods=page),
-        Route("/api/history/{number}", offloaded(api_history), methods=page),
+        Route("/api/search", offloaded(api_search, searched), methods=page),
+        Route("/api/rule/{number}", offloaded(api_rule, ("edition",)), methods=page),
+        Route("/api/history/{number}", offloaded(api_history, ("edition",)), methods=page),
         Route("/changes/{older:judge_edition}-{newer:judge_edition}.html", offloaded(changes_page), methods=page),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/openapi.json", offloaded(api_openapi), methods=page),
@@ -430,10 +432,11 @@ def _routes() -> list[Route]:
     ]
 
 
-def create_app(graph: RuleGraph, *, processes: int = PROCESSES) -> Starlette:
+def create_app(graph: RuleGraph, *, processes: int = PROCESSES, hosts: Iterable[str] = LOCAL_HOSTS) -> Starlette:
     """The web app over one loaded corpus; the search index is built here, once, if missing. Its
     `processes` worker processes start with its lifespan (or at the first costly request of
-    an app used without it) and stop when the lifespan ends."""
+    an app used without it) and stop when the lifespan ends. It answers the `Host` names
+    `hosts` only (`judge.web.guard`)."""
     pool = WorkPool(graph, tasks=(situations,), processes=processes)
 
     @asynccontextmanager
@@ -446,13 +449,29 @@ def create_app(graph: RuleGraph, *, processes: int = PROCESSES) -> Starlette:
 
     app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers(), lifespan=lifespan)
     app.add_middleware(RequestLimits)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(Guard, hosts=hosts)
     app.state.judge = build_state(graph, pool)
     return app
 
 
+def server_config(app: Starlette, **options: Any) -> Any:
+    """uvicorn's configuration for `app` as `judge serve` runs it: the bounded HTTP protocol of
+    `judge.web.protocol` (header size and read timeouts, French refusals), keep-alive bounded."""
+    import uvicorn
+
+    from judge.web.protocol import KEEP_ALIVE, BoundedProtocol
+
+    options.setdefault("log_level", "warning")
+    return uvicorn.Config(app, http=BoundedProtocol, lifespan="on", server_header=False,
+                          timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS,
+                          **options)
+
+
 @contextmanager
 def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0) -> Iterator[str]:
-    """Run `app` with uvicorn in a thread on a free port of `host`; yields the base URL.
+    """Run `app` with uvicorn (as `judge serve` does) in a thread on a free port of `host`;
+    yields the base URL.
 
     For tests and the load benchmark: the socket is bound before the thread starts, so the
     URL is valid as soon as the server reports it has started.
@@ -463,7 +482,7 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False))
+    server = uvicorn.Server(server_config(app, access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -480,14 +499,16 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
         sock.close()
 
 
-def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000, *, processes: int | None = None) -> None:
+def serve(graph: RuleGraph, host: str = "127.0.0.1", port: int = 8000, *, processes: int | None = None,
+          allow_hosts: Iterable[str] = ()) -> None:
     """Run the app with uvicorn until interrupted (uvicorn logs the address); its worker
-    processes (`processes`, by default `PROCESSES`) are stopped and joined before this returns."""
+    processes (`processes`, by default `PROCESSES`) are stopped and joined before this returns.
+    It answers the local names, `host`, and `allow_hosts` (`judge.web.guard`)."""
     import uvicorn
 
     tune_interpreter()
-    uvicorn.run(create_app(graph, processes=processes or PROCESSES), host=host, port=port, log_level="info",
-                server_header=False, lifespan="on")
+    app = create_app(graph, processes=processes or PROCESSES, hosts=allowed_hosts(host, allow_hosts))
+    uvicorn.Server(server_config(app, host=host, port=port, log_level="info")).run()
 
 
-__all__ = ["AppState", "Problem", "background_server", "create_app", "serve"]
+__all__ = ["AppState", "Problem", "background_server", "create_app", "serve", "server_config"]

@@ -9,8 +9,10 @@ fraction of a second; each gets the corpus once, opens its templates and search 
 is reused), and bounds what one request may cost:
 
 - a deadline: a task not done `budget` seconds after it was submitted (waiting included) is
-  a French 503 at once (still waiting, it is cancelled; running, it finishes in its worker,
-  within the engine's own limits, and its answer is dropped);
+  a French 503 at once; still waiting, it is cancelled; running, its worker processes are
+  killed at once and replaced (a process pool cannot lose one worker without breaking: the
+  tasks the other workers were running are tried again on the new ones, within their own
+  deadlines), so that no abandoned task keeps a core and its memory;
 - a bounded queue: with `processes + queue` tasks submitted and not done, the next request is
   a French 503 « serveur occupé » at once rather than a growing wait;
 - a worker that dies (killed, out of memory) breaks the executor: a new one is started and
@@ -25,6 +27,7 @@ joins the workers; a worker whose server process died exits by itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -46,7 +49,7 @@ from judge.corpus.graph import RuleGraph
 from judge.search.index import export_of
 from judge.search.light import LightIndex
 from judge.search.query import search_with
-from judge.web.errors import Problem
+from judge.web.refusals import Problem
 from judge.web.state import page_environment
 
 T = TypeVar("T")
@@ -183,6 +186,23 @@ class WorkPool:
                 self._executor = None
         broken.shutdown(wait=False, cancel_futures=True)
 
+    def _abandon(self, executor: ProcessPoolExecutor, future: Future[Any]) -> None:
+        """A task past its deadline: cancelled if it still waits; running, its executor's
+        workers are killed (SIGKILL) and new ones started."""
+        if future.cancel() or future.done():
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        self._replace(executor)
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError):  # already gone
+                process.kill()
+        with self._lock:
+            if self._closed:
+                return
+            fresh = self._current()
+        with contextlib.suppress(BrokenProcessPool, RuntimeError):
+            fresh.submit(_ready)  # the new workers start now, not at the next request
+
     # ------------------------------------------------------------------ tasks
     def _submit(self, task: Callable[..., T], args: tuple[Any, ...]) -> tuple[ProcessPoolExecutor, Future[T]]:
         """Count the task in, or refuse it (queue full); a broken executor is replaced once."""
@@ -196,7 +216,7 @@ class WorkPool:
                     executor = self._current()
                 try:
                     future = executor.submit(task, *args)
-                except BrokenProcessPool:
+                except (BrokenProcessPool, RuntimeError):  # broken, or just replaced
                     self._replace(executor)
                     continue
                 future.add_done_callback(self._done)
@@ -219,6 +239,7 @@ class WorkPool:
             try:
                 return await asyncio.wait_for(asyncio.wrap_future(future), max(0.0, deadline - loop.time()))
             except TimeoutError:
+                self._abandon(executor, future)
                 raise over_budget(budget) from None
             except BrokenProcessPool:  # its worker died: once more, on a new executor
                 self._replace(executor)
@@ -232,7 +253,7 @@ class WorkPool:
             try:
                 return future.result(max(0.0, deadline - time.monotonic()))
             except TimeoutError:
-                future.cancel()
+                self._abandon(executor, future)
                 raise over_budget(budget) from None
             except BrokenProcessPool:
                 self._replace(executor)

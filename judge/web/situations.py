@@ -23,9 +23,9 @@ from judge.game.share import decode_permalink, encode_permalink, to_json, to_tom
 from judge.search.output import result_json
 from judge.search.query import search_with
 from judge.site.templating import rule_url
-from judge.web.errors import Problem
 from judge.web.forms import MOMENT_GROUPS, FormState, form_to_situation, situation_to_form
 from judge.web.pool import context
+from judge.web.refusals import Problem, short_message
 from judge.web.state import Pages, render
 from judge.web.timeline import step_urls, timeline
 
@@ -58,7 +58,8 @@ def check_answer(pages: Pages, text: str, fmt: str) -> Answer:
     try:
         _, data, _ = _check(pages, text, fmt)
     except JudgeError as error:
-        return Answer.of(JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NotFound) else 400))
+        return Answer.of(JSONResponse({"error": short_message(str(error))},
+                                      status_code=404 if isinstance(error, NotFound) else 400))
     return Answer.of(JSONResponse(data))
 
 
@@ -162,7 +163,7 @@ def prefilled_form(state: Pages, model: str | None) -> Response:
     try:
         shared = _situation_data(decode_permalink(model))
     except JudgeError as error:
-        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
+        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=short_message(str(error))))
     filled = situation_to_form(shared) if shared is not None else None
     return render(state, "situation.html", **_form_context(state, filled or FormState.empty()))
 
@@ -172,7 +173,7 @@ def _answer_permalink(state: Pages, token: str) -> Response:
     try:
         source = decode_permalink(token)
     except JudgeError as error:
-        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=str(error)))
+        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=short_message(str(error))))
     shared = _situation_data(source)
     form = situation_to_form(shared) if shared is not None else None
     if form is not None:
@@ -207,7 +208,7 @@ def _answer_form(state: Pages, form: FormState, source: str) -> Response:
             situation, data, report = _check(state, json.dumps(data_in, ensure_ascii=False), "json")
     except (JudgeError, Problem) as error:
         status = error.status if isinstance(error, Problem) else 400
-        return render(state, "situation.html", status, **_form_context(state, form, error=str(error)))
+        return render(state, "situation.html", status, **_form_context(state, form, error=short_message(str(error))))
     edition = str(data.get("edition") or situation.edition or state.graph.newest_edition)
     token = encode_permalink(data_in) if data_in is not None else None
     return render(

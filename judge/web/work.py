@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
+from urllib.parse import urlencode
 
 import anyio
 import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from judge.web.caching import Stored, StoredResponse
 from judge.web.pool import over_budget
 from judge.web.state import app_state
 
@@ -47,24 +49,42 @@ async def run_budgeted(request: Request, work: Callable[[], T]) -> T:
         raise over_budget(budget) from None
 
 
-def offloaded(handler: Callable[[Request], Response]) -> Callable[[Request], Awaitable[Response]]:
+def cache_key(request: Request, params: Sequence[str]) -> str:
+    """The path and the values of the parameters the route reads, in a fixed order: another
+    parameter, or another order, is the same answer (and no new cache entry)."""
+    values = request.query_params
+    return request.url.path + "?" + urlencode([(name, values[name]) for name in params if name in values])
+
+
+def offloaded(handler: Callable[[Request], Response], params: Sequence[str] = ()
+              ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint that runs the plain `handler` in a worker thread, within the time budget.
 
-    For GET and HEAD routes, whose answer depends on the URL alone (the corpus never changes
-    while serving): a 200 is kept by URL, and sent again from the event loop without a thread.
+    For GET and HEAD routes, whose answer depends on the path and the query parameters
+    `params` alone (the corpus never changes while serving): a 200 is kept (compressed once,
+    with its `ETag`: `judge.web.caching`), and sent again from the event loop without a thread.
     """
+
+    def work(request: Request) -> tuple[Response, Stored | None]:
+        response = handler(request)
+        if isinstance(response, StoredResponse):  # an asset, already kept
+            return response, response.stored
+        if response.status_code != 200 or not hasattr(response, "body"):
+            return response, None
+        return response, Stored.of_response(response)
 
     @functools.wraps(handler)
     async def endpoint(request: Request) -> Response:
         state = app_state(request)
-        key = request.url.path + "?" + request.url.query
+        key = cache_key(request, params)
         known = state.responses.get(key)
         if known is not None:
-            return known
-        response = await run_budgeted(request, lambda: handler(request))
-        if response.status_code == 200:
-            state.remember(key, response)
-        return response
+            return known.response(request)
+        response, stored = await run_budgeted(request, lambda: work(request))
+        if stored is None:
+            return response
+        state.remember(key, stored)
+        return stored.response(request)
 
     endpoint.offloaded = True  # type: ignore[attr-defined]
     return endpoint

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from checks_support import load_case, real_graph, situation, situation_files
@@ -17,7 +18,6 @@ from judge.errors import SituationError
 from judge.game.model import ASKS
 from judge.game.turn import PHASE_STEPS, PHASES
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from checks_support import real_graph, situation
@@ -17,7 +15,6 @@ from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
 from judge.game.model import Situation
 
-TYPE_CHECKING = False  # types only; mypy reads this block as true
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
 
@@ -27,20 +24,6 @@ def graph() -> RuleSource:
     return real_graph()
 
 
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
-EVENT_MODULES = ("judge.game.events", "judge.game.eventreaders", "judge.checks.replay")
-
-
-@pytest.mark.parametrize(("name", "has_events"), [("attaque-2004.toml", False), ("tour-rejoue.toml", True)])
-def test_judge_check_imports_the_events_only_for_a_situation_with_events(name: str, has_events: bool) -> None:
-    """The event classes are a good part of a cold `judge check`: only a replay loads them."""
-    path = EXAMPLES / name
-    assert ("\nevents = [" in "\n" + path.read_text(encoding="utf-8")) == has_events
-    code = ("import sys; from judge.cli import main; code = main(['check', sys.argv[1], '--json']);"
-            f"print([name for name in {EVENT_MODULES!r} if name in sys.modules]); sys.exit(code)")
-    run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.rstrip().splitlines()[-1] == repr(list(EVENT_MODULES) if has_events else [])
 
 
 def replay(graph: RuleSource, edition: str, described: Situation) -> Replayed:

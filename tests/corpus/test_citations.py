@@ -5,10 +5,10 @@ from __future__ import annotations
 import source_text
 
 from judge.corpus.citations import citation_words, doubts, name_key, rule_doubts
+from judge.corpus.documents import Edition, Reference, Text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary
 from judge.corpus.lint import lint
-from judge.corpus.model import Edition, Reference, Text
 from judge.corpus.parser import parse_text
 
 

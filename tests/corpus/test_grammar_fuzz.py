@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.cli import main
-from judge.corpus.model import plain_text
+from judge.corpus.documents import plain_text
 from judge.corpus.parser import parse_bytes
 from judge.errors import JudgeError
 

@@ -6,9 +6,9 @@ import pytest
 from source_text import EN_2004, EN_2010, FR_2004, FR_2010, numbered
 
 from judge.corpus.citations import cited_term
+from judge.corpus.documents import Edition, Text
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lint import Finding, lint
-from judge.corpus.model import Edition, Text
 from judge.corpus.parser import parse_text
 
 

@@ -10,7 +10,7 @@ import source_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.corpus.model import Plain, Reference, plain_text
+from judge.corpus.documents import Plain, Reference, plain_text
 from judge.corpus.parser import parse_bytes, parse_file, parse_inline, parse_text
 from judge.errors import RuleSyntaxError, SourceError
 from judge.resources import rules_dir

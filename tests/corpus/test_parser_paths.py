@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from judge.corpus.model import Document, Reference, Span
+from judge.corpus.documents import Document, Reference, Span
 from judge.corpus.parser import GRAMMAR_PATH, parse_text
 from judge.corpus.textio import read_text
 from judge.errors import RuleSyntaxError

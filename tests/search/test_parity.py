@@ -93,28 +93,6 @@ def test_light_stems_are_the_snowball_stems(graph) -> None:  # type: ignore[no-u
     assert light.stem("fr", "xyzzyq") == whoosh.stem("fr", "xyzzyq") == "∅xyzzyq"
 
 
-def test_judge_search_reads_the_export_without_importing_whoosh(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # Run outside the checkout: `python -c` puts the current folder first on sys.path, which
-    # would import the source tree instead of the installed package (whose cache this is).
-    index_for(graph)  # the index and its export are in the cache
-    assert (cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE).is_file()
-    # Not on the warm path (the pointer's): Whoosh, the parser, the graph, the model, the
-    # manifest's TOML, pickle, pathlib, typing. Counted: what judge imports (an editable
-    # install's start-up already imports pathlib, for one).
-    heavy = ("whoosh", "judge.corpus.parser", "judge.corpus.graph", "judge.corpus.model", "judge.corpus.glossary",
-             "tomllib", "pickle", "pathlib", "typing")
-    code = ("import sys; before = set(sys.modules); from judge.cli import main; "
-            "code = main(['search', 'blessures de combat']); "
-            f"print([m for m in {heavy!r} if m in sys.modules and m not in before]); sys.exit(code)")
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path)
-            for _ in range(2)]  # the first one writes the pointer
-    for run in runs:
-        assert run.returncode == 0, run.stderr
-        assert "310 Etape des blessures de combat" in run.stdout
-    assert "'whoosh'" not in runs[0].stdout.splitlines()[-1]
-    assert runs[1].stdout.splitlines()[-1] == "[]"
-
-
 def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
     index_for(graph)
     pointer = Path(configured_cache("search", ".pointer"))

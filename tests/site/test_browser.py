@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browser_support import BROWSER_MARKS
 
 from judge.site.build import build_site

@@ -7,12 +7,10 @@ from __future__ import annotations
 import html
 import importlib.util
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browser_support import BROWSER_MARKS
 
 from judge.search.engine import index_for

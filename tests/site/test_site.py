@@ -232,7 +232,11 @@ def test_site_build_is_deterministic(graph, tmp_path: Path) -> None:  # type: ig
 def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "site"
     out.mkdir()
+    build_site(graph, out)  # an empty folder
+    # A page the previous build wrote and this one does not: removed with the previous build.
     (out / "stale.html").write_text("old")
+    marker = out / ".judge-build"
+    marker.write_text(marker.read_text(encoding="utf-8") + "stale.html\n", encoding="utf-8")
     build_site(graph, out)
     assert not (out / "stale.html").exists() and (out / "index.html").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]

@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from links_support import page_links
 
 from judge.site.build import build_site
-from links_support import page_links
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
@@ -84,7 +84,7 @@ def test_every_page_of_the_book_is_served_by_the_app(site: Path, graph) -> None:
     from judge.web.app import create_app
 
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
-    with TestClient(create_app(graph)) as client:
+    with TestClient(create_app(graph), base_url="http://localhost") as client:
         for relative in files:
             response = client.get("/" + relative, follow_redirects=True)
             assert response.status_code == 200, relative

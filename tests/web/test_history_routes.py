@@ -19,7 +19,7 @@ from judge.web.app import create_app
 
 @pytest.fixture(scope="module")
 def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
         yield test_client
 
 

@@ -28,7 +28,7 @@ ATTACK_2004 = {
 
 @pytest.fixture(scope="module")
 def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -89,6 +89,9 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("/api/check", "post", "/api/check", {"content": "{}"}),
     ("/api/check", "post", "/api/check", {"content": "[1, 2"}),
     ("/api/check", "post", "/api/check", {"content": "x" * 70_000}),
+    ("/api/check", "post", "/api/check", {"content": "[" * 50_000 + "]" * 10_000}),  # 422: too deep
+    ("/api/check", "post", "/api/check", {"content": json.dumps(ATTACK_2004),  # 403: another site's form
+                                          "headers": {"origin": "http://evil.example"}}),
     ("/api/openapi.json", "get", "/api/openapi.json", {}),
 ]
 

@@ -131,20 +131,25 @@ def test_served_pages_have_no_offline_wording_and_a_favicon(base_url: str, brows
 
 
 def test_keyboard_skip_link_then_search_box(site: Path, browser: Any) -> None:
+    from playwright.sync_api import expect
+
     context, page = _open(browser, "bureau")
     try:
+        # Every step waits for the page to have done it (no fixed delay, no read before the
+        # browser has moved the focus or followed the link: a loaded machine is only slower).
         page.goto((site / "2004" / "300.html").as_uri())
         page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.className") == "skip"
-        assert page.locator(".skip").is_visible()
+        expect(page.locator(".skip")).to_be_focused()
+        expect(page.locator(".skip")).to_be_visible()
         page.keyboard.press("Enter")
-        assert page.url.endswith("#contenu")
+        page.wait_for_url("**#contenu")
         page.goto((site / "2004" / "300.html").as_uri())
+        search_box = page.locator("#q")
         for _ in range(3):
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.id") == "q":
                 break
-        assert page.evaluate("document.activeElement.id") == "q"
+        expect(search_box).to_be_focused()
     finally:
         context.close()
 

@@ -44,7 +44,7 @@ def app(graph):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -141,7 +141,7 @@ def test_an_app_used_without_its_lifespan_starts_its_workers_at_the_first_task(g
     pool = app.state.judge.pool
     assert pool.worker_pids() == ()
     try:
-        assert _answers(TestClient(app).post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
+        assert _answers(TestClient(app, base_url="http://localhost").post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
         (worker,) = pool.worker_pids()
     finally:
         pool.shutdown()

@@ -18,7 +18,8 @@ from judge.web.app import create_app
 
 @pytest.fixture(scope="module")
 def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph, processes=1), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(graph, processes=1), base_url="http://localhost",
+                    raise_server_exceptions=False) as test_client:
         yield test_client
 
 

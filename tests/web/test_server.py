@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
-from judge.corpus.export import rule_json
+from judge.corpus.render import rule_json
 from judge.web.app import MAX_BODY, create_app
 from judge.web.forms import FormState, form_to_situation
 
@@ -37,7 +37,7 @@ def app(graph):  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -419,7 +419,7 @@ def test_internal_error_is_french_500_without_traceback(graph) -> None:  # type:
 
     app.router.routes.insert(0, Route("/casse", broken))
     app.router.routes.insert(0, Route("/api/casse", broken))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
         page = test_client.get("/casse")
         api = test_client.get("/api/casse")
     assert page.status_code == 500 and "Erreur interne" in page.text

@@ -100,3 +100,20 @@ def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, ba
     answer = page.locator("li.answer[data-ask=block]")
     assert "attaquant : Ours runeguerrier" in answer.inner_text()
     assert answer.locator(".answer-value").inner_text() in ("oui", "non")
+
+
+def test_pages_break_no_rule_of_the_content_security_policy(page: Any, base_url: str) -> None:
+    """Served under the strict CSP (no inline script or style), every page type loads with no
+    violation, and its scripts run: the form's script hides a question's unused parameters."""
+    page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
+                         " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
+    for path in ("/", "/2004/index.html", "/2004/308.html", "/2010/glossaire.html", "/changes/2004-2010.html",
+                 "/recherche?q=mana", "/situation"):
+        response = page.goto(f"{base_url}{path}")
+        assert response is not None and response.status == 200
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        assert page.evaluate("window.__csp") == [], path
+    assert page.locator("#question0_player").is_hidden()  # situation.js ran
+    page.select_option("select[name=question0_ask]", "attack")
+    assert page.locator("#question0_creature").is_visible()
+    assert not [error for error in page.console_errors if "Content Security Policy" in error]

@@ -36,7 +36,7 @@ CODE_NAMES = re.compile(r"\b(declare_attackers|precombat_main|since_turn_start|a
 
 @pytest.fixture(scope="module")
 def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
         yield test_client
 
 

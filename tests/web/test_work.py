@@ -30,7 +30,7 @@ def test_every_route_runs_its_work_off_the_event_loop(graph) -> None:  # type: i
 def no_time(graph):  # type: ignore[no-untyped-def]
     app = create_app(graph)
     app.state.judge.time_budget = 0.0  # any work is over budget
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
         yield client
 
 
@@ -67,7 +67,7 @@ def test_a_small_check_is_answered_at_once_without_budget(no_time: TestClient) -
 def test_the_default_budget_answers_the_same_requests(graph) -> None:  # type: ignore[no-untyped-def]
     app = create_app(graph)
     assert app.state.judge.time_budget == TIME_BUDGET > 0
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
         assert client.get("/api/search?q=pile").status_code == 200
         body = json.dumps({**UPKEEP, "questions": [{"ask": "turn_order", "count": 3}]})
         response = client.post("/api/check", content=body, headers={"content-type": "application/json"})

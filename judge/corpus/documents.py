@@ -201,6 +201,10 @@ class Edition:
     removed_by: str = ""  # the rules change that removed them (French, for display)
     # The game model the checks follow: a model id (`rules/games/<id>.toml`) or a file path.
     game: str | None = None
+    # Read from a user's configuration file (not the embedded manifest): never the default
+    # edition unless it says `default = true`.
+    from_config: bool = False
+    default: bool = False
 
     @property
     def languages(self) -> tuple[str, ...]:

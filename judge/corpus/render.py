@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from judge.corpus.citations import Doubt, rule_doubts
+from judge.corpus.documents import Document, Rule
 from judge.corpus.glossary import GlossaryMatch
 from judge.corpus.glossary import references as glossary_references
 from judge.corpus.graph import RuleGraph
-from judge.corpus.model import Document, Rule
 
 if TYPE_CHECKING:  # lint is not needed to show a rule: keep `judge rule` start-up light
     from judge.corpus.lint import Finding

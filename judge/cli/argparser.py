@@ -1,41 +1,28 @@
 """The command line read by argparse, with French help and usage errors.
 
-Built from the commands' argument tables (`judge.cli.commands`). Used for every command line
-but the plain ones (a command and its positional arguments, no option: `judge.cli.plain`);
-with `command`, only that command's arguments are built (each argument costs argparse a
-help formatter).
+Built from the commands' argument tables (`judge.cli.commands`); with `command`, only that
+command's arguments are built.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import shutil
 import sys
+from typing import TYPE_CHECKING
 
 from judge import __version__
 from judge.cli.commands import COMMANDS, CONFIG_HELP
 
-TYPE_CHECKING = False  # `typing` costs a cold start 3 ms; mypy reads this block as true
 if TYPE_CHECKING:
     from typing import Any
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout at the terminal's width, found as `shutil.get_terminal_size`
-    does ($COLUMNS, else the terminal, else 80) without importing `shutil`: argparse makes a
-    formatter for every argument it is given, and `shutil` costs a cold start 2 ms."""
+    """argparse's help layout at the terminal's width ($COLUMNS, else the terminal, else 80)."""
 
     def __init__(self, prog: str) -> None:
-        try:
-            columns = int(os.environ.get("COLUMNS", "0"))
-        except ValueError:
-            columns = 0
-        if columns <= 0:
-            try:
-                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 0
-            except (AttributeError, ValueError, OSError):
-                columns = 0
-        super().__init__(prog, width=(columns or 80) - 2)
+        super().__init__(prog, width=shutil.get_terminal_size().columns - 2)
 
 
 class _Parser(argparse.ArgumentParser):

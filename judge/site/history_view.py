@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from judge.corpus.concordance import Concordance, ConcordanceError, concordance
+from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.history import DiffOp, change_label, changes, chronological, full_text, grouped, word_diff
-from judge.corpus.model import Rule
 from judge.errors import NotFound
 
 
@@ -146,10 +146,7 @@ class HistoryViews:
         forward = table.source == rule.edition
         pairs = table.counterparts(rule.number) if forward else table.sources(rule.number)
         numbers = tuple(p.target if forward else p.source for p in pairs)
-        if forward:
-            change = table.change_of_source(rule.number)
-        else:
-            change = table.change_of_target(rule.number)
+        change = table.change_of_source(rule.number) if forward else table.change_of_target(rule.number)
         diff: tuple[DiffOp, ...] = ()
         similarity = None
         if pairs:
