@@ -536,6 +536,10 @@ class Builder:
         else:
             attacker = next((e for e in self.entities if e is not blocker and (e.attacking or e.words.role == "attacker")),
                             None)
+        if attacker is None and blocker.state.get("tapped") is not None:
+            # « Ma créature engagée peut-elle bloquer ? »: about the blocker itself; any attacker
+            attacker = self.entity(CreatureWords(name="attaquant quelconque", role="attacker"))
+            plan.notes.append("un attaquant quelconque (sans capacité) de A")
         if attacker is None or attacker is blocker:
             raise Gap("bloquer quelle créature attaquante ?")
         attacker.attacking = True
