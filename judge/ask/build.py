@@ -276,7 +276,14 @@ class Builder:
         if len(told) != 1 or told[0].kind != "events":
             return
         events = told[0].values["events"]
-        if any(kind != "step" for kind, _ in events) or any(p.kind == "moment" for p in self.parts):
+        if any(kind != "step" for kind, _ in events):
+            return
+        said = {p.values["step"] or p.values["phase"] for p in self.parts if p.kind == "moment"}
+        if said and {value for _, value in events} <= said:
+            # « au début de mon étape de pioche, après ma pioche »: the action of that step
+            self.parts = tuple(p for p in self.parts if p is not told[0])
+            return
+        if said:
             return
         if question["ask"] not in ("where", "next"):
             # « après la déclaration des attaquants, il est encore en combat ? »: that step
@@ -598,6 +605,12 @@ class Builder:
             raise Gap("cette créature attaque-t-elle ou bloque-t-elle ?")
         if entity.blocking is None and entity.words.role != "blocker":
             entity.attacking = True
+        elif entity.blocking is None and not any(e.attacking for e in self.entities):
+            # « le bloqueur de mon adversaire »: it blocks an attacker, whichever
+            attacker = self.entity(CreatureWords(name="attaquant quelconque", role="attacker"))
+            attacker.attacking = True
+            entity.blocking = str(id(attacker))
+            plan.notes.append("un attaquant quelconque (sans capacité) de A")
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_blockers"
         plan.questions.append({"ask": "in_combat", "creature": id(entity)})
