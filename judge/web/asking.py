@@ -21,8 +21,8 @@ from judge.errors import JudgeError, NotFound
 from judge.game.share import encode_permalink
 from judge.search.output import result_json
 from judge.search.query import search_with
-from judge.web.refusals import query_param
 from judge.web.pool import WorkerContext, context
+from judge.web.refusals import query_param
 from judge.web.situations import Answer, rule_link
 from judge.web.state import app_state, render
 
