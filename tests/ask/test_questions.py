@@ -29,8 +29,9 @@ _spec.loader.exec_module(evaluation)
 evaluate, figures, grade = evaluation.evaluate, evaluation.figures, evaluation.grade
 
 QUESTIONS = evaluation.load_questions()
-# Measured (bench/eval_ask.py) when the grammar was last improved; a floor, not the goal (85 %).
-RIGHT_FLOOR = 0.55
+# Measured (bench/eval_ask.py): 131/202 = 64.9 % when the grammar was last improved; a floor
+# below it (the goal is 85 %).
+RIGHT_FLOOR = 0.60
 # Understood as the question says, answered wrong by the checker (judge.checks), not by the
 # reading: the situation built is the one the question describes (`first_turn = true`; a
 # creature with `phased_out = true`). Reported to the checks' owner; remove when fixed.
