@@ -24,7 +24,7 @@ from judge.game.situation import load_situation  # noqa: E402
 
 def situation_texts() -> list[str]:
     texts = []
-    for path in sorted((ROOT / "tests" / "situations").iterdir()):
+    for path in sorted(p for p in (ROOT / "tests" / "situations").iterdir() if p.is_file()):
         raw = path.read_text(encoding="utf-8")
         data = tomllib.loads(raw) if path.suffix == ".toml" else json.loads(raw)
         data.pop("expect", None)

@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from judge.checks.report import check, report_json  # noqa: E402
 from judge.corpus.loader import load_graph  # noqa: E402
-from judge.game.model import MAX_EVENTS, MAX_QUESTIONS  # noqa: E402
 from judge.game.situation import load_situation  # noqa: E402
+from judge.game.situationmodel import MAX_EVENTS, MAX_QUESTIONS  # noqa: E402
 from judge.search.engine import index_for  # noqa: E402
 from judge.search.fields import MAX_QUERY  # noqa: E402
 from judge.web.app import create_app, server_config  # noqa: E402

@@ -1,15 +1,17 @@
-"""Search quality on tests/search_eval.toml: MRR@10 and hit@3 of the three implementations of
-one search — the server's (Whoosh index of record), `judge search`'s (the light scorer on the
-exported index) and the static book's (`search.js` in Chromium, on the same export) — their
-parity with the server (same top 10, same first hit), and a naive substring baseline.
+"""Search quality on tests/search_eval.toml: MRR@10 and hit@3 per kind of query (and per origin:
+the project's first 72 queries, the fresh ones) of the two runners of one search — Whoosh
+(`judge search`, `judge serve`, the library) and the static book's (`search.js` in Chromium, on
+the export) — their parity (same top 10, same first hit), beside a plain BM25 baseline
+(`rank-bm25` over every rule, accents folded, rule numbers first) and a naive substring one.
 
 Run: `.venv/bin/python bench/eval_search.py [--verbose] [--no-browser]`. The test suite imports
-`evaluate` from here to assert MRR@10 >= 0.93.
+`evaluate` and `load_cases` from here.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import tomllib
@@ -29,6 +31,8 @@ Ranker = Callable[[str], Sequence[str]]  # query -> ranked "edition:number" keys
 class Case:
     q: str
     expect: tuple[str, ...]
+    kind: str = ""
+    origin: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,7 +45,8 @@ class Score:
 def load_cases(path: Path = EVAL_FILE) -> tuple[Case, ...]:
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    return tuple(Case(q=item["q"], expect=tuple(item["expect"])) for item in data["query"])
+    return tuple(Case(q=item["q"], expect=tuple(item["expect"]), kind=item.get("kind", ""),
+                      origin=item.get("origin", "")) for item in data["query"])
 
 
 def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
@@ -58,9 +63,13 @@ def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
 def ours(graph: RuleGraph) -> Ranker:
     """The server's search: the Whoosh index of record."""
     from judge.search.engine import search
+    from judge.search.query import QueryError
 
     def rank(q: str) -> list[str]:
-        return [f"{h.edition}:{h.number}" for h in search(q, graph=graph, limit=10).hits]
+        try:
+            return [f"{h.edition}:{h.number}" for h in search(q, graph=graph, limit=10).hits]
+        except QueryError:  # nothing to search (only stop words): no hit
+            return []
 
     return rank
 
@@ -72,18 +81,17 @@ def top_ids(results: dict[str, list[str]]) -> Ranker:
 
 def whoosh_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
     from judge.search.engine import index_for
-    from judge.search.query import search_with
+    from judge.search.query import QueryError, search_with
 
     index = index_for(graph)
-    return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
 
+    def ids(q: str) -> list[str]:
+        try:
+            return [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, q).hits]
+        except QueryError:  # nothing to search (only stop words): no hit
+            return []
 
-def light_ids(cases: Sequence[Case]) -> dict[str, list[str]]:
-    from judge.search.light import open_light
-    from judge.search.query import search_with
-
-    index = open_light()
-    return {c.q: [f"{h.edition}:{h.language}:{h.number}" for h in search_with(index, c.q).hits] for c in cases}
+    return {c.q: ids(c.q) for c in cases}
 
 
 def static_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
@@ -122,6 +130,46 @@ def substring_baseline(graph: RuleGraph) -> Ranker:
     return rank
 
 
+_WORD = re.compile(r"\w+")
+_RULE = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]?)?)(?![\w])")
+
+
+def bm25_baseline(graph: RuleGraph) -> Ranker:
+    """A plain BM25 (`rank_bm25.BM25Okapi`) over the title, text and examples of every rule of
+    both languages, words folded (accents, case), no stemming, no stop words, no glossary;
+    a rule number of the query (`R305.4`, `303,1` read as 305.4, 303.1) opens that rule first."""
+    from rank_bm25 import BM25Okapi
+
+    rules = list(graph.all_rules())
+    keys = [f"{r.edition}:{r.number}" for r in rules]
+    corpus = [_WORD.findall(fold(" ".join((r.title or "", r.text, *(e.text for e in r.examples))))) for r in rules]
+    bm25 = BM25Okapi(corpus)
+
+    def rank(q: str) -> list[str]:
+        folded = re.sub(r"(\d{3}),(\d)", r"\1.\2", fold(q))
+        folded = re.sub(r"(\d{3}\.\d+) ([a-z])\b", r"\1\2", re.sub(r"(?<![a-z])(?:cr|r|§)\.?\s*(?=\d{3})", " ", folded))
+        first = [k for n in _RULE.findall(folded) for k in keys if k.endswith(":" + n)]
+        scores = bm25.get_scores(_WORD.findall(folded))
+        order = sorted(range(len(keys)), key=lambda i: -scores[i])
+        return first + [keys[i] for i in order[:30] if scores[i] > 0]
+
+    return rank
+
+
+def report(name: str, score: Score) -> list[str]:
+    """MRR@10 and hit@3 overall, per origin and per kind."""
+    lines = [f"{name:30} MRR@10 = {score.mrr:.3f}   hit@3 = {score.hit3:.3f}   ({len(score.ranks)} requêtes)"]
+    groups: dict[str, list[tuple[Case, int | None]]] = {}
+    for case, r in score.ranks:
+        groups.setdefault(f"origine {case.origin or '?'}", []).append((case, r))
+        groups.setdefault(f"{case.origin} · {case.kind or '?'}", []).append((case, r))
+    for group, ranks in sorted(groups.items()):
+        mrr = sum(1 / r for _, r in ranks if r) / len(ranks)
+        hit3 = sum(1 for _, r in ranks if r and r <= 3) / len(ranks)
+        lines.append(f"    {group:28} MRR@10 = {mrr:.3f}   hit@3 = {hit3:.3f}   ({len(ranks)})")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--verbose", action="store_true", help="list the queries that miss the top 1")
@@ -132,20 +180,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     graph = load_graph()
     cases = load_cases()
     reference = whoosh_ids(graph, cases)
-    systems = {"serveur (Whoosh)": reference, "judge search (léger)": light_ids(cases)}
+    systems = {"Whoosh (judge search, serve)": reference}
     if not args.no_browser and CHROMIUM.exists():
         systems["livre statique (JS)"] = static_ids(graph, cases)
     for name, results in systems.items():
         score = evaluate(top_ids(results), cases)
         same, first = parity(results, reference)
-        print(f"{name:22} MRR@10 = {score.mrr:.3f}   hit@3 = {score.hit3:.3f}   "
-              f"même top 10 que le serveur : {same}/{len(cases)}, même premier : {first}/{len(cases)}")
+        print("\n".join(report(name, score)))
+        print(f"    même top 10 que Whoosh : {same}/{len(results)}, même premier : {first}/{len(results)}"
+              " (requêtes distinctes)")
         if args.verbose and results is reference:
             for case, r in score.ranks:
                 if r != 1:
-                    print(f"    rang {r} : {case.q!r} -> {top_ids(results)(case.q)[:5]} (attendu {case.expect})")
+                    print(f"    rang {r} [{case.kind}] : {case.q!r} -> {top_ids(results)(case.q)[:5]} (attendu {case.expect})")
+    print("\n".join(report("BM25 (rank-bm25, référence)", evaluate(bm25_baseline(graph), cases))))
     baseline = evaluate(substring_baseline(graph), cases)
-    print(f"{'sous-chaîne (naïf)':22} MRR@10 = {baseline.mrr:.3f}   hit@3 = {baseline.hit3:.3f}   ({len(cases)} requêtes)")
+    print(f"{'sous-chaîne (naïf)':30} MRR@10 = {baseline.mrr:.3f}   hit@3 = {baseline.hit3:.3f}   ({len(cases)} requêtes)")
     return 0
 
 

@@ -84,7 +84,7 @@ class IllegalEvent(JudgeError):
     """A replayed event that the rules forbid: names the event index and the rule."""
 
     def __init__(self, index: int, reason: str, rule: str | None = None) -> None:
-        cite = f" (règle {rule})" if rule else ""
+        cite = f" ({'règles' if rule and ',' in rule else 'règle'} {rule})" if rule else ""
         super().__init__(f"events[{index}] : {reason}{cite}")
         self.index = index
         self.reason = reason

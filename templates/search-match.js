@@ -2,8 +2,8 @@
 
    The data is search-index.js (window.JUDGE_SEARCH_INDEX: the export of the Whoosh index of
    record, judge/search/export.py). This file is judge/search/tokens.py (tokens, elision, stop
-   words), judge/search/light.py (stems from the exported lexicon, BM25F from the exported term
-   frequencies and field lengths, typo candidates) and judge/search/match.py (the query tree,
+   words), judge/search/engine.py (stems, here from the exported lexicon; Whoosh's BM25F from the
+   exported term frequencies and field lengths; typo candidates) and judge/search/match.py (the query tree,
    phrases, the best documents), for search.js, which plans and ranks the query. */
 (function (global) {
   "use strict";
@@ -58,24 +58,45 @@
       p.lang[language] = { part: part, stop: new Set(part.stop), terms: new Map(), clauses: new Map(),
                            numbers: null, initials: null, docs: [] };
     });
-    // judge.search.query._glossary: folded names by first character, longest first.
-    var names = new Map();
+    // judge.search.query._glossary: each name's key (its folded words without a plural) by its
+    // first word, longest first, and each key's notion [en, fr, rules, variant].
+    var names = new Map(), firsts = new Map();
     data.glossary.forEach(function (term) {
-      term[0].concat(term[1]).forEach(function (name) { var f = fold(name); if (!names.has(f)) names.set(f, term); });
+      term[0].concat(term[1]).forEach(function (name) {
+        var k = nameKey(name);
+        if (k.length && !names.has(k.join(" "))) names.set(k.join(" "), { key: k, term: term });
+      });
     });
-    var initials = new Map();
-    Array.from(names.keys()).sort(function (a, b) { return b.length - a.length; }).forEach(function (name) {
-      var c = name.slice(0, 1);
-      if (!initials.has(c)) initials.set(c, []);
-      initials.get(c).push(name);
+    Array.from(names.values()).sort(function (a, b) { return b.key.length - a.key.length; }).forEach(function (n) {
+      if (!firsts.has(n.key[0])) firsts.set(n.key[0], []);
+      firsts.get(n.key[0]).push(n.key);
     });
     p.names = names;
-    p.initials = initials;
+    p.firsts = firsts;
+    // RuleIndex.terminology_words: the folded words of the names, by first character.
+    p.termWords = new Map();
+    data.glossary.forEach(function (term) {
+      term[0].concat(term[1]).forEach(function (name) {
+        tokens(p, name, new Set()).forEach(function (t) {
+          var c = t[0].slice(0, 1);
+          if (!p.termWords.has(c)) p.termWords.set(c, new Set());
+          p.termWords.get(c).add(t[0]);
+        });
+      });
+    });
+    p.realWords = new Set(data.real_words);
     p.primary = {};
     data.editions.forEach(function (e) { p.primary[e[0]] = e[1][0]; });
     prepared = p;
     return p;
   }
+
+  // judge.search.query._singular and name_key: a name's folded words, each without a plural.
+  var NAME_WORD = new RegExp(W + "+", "gu");
+  function singular(word) {
+    return Array.from(word).length > 3 && (word.endsWith("s") || word.endsWith("x")) ? word.slice(0, -1) : word;
+  }
+  function nameKey(text) { return (fold(text).match(NAME_WORD) || []).map(singular); }
 
   // judge.search.tokens.folded_tokens: [term, start, end], offsets into the text.
   function tokens(p, text, stop) {
@@ -97,7 +118,7 @@
 
   function neverStemmed(p, term) { return p.protected.has(term) || DIGIT.test(term); }
 
-  // LightIndex.stem: the exported lexicon, or a stem that matches nothing.
+  // RuleIndex.stem: the exported lexicon, or a stem that matches nothing.
   function stem(p, language, word) {
     if (neverStemmed(p, word)) return word;
     var stems = p.lang[language].part.stems;
@@ -106,13 +127,13 @@
     return typeof found === "number" ? word.slice(0, found) : found;
   }
 
-  // Whoosh's bm25, as judge.search.light.read_term computes it: same operations in the same order.
+  // Whoosh's bm25 (whoosh.scoring.bm25): same operations in the same order.
   function bm25(p, idf, tf, length, average) {
     return idf * ((tf * (p.K1 + 1)) / (tf + p.K1 * ((1 - p.B) + p.B * length / average)));
   }
 
   var NONE = { scores: new Map(), positions: new Map() };
-  // Postings.term + light.read_term
+  // Postings.term + engine.read_term
   function term(p, language, field, text) {
     var l = p.lang[language], k = field + "\u0000" + text, found = l.terms.get(k);
     if (found) return found;
@@ -268,5 +289,6 @@
     prepare: prepare, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause,
     exactFrequency: exactFrequency, within: within, doc: doc, lookup: lookup, evaluate: evaluate, top: top,
     Clause: Clause, Or: Or, And: And, Phrase: Phrase, WORD_CHAR: WORD_CHAR, DIGIT: DIGIT,
+    UNKNOWN: UNKNOWN, NAME_WORD: NAME_WORD, singular: singular, nameKey: nameKey,
   };
 })(typeof window !== "undefined" ? window : globalThis);

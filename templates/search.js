@@ -15,9 +15,13 @@
   var stem = core.stem, clause = core.clause, exactFrequency = core.exactFrequency, within = core.within;
   var doc = core.doc, lookup = core.lookup, evaluate = core.evaluate, top = core.top;
   var Clause = core.Clause, Or = core.Or, And = core.And, Phrase = core.Phrase;
-  var WORD_CHAR = core.WORD_CHAR, DIGIT = core.DIGIT;
+  var WORD_CHAR = core.WORD_CHAR, DIGIT = core.DIGIT, UNKNOWN = core.UNKNOWN, TERM_WORD = core.NAME_WORD;
+  var singular = core.singular, termKey = core.nameKey;
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
+  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0;
+  var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
+  var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20;
   var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]/g;
   var DECIMAL_COMMA = /(?<![\p{L}\p{N}_.,])(\p{Nd}{3}),(\p{Nd}{1,2}[a-z]?)(?![\p{L}\p{N}_,])/gu;
@@ -41,21 +45,27 @@
     return { text: text.split(/\s+/).filter(Boolean).join(" "), notices: notices };
   }
 
-  function isWordChar(text, i) { return i >= 0 && i < text.length && WORD_CHAR.test(text[i]); }
-
-  // query._names_in: glossary names as whole words, left to right, longest first.
+  // query._names_in: terminology names word for word (plurals aside), longest first: [start, end, key].
   function namesIn(p, text) {
-    var spans = [], i = 0;
-    while (i < text.length) {
-      if (!isWordChar(text, i - 1)) {
-        var name = (p.initials.get(text[i]) || []).find(function (n) {
-          return text.startsWith(n, i) && !isWordChar(text, i + n.length);
-        });
-        if (name !== undefined) { spans.push([i, i + name.length]); i += name.length; continue; }
-      }
-      i += 1;
+    var words = [], spans = [], i = 0;
+    for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, singular(m[0])]);
+    while (i < words.length) {
+      var key = (p.firsts.get(words[i][2]) || []).find(function (k) {
+        if (k.length > words.length - i) return false;
+        for (var j = 0; j < k.length; j++) if (words[i + j][2] !== k[j]) return false;
+        return true;
+      });
+      if (key === undefined) { i += 1; continue; }
+      spans.push([words[i][0], words[i + key.length - 1][1], key]);
+      i += key.length;
     }
     return spans;
+  }
+
+  // query._name_words: a name's words without stop words, all of them when it is only stop words.
+  function nameWords(p, name, stop) {
+    var words = foldTerms(p, name, stop);
+    return words.length ? words : foldTerms(p, name, new Set());
   }
 
   function nonEmpty(words) { return words.length > 0; }
@@ -64,7 +74,7 @@
   function plan(p, raw) {
     var c = clean(raw), text = c.text, stop = p.queryStop;
     if (!text) return null;
-    var folded = fold(text).replace(DECIMAL_COMMA, "$1.$2");
+    var folded = fold(text).replace(PREFIX, " ").replace(DECIMAL_COMMA, "$1.$2").replace(SPACED_LETTER, "$1$2");
     var numbers = unique(folded.match(NUMBER) || []);
     var phrases = [];
     for (var m of folded.matchAll(QUOTED)) {
@@ -73,16 +83,17 @@
     }
     var rest = folded.replace(/["«»]/g, " ");
     var every = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
-    var expansions = [], english = [], typed = [], spans = namesIn(p, rest);
+    var expansions = [], english = [], typed = [], named = [], spans = namesIn(p, rest);
     spans.forEach(function (span) {
-      var name = rest.slice(span[0], span[1]), entry = p.names.get(name);
-      var inFr = entry[1].some(function (n) { return fold(n) === name; });
-      var inEn = entry[0].some(function (n) { return fold(n) === name; });
+      var name = rest.slice(span[0], span[1]), k = span[2].join(" "), entry = p.names.get(k).term;
+      if (named.indexOf(entry) < 0) named.push(entry);
+      var inFr = entry[1].some(function (n) { return termKey(n).join(" ") === k; });
+      var inEn = entry[0].some(function (n) { return termKey(n).join(" ") === k; });
       typed.push([name, inFr === inEn ? "both" : inFr ? "fr" : "en"]);
-      var alternatives = entry[1].map(function (n) { return foldTerms(p, n, stop); }).filter(nonEmpty);
+      var alternatives = entry[1].map(function (n) { return nameWords(p, n, stop); }).filter(nonEmpty);
       if (alternatives.length && !expansions.some(function (e) { return key(e) === key(alternatives); })) {
         expansions.push(alternatives);
-        english.push(unique(entry[0].concat(entry[1]).map(function (n) { return foldTerms(p, n, stop); }).filter(nonEmpty)));
+        english.push(unique(entry[0].concat(entry[1]).map(function (n) { return nameWords(p, n, stop); }).filter(nonEmpty)));
       }
     });
     for (var s = spans.length - 1; s >= 0; s--) rest = rest.slice(0, spans[s][0]) + " " + rest.slice(spans[s][1]);
@@ -90,7 +101,7 @@
     if (numbers.length) plain = plain.filter(function (w) { return !NUMBER_WORDS.has(w); });
     if (!numbers.length && !plain.length && !expansions.length && !phrases.length) return null;
     return { text: text, numbers: numbers, words: plain, phrases: phrases, expansions: expansions,
-             notices: c.notices, english: english, names: typed, typed: every };
+             notices: c.notices, english: english, names: typed, typed: every, terms: named };
   }
 
   function notions(planned, language) { return language === "fr" ? planned.expansions : planned.english; }
@@ -116,15 +127,21 @@
     if (words.length > 1) {
       clauses.push(Phrase("exact", words, 3, 1.5));
       clauses.push(Phrase("heading", words, 1, 4.0));
+      var pairs = [];
+      for (var i = 0; i + 1 < words.length; i++) pairs.push([words[i], words[i + 1]]);
+      unique(pairs).forEach(function (pair) { if (pair[0] !== pair[1]) clauses.push(Phrase("exact", pair, 1, PAIR_BOOST)); });
     }
     var typed = keep(planned.typed, stop);
     if (typed.length > words.length && typed.length > 1) clauses.push(Phrase("exact", typed, 3, 1.5));
     return clauses.length ? Or(clauses) : null;
   }
 
-  function concepts(words, planned, language, stemOf, stop) {
+  function concepts(p, words, planned, language, stemOf, stop) {
     words = keep(words, stop);
-    var out = unique(words).map(function (w) { return [[stemOf(w)]]; });
+    var out = [];
+    unique(words).forEach(function (w) {  // a word no language's texts hold is no notion
+      if (p.languages.some(function (l) { return clause(p, l, stem(p, l, w)).size > 0; })) out.push([[stemOf(w)]]);
+    });
     planned.phrases.forEach(function (ph) { var k = keep(ph, stop); if (k.length) out.push([k.map(stemOf)]); });
     notions(planned, language).forEach(function (e) {
       var kept = e.map(function (alt) { return keep(alt, stop); }).filter(nonEmpty);
@@ -145,10 +162,20 @@
     return exactFrequency(p, language, word) > 0 || clause(p, language, stem(p, language, word)).size > 0;
   }
 
-  function correctIn(p, language, word) {
-    if (Array.from(word).length < 4 || Array.from(word).length > 30 || DIGIT.test(word)) return null;
-    var candidates = within(p, language, word, Array.from(word).length <= 5 ? 1 : 2);
-    if (!candidates.length) return null;
+  function termWords(p, initial) { return p.termWords.get(initial) || new Set(); }
+
+  // query._correct: the closest word of the texts or of the terminology (a real word: only a
+  // terminology word 1 edit away).
+  function correctIn(p, language, word, real) {
+    var n = Array.from(word).length;
+    if (n < 4 || n > 30 || DIGIT.test(word)) return null;
+    var distance = real || n <= 5 ? 1 : 2, candidates = new Set();
+    termWords(p, word.slice(0, 1)).forEach(function (c) {
+      if (Math.abs(c.length - word.length) <= distance && levenshtein(c, word) <= distance) candidates.add(c);
+    });
+    if (!real) within(p, language, word, distance).forEach(function (c) { candidates.add(c); });
+    candidates.delete(word);
+    if (!candidates.size) return null;
     var best = null, bestKey = null;
     candidates.forEach(function (c) {
       var k = [levenshtein(c, word), -exactFrequency(p, language, c)];
@@ -160,15 +187,67 @@
     return best;
   }
 
+  // query.correction: [fixed, real word?] or null.
   function correction(p, word, languages) {
     var k = languages.join(",") + ":" + word;
     if (p.corrections.has(k)) return p.corrections.get(k);
     var found = null;
-    if (!languages.some(function (language) { return known(p, language, word); })) {
-      for (var i = 0; i < languages.length && found === null; i++) found = correctIn(p, languages[i], word);
+    if (!termWords(p, word.slice(0, 1)).has(word) && !languages.some(function (language) { return known(p, language, word); })) {
+      var real = p.realWords.has(word), fixed = null;
+      for (var i = 0; i < languages.length && fixed === null; i++) fixed = correctIn(p, languages[i], word, real);
+      found = fixed === null ? null : [fixed, real];
     }
     p.corrections.set(k, found);
     return found;
+  }
+
+  // query._corrected: the plan with its unknown words corrected (a real word's correction kept
+  // only when it completes a terminology name), and the corrections.
+  function corrected(p, planned, languages) {
+    var corrections = new Map(), real = [];
+    planned.words.forEach(function (word) {
+      var found = correction(p, word, languages);
+      if (found !== null) { corrections.set(word, found[0]); if (found[1]) real.push(word); }
+    });
+    if (!corrections.size) return [planned, corrections];
+    var fixed = plan(p, suggestion(p, planned.text, corrections) || planned.text);
+    var loose = real.filter(function (w) { return fixed.words.indexOf(corrections.get(w)) >= 0; });
+    if (loose.length) {
+      loose.forEach(function (w) { corrections.delete(w); });
+      if (!corrections.size) return [planned, corrections];
+      fixed = plan(p, suggestion(p, planned.text, corrections) || planned.text);
+    }
+    return [fixed, corrections];
+  }
+
+  // query._variants: per edition, the number prefixes of the variants the query does not name.
+  function variants(p, planned) {
+    var found = {};
+    p.data.glossary.forEach(function (term) {
+      if (!term[3] || planned.terms.indexOf(term) >= 0) return;
+      term[2].forEach(function (k) {
+        var cut = k.indexOf(":"), ed = k.slice(0, cut), number = k.slice(cut + 1);
+        (found[ed] = found[ed] || []).push(number, number + ".");
+      });
+    });
+    return found;
+  }
+
+  // query._defined: the first defining rule of the one notion the query is.
+  function defined(p, planned, edition, languages, preferred) {
+    if (planned.terms.length !== 1 || planned.words.length || planned.numbers.length || planned.phrases.length) return [];
+    var rules = planned.terms[0][2];
+    for (var r = 0; r < rules.length; r++) {
+      var cut = rules[r].indexOf(":"), ed = rules[r].slice(0, cut), number = rules[r].slice(cut + 1);
+      if (!p.data.editions.some(function (e) { return e[0] === ed; }) || (edition && ed !== edition)) continue;
+      var first = preferred || p.primary[ed];
+      var order = languages.filter(function (c) { return c === first; }).concat(languages.filter(function (c) { return c !== first; }));
+      for (var i = 0; i < order.length; i++) {
+        var d = lookup(p, ed, order[i], number);
+        if (d !== null) return [[d, DEFINED_SCORE]];
+      }
+    }
+    return [];
   }
 
   function queryLanguage(p, planned) {
@@ -213,7 +292,7 @@
     return found;
   }
 
-  function merge(perLanguage, first) {
+  function merge(perLanguage, first, covered) {
     var tops = new Map(), order = new Map(), merged = [];
     perLanguage.forEach(function (entry, i) {
       order.set(entry[0], i);
@@ -222,7 +301,10 @@
     var reference = tops.has(first) ? tops.get(first) : 0.0;
     perLanguage.forEach(function (entry) {
       var scale = 1.0, language = entry[0];
-      if (language !== first && reference > 0 && tops.get(language) > 0) scale = OTHER_LANGUAGE * reference / tops.get(language);
+      if (language !== first && reference > 0 && tops.get(language) > 0) {
+        var share = (covered[language] || 0.0) > (covered[first] || 0.0) ? BETTER_LANGUAGE : OTHER_LANGUAGE;
+        scale = share * reference / tops.get(language);
+      }
       entry[1].forEach(function (h) { merged.push([h[0], h[1] * scale]); });
     });
     merged.sort(function (a, b) {
@@ -337,21 +419,27 @@
       var k = d.edition + "\u0000" + d.language + "\u0000" + d.number;
       if (!ranked.has(k)) ranked.set(k, [d, score]);
     }
-    direct(p, planned.numbers, edition).filter(function (h) { return languages.indexOf(h[0].language) >= 0; })
-      .map(function (h) { return [h[0], weight(h[0], h[1])]; })
-      .sort(function (a, b) { return b[1] - a[1]; })
+    // The rule a query numbers in another language comes right after it when no release has
+    // that rule in the query's language, else after the rules under it.
+    var found = direct(p, planned.numbers, edition).filter(function (h) { return languages.indexOf(h[0].language) >= 0; });
+    var own = new Set();
+    found.forEach(function (h) {
+      if (h[1] === DIRECT_SCORE && weight(h[0], 1.0) === 1.0) own.add(h[0].number);
+    });
+    found.map(function (h, i) {
+      var d = h[0], s = h[1] === DIRECT_SCORE && !own.has(d.number) ? h[1] : weight(d, h[1]);
+      return [d, s, weight(d, 1.0) !== 1.0 ? 1 : 0, i];
+    }).sort(function (a, b) { return b[1] - a[1] || a[2] - b[2] || a[3] - b[3]; })
       .forEach(function (h) { setdefault(h[0], h[1]); });
     var missing = planned.numbers.filter(function (n) {
       return !Array.from(ranked.values()).some(function (h) { return h[0].number === n; });
     });
     if (missing.length) notices.push("règle introuvable : " + missing.join(", "));
 
-    var words = planned.words, corrections = new Map();
-    words.forEach(function (word) {
-      var fixed = correction(p, word, languages);
-      if (fixed !== null) corrections.set(word, fixed);
-    });
-    if (corrections.size) words = words.map(function (w) { return corrections.has(w) ? corrections.get(w) : w; });
+    var fixedPlan = corrected(p, planned, languages), corrections = fixedPlan[1];
+    planned = fixedPlan[0];
+    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set();
+    planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
 
     function runIn(language) {
       var stop = p.lang[language].stop, stemOf = function (w) { return stem(p, language, w); };
@@ -362,22 +450,28 @@
         allowed = new Set();
         p.lang[language].part.docs.forEach(function (d, i) { if (d[0] === edition) allowed.add(i); });
       }
-      var wanted = concepts(words, planned, language, stemOf, stop), asked = new Set();
+      var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
-      var names = p.lang[language].part.names;
-      return top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
-        var docnum = h[0], score = h[1];
+      var names = p.lang[language].part.names, best = 0.0;
+      var hits = top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
+        var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
+        best = Math.max(best, c);
         score *= c * c;
+        if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
+        if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
         var name = new Set(names[docnum]);
         if (name.size && Array.from(name).every(function (s) { return asked.has(s); })
             && coverage(function (s) { return name.has(s); }, wanted) === 1.0) score *= NAME_MATCH;
-        return [doc(p, language, docnum), score];
-      });
+        return [d, score];
+      }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
+      covered[language] = best;
+      return hits;
     }
+    defined(p, planned, edition, languages, preferred).forEach(function (h) { setdefault(h[0], h[1]); });
     var newest = data.newest;
     var textHits = merge(languages.map(function (language) { return [language, runIn(language)]; }),
-                         preferred || p.primary[newest]);
+                         preferred || p.primary[newest], covered);
     textHits.slice(0, limit + ranked.size).forEach(function (h) { setdefault(h[0], h[1]); });
 
     var exactWords = new Set(planned.numbers);
@@ -398,7 +492,7 @@
       var removed = card[4];
       return {
         id: d.edition + ":" + d.language + ":" + d.number, edition: d.edition, language: d.language,
-        number: d.number, title: card[0], score: h[1], url: data.urls[d.language][d.docnum],
+        number: d.number, title: card[0], french: card[6] || null, score: h[1], url: data.urls[d.language][d.docnum],
         note: card[1] === "historical" ? "historique" + (removed.length ? ", supprimée en " + removed.join(", ") : "") : "",
         extract: extract(p, card, stop, function (t) { return exactWords.has(t) || stems.has(stem(p, d.language, t)); }),
       };
@@ -498,7 +592,7 @@
       li.className = "search-hit";
       head.className = "hit-head";
       a.href = r.url;
-      a.textContent = r.title ? r.number + " " + r.title : r.number;
+      a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
       where.className = "hit-edition";
       where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
       head.appendChild(a);

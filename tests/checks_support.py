@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.corpus.loader import load_graph
-from judge.game.model import Situation
 from judge.game.situation import load_situation
+from judge.game.situationmodel import Situation
 
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource

@@ -210,7 +210,7 @@ def _has_mana_burn(edition: str, run: Run) -> bool:
 
 
 def _search(text: str, edition: str | None, config: str | None) -> tuple[dict[str, Any], ...]:
-    from judge.search.light import search
+    from judge.search.engine import search
     from judge.search.output import result_json
 
     try:

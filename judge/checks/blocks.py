@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
     from judge.game.objects import Trigger

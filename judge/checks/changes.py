@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from judge.game.events import GainControl, LeavesPlay, Regenerate, SetPower, Tap, Untap
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
     from typing import Any
@@ -61,10 +61,15 @@ def change_note(event: Change, creatures: dict[str, Creature],
         return (f"{event.name} se régénère : elle s'engage, ses blessures sont retirées{tail}.",
                 ("combat.removed",))
     creature = creatures[event.creature]
-    creatures[event.creature] = _out_of_combat(creature, controller=event.by,
-                                               changed_control=creature.controller != event.by)
+    changed = creature.controller != event.by
+    creatures[event.creature] = _out_of_combat(
+        creature, controller=event.by, changed_control=changed,
+        since_turn_start=creature.since_turn_start and not changed)
     tail = " ; elle est retirée du combat" if creature.in_combat else ""
-    return f"{event.by} prend le contrôle de {creature.name}{tail}.", ("combat.removed",)
+    if not changed:
+        return f"{event.by} contrôle déjà {creature.name}{tail}.", ("combat.removed",)
+    return (f"{event.by} prend le contrôle de {creature.name}{tail} ; {event.by} ne la contrôle "
+            "pas continuellement depuis le début du tour.", ("combat.removed", "control.changed"))
 
 
 Notes = list[tuple[str, str]]

@@ -15,18 +15,20 @@ from judge.checks.context import (
 )
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Question
-from judge.game.turn import PHASE_LABELS, STEP_LABELS, turn_order
+from judge.game.situationmodel import Question
+from judge.game.states import first_turn_skip
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
 
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 
 
-@check("discard", cites=("cleanup.discard",))
+@check("discard", cites=("cleanup.discard", "turn.first_turn",
+                         "fact.first_turn_draw_multiplayer", "action.draw"))
 def check_discard(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     topic = "l'étape de nettoyage"
     s = ctx.situation
-    rules = ("cleanup.discard",)
+    rules: tuple[str, ...] = ("cleanup.discard",)
     if player != ctx.active:
         return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul le joueur actif "
                            f"({ctx.active}) se défausse jusqu'à sa taille de main maximale.", topic)
@@ -34,12 +36,21 @@ def check_discard(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(0, rules, f"Aucune : {player} n'a pas de taille de main "
                            "maximale.", topic)
     hand = s.hand(player)
+    if ctx.discarded is not None and player == ctx.active:
+        return ctx.verdict(ctx.discarded, rules, f"{player} s'est défaussé de "
+                           f"{plural(ctx.discarded, 'carte')} au nettoyage de ce tour, jusqu'à sa "
+                           f"taille de main maximale ({s.max_hand_size}).", topic)
     if hand is None:
         raise SituationError(f"hands.{player}", "nombre de cartes en main inconnu : il est "
                              "nécessaire pour la question discard")
     count = max(0, hand - s.max_hand_size)
     why = (f"{player} a {plural(hand, 'carte')} en main pour une taille maximale de "
            f"{s.max_hand_size} : ")
+    if s.first_turn and ctx.replayed:
+        skip = first_turn_skip(ctx.model, s)
+        rules = (*rules, skip or "fact.first_turn_draw_multiplayer", "action.draw")
+        why = ("Premier tour du joueur qui commence : "
+               + ("pas de pioche. " if skip else "il pioche (partie multijoueur). ") + why)
     why += (f"il se défausse de {plural(count, 'carte')} au nettoyage." if count else
             "il ne se défausse d'aucune carte au nettoyage.")
     if ctx.moment.step != "cleanup" and not ctx.ended:
@@ -69,8 +80,9 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
                    f"pas dans l'édition {ctx.edition}.")
         return ctx.verdict(0, ("mana.burn", "mana.removed"), why, topic, extra)
     extra = (("at", {"phase": ctx.moment.phase}),)
-    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), les "
-           f"{plural(pool, 'mana')} inutilisés de la réserve de {player} sont perdus : il perd "
+    lost = ("le mana inutilisé de la réserve de {0} est perdu" if pool == 1 else
+            "les {1} inutilisés de la réserve de {0} sont perdus").format(player, plural(pool, "mana"))
+    why = (f"À la fin de la {phase} (la fin d'une phase, pas d'une étape), {lost} : il perd "
            f"{plural(pool, 'point de vie')}.")
     if ctx.moment.step is not None and ctx.fact("mana_empties") == "phase":
         why += (f" La fin de l'étape « {STEP_LABELS[ctx.moment.step]} » ne cause pas de brûlure "
@@ -108,17 +120,18 @@ def check_turn_order(ctx: Context, question: Question) -> Verdict:
                 "récemment créé en premier (ordre de création : " + ", ".join(s.extra_turns)
                 + ").")
         return ctx.verdict(list(order), ("turn.extra_turns",), why, "les tours supplémentaires")
-    why += " Sans tour supplémentaire, les joueurs jouent chacun leur tour dans l'ordre des places."
-    return Verdict(value=list(order), rules=(), why=why)
+    why += (" Sans tour supplémentaire (qui viendrait juste après le tour en cours), les joueurs "
+            "jouent chacun leur tour dans l'ordre des places.")
+    return ctx.verdict(list(order), ("turn.extra_turns",), why, "l'ordre des tours")
 
 
 # -- the replay's rules ------------------------------------------------------------------------
 
-register_mechanism("replay", cites=(
+register_mechanism("replay", topic=__name__, cites=(
     "turn.phases", "turn.step_ends", "stack.resolves", "priority.*", "action.untap", "action.draw", "action.declare_attackers",
     "action.declare_blockers", "action.combat_damage", "action.deal_combat_damage",
     "action.discard", "action.damage_wears_off", "main.ends", "step.no_priority_ends",
-    "cleanup.no_priority", "hand.cast", "land.play", "mana.burn",
+    "cleanup.no_priority", "hand.cast", "land.play", "mana.burn", "mana.spent", "cast.flash",
     "attack.taps", "attack.vigilance", "block.becomes_blocking", "combat.no_attackers",
     "damage.resolves", "combat.end", "turn.ends", "hand.draw", "turn.first_turn",
     "fact.mana_empties", "fact.combat_damage_on_stack", "fact.first_turn_draw",
@@ -126,5 +139,6 @@ register_mechanism("replay", cites=(
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
-    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat",
+    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*", "sba.*",
+    "fact.first_turn_draw_multiplayer", "turn.skip", "phasing.skipped_untap", "control.changed",
 ))

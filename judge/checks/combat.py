@@ -5,17 +5,44 @@ The `attack_reasons` / `block_reasons` helpers are shared with the replay's decl
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import product
+
 from judge.checks.context import Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target, attacked_player, defenders
-from judge.checks.words import label, plural
-from judge.game.model import Creature, Question
-from judge.game.turn import Moment
+from judge.checks.words import label, listing, plural
+from judge.game.situationmodel import Creature, Question
+from judge.game.turnplan import Moment
 
 # -- combat -------------------------------------------------------------------------------
 
 
+def absent(ctx: Context, creature: Creature, subject: str | None = None
+           ) -> tuple[str, tuple[str, ...]] | None:
+    """Why a creature is not there to attack, block or deal damage (put into the graveyard by
+    a state-based action, gone, phased out), with the deciding concepts; None if it is there.
+    The sentence begins with `subject` (the creature's name by default)."""
+    who = subject or creature.name
+    if creature.destroyed is not None:
+        cause = {"sba.lethal_damage": "créature avec des blessures mortelles",
+                 "sba.zero_toughness": "créature avec une endurance de 0 ou moins"}.get(
+            creature.destroyed, "créature")
+        return (f"{who} n'est plus en jeu : {cause}, elle a été mise au cimetière par "
+                f"{ctx.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",
+                (creature.destroyed, "sba.check", "sba.removed_from_combat"))
+    if not creature.in_play:
+        return f"{who} a quitté le jeu", ("combat.removed",)
+    if creature.phased_out:
+        return (f"{who} est déphasée : elle est traitée comme si elle n'existait pas",
+                ("phasing.absent",))
+    return None
+
+
 def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[str]]:
     """Why a creature may not attack, and the concept deciding each reason."""
+    gone = absent(ctx, creature, "elle")
+    if gone is not None:
+        return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
     if creature.controller != ctx.active:
@@ -39,8 +66,14 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
         reasons.append("elle a le défenseur, qui l'empêche d'attaquer")
         concepts.append("attack.defender")
     if not creature.since_turn_start and not creature.has("haste"):
-        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour "
-                       "et elle n'a pas la célérité")
+        how = ""
+        if creature.changed_control:
+            how = " (il en a pris le contrôle ce tour-ci)"
+            concepts.append("control.changed")
+        elif creature.entered:
+            how = " (elle est arrivée sur le champ de bataille ce tour-ci)"
+        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour"
+                       f"{how} et elle n'a pas la célérité")
         concepts.append("attack.since_turn_start")
     return reasons, concepts
 
@@ -48,7 +81,8 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
 @check("attack", cites=("turn.skip", "turn.ends", "combat.players", "attack.declare",
                         "attack.legal", "attack.only_creatures", "attack.untapped",
                         "attack.defender", "attack.since_turn_start", "attack.haste",
-                        "fact.walls_cannot_attack"))
+                        "fact.walls_cannot_attack", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed", "phasing.absent",
+                        "control.changed"))
 def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
@@ -82,6 +116,11 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(True, tuple(concepts), why, topic)
 
 
+def _teammates(ctx: Context, one: str, other: str) -> bool:
+    """Whether two players are on the same team (shared team turns: 2010 805)."""
+    return any(one in team and other in team for team in ctx.situation.teams)
+
+
 def _matches(creature: Creature, kind: str, slug: str) -> bool:
     if kind == "ability":
         return creature.has(slug)
@@ -112,6 +151,10 @@ def evasion_reasons(ctx: Context, blocker: Creature, attacker: Creature
 
 def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
                   ) -> tuple[list[str], list[str]]:
+    for there in (blocker, attacker):
+        gone = absent(ctx, there)
+        if gone is not None:
+            return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
     if blocker.controller == ctx.active:
@@ -127,7 +170,9 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
             reasons.append(f"{blocker.controller}, qui contrôle {blocker.name}, n'est pas un "
                            f"joueur défenseur ({', '.join(found.players) or 'aucun'})")
             concepts.append("block.legal")
-        elif attacked_player(ctx.situation, attacker) != blocker.controller:
+        elif attacked_player(ctx.situation, attacker) != blocker.controller and not (
+                ctx.situation.variant == "two_headed_giant"
+                and _teammates(ctx, attacked_player(ctx.situation, attacker), blocker.controller)):
             reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
                            "qu'il contrôle")
             concepts.append("block.legal")
@@ -146,7 +191,8 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
-                       "block.declare", "block.legal", "evasion.*"))
+                       "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                       "phasing.absent"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
     attacker = ctx.creature(question.attacker)
@@ -170,6 +216,11 @@ def check_block(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {blocker.name} est une créature dégagée du défenseur et {attacker.name} "
            "attaque.")
     concepts = ["block.legal"]
+    for ability in blocker.abilities:
+        if ctx.model.evasion(ability) is not None and ability not in attacker.abilities:
+            why += (f" {blocker.name} a {label('ability', ability)}, qui ne l'empêche pas de "
+                    "bloquer une créature qui ne l'a pas.")
+            concepts.append(f"evasion.{ability}")
     for ability in attacker.abilities:
         evasion = ctx.model.evasion(ability)
         if evasion is not None:
@@ -225,7 +276,8 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "damage.removed_from_combat", "damage.tapped", "damage.assign",
                               "damage.power", "damage.unblocked", "damage.blocked",
                               "damage.blocker", "damage.trample", "damage.two_steps",
-                              "combat.walker_removed"))
+                              "combat.walker_removed", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                              "phasing.absent", "damage.blocker_gone"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -239,6 +291,10 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
+    gone = absent(ctx, creature)
+    if gone is not None:
+        return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
+                           "de combat.", topic)
     if not creature.is_creature:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé d'être une "
                            "créature, elle est donc retirée du combat et n'inflige pas de "
@@ -260,17 +316,17 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
                                "double initiative.", topic)
     rules = ["damage.assign"]
     if creature.attacking:
-        blockers = [c for c in ctx.situation.creatures
-                    if c.blocks(name) and c.is_creature]
+        blockers = [c for c in ctx.situation.creatures if c.blocks(name) and c.in_combat]
         if creature.blocked and not blockers:
             if creature.has("trample"):
                 why = (f"Oui : {name} est bloquée mais plus aucune créature ne la bloque ; avec le "
                        "piétinement, elle assigne toutes ses blessures de combat au joueur "
                        "défenseur.")
-                return ctx.verdict(True, ("damage.blocked", "damage.trample"), why, topic)
+                return ctx.verdict(True, ("damage.blocked", "damage.blocker_gone",
+                                          "damage.trample"), why, topic)
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
-                   "n'inflige aucune blessure de combat.")
-            return ctx.verdict(False, ("damage.blocked",), why, topic)
+                   "reste bloquée et n'inflige aucune blessure de combat.")
+            return ctx.verdict(False, ("damage.blocked", "damage.blocker_gone"), why, topic)
         if not creature.blocked and attack_target(ctx.situation, creature) is None:
             return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
                                f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
@@ -318,25 +374,110 @@ def _pay(ctx: Context, player: str, cost: int, kind: str) -> tuple[bool, str, li
         concepts
 
 
-def _attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »)."""
+def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature], alone: str
+                 ) -> int:
+    """The largest number of requirements (« attaque / bloque si possible ») that a declaration
+    could obey without breaking a restriction « ne peut pas attaquer / bloquer seule » (`alone`
+    names that flag): every requirement when two creatures can go together; one alone only if
+    it may go alone or another creature could join it."""
+    if len(required) != 1:
+        return len(required)
+    if not ctx.fact("requirements_count_partners"):
+        partners = required  # 2004 500.5: only options that satisfy a requirement count
+    only = required[0]
+    return 1 if not getattr(only, alone) or any(p.name != only.name for p in partners) else 0
+
+
+_SEARCH_LIMIT = 4096  # declarations tried when counting requirements (beyond: the rule above)
+_SEARCH_PAIRS = 256  # blocker-attacker pairs examined for that search
+
+
+def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creature],
+                        attackers: list[Creature]) -> int:
+    """The requirements a declaration of blockers could obey without breaking a restriction,
+    the minimum number of blockers of an attacker (`min_blockers`) included: tried
+    declaration by declaration (each creature blocks one attacker it may block, or none)."""
+    if not ctx.fact("requirements_count_partners"):
+        free = required  # 2004 500.5: only options that satisfy a requirement count
+    if len(free) * len(attackers) > _SEARCH_PAIRS:
+        return _most_obeyed(ctx, required, free, "cant_block_alone")
+    options = [[None, *(a.name for a in attackers if not block_reasons(ctx, c, a)[0])] for c in free]
+    total = 1
+    for choice in options:
+        total *= len(choice)
+    if total > _SEARCH_LIMIT:
+        return _most_obeyed(ctx, required, free, "cant_block_alone")
+    minimum = {a.name: a.min_blockers for a in attackers if a.min_blockers}
+    best = 0
+    for picks in product(*options):
+        chosen = [(c, a) for c, a in zip(free, picks, strict=True) if a is not None]
+        counts = Counter(a for _, a in chosen)
+        if any(0 < counts[a] < n for a, n in minimum.items()):
+            continue
+        if len(chosen) == 1 and chosen[0][0].cant_block_alone:
+            continue
+        best = max(best, sum(1 for c, _ in chosen if c.must_block))
+    return best
+
+
+def _requirements(required: list[Creature], chosen: set[str], most: int, verb: str
+                  ) -> list[str]:
+    obeyed = [c.name for c in required if c.name in chosen]
+    if len(obeyed) >= most:
+        return []
+    missing = [c.name for c in required if c.name not in chosen]
+    many = len(missing) > 1
+    return [f"{listing(missing)} {'doivent' if many else 'doit'} {verb} si "
+            f"{'elles le peuvent' if many else 'elle le peut'} (sans coût à payer) : cette "
+            f"déclaration respecte {plural(len(obeyed), 'exigence')}, alors qu'une déclaration "
+            f"pourrait en respecter {most} sans enfreindre de restriction"]
+
+
+def _obeyed(concepts: list[str], kind: str, verb: str) -> str:
+    """The sentence saying a legal declaration obeys its restrictions and requirements."""
+    if f"{kind}.requirements" in concepts:
+        return (f" Elle respecte autant d'exigences que possible sans enfreindre de restriction "
+                f"(une créature engagée ou qui a un coût à payer est dispensée {verb}).")
+    if f"{kind}.restrictions" in concepts:
+        return " Elle respecte les restrictions."
+    return ""
+
+
+def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »):
+    obey every restriction and as many requirements as possible (2004 500.2–500.5, 2010
+    508.1c–d); tapped creatures and those with a cost to attack are exempt."""
     problems: list[str] = []
     concepts: list[str] = []
     if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
         problems.append(f"{names[0]} ne peut pas attaquer seule")
         concepts.append("attack.restrictions")
-    for creature in ctx.situation.creatures:
-        if (creature.must_attack and creature.name not in names and creature.controller == ctx.active
-                and not attack_reasons(ctx, creature)[0] and creature.attack_cost == 0
-                and not (creature.cant_attack_alone and not names)):
-            problems.append(f"{creature.name} doit attaquer si elle le peut, et elle le peut "
-                            "(sans coût à payer)")
-            concepts.append("attack.requirements")
+    limit = ctx.situation.max_attackers
+    if limit is not None and len(names) > limit:
+        problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
+                        f"({len(names)} déclarées)")
+        concepts.append("attack.restrictions")
+    mine = [c for c in ctx.situation.creatures if c.controller == ctx.active]
+    free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
+    required = [c for c in free if c.must_attack]
+    most = _most_obeyed(ctx, required, free, "cant_attack_alone")
+    if limit is not None:
+        most = min(most, limit)
+    found = _requirements(required, set(names), most, "attaquer")
+    if found:
+        problems += found
+        concepts.append("attack.requirements")
+    elif any(c.must_attack for c in mine):
+        concepts.append("attack.requirements")  # obeyed, or exempt (tapped, a cost to pay)
+    if (any(c.cant_attack_alone for c in mine) or limit is not None) and (
+            "attack.restrictions" not in concepts):
+        concepts.append("attack.restrictions")  # obeyed
     return problems, concepts
 
 
-def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
-    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »)."""
+def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+    """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
+    as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""
     problems: list[str] = []
     concepts: list[str] = []
     blockers = list(dict.fromkeys(b for b, _ in blocks))
@@ -344,13 +485,28 @@ def _block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[lis
         problems.append(f"{blockers[0]} ne peut pas bloquer seule")
         concepts.append("block.restrictions")
     attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
-    for creature in ctx.situation.creatures:
-        if (creature.must_block and creature.name not in blockers and creature.block_cost == 0
-                and not (creature.cant_block_alone and not blockers)
-                and any(not block_reasons(ctx, creature, a)[0] for a in attackers)):
-            problems.append(f"{creature.name} doit bloquer si elle le peut, et elle le peut "
-                            "(dégagée, sans coût à payer)")
-            concepts.append("block.requirements")
+    counts = Counter(a for _, a in blocks)
+    for attacker in attackers:
+        if attacker.min_blockers and 0 < counts[attacker.name] < attacker.min_blockers:
+            problems.append(f"{attacker.name} ne peut être bloquée que par "
+                            f"{plural(attacker.min_blockers, 'créature')} ou plus")
+            concepts.append("block.restrictions")
+    theirs = [c for c in ctx.situation.creatures if c.controller != ctx.active]
+    found: list[str] = []
+    if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
+        free = [c for c in theirs if c.block_cost == 0
+                and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
+        required = [c for c in free if c.must_block]
+        found = _requirements(required, set(blockers),
+                              _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
+    if found:
+        problems += found
+        concepts.append("block.requirements")
+    elif any(c.must_block for c in theirs):
+        concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
+    if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
+            "block.restrictions" not in concepts):
+        concepts.append("block.restrictions")  # obeyed
     return problems, concepts
 
 
@@ -378,7 +534,7 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
             problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
                             f"({', '.join(others)})")
         targets = {attacked_player(s, c) if c.attacks is None else c.attacks for c in members}
-        if len(targets) > 1 and ctx.rules("attack.band_target"):
+        if len(targets) > 1 and ctx.fact("band_same_target"):
             problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
                             "joueur ou planeswalker")
             concepts.append("attack.band_target")
@@ -417,7 +573,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
 
 
 @check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
-                                   "attack.untapped", "attack.since_turn_start",
+                                   "attack.untapped", "attack.since_turn_start", "control.changed",
                                    "attack.defender", "fact.walls_cannot_attack",
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",
@@ -437,7 +593,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = _attack_rules(ctx, names)
+    more_problems, more_concepts = attack_rules(ctx, names)
     problems += more_problems
     concepts += more_concepts
     announce, more_problems = _announce(ctx, names)
@@ -454,18 +610,21 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts), text, topic)
     paid, text, more = _pay(ctx, ctx.active, cost, "attack")
     concepts += more
+    obeyed = _obeyed(concepts, "attack", "d'attaquer")
     if not names:
-        return ctx.verdict({"legal": True, "cost": 0}, ("attack.procedure",), f"Oui : "
-                           f"{ctx.active} peut choisir de ne pas attaquer.", topic)
+        return ctx.verdict({"legal": True, "cost": 0}, tuple(dict.fromkeys(
+            ("attack.procedure", "attack.legal", *concepts))), f"Oui : {ctx.active} peut choisir "
+            "de ne pas attaquer." + obeyed, topic)
     if not paid:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
-                           f"Non : {', '.join(names)} pourraient attaquer ensemble." + text, topic)
+                           (f"Non : {listing(names)} pourraient attaquer ensemble." if len(names) > 1
+                            else f"Non : {names[0]} pourrait attaquer.") + text, topic)
     concepts += ["attack.legal", "attack.becomes"]
     word = "deviennent attaquantes" if len(names) > 1 else "devient attaquante"
-    why = (f"Oui : {', '.join(names)} peuvent attaquer ensemble." if len(names) > 1 else
+    why = (f"Oui : {listing(names)} peuvent attaquer ensemble." if len(names) > 1 else
            f"Oui : {names[0]} peut attaquer.") + text
-    why += announce
-    why += f" Une fois les coûts payés, {', '.join(names)} {word}."
+    why += announce + obeyed
+    why += f" Une fois les coûts payés, {listing(names)} {word}."
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 
 
@@ -497,7 +656,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = _block_rules(ctx, blocks)
+    more_problems, more_concepts = block_rules(ctx, blocks)
     problems += more_problems
     concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
@@ -509,9 +668,11 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
         defender = ctx.creature(blocks[0][0]).controller
     paid, text, more = _pay(ctx, defender, cost, "block")
     concepts += more
+    obeyed = _obeyed(concepts, "block", "de bloquer")
     if not blocks:
-        return ctx.verdict({"legal": True, "cost": 0}, ("block.procedure",), f"Oui : "
-                           f"{defender} peut choisir de ne pas bloquer.", topic)
+        return ctx.verdict({"legal": True, "cost": 0}, tuple(dict.fromkeys(
+            ("block.procedure", "block.legal", *concepts))), f"Oui : {defender} peut choisir de "
+            "ne pas bloquer." + obeyed, topic)
     pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks)
     if not paid:
         return ctx.verdict({"legal": False, "cost": cost}, tuple(concepts),
@@ -520,7 +681,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     attackers = list(dict.fromkeys(a for _, a in blocks))
     word = ("deviennent bloquées, même si leurs" if len(attackers) > 1 else
             "devient bloquée, même si ses")
-    why = (f"Oui : {pairs}." + text + f" {', '.join(attackers)} {word} bloqueurs quittent "
+    why = (f"Oui : {pairs}." + text + obeyed + f" {listing(attackers)} {word} bloqueurs quittent "
            "ensuite le combat.")
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 

@@ -9,12 +9,14 @@ The checks themselves are elsewhere.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
-from judge.game.model import Creature, Question, Situation
-from judge.game.turn import (
+from judge.game.situationmodel import Creature, Question, Situation
+from judge.game.states import first_turn_skip
+from judge.game.turnplan import (
     MAIN_PHASES,
     PHASE_LABELS,
     Moment,
@@ -42,7 +44,9 @@ if TYPE_CHECKING:
 
     class RuleSource(Protocol):
         """What the checks need of the rule graph (a `RuleGraph`, or the `Catalogue` of the rule
-        store: `judge check` reads no rule)."""
+        store: `judge check` reads no rule); built once, never changed, hashed by identity."""
+
+        def __hash__(self) -> int: ...
 
         def edition(self, edition_id: str) -> EditionInfo: ...
 
@@ -93,6 +97,7 @@ class CheckSpec:
     name: str
     ask: str | None
     cites: tuple[str, ...]
+    topic: str  # the module that registers it
     function: CheckFunction | None = None
 
     def rules_in(self, model: GameModel) -> tuple[str, ...]:
@@ -117,37 +122,44 @@ def check(ask: str, *, cites: tuple[str, ...]) -> Callable[[CheckFunction], Chec
     """Register the check answering `ask`, with the concepts whose rules it cites."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        REGISTRY[ask] = CheckSpec(name=ask, ask=ask, cites=cites, function=function)
+        REGISTRY[ask] = CheckSpec(name=ask, ask=ask, cites=cites, topic=function.__module__,
+                                  function=function)
         return function
 
     return register
 
 
-def register_mechanism(name: str, *, cites: tuple[str, ...]) -> None:
-    """Register the concepts cited by a mechanism that answers no question (the replay)."""
-    REGISTRY[name] = CheckSpec(name=name, ask=None, cites=cites)
+def register_mechanism(name: str, *, topic: str, cites: tuple[str, ...]) -> None:
+    """Register the concepts cited by a mechanism that answers no question (the replay);
+    `topic` is the registering module's `__name__`."""
+    REGISTRY[name] = CheckSpec(name=name, ask=None, cites=cites, topic=topic)
 
 
 # -- the context ---------------------------------------------------------------------
 
-_KNOWN: dict[int, tuple[RuleSource, dict[str, frozenset[str]]]] = {}
 
-
+@lru_cache(maxsize=16)
 def known_numbers(graph: RuleSource, edition: str) -> frozenset[str]:
-    """Rule numbers of an edition in the graph, in any of its languages (cached per graph)."""
-    entry = _KNOWN.get(id(graph))
-    if entry is None or entry[0] is not graph:
-        entry = (graph, {})
-        _KNOWN[id(graph)] = entry
-    table = entry[1]
-    if edition not in table:
-        table[edition] = graph.numbers(edition)
-    return table[edition]
+    """Rule numbers of an edition in the graph, in any of its languages (a graph is built once
+    and never changes: cached by the graph object itself)."""
+    return graph.numbers(edition)
 
 
-# Per graph: (edition, model, concepts) -> the numbers cited. Bounded by the concept tuples
-# the code writes (and the trail's), times the editions.
-_CITED: dict[int, tuple[RuleSource, dict[tuple[str, GameModel, tuple[str, ...]], tuple[str, ...]]]] = {}
+@lru_cache(maxsize=4096)
+def _cited(graph: RuleSource, edition: str, model: GameModel, concepts: tuple[str, ...]
+           ) -> tuple[str, ...]:
+    """The concepts' numbers that the edition's text has, in rule order. Bounded by the concept
+    tuples the code writes (and the trail's), times the editions."""
+    numbers = [n for c in concepts for n in model.rules(c)]
+    return tuple(sorted(dict.fromkeys(n for n in numbers if _present(graph, edition, n)),
+                        key=_rule_order))
+
+
+def _present(graph: RuleSource, edition: str, number: str) -> bool:
+    if ":" in number:
+        home, plain = number.split(":", 1)
+        return home in graph.edition_ids and plain in known_numbers(graph, home)
+    return number in known_numbers(graph, edition)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,6 +181,8 @@ class Context:
     arrival: tuple[str, ...] = ()
     damage: DamageRecord | None = None  # after a replay with combat damage
     replayed: bool = False
+    performed: tuple[str, ...] = ()  # state-based actions performed on a described situation
+    discarded: int | None = None  # after a replay: cards the cleanup's discard removed
 
     @property
     def moment(self) -> Moment:
@@ -194,30 +208,11 @@ class Context:
 
     def cite(self, *numbers: str) -> tuple[str, ...]:
         """The given numbers that exist in the graph, without duplicates."""
-        out: list[str] = []
-        for number in numbers:
-            if ":" in number:
-                edition, plain = number.split(":", 1)
-                present = (edition in self.graph.edition_ids
-                           and plain in known_numbers(self.graph, edition))
-            else:
-                present = number in known_numbers(self.graph, self.edition)
-            if present and number not in out:
-                out.append(number)
-        return tuple(out)
+        return tuple(n for n in dict.fromkeys(numbers) if _present(self.graph, self.edition, n))
 
     def cited(self, concepts: tuple[str, ...]) -> tuple[str, ...]:
-        """The concepts' numbers that the edition's text has, in rule order (memoized)."""
-        key = (self.edition, self.model, concepts)
-        entry = _CITED.get(id(self.graph))
-        if entry is None or entry[0] is not self.graph:
-            entry = (self.graph, {})
-            _CITED[id(self.graph)] = entry
-        found = entry[1].get(key)
-        if found is None:
-            found = tuple(sorted(self.cite(*self.rules(*concepts)), key=_rule_order))
-            entry[1][key] = found
-        return found
+        """The concepts' numbers that the edition's text has, in rule order."""
+        return _cited(self.graph, self.edition, self.model, concepts)
 
     def verdict(self, value: JSON, concepts: tuple[str, ...], why: str, topic: str,
                 extra: tuple[tuple[str, JSON], ...] = ()) -> Verdict:
@@ -270,7 +265,8 @@ def where_label(moment: Moment) -> str:
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
-                  replayed: bool = False, nth: int = 0, repeat: int = 0) -> Context:
+                  replayed: bool = False, nth: int = 0, repeat: int = 0,
+                  performed: tuple[str, ...] = (), discarded: int | None = None) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -297,7 +293,8 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     repeats = repeat + (1 if no_priority and step == "cleanup" and waiting else 0)
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
                      two_damage_steps=two, cleanup_repeats=repeats,
-                     extra_phases=s.extra_phases, extra_steps=s.extra_steps)
+                     extra_phases=s.extra_phases, extra_steps=s.extra_steps,
+                     first_turn_skip=first_turn_skip(model, s))
     index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step,
                                 repeat=repeat), nth)
     if ended:
@@ -310,7 +307,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         holder = None
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
-                   replayed=replayed)
+                   replayed=replayed, performed=performed, discarded=discarded)
 
 
 def answer(spec: CheckSpec, ctx: Context, question: Question) -> Answer:

@@ -15,7 +15,7 @@ from judge.checks.context import JSON, Context, Verdict, check
 from judge.checks.defenders import attack_target, defending_player
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Creature, Question, Situation
+from judge.game.situationmodel import Creature, Question, Situation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +38,7 @@ class DamageRecord:
     on_stack: bool = False
     sources_gone: tuple[str, ...] = ()
     power_changed: tuple[str, ...] = ()
+    why: tuple[str, ...] = ()  # the concepts deciding how the damage was assigned
 
 
 def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:
@@ -100,6 +101,43 @@ def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit
     return tuple(out)
 
 
+def assignment_concepts(situation: Situation, dealers: Iterable[Creature], *, ordered: bool,
+                        damage_step: str | None) -> tuple[str, ...]:
+    """The concepts deciding how the dealers assign their combat damage (`ordered`: the model's
+    damage assignment order), and why others deal none (put into the graveyard by a
+    state-based action)."""
+    out: list[str] = ["damage.assign", "damage.power"]
+    for creature in dealers:
+        if creature.tapped:
+            out.append("damage.tapped")
+        if damage_step is not None:
+            out.append("damage.two_steps")
+            out += [f"ability.{a}" for a in ("first_strike", "double_strike") if creature.has(a)]
+        if creature.blocking:
+            out.append("damage.blocker")
+            continue
+        blockers = current_blockers(situation, creature)
+        if not creature.blocked:
+            out.append("damage.unblocked")
+            if creature.attacks and attack_target(situation, creature) is None:
+                out.append("combat.walker_removed")
+            continue
+        out.append("damage.blocked")
+        if not blockers:
+            out.append("damage.blocker_gone")
+            if creature.has("trample"):
+                out.append("damage.trample")
+            continue
+        if creature.has("trample"):
+            out.append("damage.trample_lethal")
+        if ordered and len(blockers) > 1 and not any(b.has("banding") for b in blockers):
+            out.append("damage.order")
+    for creature in situation.creatures:
+        if creature.destroyed is not None:
+            out += [creature.destroyed, "sba.removed_from_combat"]
+    return tuple(dict.fromkeys(out))
+
+
 def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]:
     """Damage to a creature of the order before each one ahead of it gets lethal damage."""
     names = ", ".join(t.name for t in targets)
@@ -154,8 +192,8 @@ def split_resolved(assigned: tuple[Hit, ...], creatures: dict[str, Creature]
 
 
 def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple[Hit, ...],
-         dropped: tuple[Hit, ...], powers: dict[str, int | None], *, on_stack: bool
-         ) -> DamageRecord:
+         dropped: tuple[Hit, ...], powers: dict[str, int | None], *, on_stack: bool,
+         why: tuple[str, ...] = ()) -> DamageRecord:
     """Mark the damage dealt on the creatures (in `creatures`); the record of the resolution."""
     for hit in dealt:
         target = creatures.get(hit.target)
@@ -165,7 +203,7 @@ def deal(creatures: dict[str, Creature], assigned: tuple[Hit, ...], dealt: tuple
     changed = tuple(dict.fromkeys(h.source for h in dealt if h.source in powers
                                   and creatures[h.source].power != powers[h.source]))
     return DamageRecord(assigned=assigned, dealt=dealt, dropped=dropped, on_stack=on_stack,
-                        sources_gone=gone, power_changed=changed)
+                        sources_gone=gone, power_changed=changed, why=why)
 
 
 # -- assign_damage ------------------------------------------------------------------------
@@ -176,6 +214,12 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
     s = ctx.situation
     attacked = attack_target(s, creature) if creature.attacking else None
     player = attacked or defending_player(s)
+    # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
+    # even once that planeswalker has left combat
+    walker = creature.attacks if creature.attacking and creature.attacks and (
+        creature.attacks not in s.players) else None
+    whom = (f"au planeswalker qu'elle attaque ({player})" if walker and attacked else
+            f"au joueur défenseur ({player})")
     power = creature.power
     if power is None:
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
@@ -208,24 +252,39 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         if not blockers:
             if creature.has("trample"):
                 concepts.append("damage.trample")
+                if walker and attacked is None:
+                    concepts.append("damage.trample_walker")
+                    if total:
+                        problems.append(f"le planeswalker qu'elle attaquait ({walker}) a été "
+                                        "retiré du combat, et aucune blessure d'une créature qui "
+                                        "attaque un planeswalker ne peut être assignée au joueur "
+                                        "défenseur, même avec le piétinement")
+                    return problems, concepts
                 if any(t != player and a for t, a in given.items()):
                     problems.append("bloquée mais sans bloqueur restant, avec le piétinement "
-                                    f"elle assigne toutes ses blessures à {player}")
+                                    f"elle assigne toutes ses blessures {whom}")
                 return problems, concepts
             concepts.append("damage.blocked")
             return ["bloquée et plus aucune créature ne la bloque : elle n'assigne aucune "
                     "blessure"] if total else [], concepts
         concepts.append("damage.blocked")
         gone = [n for n in creature.damage_order if n not in names]
-        if gone and ctx.rules("damage.order_removed"):
+        if gone and ctx.fact("damage_assignment_order"):
             concepts.append("damage.order_removed")
-        strangers = [t for t, a in given.items() if a and t not in names and t != player]
+        strangers = [t for t, a in given.items() if a and t not in names and t != player
+                     and not (walker and t == defending_player(s))]
         if strangers:
             problems.append(f"{', '.join(strangers)} ne la bloque pas")
-        if given.get(player):
+        defender = defending_player(s)
+        if walker and given.get(defender) and defender != player:
+            concepts.append("damage.trample_walker")
+            problems.append(f"elle attaque le planeswalker {walker} : aucune de ses blessures ne "
+                            f"peut être assignée au joueur défenseur ({defender}), même avec le "
+                            "piétinement ; l'excédent va au planeswalker")
+        if given.get(player) or creature.has("trample"):
             concepts.append("damage.trample_lethal")
             if not creature.has("trample"):
-                problems.append(f"sans le piétinement, elle n'assigne rien au joueur ({player})")
+                problems.append(f"sans le piétinement, elle n'assigne rien {whom}")
             elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
                 problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
                                 "mortelles avant que le reste aille au joueur")
@@ -248,7 +307,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         problems.append(f"elle assigne ses blessures à ce qu'elle bloque ({', '.join(names)}), "
                         f"pas à {', '.join(wrong)}")
     gone = [n for n in creature.damage_order if n not in names]
-    if gone and ctx.rules("damage.blocker_order_removed"):
+    if gone and ctx.fact("damage_assignment_order"):
         concepts.append("damage.blocker_order_removed")
     if any(a.has("banding") for a in targets):
         concepts.append("damage.band_attackers")
@@ -264,6 +323,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.lethal_first", "damage.whole", "damage.illegal",
                                "damage.order_removed", "damage.blocker_order",
                                "damage.blocker_order_removed", "combat.walker_removed",
+                               "damage.trample_walker",
                                "damage.band_blockers", "damage.band_attackers"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
@@ -285,7 +345,7 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     if problems:
         why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
                + ".") + note
-        if ctx.rules("damage.illegal"):
+        if ctx.fact("illegal_assignment_undone"):
             concepts.append("damage.illegal")
             why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
                     "joueur a commencé à assigner.")
@@ -318,8 +378,34 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
 # -- damage_dealt ---------------------------------------------------------------------------
 
 
+_ASSIGNED = {
+    "damage.unblocked": "une créature attaquante non bloquée assigne ses blessures au joueur ou "
+                        "planeswalker qu'elle attaque",
+    "damage.blocked": "une créature bloquée les assigne aux créatures qui la bloquent encore",
+    "damage.blocker_gone": "bloquée sans bloqueur restant, elle reste bloquée et n'assigne rien "
+                           "(sauf avec le piétinement)",
+    "damage.blocker": "une créature bloqueuse les assigne à la créature qu'elle bloque",
+    "damage.two_steps": "dans chacune des deux étapes, seules les créatures qui y ont droit "
+                        "(initiative, double initiative, puis les autres) assignent des blessures",
+    "sba.removed_from_combat": "une créature mise au cimetière par une action basée sur un état "
+                               "n'est plus là pour en assigner",
+}
+
+
+def _assigned(record: DamageRecord) -> str:
+    said = [text for concept, text in _ASSIGNED.items() if concept in record.why]
+    return (" Assignation : chaque créature assigne des blessures égales à sa force ; "
+            + " ; ".join(said) + ".") if said else ""
+
+
 @check("damage_dealt", cites=("damage.resolves", "damage.as_assigned", "damage.source",
-                              "damage.recipient_gone", "damage.not_spell"))
+                              "damage.recipient_gone", "damage.not_spell", "damage.assign",
+                              "damage.power", "damage.unblocked", "damage.blocked",
+                              "damage.blocker_gone", "damage.trample", "damage.trample_lethal",
+                              "damage.order", "damage.blocker", "damage.tapped",
+                              "damage.two_steps", "ability.first_strike", "ability.double_strike",
+                              "sba.lethal_damage", "sba.zero_toughness", "sba.removed_from_combat",
+                              "combat.walker_removed"))
 def check_damage_dealt(ctx: Context, question: Question) -> Verdict:
     topic = "les blessures de combat infligées"
     record = ctx.damage
@@ -334,11 +420,13 @@ def check_damage_dealt(ctx: Context, question: Question) -> Verdict:
     listed = "; ".join(f"{h.source} inflige {plural(h.amount, 'blessure')} à {h.target}"
                        for h in record.dealt) or "aucune"
     if not record.on_stack:
-        return ctx.verdict(value, ("damage.resolves",), f"Les blessures de combat assignées "
-                           f"sont infligées simultanément, sans la pile : {listed}.", topic)
-    concepts = ["damage.resolves", "damage.not_spell"]
+        return ctx.verdict(value, ("damage.resolves", *record.why), f"Les blessures de combat "
+                           f"assignées sont infligées simultanément, sans la pile : {listed}."
+                           + _assigned(record), topic)
+    concepts = ["damage.resolves", "damage.not_spell", *record.why]
     why = (f"Les blessures de combat, mises sur la pile comme un seul objet (qui n'est ni un sort "
-           f"ni une capacité), se résolvent et sont infligées telles qu'assignées : {listed}.")
+           f"ni une capacité), se résolvent et sont infligées telles qu'assignées : {listed}."
+           + _assigned(record))
     if record.dropped:
         concepts.append("damage.recipient_gone")
         why += " Non infligées, car leur destinataire n'est plus en jeu : " + "; ".join(

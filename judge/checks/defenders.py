@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import Creature, Situation
+from judge.game.situationmodel import Creature, Situation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

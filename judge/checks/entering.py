@@ -21,10 +21,11 @@ from judge.checks.blocks import (
     later_block_triggers,
     not_fired,
 )
-from judge.checks.combat import attack_reasons, block_reasons
+from judge.checks.combat import attack_reasons, attack_rules, block_reasons, block_rules
 from judge.checks.context import Context
+from judge.checks.words import listing, plural
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
     from judge.game.objects import Trigger
@@ -64,6 +65,15 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
         if reasons:
             return Refused(reason=f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
                            concept=concepts[0])
+    problems, concepts = attack_rules(ctx, attackers)
+    if problems:
+        return Refused(reason=" ; ".join(problems), concept=concepts[0])
+    cost = sum(creatures[name].attack_cost for name in attackers)
+    can = ctx.situation.available(ctx.active)
+    if cost > can:
+        return Refused(reason=f"le coût d'attaque total est de {plural(cost, 'mana')} et "
+                       f"{ctx.active} ne peut en payer que {can} (réserve et capacités de mana) ; "
+                       "le paiement partiel n'est pas permis", concept="attack.pay")
     tapped = []
     for name in attackers:
         creature = creatures[name]
@@ -77,7 +87,7 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
                        concepts=("action.declare_attackers", "combat.no_attackers"))
     several = len(attackers) > 1
     text = (f"{ctx.active} déclare comme {'attaquants' if several else 'attaquant'} : "
-            f"{', '.join(attackers)}")
+            f"{listing(attackers)}")
     concepts = ["action.declare_attackers", "attack.taps"]
     if tapped:
         verb = "s'engagent" if len(tapped) > 1 else "s'engage"
@@ -102,6 +112,9 @@ def declare_blockers(ctx: Context, creatures: dict[str, Creature],
         if reasons:
             return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "
                            + " ; ".join(reasons), concept=concepts[0])
+    problems, concepts = block_rules(ctx, blocks)
+    if problems:
+        return Refused(reason=" ; ".join(problems), concept=concepts[0])
     bands: dict[str, list[str]] = {}
     for creature in creatures.values():
         if creature.band is not None and creature.attacking:
@@ -154,10 +167,13 @@ def _blockers_of(creatures: dict[str, Creature], attacker: str) -> list[str]:
 
 def apply(event: CombatEvent, creatures: dict[str, Creature], *, active: str, defending: str,
           controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
-    """Apply a combat event (its timing already checked) and say what it did."""
+    """Apply a combat event (its timing already checked) and say what it did. A permanent put
+    onto the battlefield has not been controlled continuously since the turn began."""
     if isinstance(event, EntersAttacking):
-        return _enters_attacking(event.creature, creatures, active)
+        return _enters_attacking(replace(event.creature, since_turn_start=False), creatures,
+                                 active)
     if isinstance(event, EntersBlocking):
+        event = replace(event, creature=replace(event.creature, since_turn_start=False))
         return _enters_blocking(event, creatures, defending, controllers, triggers)
     return _block_by_effect(event, creatures, triggers)
 

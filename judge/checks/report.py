@@ -9,16 +9,18 @@ checks is `judge.checks.coverage`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from judge.checks.catalog import registered
 from judge.checks.context import Answer, Context, answer, build_context
 from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
+from judge.checks.statebased import described
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
-from judge.game.model import Question, Situation
+from judge.game.situationmodel import Question, Situation
 from judge.game.states import check_state
-from judge.game.turn import PHASE_LABELS, STEP_LABELS, PlannedStep
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
 
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
@@ -79,26 +81,16 @@ def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Tra
         ctx, trail = replay_context(graph, edition, model, situation)
         return ctx, cited(ctx, trail)
     check_state(model, situation)
-    return build_context(graph, edition, model, situation), None
-
-
-_Timelines = dict[tuple[int, bool, GameModel], tuple["TimelineEntry", ...]]
-_TIMELINES: dict[int, tuple[tuple[PlannedStep, ...], _Timelines]] = {}
+    situation, done = described(model, situation)
+    return build_context(graph, edition, model, situation,
+                         performed=tuple(a.concept for a in done)), None
 
 
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
-    """The timeline of a plan under a model (plans are cached by `plan_turn`, models by file:
-    kept per plan object; the model is part of the key, its rules name the skips)."""
-    entry = _TIMELINES.get(id(ctx.plan))
-    if entry is None or entry[0] is not ctx.plan:
-        entry = (ctx.plan, {})
-        _TIMELINES[id(ctx.plan)] = entry
-    key = (ctx.index, ctx.ended, ctx.model)
-    if key not in entry[1]:
-        entry[1][key] = _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
-    return entry[1][key]
+    return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
 
 
+@lru_cache(maxsize=1024)
 def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []

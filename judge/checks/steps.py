@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.checks.blocks import declared_attack_triggers, declared_block_triggers
+from judge.checks.combat import absent
 from judge.checks.context import JSON, Context, Verdict, check, where_label
 from judge.checks.defenders import attack_target
 from judge.checks.words import plural
 from judge.errors import SituationError
-from judge.game.model import Creature, Question
-from judge.game.turn import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+from judge.game.situationmodel import Creature, Question
+from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, Trigger
@@ -41,11 +42,21 @@ def _names(names: list[str]) -> str:
 
 
 @check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
-                       "priority.untap"))
+                       "priority.untap", "turn.skip", "phasing.skipped_untap"))
 def check_untap(ctx: Context, question: Question) -> Verdict:
+    topic = "l'étape de dégagement"
+    if ctx.skip_reason("untap") == "turn.skip":
+        return ctx.verdict({"phase_out": [], "phase_in": [], "untap": []},
+                           ("turn.skip", "phasing.skipped_untap"), f"Rien : l'étape de dégagement "
+                           f"de {ctx.active} est sautée ce tour-ci ; on passe au-delà comme si "
+                           "elle n'existait pas : aucun permanent ne se déphase, ne se rephase ni "
+                           "ne se dégage.", topic)
     phase_out, phase_in, untap, kept = untap_plan(ctx)
     value: dict[str, JSON] = {"phase_out": phase_out, "phase_in": phase_in, "untap": untap}
-    topic = "l'étape de dégagement"
+    s = ctx.situation
+    things: list[Creature | Permanent] = [*s.creatures, *s.permanents]
+    others = [p.name for p in things
+              if p.controller != ctx.active and (p.phasing or p.phased_out)]
     concepts = ["action.untap"]
     parts = [f"Pendant l'étape de dégagement de {ctx.active}"]
     if phase_out or phase_in:
@@ -58,6 +69,8 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
             verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
             said.append(f"{_names(phase_in)} {verb}")
         parts.append("d'abord, " + " et ".join(said) + " (simultanément, sans la pile)")
+    elif others:
+        concepts.insert(0, "action.phasing")
     if untap:
         verb = "se dégagent" if len(untap) > 1 else "se dégage"
         parts.append(f"ensuite {_names(untap)} {verb}")
@@ -70,6 +83,9 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
         why += f" Un effet l'en empêche : {_names(kept)} {verb}."
     if phase_out:
         why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
+    if others:
+        why += (f" Seuls les permanents du joueur actif se déphasent ou se rephasent : "
+                f"{_names(others)} ne change pas.")
     if ctx.moment.step == "untap":
         concepts.append("priority.untap")
         why += " Personne ne reçoit la priorité pendant cette étape."
@@ -185,6 +201,11 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
             concepts.append("triggers.on.unblocked")
             why += (f" {trigger.name} ne se déclenche pas : {me.name} est bloquée (même si ses "
                     "bloqueurs ont été retirés du combat depuis).")
+        if (trigger.on or "").endswith("_count") and key == "declare_blockers":
+            concepts.append("triggers.on.count")
+            many = "au moins " if trigger.at_least else ""
+            why += (f" {trigger.name} ne se déclenche pas : le nombre de créatures n'est pas "
+                    f"{many}{trigger.count} au moment où les bloqueurs sont déclarés.")
     return instances, why, concepts
 
 
@@ -205,7 +226,12 @@ _NEVER_IN_COMBAT = {
 @check("in_combat", cites=("combat.removed", "damage.removed_from_combat", "damage.tapped",
                            "combat.declared_stays", "combat.end", "attack.becomes",
                            "block.becomes", "combat.alone", "enters.*",
-                           "combat.walker_removed", "combat.blocker_walker"))
+                           "combat.walker_removed", "combat.blocker_walker", "sba.check",
+                           "attack.legal", "attack.haste", "block.blocked", "ability.vigilance",
+                           "damage.power",
+                           "damage.blocker_gone", "block.legal", "damage.two_steps",
+                           "phasing.skipped_untap", "action.phasing", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat",
+                           "phasing.absent"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -214,6 +240,10 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
                            "combat, toutes les créatures sont retirées du combat.", topic)
+    if creature.destroyed is not None:
+        gone = absent(ctx, creature)
+        assert gone is not None
+        return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle est retirée du combat.", topic)
     if not creature.in_play:
         return ctx.verdict(False, ("combat.removed",), f"Non : {name} a quitté le jeu, elle est "
                            "retirée du combat.", topic)
@@ -221,8 +251,9 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, (creature.entered,), f"Non : {name} a été mise sur le champ "
                            f"de bataille {_NEVER_IN_COMBAT[creature.entered]}.", topic)
     if creature.phased_out:
-        return ctx.verdict(False, ("combat.removed",), f"Non : {name} est déphasée, elle est "
-                           "retirée du combat.", topic)
+        return ctx.verdict(False, ("combat.removed", "phasing.absent"), f"Non : {name} est "
+                           "déphasée : traitée comme si elle n'existait pas, elle est retirée du "
+                           "combat.", topic)
     attackers = [c.name for c in ctx.situation.creatures if c.attacking and c.in_combat
                  and c.attacks == name]
     if "planeswalker" in creature.card_types and attackers and (
@@ -241,9 +272,15 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
             why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
         elif creature.changed_control:
             why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
-        concept = ("combat.removed" if creature.regenerated or creature.changed_control
-                   else "attack.becomes" if ctx.at_or_after("declare_attackers") else "combat.end")
-        return ctx.verdict(False, (concept,), why, topic)
+        removal: tuple[str, ...] = (
+            ("combat.removed",) if creature.regenerated or creature.changed_control
+            else ("attack.becomes", "block.becomes") if ctx.at_or_after("declare_attackers")
+            else ("combat.end",))
+        if ctx.moment.extra and "combat.end" not in removal:
+            removal += ("combat.end",)
+            why += (" Une phase de combat supplémentaire a ses propres déclarations : ce qui "
+                    "attaquait ou bloquait lors d'un combat précédent a quitté le combat à sa fin.")
+        return ctx.verdict(False, removal, why, topic)
     role = "attaquante" if creature.attacking else "bloqueuse"
     concepts = ["attack.becomes" if creature.attacking else "block.becomes"]
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
@@ -258,6 +295,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         concepts.append("damage.tapped")
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
                 "combat.")
+    why += _still_there(ctx, creature, concepts)
     if creature.attacking and attack_target(ctx.situation, creature) is None:
         concepts.append("combat.walker_removed")
         why += (f" Le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du combat : "
@@ -275,11 +313,55 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
 
 
+def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """Why a creature in combat is still there and still in it (concepts added in place)."""
+    why = ""
+    s = ctx.situation
+    if creature.attacking and not creature.entered_attacking:
+        concepts.append("attack.legal")
+        if creature.has("haste") and not creature.since_turn_start:
+            concepts.append("attack.haste")
+            why += " Elle a pu attaquer grâce à la célérité."
+        if creature.has("vigilance") and not creature.tapped:
+            concepts.append("ability.vigilance")
+            why += " Avec la vigilance, attaquer ne l'a pas engagée."
+    if creature.attacking and creature.blocked:
+        concepts.append("block.blocked")
+        if not any(c.blocks(creature.name) and c.in_combat for c in s.creatures):
+            concepts.append("damage.blocker_gone")
+            why += " Ses bloqueurs ne sont plus là, mais elle reste bloquée."
+    if creature.blocking and not creature.entered_blocking:
+        concepts.append("block.legal")
+    if creature.damage and creature.toughness is not None and creature.damage < creature.toughness:
+        concepts.append("sba.lethal_damage")
+        why += (f" Ses {plural(creature.damage, 'blessure')} ne sont pas mortelles (endurance "
+                f"{creature.toughness}) : aucune action basée sur un état ne la détruit.")
+    if ctx.moment.step == "combat_damage" and ctx.moment.damage_step is not None:
+        concepts.append("damage.two_steps")
+    if ctx.replayed and ctx.damage is not None and creature.toughness is not None and (
+            creature.damage < creature.toughness):
+        concepts.append("damage.power")
+        why += (" Chaque créature a assigné des blessures égales à sa force : elle n'a pas reçu de "
+                "blessures mortelles.")
+    if ctx.moment.step == "end_of_combat":
+        concepts.append("combat.end")
+        why += " Elle ne quitte le combat qu'à la fin de l'étape de fin du combat."
+    if creature.phasing and ctx.skip_reason("untap") == "turn.skip":
+        concepts.append("phasing.skipped_untap")
+        why += " L'étape de dégagement sautée, elle ne s'est pas déphasée."
+    elif creature.phasing:
+        concepts.append("action.phasing")
+        why += (" Le déphasage ne la fait ni quitter le champ de bataille ni changer de "
+                "contrôleur : elle a pu attaquer.")
+    return why
+
+
 # -- cleanup ----------------------------------------------------------------------------
 
 
 @check("cleanup", cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
-                         "effects.until", "cleanup.no_priority", "cleanup.repeat"))
+                         "effects.until", "cleanup.no_priority", "cleanup.repeat", "sba.cleanup",
+                         "sba.zero_toughness"))
 def check_cleanup(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     topic = "l'étape de nettoyage"
@@ -291,7 +373,10 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     damaged = [c.name for c in s.creatures if c.damage > 0 and c.in_play]
     ending = [e.name for e in s.effects if e.until in ("end_of_turn", "this_turn")]
     combat = [e.name for e in s.effects if e.until == "end_of_combat"]
-    priority = bool(s.pending_triggers)
+    # the state-based actions checked in the cleanup step, after the damage is removed (2004
+    # 420.3, 314.3; 2010 704.3, 514.3): any performed gives the active player priority
+    performed = [c for c in ctx.performed if c != "sba.lethal_damage"]
+    priority = bool(s.pending_triggers) or bool(performed and ctx.moment.step == "cleanup")
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
@@ -311,11 +396,20 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
         verb = "ont cessé" if len(combat) > 1 else "a cessé"
         why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
                 "combat »), pas au nettoyage.")
-    if priority:
+    if performed and ctx.moment.step == "cleanup":
+        concepts += ["sba.cleanup", *performed]
+        why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
+                f"{str(ctx.fact('state_based_name'))[1:]} s'applique pendant le nettoyage : le "
+                f"joueur actif ({ctx.active}) reçoit la priorité.")
+    if priority and s.pending_triggers:
         concepts.append("cleanup.repeat")
         why += (f" Des capacités déclenchées attendent ({_names([t.name for t in s.pending_triggers])}) : "
                 f"elles vont sur la pile, le joueur actif ({ctx.active}) reçoit la priorité, et "
                 "une fois la pile vide et tous les joueurs ayant passé, une autre étape de "
+                "nettoyage commence.")
+    elif priority:
+        concepts.append("cleanup.repeat")
+        why += (" Une fois la pile vide et tous les joueurs ayant passé, une autre étape de "
                 "nettoyage commence.")
     else:
         concepts.append("cleanup.no_priority")

@@ -7,7 +7,7 @@ An edition whose model names no rule for it (2004) gets no answer (null), never 
 from __future__ import annotations
 
 from judge.checks.context import Context, Verdict, check, where_label
-from judge.game.model import Question
+from judge.game.situationmodel import Question
 
 _LABELS = {
     "before_attackers": "« seulement avant la déclaration des attaquants »",
@@ -46,7 +46,7 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
     when = question.when or "before_attackers"
     label = _LABELS[when]
     topic = "les sorts lançables avant ou après un moment du combat"
-    if not ctx.rules("timing.combat"):
+    if not ctx.fact("combat_timing_points"):
         return ctx.verdict(None, (), f"Pas de réponse : le modèle de jeu de l'édition "
                            f"{ctx.edition} n'a aucune règle sur les sorts {label}.", topic)
     here = where_label(ctx.moment)

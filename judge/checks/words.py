@@ -42,3 +42,10 @@ _LABELS = {
 def label(kind: str, slug: str) -> str:
     """The French name of an ability (with its article), a color or a card type."""
     return _LABELS[kind].get(slug, slug)
+
+
+def listing(names: list[str] | tuple[str, ...]) -> str:
+    """« A », « A et B », « A, B et C »."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} et {names[-1]}"

@@ -133,7 +133,7 @@ def cmd_lint(args: Arguments) -> int:
 
 
 def cmd_search(args: Arguments) -> int:
-    from judge.search.light import search
+    from judge.search.engine import search
     from judge.search.output import result_json, result_text
 
     result = search(args.query, edition=args.edition, limit=args.limit, lang=args.lang, config=args.config)

@@ -1,4 +1,5 @@
-"""The FR↔EN glossary of game terms (`rules/glossary-fr-en.toml`): each notion's names.
+"""The FR↔EN terminology of game terms (`rules/glossary-fr-en.toml`): each notion's names, rules
+and acronyms.
 
 Data, read once per process: search expands a query with it, lint and the rule views use it
 to tell whether a citation's words name the cited rule in the other language of a release.
@@ -21,10 +22,16 @@ GLOSSARY_NAME = "glossary-fr-en.toml"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GlossaryTerm:
-    """One notion of the FR↔EN glossary: its English and French names."""
+    """One notion of the FR↔EN terminology: its English and French names, the rules that
+    define it ("edition:number"), its acronyms, whether it is a variant of the game
+    (multiplayer, casual variants: its rules refine the general ones) and where it comes from."""
 
     en: tuple[str, ...]
     fr: tuple[str, ...]
+    rules: tuple[str, ...] = ()
+    acronyms: tuple[str, ...] = ()
+    variant: bool = False
+    source: str = ""
 
     def names(self, language: str | None = None) -> tuple[str, ...]:
         """Its names in one language (`fr`, `en`), or in both."""
@@ -50,7 +57,12 @@ def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
         en, fr = raw.get("en", []), raw.get("fr", [])
         if not isinstance(en, list) or not isinstance(fr, list) or not fr:
             raise JudgeError(f"{path} (term[{i}]) : listes « en » et « fr » attendues")
-        terms.append(GlossaryTerm(en=tuple(map(str, en)), fr=tuple(map(str, fr))))
+        rules, acronyms = raw.get("rules", []), raw.get("acronyms", [])
+        if not isinstance(rules, list) or not isinstance(acronyms, list):
+            raise JudgeError(f"{path} (term[{i}]) : listes « rules » et « acronyms » attendues")
+        terms.append(GlossaryTerm(en=tuple(map(str, en)), fr=tuple(map(str, fr)), rules=tuple(map(str, rules)),
+                                  acronyms=tuple(map(str, acronyms)), variant=raw.get("variant") is True,
+                                  source=str(raw.get("source", ""))))
     return tuple(terms)
 
 

@@ -3,7 +3,7 @@
 A name's *key* is its words, folded, small words and plural `s`/`x` dropped (`Phased-Out` and
 "phased out" are one name). Citations compare a citation's words with rule headings by key
 (`judge.corpus.citations`); the glossary finds its entries by key (`judge.corpus.glossary`,
-and the light search over the exported index, `judge.search.light`). Plain strings and sets
+and the search engine, `judge.search.engine`). Plain strings and sets
 only: no record type, so a warm `judge search` imports no model.
 """
 

@@ -70,6 +70,11 @@ KIND_ALIASES = _aliases({
     "trigger": ("capacité déclenchée", "déclenchée", "triggered"),
     "combat_damage": ("blessures de combat",),
 })
+# A creature spell with flash (« créature avec le flash »): cast whenever an instant could be.
+FLASH_CREATURE_ALIASES = _aliases({
+    "creature_with_flash": ("créature avec le flash", "créature avec flash", "creature with flash",
+                            "flash creature", "créature flash"),
+})
 ABILITY_NAMES: dict[str, tuple[str, ...]] = {  # the keyword abilities the engine knows
     "haste": ("célérité",),
     "first_strike": ("initiative",),
@@ -106,6 +111,10 @@ NO_MAXIMUM = frozenset({"none", "aucune", "aucun", "illimitee", "sans maximum", 
 # name is the canonical one). One table for every kind of table: no French word names two keys.
 KEY_ALIASES = _aliases({
     "permanents": (),
+    "cost": ("coût",),
+    "life": ("points de vie", "vie"),
+    "max_attackers": ("attaquants au plus", "au plus n attaquants"),
+    "min_blockers": ("bloqueurs au moins", "bloquée par au moins"),
     "effects": ("effets",),
     "triggers": ("déclenchements", "capacités déclenchées"),
     "pending_triggers": ("déclenchements en attente", "capacités en attente"),

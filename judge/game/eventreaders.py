@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from judge.errors import SituationError
 from judge.game import readers
-from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, KIND_ALIASES, fold_name
+from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, fold_name
 from judge.game.events import (
     Activate,
     AddMana,
@@ -32,7 +32,7 @@ from judge.game.events import (
     Tap,
     Untap,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -41,11 +41,10 @@ from judge.game.fields import (
     read_list,
     read_optional,
     read_player,
-    read_slug,
     read_string,
     read_table,
 )
-from judge.game.model import MAX_COUNT, MAX_EVENTS, SPELL_KINDS, Creature
+from judge.game.situationmodel import MAX_COUNT, MAX_EVENTS, Creature
 
 # Reads a creature's table: (value, path, players, active) -> Creature.
 CreatureReader = Callable[[object, str, tuple[str, ...], str], Creature]
@@ -137,15 +136,16 @@ def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
             raise SituationError(join_path(path, kind), f"au plus {MAX_COUNT} mana à la fois")
         return AddMana(amount=amount, by=read_player(table["by"], join_path(path, "by"), players))
     if kind in ("cast", "activate"):
-        check_keys(table, path, (kind, "by"))
+        check_keys(table, path, (kind, "by", "cost") if kind == "cast" else (kind, "by"))
         if "by" not in table:
             raise SituationError(join_path(path, "by"), "clé obligatoire manquante")
         by = read_player(table["by"], join_path(path, "by"), players)
         if kind == "cast":
-            spell = read_slug(table["cast"], join_path(path, "cast"), KIND_ALIASES, "type de sort")
-            if spell not in SPELL_KINDS:
-                raise SituationError(join_path(path, "cast"), f"« {spell} » n'est pas un type de sort")
-            return Cast(kind=spell, by=by)
+            spell, flash = readers.spell_kind(table["cast"], join_path(path, "cast"))
+            cost = read_int(table.get("cost", 0), join_path(path, "cost"))
+            if cost > MAX_COUNT:
+                raise SituationError(join_path(path, "cost"), f"au plus {MAX_COUNT} mana")
+            return Cast(kind=spell, by=by, flash=flash, cost=cost)
         ability = read_string(table["activate"], join_path(path, "activate"))
         if fold_name(ability) not in ("ability", "capacite"):
             raise SituationError(join_path(path, "activate"), "« ability » est attendu")

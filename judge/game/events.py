@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from judge.game.model import Creature
+from judge.game.situationmodel import Creature
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -23,6 +23,8 @@ class Cast:
 
     kind: str
     by: str
+    flash: bool = False  # a creature spell with flash (cast as an instant could be)
+    cost: int = 0  # mana paid from the caster's pool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from judge.errors import ManifestError
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
 from judge.game.modelcache import model_data
-from judge.game.turn import PHASE_STEPS, PHASES
+from judge.game.turnplan import PHASE_STEPS, PHASES
 from judge.resources import rules_folder
 
 FORMAT = 1
@@ -34,9 +34,20 @@ FACT_TYPES: dict[str, type] = {
     "first_turn_draw": bool,
     "cast_verb": str,  # the French verb for casting a spell in this release's text
     "damage_assignment_order": bool,  # blocked attackers follow an order, lethal damage first
+    # in multiplayer games other than Two-Headed Giant, the starting player draws on the first turn
+    "first_turn_draw_multiplayer": bool,
+    "band_same_target": bool,  # an attacking band attacks one player or planeswalker
+    "combat_timing_points": bool,  # spells usable « only before/after » a point of combat
+    "illegal_assignment_undone": bool,  # an illegal combat damage assignment is undone
+    "state_based_name": str,
+    # counting the requirements a declaration could obey, options of creatures that satisfy no
+    # requirement of their own (a partner for one that can't attack or block alone) count too
+    "requirements_count_partners": bool,  # the release's French name of a state-based action, with « un(e) »
 }
+# The state-based actions the engine performs, when a model lists them (`[[state_based_action]]`).
+STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage")
 _TOP_KEYS = ("format", "description", "turn_rule", "phase", "facts", "evasion", "abilities", "rules",
-             "unchecked")
+             "unchecked", "state_based_action")
 _PHASE_KEYS = ("id", "rule", "priority_rule", "actions", "step")
 _STEP_KEYS = ("id", "priority", "priority_rule", "actions")
 
@@ -47,6 +58,15 @@ class Action:
 
     what: str
     rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StateBasedAction:
+    """A state-based action (`what` names it, one of `STATE_BASED_ACTIONS`; `rules` state it),
+    performed whenever a player would receive priority."""
+
+    what: str
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,6 +116,11 @@ class GameModel:
     abilities: tuple[tuple[str, tuple[str, ...]], ...]
     cites: tuple[tuple[str, tuple[str, ...]], ...]
     unchecked: tuple[tuple[str, str], ...] = ()  # rule number -> why no check implements it
+    state_based_actions: tuple[StateBasedAction, ...] = ()
+
+    def performs(self, what: str) -> bool:
+        """Whether this model lists the state-based action `what`."""
+        return any(a.what == what for a in self.state_based_actions)
 
     @property
     def layout(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -163,6 +188,10 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
         out[f"fact.{name}"] = fact.rules
     for evasion in model.evasions:
         out[f"evasion.{evasion.ability}"] = evasion.rules
+    for ability, rules in model.abilities:
+        out[f"ability.{ability}"] = rules
+    for sba in model.state_based_actions:
+        out[f"sba.{sba.what}"] = sba.rules
     out.update(model.cites)
     return out
 
@@ -276,7 +305,21 @@ class _Reader:
                         for k, v in self.table(raw.get("rules", {}), "rules").items()),
             unchecked=tuple((self.rule(k, "unchecked"), self.text(v, f"unchecked.{k}"))
                             for k, v in self.table(raw.get("unchecked", {}), "unchecked").items()),
+            state_based_actions=self.state_based_actions(raw.get("state_based_action", [])),
         )
+
+    def state_based_actions(self, value: object) -> tuple[StateBasedAction, ...]:
+        out = []
+        for i, item in enumerate(self.list_of_tables(value, "state_based_action")):
+            field = f"state_based_action[{i}]"
+            table = self.table(item, field, ("what", "rules"))
+            what = table.get("what")
+            if what not in STATE_BASED_ACTIONS:
+                raise self.fail(f"{field}.what", "action basée sur un état inconnue du moteur "
+                                f"(connues : {', '.join(STATE_BASED_ACTIONS)})")
+            out.append(StateBasedAction(what=str(what),
+                                        rules=self.rules(table.get("rules"), f"{field}.rules")))
+        return tuple(out)
 
     def text(self, value: object, field: str) -> str:
         if not isinstance(value, str) or not value.strip():

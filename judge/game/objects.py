@@ -1,9 +1,9 @@
 """What a situation holds besides its creatures and questions, as frozen dataclasses.
 
 Noncreature permanents, continuous effects, triggered abilities, the objects on the stack,
-and the phases and steps an effect adds (the turn plan, `judge.game.turn.plan_turn`, places
+and the phases and steps an effect adds (the turn plan, `judge.game.turnplan.plan_turn`, places
 them). Imported only when a situation has one of them: `judge.game.readers` reads them, the
-checks that need them import them. The `Situation` holding them is in `judge.game.model`.
+checks that need them import them. The `Situation` holding them is in `judge.game.situationmodel`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Permanent:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Effect:
-    """A continuous effect with a duration (`until`: one of `judge.game.model.DURATIONS`)."""
+    """A continuous effect with a duration (`until`: one of `judge.game.situationmodel.DURATIONS`)."""
 
     name: str
     until: str
@@ -37,7 +37,7 @@ class Trigger:
     """A triggered ability « au début de » a step (`at`); `entered_this_step`: its source came
     into play (or its condition became true) after that step began. A pending trigger (waiting
     to be put on the stack) has `at` None. A trigger on a combat event has `on` (one of
-    `judge.game.model.TRIGGER_EVENTS`) and the `creature` it watches; `count` / `at_least`
+    `judge.game.situationmodel.TRIGGER_EVENTS`) and the `creature` it watches; `count` / `at_least`
     for the « by N creatures » kinds."""
 
     name: str

@@ -15,14 +15,16 @@ from judge.errors import SituationError
 from judge.game.aliases import (
     AT_ALIASES,
     CARD_TYPE_ALIASES,
+    FLASH_CREATURE_ALIASES,
     KEY_ALIASES,
+    KIND_ALIASES,
     PHASE_ALIASES,
     STEP_ALIASES,
     TRIGGER_EVENT_ALIASES,
     UNTIL_ALIASES,
     fold_name,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -34,8 +36,8 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import MAX_CREATURES, PERMANENT_KEYS
-from judge.game.turn import MAIN_PHASES, STEP_PHASE
+from judge.game.situationmodel import MAX_CREATURES, PERMANENT_KEYS, SPELL_KINDS
+from judge.game.turnplan import MAIN_PHASES, STEP_PHASE
 
 if TYPE_CHECKING:
     from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, Trigger
@@ -57,6 +59,8 @@ def permanents(value: object, players: tuple[str, ...], active: str, names: set[
 def permanent(value: object, path: str, players: tuple[str, ...], active: str) -> Permanent:
     from judge.game.objects import Permanent  # each object class only when a situation has one
 
+    if isinstance(value, str):  # a plain name: the active player's
+        value = {"name": value}
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, PERMANENT_KEYS)
     if "name" not in table:
@@ -109,6 +113,8 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
     (`on`, `creature`; its controller by default); `owners` maps creature names to controllers."""
     from judge.game.objects import Trigger
 
+    if pending and isinstance(value, str):  # a plain name: the active player's
+        value = {"name": value}
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     keys = ("name", "controller") if pending else ("name", "controller", "at",
                                                     "entered_this_step", "on", "creature",
@@ -216,3 +222,14 @@ def assignment(value: object, path: str, names: set[str], players: tuple[str, ..
             raise SituationError(sub, f"« {target} » n'est ni un permanent ni un joueur")
         out.append((target, read_int(amount, sub)))
     return tuple(out)
+
+
+def spell_kind(value: object, path: str) -> tuple[str, bool]:
+    """A spell kind, and whether it is a creature spell with flash (« créature avec le flash »)."""
+    if isinstance(value, str) and fold_name(value) in FLASH_CREATURE_ALIASES:
+        return "creature", True
+    kind = read_slug(value, path, KIND_ALIASES, "type de sort")
+    if kind not in SPELL_KINDS:
+        raise SituationError(path, f"« {kind} » n'est pas un type de sort ({', '.join(SPELL_KINDS)}"
+                             ", ou « créature avec le flash »)")
+    return kind, False

@@ -2,7 +2,7 @@
 
 Owns the keys, their defaults and the validation: every unknown key or wrong type is a
 `SituationError` naming its field path (0-based indexes, `creatures[1].tapped`). The model is in
-`judge.game.model`, the aliases in `judge.game.aliases`, the readers of permanents, effects,
+`judge.game.situationmodel`, the aliases in `judge.game.aliases`, the readers of permanents, effects,
 triggers and extra steps in `judge.game.readers`; it does not answer questions.
 """
 
@@ -31,7 +31,7 @@ from judge.game.aliases import (
     WHEN_ALIASES,
     fold_name,
 )
-from judge.game.fields import (
+from judge.game.fieldreaders import (
     check_keys,
     english_keys,
     join_path,
@@ -45,19 +45,18 @@ from judge.game.fields import (
     read_string,
     read_table,
 )
-from judge.game.model import (
+from judge.game.situationmodel import (
     ASKS,
     CREATURE_KEYS,
     MAX_COUNT,
     MAX_CREATURES,
     MAX_QUESTIONS,
-    SPELL_KINDS,
     TOP_KEYS,
     Creature,
     Question,
     Situation,
 )
-from judge.game.turn import (
+from judge.game.turnplan import (
     MAIN_PHASES,
     PHASE_STEPS,
     PHASES,
@@ -226,6 +225,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         first_turn=read_bool(top.get("first_turn", False), "first_turn"),
         max_hand_size=_max_hand(top.get("max_hand_size", 7)),
         mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
+        life=_counts(top.get("life", {}), "life", players, minimum=None),
         creatures=creatures,
         permanents=permanents,
         effects=read_items(top.get("effects", []), "effects", readers.effect),
@@ -249,6 +249,8 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         defending=_defending(top.get("defending"), players, active, teams),
         archenemy=(read_player(top["archenemy"], "archenemy", players) if "archenemy" in top
                    else None),
+        max_attackers=read_optional(top.get("max_attackers"), "max_attackers",
+                                    lambda v, p: read_int(v, p)),
         events=events,
         questions=read_items(
             readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
@@ -338,7 +340,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
         phase = given
     if phase is None:
         if step is None:
-            raise SituationError("phase", "clé obligatoire manquante (ou donnez events)")
+            return "beginning", "untap"  # neither said: the start of the turn
         phase = STEP_PHASE[step]
     if step is not None and STEP_PHASE[step] != phase:
         raise SituationError(
@@ -354,10 +356,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
 def _damage_step(value: object, step: str | None) -> str | None:
     if value is None:
         return None
-    slug = read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
-    if step != "combat_damage":
-        raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage")
-    return slug
+    return read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
 
 
 def _stack_item(value: object, path: str, players: tuple[str, ...], active: str) -> StackItem:
@@ -376,14 +375,15 @@ def _stack_item(value: object, path: str, players: tuple[str, ...], active: str)
     return StackItem(kind=kind, controller=controller)
 
 
-def _counts(value: object, path: str, players: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+def _counts(value: object, path: str, players: tuple[str, ...], *, minimum: int | None = 0
+            ) -> tuple[tuple[str, int], ...]:
     table = read_table(value, path)
     out: list[tuple[str, int]] = []
     for name, count in table.items():
         key_path = join_path(path, name)
         if name not in players:
             raise SituationError(key_path, f"joueur inconnu « {name} » (joueurs : {', '.join(players)})")
-        out.append((name, read_int(count, key_path)))
+        out.append((name, read_int(count, key_path, minimum=minimum)))
     return tuple(out)
 
 
@@ -515,8 +515,9 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block")
         if key in table
     }
-    damage, attack_cost, block_cost = (read_int(table.get(key, 0), sub(key))
-                                       for key in ("damage", "attack_cost", "block_cost"))
+    damage, attack_cost, block_cost, min_blockers = (
+        read_int(table.get(key, 0), sub(key))
+        for key in ("damage", "attack_cost", "block_cost", "min_blockers"))
     return Creature(
         name=read_string(table["name"], sub("name")),
         controller=(read_player(table["controller"], sub("controller"), players)
@@ -532,10 +533,12 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
         band=read_optional(table.get("band"), sub("band"), read_string),
         entered=None,
+        destroyed=None,
         damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
         damage=damage,
         attack_cost=attack_cost,
         block_cost=block_cost,
+        min_blockers=min_blockers,
         **flags,
     )
 
@@ -557,7 +560,7 @@ def _question(
     check_keys(table, path, ("ask", *params))
     read: dict[str, Callable[[object, str], object]] = {
         "player": lambda v, p: read_player(v, p, players),
-        "kind": _spell_kind,
+        "kind": lambda v, p: readers.spell_kind(v, p)[0],
         "creature": lambda v, p: readers.creature_name(v, p, names),
         "attacker": lambda v, p: readers.creature_name(v, p, names),
         "count": _count,
@@ -576,7 +579,8 @@ def _question(
             values[param] = len(players)
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
-    return Question(ask=ask, **values)  # type: ignore[arg-type]
+    flash = "kind" in table and readers.spell_kind(table["kind"], join_path(path, "kind"))[1]
+    return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
 
 
 def _count(value: object, path: str) -> int:
@@ -584,10 +588,3 @@ def _count(value: object, path: str) -> int:
     if count > MAX_COUNT:
         raise SituationError(path, f"au plus {MAX_COUNT} tours (limite du vérificateur)")
     return count
-
-
-def _spell_kind(value: object, path: str) -> str:
-    kind = read_slug(value, path, KIND_ALIASES, "type de sort")
-    if kind not in SPELL_KINDS:
-        raise SituationError(path, f"« {kind} » n'est pas un type de sort ({', '.join(SPELL_KINDS)})")
-    return kind

@@ -9,11 +9,24 @@ from __future__ import annotations
 
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
-from judge.game.model import Creature, Situation
+from judge.game.situationmodel import Creature, Situation
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
 _BLOCKING = ("declare_blockers", "combat_damage", "end_of_combat")
+
+
+def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
+    """The concept deciding that the starting player skips the draw step of the first turn,
+    or None when nobody skips it (not the first turn, or a multiplayer game other than
+    Two-Headed Giant where the model says the starting player draws: 2010 103.7c)."""
+    if not situation.first_turn:
+        return None
+    if situation.variant == "two_headed_giant":
+        return "turn.first_turn_team" if model.rules("turn.first_turn_team") else "turn.first_turn"
+    if len(situation.players) > 2 and model.fact("first_turn_draw_multiplayer").value:
+        return None
+    return None if model.fact("first_turn_draw").value else "turn.first_turn"
 
 
 def check_state(model: GameModel, situation: Situation) -> None:
@@ -23,6 +36,15 @@ def check_state(model: GameModel, situation: Situation) -> None:
         raise SituationError("step" if s.step else "phase",
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
                              "cette édition")
+    if s.step == "draw" and first_turn_skip(model, s):
+        raise SituationError("first_turn", "le joueur qui commence la partie passe l'étape de "
+                             "pioche de son premier tour : on passe au-delà comme si elle "
+                             f"n'existait pas (règles {', '.join(model.rules('turn.first_turn'))})")
+    if not model.fact("combat_damage_on_stack").value and any(
+            item.kind == "combat_damage" for item in s.stack):
+        raise SituationError("stack", "les blessures de combat n'utilisent pas la pile dans cette "
+                             "édition : elles sont infligées dès qu'elles sont assignées (règle "
+                             f"{', '.join(model.fact('combat_damage_on_stack').rules)})")
     entry = model.step(s.phase, s.step)
     if s.priority is not None and not entry.priority and not (
             s.step == "cleanup" and (s.stack or s.pending_triggers)):
@@ -32,6 +54,9 @@ def check_state(model: GameModel, situation: Situation) -> None:
                                  f"nettoyage sans capacité déclenchée sur la pile (règle {rule})")
         raise SituationError("priority", f"personne ne reçoit la priorité pendant cette étape "
                              f"(règle {rule})")
+    if s.damage_step is not None and s.step != "combat_damage":
+        raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage"
+                             + _cited(model, "damage.two_steps"))
     names = {c.name: c for c in s.creatures}
     # An attacker that a creature blocks is blocked by that fact: its blocker's field is the one
     # to name when the step is wrong.
@@ -40,27 +65,41 @@ def check_state(model: GameModel, situation: Situation) -> None:
         path = f"creatures[{i}]"
         if creature.attacking and s.step not in _ATTACKING:
             raise SituationError(f"{path}.attacking", "une créature ne peut être attaquante "
-                                 "qu'entre la déclaration des attaquants et la fin du combat")
+                                 "qu'entre la déclaration des attaquants et la fin du combat"
+                                 + _cited(model, "attack.declare", "combat.end"))
         if creature.attacking and creature.controller != s.active:
             raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
-                                 f"({s.active}) attaquent")
+                                 f"({s.active}) attaquent"
+                                 + _cited(model, "combat.players", "attack.legal"))
         if creature.blocked and s.step not in _BLOCKING and creature.name not in blocked_by_some:
             raise SituationError(f"{path}.blocked", "une créature ne peut être bloquée qu'entre "
-                                 "la déclaration des bloqueurs et la fin du combat")
+                                 "la déclaration des bloqueurs et la fin du combat"
+                                 + _cited(model, "block.declare", "combat.end"))
         if not creature.blocking:
             continue
         if s.step not in _BLOCKING:
             raise SituationError(f"{path}.blocking", "une créature ne peut bloquer qu'entre la "
-                                 "déclaration des bloqueurs et la fin du combat")
+                                 "déclaration des bloqueurs et la fin du combat"
+                                 + _cited(model, "block.declare", "combat.end"))
         for attacker in (names[a] for a in creature.blocking):
-            _check_block(s.active, path, creature, attacker)
+            _check_block(s.active, path, creature, attacker,
+                         _cited(model, "block.legal", "combat.players"))
 
 
-def _check_block(active: str, path: str, creature: Creature, attacker: Creature) -> None:
+def _cited(model: GameModel, *concepts: str) -> str:
+    """« (règles 508.1, 511.3) »: the rules the edition's model gives the concepts."""
+    numbers = list(dict.fromkeys(n for c in concepts for n in model.rules(c) if ":" not in n))
+    if not numbers:
+        return ""
+    return f" ({'règles' if len(numbers) > 1 else 'règle'} {', '.join(numbers)})"
+
+
+def _check_block(active: str, path: str, creature: Creature, attacker: Creature,
+                 cited: str) -> None:
     if attacker.controller == creature.controller:
         raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
                              f"même contrôleur ({creature.controller}) : on ne bloque pas "
-                             "ses propres créatures")
+                             "ses propres créatures" + cited)
     if creature.controller == active:
         raise SituationError(f"{path}.blocking", f"le joueur actif ({active}) attaque : "
-                             "ses créatures ne bloquent pas")
+                             "ses créatures ne bloquent pas" + cited)

@@ -1,6 +1,6 @@
-"""The search layer: one search, three runners. Text pipeline (`tokens`, `analysis`), the
-Whoosh index of record (`index`) and its export (`export`), query planning and ranking over
-either (`query`, `match`; `engine` = Whoosh for `judge serve`, `light` = the export for
-`judge search`; `templates/search.js` = the export in the static book) and the result shapes
-(`output`).
+"""The search layer: one engine, Whoosh. Text pipeline (`tokens`, `analysis`), the Whoosh index
+of record (`index`), the engine that queries it for `judge search`, `judge serve` and the
+library (`engine`), query planning and ranking (`query`, `match`), the result shapes
+(`output`), and the export of the index that the static book's `templates/search.js` ranks
+with in the browser (`export`).
 """

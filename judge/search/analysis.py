@@ -1,7 +1,7 @@
 """French (and English) text analysis for the index: the stop lists and the stemmers.
 
 The tokens, elision and stop-word steps are `judge.search.tokens` (no Whoosh, shared with the
-light search and spelled out in `templates/search.js`); this module adds step 5 and wraps the
+query side and spelled out in `templates/search.js`); this module adds step 5 and wraps the
 pipeline as Whoosh analyzers (importable here because Whoosh pickles the schema by reference).
 It does not know about rules, indexes or queries (see `judge.search.query`).
 
@@ -13,8 +13,8 @@ It does not know about rules, indexes or queries (see `judge.search.query`).
    -> `engag`; `bloqueuse`, `bloqueurs` -> `bloqueur`). The English texts use Snowball's
    English stop words and stemmer instead.
 
-Queries are never stemmed here: the stems of every word a query may use are exported with
-the index (`judge.search.export`), so the query side needs no stemmer.
+The engine stems a query word with the same stemmers, for the words of the query vocabulary
+(`judge.search.tokens`); the static book reads those stems from the export.
 """
 
 from __future__ import annotations
@@ -32,6 +32,15 @@ from judge.normalize import fold
 from judge.search.tokens import ELISIONS, folded_tokens, never_stemmed
 
 STOP_WORDS = frozenset({fold(w) for w in stoplists["fr"]} | {"a", "les", "cet", "cette", "ci"} | ELISIONS)
+
+# The words of a judge's whole question that say nothing of its topic (« est-ce que je peux… »,
+# « combien… », « que se passe-t-il si… », "how does…"): dropped from queries, not from the texts.
+QUESTION_WORDS = frozenset({
+    "peut", "peux", "peuvent", "puis", "pouvez", "pourrait", "comment", "quand", "combien", "pourquoi",
+    "quel", "quelle", "quels", "quelles", "lequel", "laquelle", "lesquels", "quoi", "faut", "dois", "doit",
+    "est", "ce", "que", "qu", "si", "oui", "alors", "what", "how", "when", "why", "does", "do", "can",
+})
+QUERY_STOP = STOP_WORDS | QUESTION_WORDS
 
 _stemmer = FrenchStemmer()
 _english = EnglishStemmer()

@@ -1,36 +1,45 @@
-"""Search on the Whoosh index of record: the `judge.search.protocol.Index` that `judge serve` uses.
+"""The search engine: the Whoosh index of record, queried by `judge search`, `judge serve`'s
+workers and the library (the `judge.search.protocol.Index` they all use).
 
-Owns `RuleIndex`, the open Whoosh indexes of a graph (one per language) with the graph itself
-for what a hit shows, shared by every thread of the server, and `search()` on the embedded
-corpus. Terms are read from Whoosh's postings and scored by its BM25F; query words become stems
-with the Snowball stemmers, for the words of the query vocabulary only (as the exported index
-does: `judge.search.tokens`). `judge search` uses the export instead (`judge.search.light`);
-the two give the same results (tests/search/test_parity.py).
+Owns `RuleIndex`, the open Whoosh indexes of a corpus (one per language, and the glossary's):
+terms read from Whoosh's postings and scored by its BM25F, query words stemmed with the
+Snowball stemmers (words of the query vocabulary only, `judge.search.tokens`), and what a hit
+shows read from Whoosh's stored fields, so no rule graph is needed at query time. Opening:
+`index_for(graph)` (a process that holds the graph) or `open_configured(config)` (`judge
+search`: a pointer file names the index folder while none of its inputs changed).
 """
 
 from __future__ import annotations
 
+import marshal
 import threading
 import weakref
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
-from judge.corpus.documents import Rule
-from judge.corpus.glossary import find as find_glossary
-from judge.corpus.graph import RuleGraph
+from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomic
+from judge.corpus.config import configured_cache
 from judge.corpus.lexicon import glossary
-from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
+from judge.corpus.names import match_terms, name_key
+from judge.normalize import fold
+from judge.search.analysis import QUERY_STOP, stemmer, stop_words
 from judge.search.export import POSITIONAL
-from judge.search.fields import FIELD_BOOSTS
-from judge.search.index import Indexes, open_or_build
+from judge.search.fields import AUXILIARY, FIELD_BOOSTS, GLOSSARY
+from judge.search.index import Indexes, open_folder, open_or_build, record_of
 from judge.search.match import Postings
-from judge.search.output import Card, GlossaryHit, SearchResult, card_of
+from judge.search.output import Card, Counterpart, GlossaryHit, SearchResult
 from judge.search.query import Doc, search_with
-from judge.search.tokens import never_stemmed, query_vocabulary, unknown_stem
+from judge.search.tokens import TOKEN_PATTERN, in_vocabulary, never_stemmed, unelide, unknown_stem
+from judge.search.words import WORDS_FILE, read_words, real_words
 
 if TYPE_CHECKING:
+    from judge.cache import Stamp
+    from judge.corpus.graph import RuleGraph
     from judge.search.match import TermPostings
+
+POINTER_FORMAT = 2
 
 
 def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
@@ -55,30 +64,35 @@ def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
 
 
 class RuleIndex:
-    """The open indexes of a graph (one per language); share one across threads and requests."""
+    """The open indexes of a corpus; share one across threads and requests."""
 
-    def __init__(self, graph: RuleGraph, indexes: Indexes, notice: str | None = None) -> None:
-        self.graph = graph
-        self.edition_languages = {e.id: e.languages for e in graph.editions}
-        self.newest_edition = graph.newest_edition
+    def __init__(self, indexes: Indexes, record: dict[str, Any], notice: str | None = None,
+                 folder: Path | None = None) -> None:
+        self.edition_languages = {e: tuple(languages) for e, languages in record["editions"]}
+        self.newest_edition: str = record["newest"]
         self._indexes = indexes
-        self.languages = tuple(indexes)
+        self.languages = tuple(language for language in indexes if language not in AUXILIARY)
         self.glossary_terms = glossary()
-        self.query_stop = STOP_WORDS
-        self.corrections: dict[str, str | None] = {}
+        self.query_stop = QUERY_STOP
+        self.corrections: dict[str, tuple[str, bool] | None] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._notice = notice
-        self._names: dict[tuple[str, int], frozenset[str]] = {}
-        self._docs: dict[str, tuple[Doc, ...]] = {}
-        self._by_key: dict[tuple[str, str, str], Doc] = {}
-        self._vocabulary: frozenset[str] | None = None
-        self._postings = {language: Postings(FIELD_BOOSTS, read_term) for language in indexes}
+        self._docs: dict[tuple[str, int], Doc] = {}
+        self._stored: dict[tuple[str, int], dict[str, Any]] = {}
+        self._editions: dict[tuple[str, str], frozenset[int]] = {}
+        self._known: dict[str, bool] = {}
+        self._name_words: frozenset[str] | None = None
+        self._initials: dict[str, frozenset[str]] | None = None
+        self._folder = folder  # the index's cache folder (None: built in memory)
+        self._real: frozenset[str] | None = None
+        self._entries: tuple[tuple[Any, ...], ...] | None = None
+        self._postings = {language: Postings(FIELD_BOOSTS, read_term) for language in self.languages}
         # Said once, with the first result (`take_notice`): never as a Python warning line.
         self.notice = notice
+        self._notice = notice
 
     def searcher(self, language: str) -> Any:
-        """This thread's Whoosh searcher of one language (searchers are not shared across threads)."""
+        """This thread's Whoosh searcher of one index (searchers are not shared across threads)."""
         searchers: dict[str, Any] | None = getattr(self._local, "searchers", None)
         if searchers is None:
             searchers = self._local.searchers = {}
@@ -96,20 +110,20 @@ class RuleIndex:
     def stop(self, language: str) -> frozenset[str]:
         return stop_words(language)
 
-    def vocabulary(self) -> frozenset[str]:
-        """The query vocabulary: every word of the indexed texts (the `exact` field of each
-        language) and of the FR↔EN glossary, with their inflections."""
-        if self._vocabulary is None:
-            words = [term for language in self.languages
-                     for term in self.searcher(language).reader().field_terms("exact")]
-            names = [name for term in self.glossary_terms for name in term.names()]
-            self._vocabulary = query_vocabulary(words, names)
-        return self._vocabulary
+    def _base_word(self, word: str) -> bool:
+        """A word of the indexed texts (any language's `exact` field) or of the FR↔EN glossary."""
+        found = self._known.get(word)
+        if found is None:
+            found = word in self._terminology() or any(
+                ("exact", word.encode("utf-8")) in self.searcher(language).reader() for language in self.languages)
+            if len(self._known) < 1 << 16:
+                self._known[word] = found
+        return found
 
     def stem(self, language: str, word: str) -> str:
         if never_stemmed(word):
             return word
-        if word not in self.vocabulary():
+        if not in_vocabulary(word, self._base_word):
             return unknown_stem(word)
         return str(stemmer(language)(word))
 
@@ -119,56 +133,100 @@ class RuleIndex:
     def within(self, language: str, word: str, distance: int) -> set[str]:
         return set(self.searcher(language).reader().terms_within("exact", word, distance, prefix=1))
 
-    def _documents(self, language: str) -> tuple[Doc, ...]:
-        """Every document of one language's index, by document number (read once)."""
-        with self._lock:
-            found = self._docs.get(language)
-            if found is None:
-                found = self._docs[language] = tuple(
-                    Doc(language, n, fields["edition"], fields["number"])
-                    for n, fields in enumerate(self.searcher(language).all_stored_fields()))
-                self._by_key.update(((d.edition, d.language, d.number), d) for d in found)
-            return found
-
-    def doc(self, language: str, docnum: int) -> Doc | None:
-        docs = self._documents(language)
-        return docs[docnum] if 0 <= docnum < len(docs) else None
-
-    def _doc_of(self, rule: Rule) -> Doc:
-        self._documents(rule.language)
-        return self._by_key[(rule.edition, rule.language, rule.number)]
-
-    def _rule(self, doc: Doc) -> Rule:
-        return self.graph.require(doc.edition, doc.number, doc.language)
-
-    def lookup(self, edition: str, language: str, number: str) -> Doc | None:
-        rule = self.graph.get(edition, number, language)
-        return None if rule is None else self._doc_of(rule)
-
-    def descendants(self, doc: Doc) -> tuple[Doc, ...]:
-        return tuple(self._doc_of(rule) for rule in self.graph.descendants(self._rule(doc)))
-
-    def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]:
-        return tuple(self._doc_of(r) for r in self.graph.rules(edition, language) if r.number.startswith(number + "."))
-
-    def edition_docs(self, language: str, edition: str) -> frozenset[int]:
-        return frozenset(d.docnum for d in self._documents(language) if d.edition == edition)
-
-    def name_stems(self, doc: Doc) -> frozenset[str]:
-        """The stems of a rule's name (title, or short text such as `Haste`); cached."""
-        key = (doc.language, doc.docnum)
-        found = self._names.get(key)
+    def _fields(self, language: str, docnum: int) -> dict[str, Any]:
+        key = (language, docnum)
+        found = self._stored.get(key)
         if found is None:
-            found = self._names[key] = frozenset(analyze_terms(self._rule(doc).heading or "", doc.language))
+            found = self._stored[key] = self.searcher(language).stored_fields(docnum)
         return found
 
+    def doc(self, language: str, docnum: int) -> Doc | None:
+        found = self._docs.get((language, docnum))
+        if found is None:
+            if not 0 <= docnum < self.searcher(language).doc_count_all():
+                return None
+            fields = self._fields(language, docnum)
+            found = self._docs[(language, docnum)] = Doc(language, docnum, fields["edition"], fields["number"])
+        return found
+
+    def lookup(self, edition: str, language: str, number: str) -> Doc | None:
+        if language not in self.languages:
+            return None
+        docnum = self.searcher(language).document_number(id=f"{edition}:{language}:{number}")
+        return None if docnum is None else self.doc(language, docnum)
+
+    def descendants(self, doc: Doc) -> tuple[Doc, ...]:
+        found = (self.lookup(doc.edition, doc.language, n) for n in self._fields(doc.language, doc.docnum)["descendants"])
+        return tuple(d for d in found if d is not None)
+
+    def under(self, edition: str, language: str, number: str) -> tuple[Doc, ...]:
+        if language not in self.languages:
+            return ()
+        numbers = self.searcher(language).reader().expand_prefix("number", number + ".")
+        found = (self.lookup(edition, language, n.decode() if isinstance(n, bytes) else n) for n in numbers)
+        return tuple(sorted((d for d in found if d is not None), key=lambda d: d.docnum))
+
+    def edition_docs(self, language: str, edition: str) -> frozenset[int]:
+        key = (language, edition)
+        found = self._editions.get(key)
+        if found is None:
+            reader = self.searcher(language).reader()
+            found = frozenset(reader.postings("edition", edition).all_ids()) if ("edition", edition.encode()) in reader \
+                else frozenset()
+            self._editions[key] = found
+        return found
+
+    def name_stems(self, doc: Doc) -> frozenset[str]:
+        """The stems of a rule's name (title, or short text such as `Haste`), as stored."""
+        return frozenset(self._fields(doc.language, doc.docnum)["names"])
+
     def card(self, doc: Doc) -> Card:
-        return card_of(self.graph, self._rule(doc))
+        title, status, context, other, removed_in, texts, french = self._fields(doc.language, doc.docnum)["card"]
+        return Card(
+            edition=doc.edition, language=doc.language, number=doc.number, title=title, status=status,
+            context=context, removed_in=tuple(removed_in), texts=tuple(texts), french_name=french,
+            counterpart=None if other is None else Counterpart(
+                language=other[0], number=other[1], title=other[2], text=other[3]),
+        )
 
     def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]:
+        if self._entries is None:
+            self._entries = tuple((f["edition"], f["language"], f["term"], f["text"], frozenset(f["key"]))
+                                  for f in self.searcher(GLOSSARY).all_stored_fields())
+        candidates = (((e, language, term, body), term, key)
+                      for e, language, term, body, key in self._entries if edition is None or e == edition)
         return tuple(
-            GlossaryHit(edition=m.edition, language=m.language, term=m.entry.term, text=m.entry.text, found_by=m.via)
-            for m in find_glossary(self.graph, text, edition, limit=limit))
+            GlossaryHit(edition=e, language=language, term=term, text=body, found_by=via)
+            for (e, language, term, body), via in match_terms(candidates, text,
+                                                              notions=self._notions())[:limit])
+
+    def terminology_words(self, initial: str) -> frozenset[str]:
+        """The folded words of the terminology's names that begin with `initial`."""
+        if self._initials is None:
+            initials: dict[str, set[str]] = {}
+            for word in self._terminology():
+                initials.setdefault(word[:1], set()).add(word)
+            self._initials = {c: frozenset(words) for c, words in initials.items()}
+        return self._initials.get(initial, frozenset())
+
+    def is_real_word(self, word: str) -> bool:
+        """A real French or English word (`judge.search.words`)?"""
+        if self._real is None:
+            found = read_words(str(self._folder / WORDS_FILE)) if self._folder is not None else None
+            self._real = found if found is not None else frozenset(real_words())
+        return word in self._real
+
+    def _terminology(self) -> frozenset[str]:
+        """Every folded word of the terminology's names (elided articles dropped)."""
+        if self._name_words is None:
+            self._name_words = frozenset(w for term in self.glossary_terms for name in term.names()
+                                         for m in TOKEN_PATTERN.finditer(name) if (w := unelide(fold(m.group(0)))[0]))
+        return self._name_words
+
+    def _notions(self) -> tuple[frozenset[frozenset[str]], ...]:
+        """Each FR↔EN notion as the name keys of its names (`judge.corpus.glossary.notion_keys`,
+        whose module needs the graph)."""
+        return tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
 
     def take_notice(self) -> str | None:
         """The rebuild notice, once: the first result after a rebuild says so."""
@@ -183,8 +241,16 @@ class RuleIndex:
 
 def open_index(graph: RuleGraph) -> RuleIndex:
     """The graph's index from the cache, built (or rebuilt, saying so once) when needed."""
+    from judge.search.export import index_name
+
     indexes, notice = open_or_build(graph)
-    return RuleIndex(graph, indexes, notice)
+    folder: Path | None = Path(cache_path(index_name(graph.editions)[0]))
+    record = record_of(folder) if folder is not None else None
+    if record is None:  # an index in memory (unwritable cache): its record from the graph
+        from judge.search.index import _record
+
+        record, folder = _record(graph), None
+    return RuleIndex(indexes, record, notice, folder)
 
 
 _open: weakref.WeakKeyDictionary[RuleGraph, RuleIndex] = weakref.WeakKeyDictionary()
@@ -200,13 +266,58 @@ def index_for(graph: RuleGraph) -> RuleIndex:
         return index
 
 
-def search(
-    query: str, *, edition: str | None = None, limit: int = 10, graph: RuleGraph | None = None,
-    lang: str | None = None,
-) -> SearchResult:
-    """Search the rules of `graph` (default: the embedded corpus plus user configuration)."""
-    if graph is None:
+def _pointed(pointer: str) -> RuleIndex | None:
+    """The index the pointer names, when none of its inputs changed since it was written."""
+    found = read_marshal(pointer)
+    if not (isinstance(found, tuple) and len(found) == 3 and found[0] == POINTER_FORMAT
+            and isinstance(found[1], str) and isinstance(found[2], tuple)):
+        return None
+    recorded: tuple[Stamp, ...] = found[2]
+    try:
+        if not unchanged(recorded):
+            return None
+    except (TypeError, ValueError):  # a stamp of another shape
+        return None
+    folder = Path(cache_path(found[1]))
+    indexes = open_folder(folder)
+    record = record_of(folder)
+    return None if indexes is None or record is None else RuleIndex(indexes, record, folder=folder)
+
+
+def open_configured(config: str | None = None) -> RuleIndex:
+    """The index of the corpus (the manifest plus the user's configuration `config`) from the
+    cache, found through a pointer (`search-<configuration>.pointer`: the index's folder and
+    the stamps of every input of its key) while no input changed: no graph loaded. Otherwise
+    the key is computed again; the graph is loaded only to build a missing index."""
+    pointer = configured_cache("search", ".pointer", config)
+    found = _pointed(pointer)
+    if found is not None:
+        return found
+    from judge.cache import code_inputs
+    from judge.corpus.loader import corpus_inputs, load_editions
+    from judge.search.export import index_name
+
+    editions = load_editions(config)
+    recorded = stamps((*code_inputs("corpus", "search"), *corpus_inputs(editions, config)))  # before reading them
+    name = index_name(editions)[0]
+    folder = Path(cache_path(name))
+    indexes, record, notice = open_folder(folder), record_of(folder), None
+    if indexes is None or record is None:
         from judge.corpus.loader import load_graph
 
-        graph = load_graph()
-    return search_with(index_for(graph), query, edition=edition, limit=limit, lang=lang)
+        index = open_index(load_graph(config))
+        if record_of(folder) is not None:
+            write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+        return index
+    write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+    return RuleIndex(indexes, record, notice, folder)
+
+
+def search(
+    query: str, *, edition: str | None = None, limit: int = 10, graph: RuleGraph | None = None,
+    lang: str | None = None, config: str | None = None,
+) -> SearchResult:
+    """Search the rules of `graph`, or of the corpus of the configuration `config` (default:
+    the embedded corpus plus the user's configuration file)."""
+    index = index_for(graph) if graph is not None else open_configured(config)
+    return search_with(index, query, edition=edition, limit=limit, lang=lang)

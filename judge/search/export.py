@@ -1,10 +1,9 @@
-"""The exported search index: everything a query needs, derived from the Whoosh index of record.
+"""The exported search index: everything the static book's search needs, derived from the
+Whoosh index of record.
 
-Made once per index, when `judge.search.index` builds it (and kept in its cache folder as
-`export.marshal`, plain data: loading it calls no function; a small head, then the big parts
-decoded only when a query reads them, see `pack` and `Stored`); read by the light search of
-`judge search` (`judge.search.light`) and, as JSON in `search-index.js`, by the static book's
-`templates/search.js`. No Whoosh import here: the open indexes are given.
+Made once per index, when `judge.search.index` builds it, and kept in its cache folder as
+`export.marshal` (`pack`, `Stored`); written as JSON in `search-index.js` for the static
+book's `templates/search.js`. No Whoosh import here: the open indexes are given.
 
 Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
 - `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of
@@ -40,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from judge.cache import discard, open_trusted, trusted, write_atomic
 from judge.errors import CacheError
-from judge.search.fields import FIELD_BOOSTS
+from judge.search.fields import AUXILIARY, FIELD_BOOSTS
 
 if TYPE_CHECKING:
     from typing import IO, Any
@@ -290,12 +289,13 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     from judge.corpus.glossary import entries, notion_keys
     from judge.corpus.lexicon import glossary
     from judge.corpus.names import SMALL_WORDS, term_key
-    from judge.search.analysis import STOP_WORDS, analyze_terms, stemmer, stop_words
+    from judge.search.analysis import QUERY_STOP, analyze_terms, stemmer, stop_words
     from judge.search.output import card_of
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
+    from judge.search.words import real_words
 
     terms = glossary()
-    searchers = {language: ix.searcher() for language, ix in indexes.items()}
+    searchers = {language: ix.searcher() for language, ix in indexes.items() if language not in AUXILIARY}
     try:
         words = [t for s in searchers.values() for t in s.reader().field_terms("exact")]
         vocabulary = sorted(query_vocabulary(words, [n for term in terms for n in term.names()]))
@@ -334,7 +334,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
                 other = card.counterpart
                 cards.append([card.title, card.status, card.context,
                               None if other is None else [other.language, other.number, other.title, other.text],
-                              list(card.removed_in), list(card.texts)])
+                              list(card.removed_in), list(card.texts), card.french_name])
             languages[language] = {
                 "stop": sorted(stop_words(language)),
                 "count": count,
@@ -355,8 +355,9 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "key": name,
         "bm25": {"K1": K1, "B": B},
         "boosts": [[field, boost] for field, boost in FIELD_BOOSTS.items()],
-        "query_stop": sorted(STOP_WORDS),
-        "glossary": [[list(term.en), list(term.fr)] for term in terms],
+        "query_stop": sorted(QUERY_STOP),
+        "glossary": [[list(term.en), list(term.fr), list(term.rules), term.variant] for term in terms],
+        "real_words": real_words(),
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
         "notions": [sorted(sorted(key) for key in notion) for notion in notion_keys(terms)],
         "small_words": sorted(SMALL_WORDS),

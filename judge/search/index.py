@@ -1,35 +1,31 @@
-"""The on-disk Whoosh index of a graph's rules: schema, documents, cache key, build and reuse.
+"""The on-disk Whoosh index of a graph's rules: schema, documents, cache folder, build and reuse.
 
 One Whoosh index per language, side by side in one folder (Whoosh's `indexname` = the
-language code): BM25 statistics (document counts, average field lengths) stay those of one
-language, so the 2 600 English rules do not dilute the ranking of the 90 French ones.
-Owns the cache folder (built in a temporary folder, renamed into place, rebuilt when stale
-or corrupt, kept in RAM when unwritable). The folder also holds the index's export
-(`judge.search.export`), made from the Whoosh index as it is built; its name is
-`judge.search.export.index_name`. Querying the open indexes is `judge.search.engine`'s job.
-
-Public, stable: `schema(language)`, `languages(graph)`, `build_index(graph, dest)`,
-`open_or_build(graph)` -> ({language: Whoosh index}, notice or None) and `export_of(graph)`.
+language code), so BM25 statistics stay those of one language; a third one, `glossary`, holds
+the Comprehensive Rules glossaries. Every field a hit shows is stored (`card`, `names`,
+`descendants`): a query needs no rule graph. The folder's `complete` file records the
+documents per language and the editions. Built in a temporary folder, renamed into place,
+rebuilt when stale or corrupt, kept in RAM when unwritable; it also holds the export for the
+static book (`judge.search.export`). Querying is `judge.search.engine`'s job.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import whoosh.index
-from whoosh.fields import ID, TEXT, Schema
+from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
 from judge.cache import cache_dir, ensure_dir, trusted
-from judge.corpus.documents import Rule
-from judge.corpus.graph import RuleGraph
-from judge.search.analysis import FrenchAnalyzer
+from judge.search.analysis import FrenchAnalyzer, analyze_terms
 from judge.search.export import (
     EXPORT_FILE,
     Stored,
@@ -40,8 +36,14 @@ from judge.search.export import (
     unpacked,
     write_export,
 )
+from judge.search.fields import GLOSSARY
+from judge.search.words import WORDS_FILE
 
-Indexes = dict[str, Any]  # language -> open Whoosh index
+if TYPE_CHECKING:
+    from judge.corpus.documents import Rule
+    from judge.corpus.graph import RuleGraph
+
+Indexes = dict[str, Any]  # language (and `GLOSSARY`) -> open Whoosh index
 
 
 # ---------------------------------------------------------------------- index
@@ -61,7 +63,15 @@ def schema(language: str = "fr") -> Schema:
         context=TEXT(analyzer=stemmed, phrase=False),
         exact=TEXT(analyzer=exact, phrase=True),
         heading=TEXT(analyzer=exact, phrase=True),
+        card=STORED(),  # what a hit shows (`judge.search.output.Card`, as a tuple)
+        names=STORED(),  # the stems of the rule's name (title, or a text that is only a name)
+        descendants=STORED(),  # the numbers of the rules under it
     )
+
+
+def glossary_schema() -> Schema:
+    """The glossary entries: edition, language, term, definition and the term's name key."""
+    return Schema(edition=STORED(), language=STORED(), term=STORED(), text=STORED(), key=STORED())
 
 
 def languages(graph: RuleGraph) -> tuple[str, ...]:
@@ -73,7 +83,17 @@ def _rules(graph: RuleGraph, language: str) -> tuple[Rule, ...]:
     return tuple(rule for rule in graph.all_rules() if rule.language == language)
 
 
-def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, str]]:
+def _card(graph: RuleGraph, rule: Rule) -> tuple[Any, ...]:
+    from judge.search.output import card_of
+
+    card = card_of(graph, rule)
+    other = card.counterpart
+    return (card.title, card.status, card.context,
+            None if other is None else (other.language, other.number, other.title, other.text),
+            card.removed_in, card.texts, card.french_name)
+
+
+def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, Any]]:
     for rule in _rules(graph, language):
         examples = " ".join(example.text for example in rule.examples)
         # A rule's name: its title, or its text when that is only a name (`702.10. Haste`).
@@ -90,6 +110,9 @@ def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, str]]:
             "context": " ".join(ancestors),
             "exact": " ".join(part for part in (rule.title or "", rule.text, examples) if part),
             "heading": rule.heading or "",
+            "card": _card(graph, rule),
+            "names": tuple(sorted(set(analyze_terms(rule.heading or "", language)))),
+            "descendants": tuple(d.number for d in graph.descendants(rule)),
         }
 
 
@@ -100,24 +123,47 @@ def _fill(ix: Any, graph: RuleGraph, language: str) -> None:
     writer.commit()
 
 
-def _expected(graph: RuleGraph) -> dict[str, int]:
-    return {language: len(_rules(graph, language)) for language in languages(graph)}
+def _fill_glossary(ix: Any, graph: RuleGraph) -> None:
+    from judge.corpus.glossary import entries
+    from judge.corpus.names import term_key
+
+    writer = ix.writer()
+    for edition, language, entry in entries(graph):
+        writer.add_document(edition=edition, language=language, term=entry.term, text=entry.text,
+                            key=tuple(sorted(term_key(entry.term))))
+    writer.commit()
 
 
-def _complete_text(expected: dict[str, int]) -> str:
-    return " ".join(f"{language}:{count}" for language, count in expected.items())
+def _record(graph: RuleGraph) -> dict[str, Any]:
+    """What the `complete` file says: the documents of each index, the editions (id and
+    languages, manifest order) and the newest edition."""
+    from judge.corpus.glossary import entries
+
+    counts = {language: len(_rules(graph, language)) for language in languages(graph)}
+    return {"counts": {**counts, GLOSSARY: len(entries(graph))},
+            "editions": [[e.id, list(e.languages)] for e in graph.editions], "newest": graph.newest_edition}
 
 
-def _valid(path: Path, expected: dict[str, int]) -> Indexes | None:
-    """The opened indexes at `path` if they are complete and readable, else None."""
+def record_of(path: Path) -> dict[str, Any] | None:
+    """The `complete` record of an index folder (`_record`), or None when unreadable."""
     try:
-        if (path / "complete").read_text() != _complete_text(expected) or read_export(path) is None:
+        found = json.loads((path / "complete").read_text())
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) and isinstance(found.get("counts"), dict) else None
+
+
+def open_folder(path: Path) -> Indexes | None:
+    """The opened indexes of a complete, readable, trusted index folder, else None."""
+    try:
+        record = record_of(path)
+        if record is None or read_export(path) is None:
             return None
         ram = _load_in_memory(path)
         if ram is None:
             return None
         out: Indexes = {}
-        for language, count in expected.items():
+        for language, count in record["counts"].items():
             ix = ram.open_index(indexname=language)
             with ix.searcher() as searcher:
                 if searcher.doc_count() != count:
@@ -139,7 +185,7 @@ def _load_in_memory(path: Path) -> Any | None:
         return None
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
-        if name == EXPORT_FILE:
+        if name in (EXPORT_FILE, WORDS_FILE):
             continue
         if not trusted(path / name):
             return None
@@ -159,6 +205,8 @@ def _discard(path: Path) -> None:
 
 def build_index(graph: RuleGraph, dest: Path) -> None:
     """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
+    from judge.search.words import real_words
+
     ensure_dir(dest.parent)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
@@ -167,9 +215,12 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
             ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
         write_export(tmp / EXPORT_FILE, build_export(graph, built, dest.name))
-        for ix in built.values():
+        glossary = whoosh.index.create_in(str(tmp), glossary_schema(), indexname=GLOSSARY)
+        _fill_glossary(glossary, graph)
+        (tmp / WORDS_FILE).write_text("\n".join(real_words()), encoding="utf-8")
+        for ix in (*built.values(), glossary):
             ix.close()
-        (tmp / "complete").write_text(_complete_text(_expected(graph)))
+        (tmp / "complete").write_text(json.dumps(_record(graph)))
         for file in tmp.iterdir():
             file.chmod(0o600)  # whatever the umask: files only the user can write are read back
         try:
@@ -187,18 +238,20 @@ def _ram_index(graph: RuleGraph) -> Indexes:
     for language in languages(graph):
         ix = out[language] = storage.create_index(schema(language), indexname=language)
         _fill(ix, graph, language)
+    out[GLOSSARY] = storage.create_index(glossary_schema(), indexname=GLOSSARY)
+    _fill_glossary(out[GLOSSARY], graph)
     return out
 
 
 def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
-    """The graph's index of each language, from the cache or built (notice: why rebuilt)."""
+    """The graph's index of each language (and its glossary), from the cache or built
+    (notice: why rebuilt)."""
     name, prefix = index_name(graph.editions)
     root = cache_dir()
     dest = root / name
-    expected = _expected(graph)
     notice = None
     if dest.exists():
-        ix = _valid(dest, expected)
+        ix = _valid(dest, graph)
         if ix is not None:
             return ix, None
         notice = "index de recherche corrompu : reconstruction"
@@ -213,10 +266,17 @@ def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
     except OSError:
         # An unwritable cache only costs speed: search from memory.
         return _ram_index(graph), notice
-    ix = _valid(dest, expected)
+    ix = _valid(dest, graph)
     if ix is None:
         return _ram_index(graph), notice
     return ix, notice
+
+
+def _valid(path: Path, graph: RuleGraph) -> Indexes | None:
+    """The indexes at `path` when sound and made from this graph's rules (same record)."""
+    if record_of(path) != json.loads(json.dumps(_record(graph))):
+        return None
+    return open_folder(path)
 
 
 def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:

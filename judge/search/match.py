@@ -2,9 +2,8 @@
 
 Owns the query tree (`Clause`, `Or`, `And`, `Phrase`) and `Postings`, the per-term cache of
 an open index: each (field, term) is read once (BM25F score per document, and positions for
-phrase fields) from Whoosh or from the exported index, then every query runs on plain dicts.
-Whoosh's matchers cost ~5 ms of CPU per query on our large query trees; this gives the same
-scores in a fraction of it. Building the tree from a query is `judge.search.query`'s job.
+phrase fields) from Whoosh, then every query runs on plain dicts.
+Building the tree from a query is `judge.search.query`'s job.
 
 Semantics, as Whoosh's: a term scores its BM25F weight in a field; `Or` sums the scores of
 the children that match a document, `And` requires them all and sums them; a boost
@@ -95,8 +94,7 @@ def _phrase_at(positions: list[tuple[int, ...]], slop: int) -> bool:
 
 class Postings:
     """What the queries need from an open index, read lazily once per term (thread-safe:
-    a term read twice by two threads gives the same entry). The index behind is `read`:
-    Whoosh's (`judge.search.engine`) or the exported one (`judge.search.light`)."""
+    a term read twice by two threads gives the same entry), by `read` (`judge.search.engine`)."""
 
     def __init__(self, fields: Mapping[str, float], read: ReadTerm) -> None:
         self.fields = dict(fields)  # ranked field -> query-time boost

@@ -50,6 +50,7 @@ class Card:
     counterpart: Counterpart | None
     removed_in: tuple[str, ...]
     texts: tuple[str, ...]  # where the snippet is looked for, in order: text, examples, title
+    french_name: str | None = None  # an English rule named by a notion: its French name (terminology)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,6 +67,7 @@ class Hit:
     context: str | None = None
     counterpart: Counterpart | None = None  # French for an English hit, English for a French one
     removed_in: tuple[str, ...] = ()  # later editions that removed the rule (2004's 300.3: 2010)
+    french_name: str | None = None  # an English rule named by a notion of the terminology: its French name
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,8 +182,21 @@ def counterpart_of(graph: RuleGraph, rule: Rule) -> Counterpart | None:
     return Counterpart(language=other.language, number=other.number, title=other.heading, text=text)
 
 
+def french_name(rule: Rule) -> str | None:
+    """The French name of an English rule whose name (heading) is a notion of the FR↔EN
+    terminology (`702.17 Trample` -> « piétinement »), else None."""
+    if rule.language != "en" or not rule.heading:
+        return None
+    from judge.corpus.lexicon import glossary
+    from judge.corpus.names import term_key
+
+    key = term_key(rule.heading)
+    return next((term.fr[0] for term in glossary() if any(term_key(n) == key for n in term.en)), None)
+
+
 def card_of(graph: RuleGraph, rule: Rule) -> Card:
     return Card(
+        french_name=french_name(rule),
         edition=rule.edition,
         language=rule.language,
         number=rule.number,
@@ -207,6 +222,7 @@ def make_hit(card: Card, score: float, stop: frozenset[str], marked: Marked) -> 
         context=card.context,
         counterpart=card.counterpart,
         removed_in=card.removed_in,
+        french_name=card.french_name,
     )
 
 
@@ -233,6 +249,7 @@ def result_json(result: SearchResult) -> dict[str, Any]:
                 "status": hit.status,
                 "context": hit.context,
                 "removed_in": list(hit.removed_in),
+                "french_name": hit.french_name,
                 "counterpart": None if hit.counterpart is None else {
                     "language": hit.counterpart.language,
                     "number": hit.counterpart.number,
@@ -280,6 +297,8 @@ def result_text(result: SearchResult) -> str:
         head = f"{i:2}. {hit.number}"
         if hit.title:
             head += f" {hit.title}"
+        if hit.french_name:
+            head += f" — « {hit.french_name} »"
         tags = [f"édition {hit.edition}", hit.language]
         if hit.status == "historical":
             tags.append("historique")

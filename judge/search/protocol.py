@@ -1,8 +1,6 @@
-"""What a search needs of an index, whatever holds it: the `Index` protocol (for the type
-checker only: `judge.search.query` imports it under `TYPE_CHECKING`).
-
-Two implementations: the Whoosh index of record (`judge.search.engine.RuleIndex`, `judge
-serve`) and the index exported from it (`judge.search.light.LightIndex`, `judge search`).
+"""What query planning needs of an index: the `Index` protocol, so that `judge.search.query`
+does not import Whoosh (it imports this module for the type checker only). Implemented by the
+Whoosh engine, `judge.search.engine.RuleIndex`.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from judge.search.query import Doc
 
 
 class Index(Protocol):
-    """What a search needs of an index, whatever holds it (Whoosh's or the exported one).
+    """What a search needs of an index (`judge.search.engine.RuleIndex`).
 
     `source(language)` is what that language's `Postings` reads terms with. Words are never
     stemmed at query time by the planner: `stem(language, word)` is the index's stem of a
@@ -27,7 +25,7 @@ class Index(Protocol):
     languages: tuple[str, ...]
     glossary_terms: tuple[GlossaryTerm, ...]
     query_stop: frozenset[str]
-    corrections: dict[str, str | None]
+    corrections: dict[str, tuple[str, bool] | None]
 
     def stop(self, language: str) -> frozenset[str]: ...
     def stem(self, language: str, word: str) -> str: ...
@@ -44,3 +42,5 @@ class Index(Protocol):
     def card(self, doc: Doc) -> Card: ...
     def glossary_hits(self, text: str, edition: str | None, limit: int) -> tuple[GlossaryHit, ...]: ...
     def take_notice(self) -> str | None: ...
+    def terminology_words(self, initial: str) -> frozenset[str]: ...
+    def is_real_word(self, word: str) -> bool: ...

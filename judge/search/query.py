@@ -1,10 +1,9 @@
 """Full-text search over every rule of a corpus: query planning and ranking, on any index.
 
 Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") over an `Index` (`judge.search.protocol`): the Whoosh index of record (`judge.search.engine`, `judge serve`) or
-the index exported from it (`judge.search.light`, `judge search`); both give the same results
-(tests/search/test_parity.py), and `templates/search.js` spells out the same steps for the
-static book. Matching and scoring the query tree is `judge.search.match`, result shapes and
+mean") over an `Index` (`judge.search.protocol`), the Whoosh engine (`judge.search.engine`);
+`templates/search.js` spells out the same steps for the static book (tested equal in Chromium,
+tests/site/test_search_browser.py). Matching and scoring the query tree is `judge.search.match`, result shapes and
 outputs `judge.search.output`, text analysis `judge.search.tokens`. Queries longer than
 `MAX_QUERY` characters are truncated, with a notice in the result.
 
@@ -16,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from judge.corpus.numbers import RULE_NUMBER
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from judge.corpus.lexicon import GlossaryTerm
     from judge.search.protocol import Index
 
-    _Glossary = tuple[dict[str, tuple[str, ...]], dict[str, GlossaryTerm]]
+    _Glossary = tuple[dict[str, tuple[tuple[str, ...], ...]], dict[tuple[str, ...], GlossaryTerm]]
     Stem = Callable[[str], str]
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
@@ -47,13 +47,29 @@ GLOSSARY_HITS = 3  # glossary entries shown with the rules
 # A rule whose name (heading) is exactly what the query asks for ("mana abilities" -> 406
 # Mana Abilities, "haste" -> 502.5 Haste) is the definition: its score is multiplied.
 NAME_MATCH = 2.0
+# A query that is only a notion of the terminology: its defining rules come first, with this score.
+DEFINED_SCORE = 90.0
+# A rule that refines the general rules for a variant of the game (terminology notions marked
+# `variant`: multiplayer, Two-Headed Giant…) keeps this share of its score unless the query names it.
+VARIANT = 0.5
+# When another language's best hit answers more of the query than the first language's best,
+# that language's best is scaled to this much of the first's (the only good hit is not buried).
+BETTER_LANGUAGE = 1.25
+PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
+# A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
+DEFINES = 2.0
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+# How judges write a rule number: `R305.4`, `r. 309.2a`, `CR 704.5g`, `cr604.3`, `§ 308`,
+# `règle 502` (a prefix glued or not), `310.2 c` (the sub-rule letter after a space).
+_PREFIX = re.compile(r"(?<![\w§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\d{3}(?![\d]))")
+_SPACED_LETTER = re.compile(r"(?<![\w.])(\d{3}\.\d+) ([a-z])(?![\w'])")
 # « 300,3 » is 300.3 (the French decimal comma); « 302,303 » stays two sections.
 _DECIMAL_COMMA = re.compile(r"(?<![\w.,])(\d{3}),(\d{1,2}[a-z]?)(?![\w,])")
 _NUMBER = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w])")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
+_NAME_WORD = re.compile(r"\w+")
 _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 
 
@@ -74,6 +90,7 @@ class _Plan:
     english: tuple[tuple[tuple[str, ...], ...], ...] = ()  # per notion, its English then French names
     names: tuple[tuple[str, str], ...] = ()  # (glossary name typed, "fr" / "en" / "both")
     typed: tuple[str, ...] = ()  # every word as typed, glossary names included (proximity)
+    terms: tuple[GlossaryTerm, ...] = ()  # the notions the query names
 
     def notions(self, language: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
         """Each glossary notion's names to look for in a text of `language`."""
@@ -95,39 +112,47 @@ class Doc:
 _glossaries: dict[tuple[GlossaryTerm, ...], _Glossary] = {}
 
 
+def _singular(word: str) -> str:
+    """A name's word without a plural `s` or `x` (words of 4 letters or more)."""
+    return word[:-1] if len(word) > 3 and word[-1] in "sx" else word
+
+
+def name_key(text: str) -> tuple[str, ...]:
+    """A terminology name as a query matches it: its folded words, each without a plural
+    (« effets de remplacement » is « effet de remplacement »), apostrophes and hyphens as spaces."""
+    return tuple(_singular(w) for w in _NAME_WORD.findall(fold(text)))
+
+
 def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
-    """Every folded FR↔EN name by its first character (longest first), and each one's notion."""
+    """Every FR↔EN name's key (`name_key`) by its first word (longest first), and each one's notion."""
     found = _glossaries.get(terms)
     if found is None:
-        names: dict[str, GlossaryTerm] = {}
+        names: dict[tuple[str, ...], GlossaryTerm] = {}
         for term in terms:
             for name in (*term.en, *term.fr):
-                names.setdefault(fold(name), term)
-        initials: dict[str, list[str]] = {}
-        for name in sorted(names, key=len, reverse=True):
-            initials.setdefault(name[:1], []).append(name)
-        found = _glossaries[terms] = ({c: tuple(n) for c, n in initials.items()}, names)
+                if key := name_key(name):
+                    names.setdefault(key, term)
+        firsts: dict[str, list[tuple[str, ...]]] = {}
+        for key in sorted(names, key=len, reverse=True):
+            firsts.setdefault(key[0], []).append(key)
+        found = _glossaries[terms] = ({w: tuple(keys) for w, keys in firsts.items()}, names)
     return found
 
 
-def _word_char(text: str, i: int) -> bool:
-    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
-
-
-def _names_in(text: str, initials: dict[str, tuple[str, ...]]) -> list[tuple[int, int]]:
-    """Where glossary names stand in `text` as whole words, left to right, the longest name
-    at each place, matches not overlapping."""
+def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Where terminology names stand in folded `text`, word for word (plurals aside), left to
+    right, the longest name at each word, matches not overlapping: (start, end, name key)."""
+    words = [(m.start(), m.end(), _singular(m.group(0))) for m in _NAME_WORD.finditer(text)]
     spans = []
     i = 0
-    while i < len(text):
-        if not _word_char(text, i - 1):
-            name = next((n for n in initials.get(text[i], ())
-                         if text.startswith(n, i) and not _word_char(text, i + len(n))), None)
-            if name is not None:
-                spans.append((i, i + len(name)))
-                i += len(name)
-                continue
-        i += 1
+    while i < len(words):
+        key = next((k for k in firsts.get(words[i][2], ())
+                    if len(k) <= len(words) - i and all(words[i + j][2] == k[j] for j in range(len(k)))), None)
+        if key is None:
+            i += 1
+            continue
+        spans.append((words[i][0], words[i + len(key) - 1][1], key))
+        i += len(key)
     return spans
 
 
@@ -144,13 +169,19 @@ def _clean(raw: str) -> tuple[str, list[str]]:
     return " ".join(text.split()), notices
 
 
+def _name_words(name: str, stop: frozenset[str]) -> tuple[str, ...]:
+    """A terminology name's words without stop words — all of them when it is only stop
+    words (« Aura » is a French stop word, and a notion)."""
+    return tuple(fold_terms(name, stop)) or tuple(fold_terms(name, frozenset()))
+
+
 def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) -> _Plan:
     """Split a query into rule numbers, phrases, glossary expansions and plain words
     (`terms`: the FR↔EN glossary; `stop`: the query's stop words)."""
     text, notices = _clean(raw)
     if not text:
         raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
-    folded = _DECIMAL_COMMA.sub(r"\1.\2", fold(text))
+    folded = _SPACED_LETTER.sub(r"\1\2", _DECIMAL_COMMA.sub(r"\1.\2", _PREFIX.sub(" ", fold(text))))
     numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
     phrases = []
     for match in _QUOTED.finditer(folded):
@@ -162,21 +193,24 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     expansions: list[tuple[tuple[str, ...], ...]] = []
     english: list[tuple[tuple[str, ...], ...]] = []
     typed: list[tuple[str, str]] = []
-    initials, names = _glossary(terms)
-    spans = _names_in(rest, initials)
-    for start, end in spans:
+    named: list[GlossaryTerm] = []
+    firsts, names = _glossary(terms)
+    spans = _names_in(rest, firsts)
+    for start, end, key in spans:
         name = rest[start:end]
-        term = names[name]
-        in_fr = name in {fold(n) for n in term.fr}
-        in_en = name in {fold(n) for n in term.en}
+        term = names[key]
+        if term not in named:
+            named.append(term)
+        in_fr = key in {name_key(n) for n in term.fr}
+        in_en = key in {name_key(n) for n in term.en}
         typed.append((name, "both" if in_fr == in_en else "fr" if in_fr else "en"))
-        alternatives = tuple(w for w in (tuple(fold_terms(n, stop)) for n in term.fr) if w)
+        alternatives = tuple(w for w in (_name_words(n, stop) for n in term.fr) if w)
         if alternatives and alternatives not in expansions:
             expansions.append(alternatives)
             english.append(tuple(dict.fromkeys(
-                w for w in (tuple(fold_terms(n, stop)) for n in (*term.en, *term.fr)) if w)))
+                w for w in (_name_words(n, stop) for n in (*term.en, *term.fr)) if w)))
     # The matched words now count as one notion (any of its French names).
-    for start, end in reversed(spans):
+    for start, end, _ in reversed(spans):
         rest = rest[:start] + " " + rest[end:]
     plain = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     if numbers:
@@ -193,6 +227,7 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
         english=tuple(english),
         names=tuple(typed),
         typed=every,
+        terms=tuple(named),
     )
 
 
@@ -226,6 +261,9 @@ def compose(words: tuple[str, ...], plan: _Plan, language: str, stem: Stem, stop
         # Proximity bonus: the typed words close together, better still in a title.
         clauses.append(Phrase("exact", words, slop=3, boost=1.5))
         clauses.append(Phrase("heading", words, slop=1, boost=4.0))
+        # Each pair of typed words side by side: the phrases the query holds.
+        clauses.extend(Phrase("exact", pair, slop=1, boost=PAIR_BOOST)
+                       for pair in dict.fromkeys(pairwise(words)) if pair[0] != pair[1])
     typed = _keep(plan.typed, stop)
     if len(typed) > len(words) and len(typed) > 1:
         # Some words were a glossary name ("until end of turn"): all of them, as typed.
@@ -236,10 +274,11 @@ def compose(words: tuple[str, ...], plan: _Plan, language: str, stem: Stem, stop
 
 
 def _concepts(words: tuple[str, ...], plan: _Plan, language: str, stem: Stem,
-              stop: frozenset[str]) -> list[tuple[frozenset[str], ...]]:
-    """Each notion the query asks for, as alternative sets of stems (any one covers it)."""
+              stop: frozenset[str], held: Callable[[str], bool]) -> list[tuple[frozenset[str], ...]]:
+    """Each notion the query asks for, as alternative sets of stems (any one covers it). A word
+    that no language's texts hold (`held`) is no notion a rule could answer."""
     words = _keep(words, stop)
-    concepts: list[tuple[frozenset[str], ...]] = [(frozenset({stem(w)}),) for w in dict.fromkeys(words)]
+    concepts: list[tuple[frozenset[str], ...]] = [(frozenset({stem(w)}),) for w in dict.fromkeys(words) if held(w)]
     concepts.extend((frozenset(stem(w) for w in k),) for p in plan.phrases if (k := _keep(p, stop)))
     concepts.extend(tuple(frozenset(stem(w) for w in k) for alt in e if (k := _keep(alt, stop)))
                     for e in plan.notions(language) if any(_keep(alt, stop) for alt in e))
@@ -261,20 +300,29 @@ def _known(index: Index, language: str, word: str) -> bool:
     return bool(index.postings(language).clause(index.source(language), index.stem(language, word)))
 
 
-def _correct(index: Index, language: str, word: str) -> str | None:
-    """The closest indexed word to an unknown one (most frequent on ties), or None: same first
-    letter, at most 1 edit (words of 4–5 letters) or 2 (longer ones)."""
+def _correct(index: Index, language: str, word: str, real: bool) -> str | None:
+    """The closest word to an unknown one (most frequent in the language's texts on ties), or
+    None: same first letter, at most 1 edit (words of 4–5 letters) or 2 (longer ones), among
+    the indexed words and the terminology's. A real word (`real`: French or English) is only
+    ever matched to a terminology word 1 edit away (« entretient » → « entretien »), never to
+    another word of the texts (« lien » is not « lieu »)."""
     if not 4 <= len(word) <= 30 or any(c.isdigit() for c in word):
         return None
-    candidates = index.within(language, word, 1 if len(word) <= 5 else 2)
+    distance = 1 if real or len(word) <= 5 else 2
+    candidates = {c for c in index.terminology_words(word[:1])
+                  if abs(len(c) - len(word)) <= distance and levenshtein(c, word) <= distance}
+    if not real:
+        candidates |= index.within(language, word, distance)
+    candidates.discard(word)
     if not candidates:
         return None
     return min(candidates, key=lambda c: (levenshtein(c, word), -index.exact_frequency(language, c), c))
 
 
-def correction(index: Index, word: str, languages: tuple[str, ...]) -> str | None:
-    """The closest indexed word to one that no searched language knows, looked for in
-    `languages` in order; memoized (the indexes never change)."""
+def correction(index: Index, word: str, languages: tuple[str, ...]) -> tuple[str, bool] | None:
+    """The closest word to one that neither the searched languages' texts nor the terminology
+    know, looked for in `languages` in order, and whether the word is a real one; memoized
+    (the indexes never change)."""
     key = f"{','.join(languages)}:{word}"
     try:
         return index.corrections[key]
@@ -282,10 +330,41 @@ def correction(index: Index, word: str, languages: tuple[str, ...]) -> str | Non
         if len(index.corrections) >= _MEMO_SIZE:
             index.corrections.clear()
         found = None
-        if not any(_known(index, language, word) for language in languages):
-            found = next((c for language in languages if (c := _correct(index, language, word)) is not None), None)
+        if word not in index.terminology_words(word[:1]) and not any(_known(index, language, word)
+                                                                     for language in languages):
+            real = index.is_real_word(word)
+            fixed = next((c for language in languages if (c := _correct(index, language, word, real)) is not None),
+                         None)
+            found = None if fixed is None else (fixed, real)
         index.corrections[key] = found
         return found
+
+
+def _corrected(index: Index, plan: _Plan, languages: tuple[str, ...]) -> tuple[_Plan, dict[str, str]]:
+    """The plan of the query with its unknown words corrected, and the corrections. A real
+    word's correction is kept only when it completes a name of the terminology (« contacte
+    mortel » → « contact mortel »): a real word is never turned into another word."""
+    corrections: dict[str, str] = {}
+    real: set[str] = set()
+    for word in plan.words:
+        found = correction(index, word, languages)
+        if found is not None:
+            corrections[word] = found[0]
+            if found[1]:
+                real.add(word)
+    if not corrections:
+        return plan, corrections
+    fixed = plan_query(suggestion(plan.text, corrections, index.query_stop) or plan.text,
+                       index.glossary_terms, index.query_stop)
+    loose = [word for word in real if corrections[word] in fixed.words]
+    if loose:
+        for word in loose:
+            del corrections[word]
+        if not corrections:
+            return plan, corrections
+        fixed = plan_query(suggestion(plan.text, corrections, index.query_stop) or plan.text,
+                           index.glossary_terms, index.query_stop)
+    return fixed, corrections
 
 
 # ---------------------------------------------------------------------- search
@@ -306,11 +385,14 @@ def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list
     return found
 
 
-def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str) -> list[tuple[Doc, float]]:
+def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
+           covered: dict[str, float]) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
-    times the best hit of the `first` language; `first`'s scores are kept as they are.
-    Ties: the searched languages' order, then rule order."""
+    times the best hit of the `first` language — or `BETTER_LANGUAGE` times when its hits
+    answer more of the query (`covered`: the best share of its notions a hit answers, per
+    language); `first`'s scores are kept as they are. Ties: the searched languages' order,
+    then rule order."""
     tops = {language: max((score for _, score in hits), default=0.0) for language, hits in per_language.items()}
     reference = tops.get(first, 0.0)
     order = {language: i for i, language in enumerate(per_language)}
@@ -318,10 +400,43 @@ def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str) -> list
     for language, hits in per_language.items():
         scale = 1.0
         if language != first and reference > 0 and tops[language] > 0:
-            scale = OTHER_LANGUAGE * reference / tops[language]
+            share = BETTER_LANGUAGE if covered.get(language, 0.0) > covered.get(first, 0.0) else OTHER_LANGUAGE
+            scale = share * reference / tops[language]
         merged.extend((doc, score * scale) for doc, score in hits)
     merged.sort(key=lambda item: (-item[1], order[item[0].language], item[0].docnum))
     return merged
+
+
+def _variants(index: Index, plan: _Plan) -> dict[str, tuple[str, ...]]:
+    """Per edition, the numbers (as prefixes: `810.`) of the rules that refine the general
+    rules for a variant of the game the query does not name."""
+    found: dict[str, list[str]] = {}
+    for term in index.glossary_terms:
+        if term.variant and term not in plan.terms:
+            for key in term.rules:
+                edition, _, number = key.partition(":")
+                found.setdefault(edition, []).extend((number, number + "."))
+    return {edition: tuple(numbers) for edition, numbers in found.items()}
+
+
+def _defined(index: Index, plan: _Plan, edition: str | None, languages: tuple[str, ...], preferred: str | None,
+             primary: dict[str, str]) -> list[tuple[Doc, float]]:
+    """The rules that define the notion a query names, when the query is that notion and
+    nothing else (« piétinement », "trample", « ETB »): the first of the notion's rules that
+    the searched editions hold (the others rank with the text's hits), in the query's
+    language when the release has it, else in the other."""
+    if len(plan.terms) != 1 or plan.words or plan.numbers or plan.phrases:
+        return []
+    for key in plan.terms[0].rules:
+        ed, _, number = key.partition(":")
+        if ed not in index.edition_languages or (edition is not None and ed != edition):
+            continue
+        first = preferred or primary[ed]
+        for language in sorted(languages, key=lambda code: code != first):
+            doc = index.lookup(ed, language, number)
+            if doc is not None:
+                return [(doc, DEFINED_SCORE)]
+    return []
 
 
 def query_language(index: Index, plan: _Plan) -> str | None:
@@ -373,16 +488,32 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         return score if doc.language == first else score * OTHER_LANGUAGE
 
     ranked: dict[tuple[str, str, str], tuple[Doc, float]] = {}
-    direct = sorted(((d, weight(d, s)) for d, s in _direct(index, plan.numbers, edition)
-                     if d.language in languages), key=lambda item: -item[1])
+    # A rule the query numbers, then the rules under it, the query's language first; the rule
+    # in another language comes right after it when no release has that rule in the query's
+    # language (`505`: English only), else after the rules under it.
+    found = [item for item in _direct(index, plan.numbers, edition) if item[0].language in languages]
+    own = {d.number for d, s in found if s == DIRECT_SCORE and weight(d, 1.0) == 1.0}
+    direct = sorted(((d, s if s == DIRECT_SCORE and d.number not in own else weight(d, s))
+                     for d, s in found), key=lambda item: (-item[1], weight(item[0], 1.0) != 1.0))
     for doc, score in direct:
         ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
     missing = [n for n in plan.numbers if not any(d.number == n for d, _ in ranked.values())]
     if missing:
         notices.append("règle introuvable : " + ", ".join(missing))
 
+    # An unknown word finds nothing by itself: the closest word of the texts or of the
+    # terminology is searched instead, and offered (« recherche aussi »).
+    plan, corrections = _corrected(index, plan, languages)
     words = plan.words
-    corrections: dict[str, str] = {}
+    variants = _variants(index, plan)
+    defining = frozenset(key for term in plan.terms for key in term.rules)
+
+    def held(word: str) -> bool:
+        """Does some language's texts hold the word's stem (`word` is in its exported lexicon)?"""
+        return any(index.postings(language).clause(index.source(language), index.stem(language, word))
+                   for language in index.languages)
+
+    covered: dict[str, float] = {}
 
     def run(language: str, terms: tuple[str, ...]) -> list[tuple[Doc, float]]:
         stop = index.stop(language)
@@ -396,9 +527,10 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         source = index.source(language)
         postings = index.postings(language)
         allowed = index.edition_docs(language, edition) if edition else None
-        concepts = _concepts(terms, plan, language, stem, stop)
+        concepts = _concepts(terms, plan, language, stem, stop, held)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
         found = []
+        best = 0.0
         scores = postings.evaluate(source, q)
         for docnum, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
             doc = index.doc(language, docnum)
@@ -409,22 +541,24 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     return n in postings.clause(source, stem)
 
                 coverage = _coverage(holds, concepts)
+                best = max(best, coverage)
                 score *= coverage * coverage
+                if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
+                    score *= VARIANT
+                if f"{doc.edition}:{doc.number}" in defining:
+                    score *= DEFINES
                 name = index.name_stems(doc)
                 if name and name <= asked and _coverage(name.__contains__, concepts) == 1.0:
                     score *= NAME_MATCH
-                found.append((doc, score))
+                if score > 0:  # a rule that answers none of the notions is no hit
+                    found.append((doc, score))
+        covered[language] = best
         return found
 
-    for word in words:
-        # An unknown word finds nothing by itself (few hits): fuzzy fallback on `exact`.
-        fixed = correction(index, word, languages)
-        if fixed is not None:
-            corrections[word] = fixed
-    if corrections:
-        words = tuple(corrections.get(w, w) for w in words)
+    for doc, score in _defined(index, plan, edition, languages, preferred or None, primary):
+        ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
     per_language = {language: run(language, words) for language in languages}
-    text_hits = _merge(per_language, preferred or primary[index.newest_edition])
+    text_hits = _merge(per_language, preferred or primary[index.newest_edition], covered)
     for doc, score in text_hits[: limit + len(ranked)]:
         ranked.setdefault((doc.edition, doc.language, doc.number), (doc, score))
 

@@ -1,8 +1,7 @@
 """The text pipeline of search without a stemmer: tokens, elision, stop words, query words.
 
 Pure functions, no Whoosh: the index side (`judge.search.analysis`, which adds the Snowball
-stemmers and the stop lists) and the query side of the light search (`judge.search.light`,
-which takes the stop lists and the stems from the exported index) share them, and
+stemmers and the stop lists) and the query side (`judge.search.query`) share them, and
 `templates/search.js` spells out the same steps.
 
 1. Tokens: the regex `TOKEN_PATTERN` over the original text: a rule number kept whole
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING
 from judge.normalize import fold
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 TOKEN_PATTERN = re.compile(r"\d+(?:\.\d+[a-zA-Z]?)?(?![\w'’])|\w+(?:['’`]\w+)*")
 ELISIONS = frozenset({"l", "d", "qu", "jusqu", "lorsqu", "puisqu", "n", "s", "c", "j", "m", "t"})
@@ -108,6 +107,21 @@ def inflections(word: str) -> tuple[str, ...]:
     out = [word, *(word + ending for ending in _ENDINGS)]
     out.extend(word[: -len(ending)] for ending in _ENDINGS if word.endswith(ending) and len(word) > len(ending) + 2)
     return tuple(out)
+
+
+def in_vocabulary(word: str, base: Callable[[str], bool]) -> bool:
+    """Is `word` in the `query_vocabulary` of the words that `base` tells? (The inverse of
+    `inflections`, asked of a few words instead of building the whole vocabulary.)"""
+    if not word or any(c.isdigit() for c in word):
+        return False
+    if base(word):
+        return True
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) and base(word[: -len(ending)]):
+            return True
+        if len(word) > 2 and base(word + ending):
+            return True
+    return False
 
 
 def query_vocabulary(words: Iterable[str], names: Iterable[str]) -> frozenset[str]:

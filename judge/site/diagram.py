@@ -5,7 +5,7 @@ their boxes; the stylesheet lays the phases side by side, and one under another 
 The phases, their steps and the rule of each come from the edition's game model
 (`rules/games/*.toml`: a phase's `rule`, a step's `priority_rule`); each box links to that
 rule's section (the section line, else its first rule) when the corpus has it. French labels
-come from `judge.game.turn`.
+come from `judge.game.turnplan`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
-from judge.game import turn
+from judge.game import turnplan as turn
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.site.templating import rule_url
 

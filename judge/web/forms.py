@@ -15,7 +15,7 @@ from typing import Any
 
 from judge.checks.questions import QUESTION_BY_ASK
 from judge.errors import SituationError
-from judge.game.turn import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
+from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
 
 CREATURE_ROWS = 1
 QUESTION_ROWS = 1

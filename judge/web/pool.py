@@ -46,8 +46,7 @@ import jinja2
 from judge.ask.reader import parser as ask_grammar
 from judge.checks.catalog import every_check
 from judge.corpus.graph import RuleGraph
-from judge.search.index import export_of
-from judge.search.light import LightIndex
+from judge.search.engine import RuleIndex, index_for
 from judge.search.query import search_with
 from judge.web.refusals import Problem
 from judge.web.state import page_environment
@@ -64,9 +63,7 @@ class WorkerContext:
 
     graph: RuleGraph
     env: jinja2.Environment
-    # The exported index, as `judge search` reads it: the same results as the Whoosh index
-    # it is exported from (tests/search/test_parity.py), in a third of the time.
-    search_index: LightIndex
+    search_index: RuleIndex  # the Whoosh index of record, as `judge search` queries it
 
 
 _CONTEXT: list[WorkerContext] = []  # this process's context, once it is a worker
@@ -88,7 +85,7 @@ def _start_worker(graph: RuleGraph) -> None:
     # Ctrl-C on `judge serve` reaches the whole process group: the server stops its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, name="judge-parent-watch", daemon=True).start()
-    worker = WorkerContext(graph=graph, env=page_environment(), search_index=LightIndex(export_of(graph)[0]))
+    worker = WorkerContext(graph=graph, env=page_environment(), search_index=index_for(graph))
     # The first use of the templates, of the index and of each topic's checks (imported on
     # demand, for `judge check`'s cold start) reads them: not inside a request.
     worker.env.get_template("situation.html")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from judge.checks.report import TimelineEntry
 from judge.corpus.graph import RuleGraph
-from judge.game.turn import PHASE_LABELS, STEP_LABELS, STEP_PHASE
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, STEP_PHASE
 from judge.site.templating import rule_url
 
 STATE_LABELS = {"past": "passée", "current": "en cours", "future": "à venir", "skipped": "sautée"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.checks.questions import COMBAT_POINT_WORDS, KIND_LABELS, QUESTION_BY_ASK, check_label
-from judge.game.model import ASKS, COMBAT_POINTS, STACK_KINDS
+from judge.game.situationmodel import ASKS, COMBAT_POINTS, STACK_KINDS
 
 
 def test_every_stack_kind_has_its_french_name() -> None:

@@ -13,7 +13,7 @@ from judge.checks.replay import Replayed
 from judge.checks.replay import replay as replay_with
 from judge.checks.report import check, game_model, report_json, report_text
 from judge.errors import IllegalEvent
-from judge.game.model import Situation
+from judge.game.situationmodel import Situation
 
 if TYPE_CHECKING:
     from judge.checks.context import RuleSource
@@ -148,7 +148,8 @@ def test_replay_rejects_illegal_event_with_index_and_rule(
         replay(graph, edition, situation(f'edition = "{edition}"\n' + _events(*events) + CREATURES))
     assert info.value.index == index
     assert reason in info.value.reason
-    assert info.value.rule == rule
+    # the rule deciding it first (then any other rule the refusal cites)
+    assert rule is None or rule in (info.value.rule or "").split(", ")
     assert str(info.value).startswith(f"events[{index}]")
 
 
@@ -195,8 +196,12 @@ def test_replay_draws_in_the_draw_step_except_on_the_first_turn(
     text = f"hands = {{A = 7, B = 7}}\nfirst_turn = {str(first_turn).lower()}\n" + _events(*TO_MAIN)
     done = replay(graph, edition, situation(text))
     assert done.situation.hand("A") == hand and done.situation.hand("B") == 7
-    skipped = [t for t in done.trail if "ne pioche pas" in t.what]
-    assert len(skipped) == (1 if first_turn else 0)
+    # the first turn's draw step is skipped: passed over as though it didn't exist (no priority
+    # there), the skip cited (2004 101.5, 300.9; 2010 103.7a, 500.10)
+    in_draw = [t for t in done.trail if t.step == "draw"]
+    assert (not in_draw) == first_turn
+    cited = {n for t in done.trail for n in t.concepts}
+    assert ("turn.first_turn" in cited) == first_turn
 
 
 def test_replay_land_and_spell_leave_the_hand_so_cleanup_discards_right(graph: RuleSource) -> None:
@@ -225,8 +230,8 @@ def test_replay_spell_without_a_card_in_a_known_hand_is_illegal(
 def test_replay_land_without_a_card_in_hand_names_the_event(graph: RuleSource) -> None:
     with pytest.raises(IllegalEvent) as info:
         replay(graph, "2004", situation(
-            "hands = {A = 0}\nfirst_turn = true\n" + _events(*TO_MAIN, '{play_land = "A"}')))
-    assert (info.value.index, info.value.rule) == (4, "305.4")
+            "hands = {A = 0}\nfirst_turn = true\n" + _events(P, P, '{play_land = "A"}')))
+    assert info.value.index == 2 and "305.4" in (info.value.rule or "").split(", ")
 
 
 def test_replay_untaps_the_active_players_creatures_only(graph: RuleSource) -> None:
@@ -294,7 +299,8 @@ def test_report_trail_is_in_the_json_and_a_numbered_journal_in_the_text(graph: R
     text = report_text(report)
     assert "Journal du tour :" in text
     assert "  1. [action du tour] Début de l'étape « dégagement »" in text
-    assert "[événement 2] A ajoute 1 mana à sa réserve (1 mana en tout). (règle 304.1)" in text
+    assert ("[événement 2] A ajoute 1 mana à sa réserve (1 mana en tout) et garde la priorité. "
+            "(règles 304.1, 408.1c, 408.2e)") in text
     assert "trail" not in report_json(check(graph, situation('step = "upkeep"\n')))
 
 

@@ -193,7 +193,7 @@ def test_cli_examples_of_the_readme_are_answered(name: str, capsys: pytest.Captu
     report = json.loads(capsys.readouterr().out)
     assert report["answers"] and all(a["rules"] for a in report["answers"])
     if name == "attaque-2004.toml":
-        assert (report["answers"][0]["answer"], report["answers"][0]["rules"]) == (False, ["308.2a"])
+        assert (report["answers"][0]["answer"], report["answers"][0]["rules"]) == (False, ["212.3d", "308.2a"])
     if name == "brulure-2010.json":
         burn = next(a for a in report["answers"] if a["ask"] == "mana_burn")
         assert (burn["answer"], burn["rules"]) == (0, ["500.4", "2004:300.3"])
@@ -317,7 +317,7 @@ def test_check_prints_the_turn_structure_answers_in_french(capsys: pytest.Captur
     out = capsys.readouterr().out
     assert "infligées ?\n   Réponse : Mogg Fanatic → Grizzly Bears : 1\n" in out
     assert "Non infligées, car leur destinataire n'est plus en jeu : 2 blessures de Grizzly Bears" in out
-    assert "Règles : 310.3, 310.4, 310.4a, 310.4b, 310.4c" in out
+    assert "Règles : 306.2b, 310.1, 310.2a, 310.2c, 310.2d, 310.3, 310.4, 310.4a, 310.4b, 310.4c" in out
     assert "encore en combat ? (créature : Mogg Fanatic)\n   Réponse : non\n" in out
     cleanup = ROOT / "tests" / "situations" / "cleanup_2004_effects.toml"
     text = cleanup.read_text(encoding="utf-8").split("[[expect]]")[0]

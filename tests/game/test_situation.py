@@ -210,8 +210,6 @@ BAD = [
     ('step = "sieste"', "step", "étape inconnue"),
     ('phase = "combat"\nstep = "pioche"', "step", "n'appartient pas à la phase combat"),
     ('phase = "combat"', "step", "une étape de la phase combat est attendue"),
-    ('players = ["A", "B"]', "phase", "clé obligatoire manquante"),
-    ('phase = "main1"\ndamage_step = "regular"', "damage_step", "combat_damage"),
     ('phase = "main1"\nstack = [{kind = "sort"}]', "stack[0].kind", "inconnu"),
     ('phase = "main1"\nstack = [{kind = "instant", qui = "A"}]', "stack[0].qui", "clé inconnue"),
     ('phase = "main1"\nstack = ["instant"]', "stack[0]", "une table est attendue"),

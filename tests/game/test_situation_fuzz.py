@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from judge.checks.report import check, report_json
 from judge.cli import main
 from judge.errors import JudgeError
-from judge.game.model import ASKS
 from judge.game.situation import load_situation
+from judge.game.situationmodel import ASKS
 
 SCALARS = st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70) | st.floats() | st.text(max_size=12)
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

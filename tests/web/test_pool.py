@@ -22,7 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from judge.game.model import MAX_QUESTIONS
+from judge.game.situationmodel import MAX_QUESTIONS
 from judge.web.app import OPENAPI_PATH, SMALL_CHECK, create_app
 
 UPKEEP = {"edition": "2004", "active": "A", "players": ["A", "B"], "phase": "beginning", "step": "upkeep"}

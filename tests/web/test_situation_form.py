@@ -21,7 +21,7 @@ from judge.checks.questions import QUESTIONS
 from judge.checks.report import TimelineEntry
 from judge.game.share import decode_permalink, encode_permalink, to_toml
 from judge.game.situation import load_situation
-from judge.game.turn import PHASE_STEPS, STEP_LABELS
+from judge.game.turnplan import PHASE_STEPS, STEP_LABELS
 from judge.web.app import create_app
 from judge.web.forms import MOMENTS, FormState, form_to_situation, situation_to_form
 from judge.web.timeline import timeline

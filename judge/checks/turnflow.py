@@ -1,0 +1,292 @@
+"""Checks about the turn itself: where we are, who has priority, what comes next, lands, spells.
+
+Registered in `judge.checks.catalog` order; combat checks are in `judge.checks.combat`.
+"""
+
+from __future__ import annotations
+
+from judge.checks.context import (
+    JSON,
+    Context,
+    Verdict,
+    check,
+    priority_concept,
+    where_label,
+    who_holds,
+)
+from judge.checks.words import plural
+from judge.game.situationmodel import SORCERY_SPEED, Question
+from judge.game.turnplan import next_step, rest_of_turn, turn_order
+
+# -- where, priority, next, rest of turn ------------------------------------------------
+
+
+@check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
+                       "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
+                       "damage.resolves", "holder.*", "stack.resolves", "turn.first_turn",
+                       "turn.first_turn_team"))
+def check_where(ctx: Context, question: Question) -> Verdict:
+    moment = ctx.moment
+    main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
+    value: dict[str, JSON] = {"phase": moment.phase, "step": moment.step, "main": main,
+                              "priority": ctx.priority}
+    if moment.damage_step is not None:
+        value["damage_step"] = moment.damage_step
+    if ctx.ended:
+        value["turn_ended"] = True
+        why = ("Le tour est terminé : la dernière étape de nettoyage s'est achevée sans que "
+               "personne ne reçoive la priorité.")
+        return ctx.verdict(value, ("turn.ends",), why, "l'étape de nettoyage")
+    holder = "personne n'a" if ctx.priority is None else f"{ctx.priority} a"
+    why = f"Nous sommes dans {where_label(moment)} ; {holder} la priorité."
+    if main == "precombat":
+        why += " C'est la phase principale d'avant combat."
+    elif main == "postcombat":
+        why += " C'est une phase principale d'après combat."
+    if ctx.arrival:
+        # After a replay: why we are here (the transitions and who got priority last).
+        return ctx.verdict(value, ctx.arrival, why, "l'enchaînement des étapes")
+    concepts = ("turn.phases", f"phase.{moment.phase}", *(("main.which",) if main else ()))
+    return ctx.verdict(value, concepts, why, "les phases et étapes")
+
+
+@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat"))
+def check_priority(ctx: Context, question: Question) -> Verdict:
+    step = ctx.moment.step
+    rules = (priority_concept(ctx),)
+    if ctx.ended:
+        return ctx.verdict(None, ("turn.ends",), "Le tour est terminé : personne ne reçoit "
+                           "plus la priorité.", "l'étape de nettoyage")
+    if ctx.priority is None and step != "cleanup":
+        return ctx.verdict(None, rules, f"Aucun joueur ne reçoit la priorité pendant "
+                           f"{where_label(ctx.moment)} : aucun sort ni capacité ne peut y être "
+                           "lancé ou activé.", "la priorité dans cette étape")
+    if step == "cleanup" and ctx.priority is None:
+        return ctx.verdict(None, rules, "Pendant le nettoyage, personne ne reçoit la priorité "
+                           "sauf si une capacité s'est déclenchée ou qu'un effet basé sur un état "
+                           "s'applique ; ici rien de tel (pile vide).", "l'étape de nettoyage")
+    why = f"Dans {where_label(ctx.moment)}, le joueur actif ({ctx.active}) reçoit la priorité."
+    if step == "cleanup":
+        why = (f"Une capacité s'est déclenchée pendant le nettoyage : le joueur actif "
+               f"({ctx.active}) reçoit la priorité, puis une nouvelle étape de nettoyage suivra.")
+        rules = ("cleanup.repeat",)
+    if ctx.priority not in (None, ctx.active):
+        why += f" En ce moment, c'est {ctx.priority} qui a la priorité."
+    return ctx.verdict(ctx.active, rules, why, "la priorité dans cette étape")
+
+
+def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str, ...]:
+    """The concepts deciding what follows plan[start], `end` being the next index or None."""
+    here = ctx.plan[start].moment
+    concepts: list[str] = []
+    stop = len(ctx.plan) if end is None else end
+    for entry in ctx.plan[start + 1:stop]:
+        if entry.skip_reason:
+            concepts.append(entry.skip_reason)
+    if end is None:
+        concepts.append("turn.ends")
+        if ctx.situation.extra_turns:
+            concepts.append("turn.extra_turns")
+        return tuple(concepts)
+    there = ctx.plan[end].moment
+    if there.extra:
+        added = [e.step for e in ctx.situation.extra_steps]
+        concepts.append("turn.extra_steps" if there.step in added else "turn.extra_phases")
+    if there.step == "cleanup" and here.step == "cleanup":
+        return (*concepts, "cleanup.repeat")
+    if there.damage_step == "regular" or here.damage_step == "first_strike":
+        concepts.append("damage.two_steps")
+    if there.phase == here.phase:
+        concepts.append(f"phase.{here.phase}")
+    else:
+        concepts.append("turn.phases")
+        if here.step == "end_of_combat":
+            concepts.append("combat.end")
+        if "combat" in (here.phase, there.phase):
+            # the main phases are separated by the combat phase
+            main = there.phase if here.phase == "combat" else here.phase
+            if main in ("precombat_main", "postcombat_main"):
+                concepts.append(f"phase.{main}")
+    return tuple(concepts)
+
+
+def _next_turn(ctx: Context) -> dict[str, JSON]:
+    s = ctx.situation
+    player = turn_order(s.players, s.active, s.extra_turns, 1)[0]
+    return {"phase": "beginning", "step": "untap", "new_turn": True, "player": player}
+
+
+TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "damage.two_steps",
+               "combat.end", "turn.ends", "cleanup.repeat", "turn.extra_phases", "turn.extra_steps")
+
+
+@check("next", cites=(*TRANSITIONS, "turn.extra_turns"))
+def check_next(ctx: Context, question: Question) -> Verdict:
+    later = None if ctx.ended else next_step(ctx.plan, ctx.index)
+    rules = transition_concepts(ctx, ctx.index, later)
+    skipped = [e for e in ctx.plan[ctx.index + 1:later] if e.skipped]
+    skipped_text = ""
+    if skipped:
+        skipped_text = (f" ({'sautées' if len(skipped) > 1 else 'sautée'} : "
+                        + ", ".join(e.moment.label for e in skipped) + ")")
+    if later is None:
+        value = _next_turn(ctx)
+        why = (f"Le tour se termine{skipped_text} ; le tour suivant est celui de "
+               f"{value['player']}, qui commence par l'étape de dégagement.")
+        if ctx.situation.extra_turns:
+            why += " Les tours supplémentaires passent avant, le plus récent d'abord."
+        return ctx.verdict(value, rules, why, "l'enchaînement des étapes")
+    moment = ctx.plan[later].moment
+    why = f"Après {where_label(ctx.moment)} vient {where_label(moment)}{skipped_text}."
+    if moment.repeat:
+        why += (" Une capacité s'est déclenchée pendant le nettoyage : une autre étape de "
+                "nettoyage commence.")
+    if moment.damage_step == "regular":
+        why += (" Une créature avec l'initiative ou la double initiative combat : il y a une "
+                "seconde étape des blessures de combat.")
+    if any(e.skip_reason == "combat.no_attackers" for e in skipped):
+        why += " Aucune créature n'attaque : les bloqueurs et les blessures sont sautés."
+    return ctx.verdict(moment.as_dict(), rules, why, "l'enchaînement des étapes")
+
+
+@check("rest_of_turn", cites=TRANSITIONS)
+def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
+    rest = () if ctx.ended else rest_of_turn(ctx.plan, ctx.index)
+    indexes = [i for i in range(ctx.index + 1, len(ctx.plan)) if not ctx.plan[i].skipped]
+    concepts: list[str] = []
+    chain = [ctx.index, *indexes]
+    for start, end in zip(chain, [*indexes, None], strict=True):
+        if ctx.ended:
+            break
+        concepts.extend(c for c in transition_concepts(ctx, start, end)
+                        if c != "turn.extra_turns")
+    value = [entry.moment.as_dict() for entry in rest]
+    skipped = [e for e in ctx.plan[ctx.index + 1:] if e.skipped]
+    if not rest:
+        why = "C'est la dernière étape du tour."
+    else:
+        why = "Restent : " + ", ".join(e.moment.label for e in rest) + "."
+    if skipped and not ctx.ended:
+        why += (f" {'Sautées' if len(skipped) > 1 else 'Sautée'} : "
+                + ", ".join(e.moment.label for e in skipped) + ".")
+    if not ctx.at_or_after("declare_attackers") and not ctx.ended:
+        why += (" Si aucune créature n'est déclarée attaquante, les étapes de déclaration des "
+                "bloqueurs et des blessures de combat seront sautées.")
+    return ctx.verdict(value, tuple(concepts), why, "l'enchaînement des étapes")
+
+
+# -- lands and spells ---------------------------------------------------------------------
+
+
+@check("play_land", cites=("land.play", "land.extra", "land.turn", "turn.first_turn",
+                            "team.turns"))
+def check_play_land(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    s = ctx.situation
+    reasons: list[str] = []
+    rules: tuple[str, ...] = ("land.play",)
+    # Two-Headed Giant: each player of the active team may play a land, when the team has
+    # priority (2010 805.4c, 805.5a)
+    team = next((t for t in s.teams if ctx.active in t), ()) if (
+        s.variant == "two_headed_giant") else ()
+    shared = player in team and player != ctx.active
+    if shared:
+        rules += ("team.turns",)
+    if ctx.ended:
+        reasons.append("le tour est terminé")
+    if player != ctx.active and not shared:
+        reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer un terrain, pendant son "
+                       "tour")
+        rules += ("land.turn",)
+    if not ctx.in_main:
+        reasons.append(f"nous ne sommes pas dans une phase principale mais dans "
+                       f"{where_label(ctx.moment)}")
+    if s.stack:
+        reasons.append("la pile n'est pas vide")
+    if ctx.priority != player and not ctx.ended and not (shared and ctx.priority in team):
+        reasons.append(f"{player} n'a pas la priorité ({who_holds(ctx.priority)})")
+    if s.lands_played >= s.land_plays and not shared:
+        reasons.append(f"{ctx.active} a déjà joué {plural(s.lands_played, 'terrain')} ce "
+                       f"tour-ci sur {s.land_plays} permis")
+        rules += ("land.extra",)
+    if s.hand(player) == 0:
+        reasons.append(f"{player} n'a aucune carte en main")
+        if s.first_turn and player == ctx.active:
+            reasons[-1] += " (pas de pioche au premier tour du joueur qui commence)"
+            rules += ("turn.first_turn",)
+    if reasons:
+        why = "Non : " + " ; ".join(reasons) + "."
+        return ctx.verdict(False, rules, why[0].upper() + why[1:], "les terrains")
+    why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif, "
+           f"a la priorité et n'a pas encore joué de terrain ce tour-ci.")
+    if shared:
+        why = (f"Oui : partie de Troll à deux têtes : l'équipe de {ctx.active} joue son tour et a "
+               f"la priorité ; chaque joueur de l'équipe, dont {player}, peut jouer un terrain "
+               "pendant ce tour.")
+    elif s.lands_played:
+        rules = ("land.play", "land.extra")
+        why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif "
+               f"et a la priorité ; il a joué {plural(s.lands_played, 'terrain')} ce tour-ci, "
+               f"mais un effet lui en permet {s.land_plays} : il annonce quel effet permet ce "
+               "terrain supplémentaire.")
+    return ctx.verdict(True, rules, why, "les terrains")
+
+
+KIND_LABELS = {"instant": "un éphémère", "sorcery": "un rituel", "creature": "un sort de créature",
+               "artifact": "un artefact", "enchantment": "un enchantement",
+               "planeswalker": "un planeswalker"}
+
+
+@check("cast", cites=("priority.*", "turn.ends", "main.sorcery_speed", "fact.spell_kinds",
+                      "hand.cast", "cast.*"))
+def check_cast(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    kind = question.kind or "instant"
+    label = KIND_LABELS[kind]
+    topic = "le lancement des sorts"
+    verb = str(ctx.fact("cast_verb"))
+    kinds = ctx.fact("spell_kinds")
+    assert isinstance(kinds, tuple)
+    if kind not in kinds:
+        labels = ", ".join(KIND_LABELS[k].split(" ", 1)[1] for k in kinds)
+        return ctx.verdict(False, ("fact.spell_kinds",), f"Non : {label} n'existe pas dans "
+                           f"l'édition {ctx.edition} (sorts connus : {labels}).", topic)
+    if ctx.ended:
+        return ctx.verdict(False, ("turn.ends",), "Non : le tour est terminé.", topic)
+    if ctx.priority != player:
+        if ctx.priority is None:
+            why = f"Non : personne ne reçoit la priorité pendant {where_label(ctx.moment)}."
+        else:
+            why = (f"Non : {player} n'a pas la priorité ({who_holds(ctx.priority)}) ; on ne "
+                   f"{verb[:-1]} un sort que lorsqu'on a la priorité.")
+        return ctx.verdict(False, (priority_concept(ctx), "cast.timing"), why, topic)
+    if ctx.situation.hand(player) == 0:
+        return ctx.verdict(False, ("hand.cast",), f"Non : {player} n'a aucune carte en main ; un "
+                           f"sort se {verb[:-2]}e depuis la main.", topic)
+    # The rule of the card type that allows it (`cast.<kind>`), beside the timing rule.
+    kind_rule = f"cast.{kind}"
+    flash = question.flash and bool(ctx.model.ability_rules("flash"))
+    if question.flash and not flash:
+        label += " (le flash n'existe pas dans cette édition)"
+    if flash:
+        why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; avec le flash, "
+               f"{label} peut être {verb[:-2]}é chaque fois qu'on pourrait {verb} un éphémère.")
+        return ctx.verdict(True, (priority_concept(ctx), "cast.flash", kind_rule), why, topic)
+    if kind in SORCERY_SPEED:
+        rules = ("main.sorcery_speed", "cast.timing", kind_rule)
+        reasons = []
+        if not ctx.in_main:
+            reasons.append(f"on ne peut {verb} {label} que pendant une phase principale, et nous "
+                           f"sommes dans {where_label(ctx.moment)}")
+        if player != ctx.active:
+            reasons.append(f"seul le joueur actif ({ctx.active}) peut {verb} {label}")
+        if ctx.situation.stack:
+            reasons.append("la pile n'est pas vide")
+        if reasons:
+            return ctx.verdict(False, rules, "Non : " + " ; ".join(reasons) + ".", topic)
+        why = (f"Oui : {player} est le joueur actif, a la priorité, la pile est vide et c'est "
+               f"une phase principale : il peut {verb} {label}.")
+        return ctx.verdict(True, rules, why, topic)
+    why = (f"Oui : {player} a la priorité dans {where_label(ctx.moment)} ; un éphémère peut "
+           f"être {verb[:-2]}é chaque fois qu'on a la priorité.")
+    return ctx.verdict(True, (priority_concept(ctx), "cast.timing", kind_rule), why, topic)

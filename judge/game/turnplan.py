@@ -1,0 +1,248 @@
+"""The turn: the engine's vocabulary of phases and steps, and the plan of one turn.
+
+Owns the slugs and French labels of phases and steps and the plan of one turn laid out by an
+edition's game model (`judge.game.gamemodel`): skipped steps, two combat damage steps, cleanup
+repeats, extra phases and steps, extra turns. Which steps an edition has, in which order and
+who receives priority there is the model's data. It knows nothing of situation files or of
+questions (see `judge.checks.catalog`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from judge.game.objects import ExtraPhase, ExtraStep
+
+PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
+
+PHASE_STEPS: dict[str, tuple[str, ...]] = {
+    "beginning": ("untap", "upkeep", "draw"),
+    "precombat_main": (),
+    "combat": (
+        "beginning_of_combat",
+        "declare_attackers",
+        "declare_blockers",
+        "combat_damage",
+        "end_of_combat",
+    ),
+    "postcombat_main": (),
+    "ending": ("end_of_turn", "cleanup"),
+}
+
+STEP_PHASE: dict[str, str] = {
+    step: phase for phase, steps in PHASE_STEPS.items() for step in steps
+}
+
+MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
+Layout = tuple[tuple[str, tuple[str, ...]], ...]  # phases in order, each with its steps
+
+PHASE_LABELS: dict[str, str] = {
+    "beginning": "phase de début",
+    "precombat_main": "première phase principale",
+    "combat": "phase de combat",
+    "postcombat_main": "seconde phase principale",
+    "ending": "phase de fin",
+}
+
+STEP_LABELS: dict[str, str] = {
+    "untap": "dégagement",
+    "upkeep": "entretien",
+    "draw": "pioche",
+    "beginning_of_combat": "début du combat",
+    "declare_attackers": "déclaration des attaquants",
+    "declare_blockers": "déclaration des bloqueurs",
+    "combat_damage": "blessures de combat",
+    "end_of_combat": "fin du combat",
+    "end_of_turn": "fin du tour",
+    "cleanup": "nettoyage",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moment:
+    """A place in a turn: a phase and, outside the main phases, a step."""
+
+    phase: str
+    step: str | None = None
+    damage_step: str | None = None  # "first_strike" / "regular" when there are two
+    repeat: int = 0  # 1, 2… for an additional cleanup step (314.3)
+    extra: bool = False  # created by an effect (300.7, 300.8)
+
+    @property
+    def label(self) -> str:
+        if self.step is None:
+            text = PHASE_LABELS[self.phase]
+            return f"{text} (supplémentaire)" if self.extra else text
+        text = STEP_LABELS[self.step]
+        if self.damage_step == "first_strike":
+            text += " (initiative)"
+        elif self.damage_step == "regular":
+            text += " (normales)"
+        if self.repeat:
+            text += f" (nouvelle étape n° {self.repeat + 1})"
+        if self.extra:
+            text += " (supplémentaire)"
+        return text
+
+    def same_place(self, other: Moment) -> bool:
+        return (self.phase, self.step, self.damage_step) == (
+            other.phase,
+            other.step,
+            other.damage_step,
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"phase": self.phase, "step": self.step}
+        if self.damage_step is not None:
+            out["damage_step"] = self.damage_step
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlannedStep:
+    """One entry of a turn plan; a skipped entry keeps why (`turn.skip`: an effect skips it;
+    `combat.no_attackers`: nobody attacks), as the concept its edition's model cites."""
+
+    moment: Moment
+    skipped: bool = False
+    skip_reason: str | None = None
+
+
+def _phase_moments(layout: Layout, phase: str, *, extra: bool = False) -> list[Moment]:
+    steps = dict(layout)[phase]
+    if not steps:
+        return [Moment(phase=phase, extra=extra)]
+    return [Moment(phase=phase, step=step, extra=extra) for step in steps]
+
+
+@cache
+def plan_turn(
+    layout: Layout,
+    *,
+    skip: frozenset[str] = frozenset(),
+    no_attackers: bool = False,
+    two_damage_steps: bool = False,
+    cleanup_repeats: int = 0,
+    extra_phases: tuple[ExtraPhase, ...] = (),
+    extra_steps: tuple[ExtraStep, ...] = (),
+    first_turn_skip: str | None = None,
+) -> tuple[PlannedStep, ...]:
+    """Every step of one turn in order (as `layout` gives them), skipped ones included and marked.
+
+    `skip` holds step or phase slugs (300.9); `no_attackers` skips the declare blockers
+    and combat damage steps (308.4); `two_damage_steps` splits combat damage (310.5);
+    `cleanup_repeats` adds cleanup steps (314.3); `first_turn_skip`, the concept deciding it,
+    skips the draw step of the starting player's first turn (2004 101.5, 2010 103.7a). Extra
+    phases and steps are given in creation order: the most recently created one happens first
+    (300.7, 300.8); an extra main phase after « combat » follows the extra combat phase when
+    there is one (« an additional combat phase followed by an additional main phase »),
+    whichever is listed first.
+    Plans are cached: the same arguments give the same (immutable) tuple.
+    """
+    blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
+    added = {extra.phase for extra in extra_phases}
+    chained = [e for e in extra_phases if e.phase != "combat" and e.after == "combat"
+               and "combat" in added]
+    for extra in (*(e for e in extra_phases if e not in chained), *chained):
+        at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after
+                  and (block[0].extra or extra not in chained))
+        blocks.insert(at + 1, _phase_moments(layout, extra.phase, extra=True))
+    moments = [moment for block in blocks for moment in block]
+    for extra_step in extra_steps:
+        at = next(i for i, m in enumerate(moments) if m.step == extra_step.anchor)
+        moment = Moment(phase=moments[at].phase, step=extra_step.step, extra=True)
+        moments.insert(at if extra_step.before else at + 1, moment)
+
+    plan: list[PlannedStep] = []
+    for moment in moments:
+        if moment.step == "combat_damage" and two_damage_steps:
+            parts = [
+                Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
+                for kind in ("first_strike", "regular")
+            ]
+        elif moment.step == "cleanup":
+            parts = [
+                Moment(phase=moment.phase, step="cleanup", repeat=n, extra=moment.extra)
+                for n in range(cleanup_repeats + 1)
+            ]
+        else:
+            parts = [moment]
+        for part in parts:
+            plan.append(_planned(part, skip=skip, no_attackers=no_attackers,
+                                 first_turn_skip=first_turn_skip))
+    return tuple(plan)
+
+
+def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
+             first_turn_skip: str | None) -> PlannedStep:
+    if moment.phase in skip or (moment.step is not None and moment.step in skip):
+        return PlannedStep(moment=moment, skipped=True, skip_reason="turn.skip")
+    if first_turn_skip and moment.step == "draw" and not moment.extra:
+        return PlannedStep(moment=moment, skipped=True, skip_reason=first_turn_skip)
+    if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
+        return PlannedStep(moment=moment, skipped=True, skip_reason="combat.no_attackers")
+    return PlannedStep(moment=moment)
+
+
+def locate(plan: tuple[PlannedStep, ...], moment: Moment, nth: int = 0) -> int:
+    """Index of the `nth` (0: first) plan entry at the place of `moment` (ValueError if none):
+    an extra phase or step repeats the place of another."""
+    seen = 0
+    for index, entry in enumerate(plan):
+        if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat:
+            if seen == nth:
+                return index
+            seen += 1
+    raise ValueError(moment)
+
+
+def occurrence(plan: tuple[PlannedStep, ...], index: int) -> int:
+    """How many earlier plan entries are at the place of entry `index` (`locate`'s `nth`)."""
+    moment = plan[index].moment
+    return sum(1 for entry in plan[:index]
+               if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat)
+
+
+def starts_phase(before: Moment, after: Moment) -> bool:
+    """Whether `after`, following `before`, begins a phase: another phase, or the same one
+    again (an extra phase: its first step after the last one, or a main phase after itself)."""
+    if before.phase != after.phase:
+        return True
+    steps = PHASE_STEPS[after.phase]
+    return not steps or (after.step == steps[0] and before.step == steps[-1])
+
+
+def first_index(plan: tuple[PlannedStep, ...], step: str) -> int | None:
+    """Index of the first entry of a step or phase slug in the plan."""
+    for index, entry in enumerate(plan):
+        if entry.moment.step == step or (entry.moment.step is None and entry.moment.phase == step):
+            return index
+    return None
+
+
+def next_step(plan: tuple[PlannedStep, ...], index: int) -> int | None:
+    """Index of the step that follows `index` (skipped ones passed over), None at turn end."""
+    for later in range(index + 1, len(plan)):
+        if not plan[later].skipped:
+            return later
+    return None
+
+
+def rest_of_turn(plan: tuple[PlannedStep, ...], index: int) -> tuple[PlannedStep, ...]:
+    """The steps still to come after `index`, skipped ones left out."""
+    return tuple(entry for entry in plan[index + 1:] if not entry.skipped)
+
+
+def turn_order(
+    players: tuple[str, ...], active: str, extra_turns: tuple[str, ...], count: int
+) -> tuple[str, ...]:
+    """Who takes the next `count` turns: extra turns first, most recent first (300.6)."""
+    order = list(reversed(extra_turns))
+    seat = players.index(active)
+    while len(order) < count:
+        seat = (seat + 1) % len(players)
+        order.append(players[seat])
+    return tuple(order[:count])

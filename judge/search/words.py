@@ -1,0 +1,41 @@
+"""The real words of French and English: what a typo correction never rewrites.
+
+From `wordfreq` (its French and English lists, pinned in pyproject.toml): the words of four
+letters or more, folded, that occur at least once per million words (Zipf frequency >= 3).
+Read once, when an index is built: the index folder stores them (`WORDS_FILE`, one a line,
+sorted: `judge.search.index`) and the static book's export carries them, so a query never
+loads wordfreq.
+"""
+
+from __future__ import annotations
+
+from judge.normalize import fold
+
+WORDS_FILE = "words.txt"
+MIN_FREQUENCY = 1e-6  # Zipf 3: once per million words
+MIN_LENGTH = 4  # shorter words are never corrected (`judge.search.query._correct`)
+
+
+def read_words(path: str) -> frozenset[str] | None:
+    """The words of a stored `WORDS_FILE`, or None when it is absent or not the user's own."""
+    from judge.cache import open_trusted
+
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            return frozenset(handle.read().decode("utf-8").split("\n"))
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
+def real_words() -> list[str]:
+    """The folded real words of French and English, sorted."""
+    from wordfreq import get_frequency_dict
+
+    found: set[str] = set()
+    for language in ("fr", "en"):
+        found.update(fold(word) for word, frequency in get_frequency_dict(language).items()
+                     if frequency >= MIN_FREQUENCY and len(word) >= MIN_LENGTH and word.isalpha())
+    return sorted(found)

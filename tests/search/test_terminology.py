@@ -1,0 +1,123 @@
+"""Search as a judge uses it: French words for English-only rules (the FR↔EN terminology),
+corrections that never turn a real word into another, the rule that defines a notion first,
+phrases, variants after the general rule, question words, and every way to write a rule number."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.corpus.lexicon import glossary
+from judge.search.engine import index_for
+from judge.search.output import SearchResult
+from judge.search.query import name_key, search_with
+
+
+def numbers(result: SearchResult) -> list[str]:
+    return [f"{h.edition}:{h.number}" for h in result.hits]
+
+
+def run(graph, query: str, **options: str) -> SearchResult:  # type: ignore[no-untyped-def]
+    return search_with(index_for(graph), query, **options)  # type: ignore[arg-type]
+
+
+def test_every_keyword_of_both_releases_has_a_french_name_and_its_rule(graph) -> None:  # type: ignore[no-untyped-def]
+    terms = glossary()
+    by_name = {name_key(n): t for t in terms for n in t.en}
+    missing = []
+    for edition, prefix in (("2004", "502."), ("2010", "702.")):
+        for rule in graph.rules(edition, "en"):
+            if rule.number.startswith(prefix) and rule.number.count(".") == 1 and rule.heading:
+                term = by_name.get(name_key(rule.heading))
+                if term is None or not term.fr or f"{edition}:{rule.number}" not in term.rules:
+                    missing.append(f"{edition}:{rule.number} {rule.heading}")
+    assert missing == []
+    assert all(term.source for term in terms)  # each entry says where its names come from
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("piétinement", "2004:502.9"), ("pietinement", "2004:502.9"), ("lien de vie", "2010:702.13"),
+    ("cimetière", "2004:217.4"), ("contact mortel", "2010:702.2"), ("vigilance", "2010:702.18"),
+])
+def test_a_french_word_finds_the_english_only_rule_that_defines_it(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(graph, query)
+    assert numbers(result)[0] == first
+    assert result.hits[0].language == "en"
+
+
+def test_an_english_word_finds_the_french_rule_too(graph) -> None:  # type: ignore[no-untyped-def]
+    assert "2004:308.2a" in numbers(run(graph, "summoning sickness", lang="fr"))[:3]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("R305.4", "2004:305.4"), ("r. 309.2a", "2004:309.2a"), ("310.2 c", "2004:310.2c"), ("CR 704.5g", "2010:704.5g"),
+    ("cr604.3", "2010:604.3"), ("303,1", "2004:303.1"), ("§ 308", "2004:308"), ("§300.9", "2004:300.9"),
+    ("règle 502", "2004:502"), ("r502.9b", "2004:502.9b"),
+])
+def test_every_way_judges_write_a_rule_number_opens_it(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(graph, query)
+    assert numbers(result)[0] == first
+    assert result.notice is None
+
+
+@pytest.mark.parametrize(("query", "first"), [("ETB", "2010:403.3"), ("2HG", "2010:810"), ("SBA", "2004:420"), ("APNAP", "2004:103.4")])
+def test_an_acronym_opens_its_rule(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    assert numbers(run(graph, query))[0] == first
+
+
+def test_acronyms_are_in_the_terminology_with_their_rules() -> None:
+    acronyms = {a: t for t in glossary() for a in t.acronyms}
+    assert {"ETB", "EOT", "APNAP", "2HG", "CR", "SBA", "CMC"} <= set(acronyms)
+    assert all(acronyms[a].rules for a in ("ETB", "APNAP", "2HG", "SBA"))
+
+
+def test_a_real_word_is_never_turned_into_another(graph) -> None:  # type: ignore[no-untyped-def]
+    # « lien » is a French word (no « lieu » for it), « concède » too; « brun » is no « burn ».
+    for query in ("lien", "mon adversaire concède", "mana brun"):
+        result = run(graph, query)
+        assert result.suggestion is None or all(w not in result.suggestion for w in ("lieu", "burn")), query
+    assert run(graph, "lien de vie").suggestion is None
+
+
+def test_a_real_word_may_complete_a_name_of_the_terminology(graph) -> None:  # type: ignore[no-untyped-def]
+    # « contacte » is a French verb, one letter from « contact mortel », the keyword.
+    result = run(graph, "contacte mortel")
+    assert result.suggestion == "contact mortel"
+    assert numbers(result)[0] == "2010:702.2"
+
+
+def test_a_typo_of_a_terminology_word_is_corrected(graph) -> None:  # type: ignore[no-untyped-def]
+    result = run(graph, "cimetierre")
+    assert result.suggestion == "cimetière" or result.suggestion == "cimetiere"
+    assert numbers(result)[0] in {"2004:217.4", "2010:404"}
+
+
+def test_plurals_of_a_name_name_it(graph) -> None:  # type: ignore[no-untyped-def]
+    assert numbers(run(graph, "effets de remplacement"))[0] in {"2004:419.6", "2010:614"}
+
+
+def test_question_words_weigh_nothing(graph) -> None:  # type: ignore[no-untyped-def]
+    plain = numbers(run(graph, "créature engagée bloquer"))[:3]
+    asked = numbers(run(graph, "est-ce qu'une créature engagée peut-elle bloquer ?"))[:3]
+    assert asked == plain
+
+
+def test_a_variant_rule_comes_after_the_general_one_unless_named(graph) -> None:  # type: ignore[no-untyped-def]
+    general = numbers(run(graph, "mulligan", edition="2010"))
+    assert general[0] == "2010:103.4"
+    assert all(not n.startswith("2010:8") for n in general[:3])
+    assert "2010:800.5" in numbers(run(graph, "mulligan en multijoueur"))[:2]
+
+
+def test_words_side_by_side_beat_the_same_words_apart(graph) -> None:  # type: ignore[no-untyped-def]
+    top = run(graph, "blessures de combat", lang="fr").hits[0]
+    assert top.number == "310"
+
+
+def test_an_english_rule_named_by_a_notion_shows_its_french_name(graph) -> None:  # type: ignore[no-untyped-def]
+    from judge.search.output import result_json, result_text
+
+    result = run(graph, "piétinement")
+    assert result.hits[0].number == "502.9" and result.hits[0].french_name == "piétinement"
+    assert "502.9 — « piétinement »" in result_text(result)
+    assert result_json(result)["hits"][0]["french_name"] == "piétinement"
+    assert all(h.french_name is None for h in result.hits if h.language == "fr")
