@@ -32,19 +32,6 @@ QUESTIONS = evaluation.load_questions()
 # Measured (bench/eval_ask.py): 131/202 = 64.9 % when the grammar was last improved; a floor
 # below it (the goal is 85 %).
 RIGHT_FLOOR = 0.60
-# Understood as the question says, answered wrong by the checker (judge.checks), not by the
-# reading: the situation built is the one the question describes (`first_turn = true`; a
-# creature with `phased_out = true`). Reported to the checks' owner; remove when fixed.
-CHECKER_DEFECTS = {
-    # `next` from the upkeep of the first turn: the draw step is skipped (2004 101.5, 2010 103.7a)
-    "C'est le tout premier tour de la partie (à deux) et c'est moi qui commence : après mon entretien, "
-    "quelle est l'étape suivante ?",
-    "En 2004, premier tour de la partie, c'est moi qui commence : après mon entretien, c'est quelle étape ?",
-    # `attack` of a phased-out creature: it is treated as though it does not exist (2010 702.23b)
-    "Ma créature déphasée (hors phase) peut-elle attaquer ?",
-}
-
-
 @pytest.fixture(scope="module")
 def graded():  # type: ignore[no-untyped-def]
     return evaluate(QUESTIONS)
@@ -59,18 +46,8 @@ def test_the_set_is_as_written() -> None:
 
 def test_no_wrong_answer(graded) -> None:  # type: ignore[no-untyped-def]
     wrong = [(q.q, r.understood_as, [a.get("answer") for a in r.answers])
-             for q, r, outcome in graded if outcome == "wrong" and q.q not in CHECKER_DEFECTS]
+             for q, r, outcome in graded if outcome == "wrong"]
     assert wrong == [], figures(graded)
-
-
-def test_checker_defects_are_still_defects(graded) -> None:  # type: ignore[no-untyped-def]
-    """The questions answered wrong because of the checker: each is understood (the situation
-    is the one described) and still answered wrong; fixed, it leaves the list."""
-    outcomes = {q.q: (outcome, r) for q, r, outcome in graded}
-    for question in CHECKER_DEFECTS:
-        outcome, result = outcomes[question]
-        assert result.understood, result.understood_as
-        assert outcome == "wrong", f"corrigé par les vérifications : retirer de CHECKER_DEFECTS : {question}"
 
 
 def test_out_of_scope_and_ambiguous_declined(graded) -> None:  # type: ignore[no-untyped-def]
@@ -81,6 +58,7 @@ def test_out_of_scope_and_ambiguous_declined(graded) -> None:  # type: ignore[no
 def test_right_with_a_deciding_rule(graded) -> None:  # type: ignore[no-untyped-def]
     answerable = [outcome for q, _, outcome in graded if q.expect == "answer"]
     right = answerable.count("right") / len(answerable)
+    print(figures(graded))  # the figures by kind, with `pytest -s`
     assert right >= RIGHT_FLOOR, figures(graded)
 
 
