@@ -174,6 +174,14 @@ def cmd_check(args: Arguments) -> int:
     return 0
 
 
+def cmd_ask(args: Arguments) -> int:
+    from judge.ask.answer import ask
+
+    result = ask(args.question, edition=args.edition, config=args.config)
+    _show(args, result.json, result.text)
+    return 0 if result.understood else 1
+
+
 def cmd_checks(args: Arguments) -> int:
     from judge.checks.coverage import coverage, coverage_json, coverage_text
 
@@ -285,6 +293,11 @@ CHECK_ARGUMENTS: tuple[Argument, ...] = (
     _JSON,
 )
 CHECKS_ARGUMENTS: tuple[Argument, ...] = (_JSON,)
+ASK_ARGUMENTS: tuple[Argument, ...] = (
+    (("question",), {"metavar": "QUESTION", "help": "la question, en français (entre guillemets)"}),
+    (("--edition",), {"help": "édition (sinon celle que la question nomme, sinon la plus récente)"}),
+    _JSON,
+)
 BUILD_ARGUMENTS: tuple[Argument, ...] = (
     (("--out",), {"default": "site", "metavar": "DOSSIER", "help": "dossier de sortie (site)"}),
     (("--base-url",), {"metavar": "URL",
@@ -316,6 +329,7 @@ COMMANDS: tuple[tuple[str, str, tuple[Argument, ...], Callable[[Arguments], int]
     ("parse", "analyser un fichier de règles et dire ce qui a été trouvé", PARSE_ARGUMENTS, cmd_parse),
     ("lint", "incohérences du corpus (renvois, titres, numéros)", LINT_ARGUMENTS, cmd_lint),
     ("check", "répondre aux questions d'une situation de jeu", CHECK_ARGUMENTS, cmd_check),
+    ("ask", "poser une question en français : ce que judge a compris, puis la réponse", ASK_ARGUMENTS, cmd_ask),
     ("checks", "couverture des règles par les vérifications", CHECKS_ARGUMENTS, cmd_checks),
     ("build", "écrire le livre de règles HTML", BUILD_ARGUMENTS, cmd_build),
     ("serve", "servir le livre, la recherche et les situations", SERVE_ARGUMENTS, cmd_serve),

@@ -38,7 +38,7 @@ from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
 from judge.site.history_view import changes_section_key
 from judge.site.templating import glossary_view, page_path, rule_url
-from judge.web import situations
+from judge.web import asking, situations
 from judge.web.caching import GZIP_LEVEL, GZIP_MINIMUM
 from judge.web.guard import LOCAL_HOSTS, Guard, allowed_hosts
 from judge.web.pool import PROCESSES, WorkPool
@@ -441,6 +441,7 @@ def _routes() -> list[Route]:
         Route("/recherche", offloaded(search_page, searched), methods=page),
         Route("/search.html", offloaded(search_page, searched), methods=page),
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
+        Route("/question", asking.question_page, methods=page),
         Route("/api/search", offloaded(api_search, searched), methods=page),
         Route("/api/rule/{number}", offloaded(api_rule, ("edition",)), methods=page),
         Route("/api/history/{number}", offloaded(api_history, ("edition",)), methods=page),

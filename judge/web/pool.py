@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 import jinja2
 
+from judge.ask.reader import parser as ask_grammar
 from judge.checks.catalog import every_check
 from judge.corpus.graph import RuleGraph
 from judge.search.engine import RuleIndex, index_for
@@ -90,6 +91,7 @@ def _start_worker(graph: RuleGraph) -> None:
     worker.env.get_template("situation.html")
     search_with(worker.search_index, "tour", limit=1)
     every_check()
+    ask_grammar()  # « Posez votre question »: the grammar of judges' French, loaded once
     _CONTEXT[:] = [worker]
 
 

@@ -1,0 +1,1 @@
+"""Questions in judges' French."""

@@ -1,0 +1,880 @@
+"""From the parts of a question to a situation in the documented format (docs/situation-format.md).
+
+Owns how what a judge says becomes the dict a user would write in a JSON situation file: whose
+turn (the active player is A, the other B, as the format's defaults), which step, the
+creatures (linked: « il », « le bloqueur », a name said twice are the creature named before)
+and their combat, the stack, mana, hand, the turn's events, and the question asked. What the
+answer depends on and the question does not say is a `Gap`: then nothing is answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from judge.ask.parts import ACTIVE, HE, ME, NONACTIVE, OPPONENT, SOMEONE, CreatureWords, Part
+
+FIRST, SECOND = "A", "B"  # the active player, the other (the format's default players)
+# Runs a situation dict through the checker: the report as `judge check --json` gives it.
+Run = Callable[[dict[str, Any]], dict[str, Any]]
+_COMBAT_STEPS = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_PHASE_OF = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning", "beginning_of_combat": "combat",
+             "declare_attackers": "combat", "declare_blockers": "combat", "combat_damage": "combat",
+             "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
+_SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
+
+
+class Gap(Exception):
+    """Something the answer depends on and the question does not say (French)."""
+
+
+@dataclass(slots=True)
+class Entity:
+    """A creature of the question, as described so far."""
+
+    words: CreatureWords
+    state: dict[str, Any] = field(default_factory=dict)
+    attacking: bool = False
+    blocking: str | None = None
+    name: str = ""
+
+
+@dataclass(slots=True)
+class Plan:
+    """The situation being built, and what the explanation says of it."""
+
+    edition: str
+    me: str = FIRST
+    turn_said: bool = False
+    phase: str | None = None
+    step: str | None = None
+    damage_step: str | None = None
+    moment_end: bool = False
+    priority: str | None = None
+    stack: list[dict[str, Any]] = field(default_factory=list)
+    response: bool = False
+    creatures: list[dict[str, Any]] = field(default_factory=list)
+    hands: dict[str, int] = field(default_factory=dict)
+    mana: dict[str, int] = field(default_factory=dict)
+    lands_played: int = 0
+    first_turn: bool = False
+    skip: list[str] = field(default_factory=list)
+    max_hand: int | None = 7
+    max_hand_said: bool = False
+    events: list[Any] | None = None
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def situation(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"edition": self.edition, "players": [FIRST, SECOND], "active": FIRST}
+        if self.events is None:
+            data["phase"] = self.phase
+            if self.step is not None:
+                data["step"] = self.step
+            if self.damage_step is not None:
+                data["damage_step"] = self.damage_step
+            if self.priority is not None:
+                data["priority"] = self.priority
+            if self.stack:
+                data["stack"] = self.stack
+            if self.lands_played:
+                data["lands_played"] = self.lands_played
+            if self.skip:
+                data["skip"] = self.skip
+        if self.hands:
+            data["hands"] = self.hands
+        if self.mana:
+            data["mana_pools"] = self.mana
+        if self.first_turn:
+            data["first_turn"] = True
+        if self.max_hand_said:
+            data["max_hand_size"] = self.max_hand
+        if self.creatures:
+            data["creatures"] = self.creatures
+        if self.events is not None:
+            data["events"] = self.events
+        data["questions"] = self.questions
+        return data
+
+
+def other(player: str) -> str:
+    return SECOND if player == FIRST else FIRST
+
+
+class Builder:
+    """One question's parts -> a `Plan` (raises `Gap`)."""
+
+    def __init__(self, parts: tuple[Part, ...], edition: str, run: Run) -> None:
+        self.parts = parts
+        self.run = run
+        self.plan = Plan(edition=edition)
+        self.entities: list[Entity] = []
+        self.entity_of: dict[int, Entity] = {}
+
+    # ---------------------------------------------------------------- players
+    def player(self, word: str | None, *, at: int | None = None, default: str | None = None) -> str:
+        """A player word as A or B (A is the active player)."""
+        me = self.plan.me
+        if word == ME:
+            return me
+        if word == OPPONENT:
+            return other(me)
+        if word in (ACTIVE, SOMEONE):
+            return FIRST
+        if word == NONACTIVE:
+            return SECOND
+        if word == HE or word is None:
+            said = self._speaker_before(at)
+            if said is not None:
+                return self.player(said)
+            if default is not None:
+                return default
+            raise Gap("« il » : je ne sais pas de quel joueur il s'agit" if word == HE
+                      else "je ne sais pas de quel joueur il s'agit")
+        raise Gap(f"joueur inconnu : {word}")
+
+    def _speaker_before(self, at: int | None) -> str | None:
+        """The player named last before part `at` (not « il »)."""
+        end = len(self.parts) if at is None else at
+        for part in reversed(self.parts[:end]):
+            if part.kind == "speaker" and part.values["player"] not in (HE, SOMEONE):
+                return str(part.values["player"])
+        return None
+
+    # ---------------------------------------------------------------- creatures
+    def _same(self, words: CreatureWords, entity: Entity) -> bool:
+        said = entity.words
+        if words.name is not None:
+            return said.name == words.name
+        if words.indefinite or words.power is not None:
+            return False
+        if words.owner is not None and said.owner is not None and words.owner != said.owner:
+            return False
+        return words.role is None or words.role == said.role or words.role == _role(entity)
+
+    def entity(self, words: CreatureWords) -> Entity:
+        key = id(words)
+        if key in self.entity_of:
+            return self.entity_of[key]
+        found = next((e for e in reversed(self.entities) if self._same(words, e)), None)
+        if found is None:
+            found = Entity(words=words)
+            self.entities.append(found)
+        else:
+            found.words = _merge(found.words, words)
+        self.entity_of[key] = found
+        return found
+
+    def _next_entity(self, after: int) -> Entity | None:
+        """« J'ai pris le contrôle de la créature de mon adversaire »: said before it is named."""
+        for part in self.parts[after + 1:]:
+            for words in _creature_words(part):
+                return self.entity(words)
+        return None
+
+    def _last_entity(self, before: int) -> Entity | None:
+        for part in reversed(self.parts[:before]):
+            for words in _creature_words(part):
+                return self.entity(words)
+        return None
+
+    # ---------------------------------------------------------------- build
+    def build(self) -> Plan:
+        plan = self.plan
+        questions = [(i, p) for i, p in enumerate(self.parts) if p.kind == "question"]
+        if not questions:
+            raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
+        asks = {p.values["ask"] for _, p in questions}
+        if asks == {"where", "priority"}:  # « on est où et qui a la priorité » : `where` says both
+            questions = [(i, p) for i, p in questions if p.values["ask"] == "where"]
+            asks = {"where"}
+        if len(asks) > 1:
+            raise Gap("plusieurs questions à la fois : posez-les une par une")
+        at, question = questions[-1][0], questions[-1][1].values
+        # Creatures first (in order), with what is said of them.
+        for index, part in enumerate(self.parts):
+            self._creature_part(index, part)
+        self._after_is_next(question)
+        owner = self._turn_owner()
+        if owner is None:
+            owner = self._default_owner(at, question)
+        plan.turn_said = owner is not None
+        plan.me = FIRST if owner in (None, ME) else SECOND
+        self._moment()
+        for part in self.parts:
+            self._state(part)
+        getattr(self, "_q_" + question["ask"])(at, question)
+        self._creatures_out()
+        self._replay()
+        if plan.phase is None and plan.events is None:
+            raise Gap("à quel moment du tour ? (étape ou phase)")
+        return plan
+
+    def _creature_part(self, index: int, part: Part) -> None:
+        values = part.values
+        if part.kind == "creature":
+            self.entity(values["creature"])
+        elif part.kind == "state" and values.get("same"):
+            # « son Loup aussi »: what was said of the creature before is said of this one
+            said = next((p.values for p in reversed(self.parts[:index]) if p.kind == "state"
+                         and not p.values.get("same")), None)
+            target = self._last_entity(index)
+            if said is None or target is None:
+                return  # « mon adversaire passe aussi »: nothing more said of a creature
+            target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
+        elif part.kind == "state":
+            target = self._last_entity(index) or self._next_entity(index)
+            if target is None:
+                if values.get("unblocked") or not values:
+                    return
+                raise Gap("de quelle créature parlez-vous ?")
+            target.state.update({k: v for k, v in values.items() if k not in ("without", "abilities")})
+            if values.get("taken_by") in (ME, OPPONENT) and target.words.owner is not None:
+                target.words = replace(target.words, owner=None)  # its controller is who took it
+            if "abilities" in values:
+                target.words = replace(target.words, abilities=target.words.abilities + values["abilities"])
+            if "without" in values:
+                target.words = replace(target.words, without=target.words.without + values["without"])
+        elif part.kind == "blocked":
+            attacker = values["attacker"]
+            if attacker is not None:
+                self.entity(attacker)
+            blockers = [self.entity(b) for b in values["blockers"]]
+            if attacker is None:
+                found: Entity | None = next((e for e in reversed(self.entities) if e.attacking
+                                             and e not in blockers), None)
+                if found is None:  # « Mon 3/3 sans piétinement est bloqué par un 1/1 »
+                    found = next((e for e in reversed(self.entities) if e not in blockers), None)
+                if found is None:
+                    raise Gap("bloque quelle créature ?")
+                attacking = found
+            else:
+                attacking = self.entity(attacker)
+            attacking.attacking = True
+            for blocker in blockers:
+                blocker.blocking = str(id(attacking))
+        elif part.kind == "order":
+            ordered = [self.entity(c) for c in values["creatures"]]
+            attacker = next((e for e in self.entities if e.attacking and e not in ordered), None)
+            if attacker is None:
+                raise Gap("l'ordre des bloqueurs de quelle créature ?")
+            attacker.state["damage_order"] = [str(id(e)) for e in ordered]
+        elif part.kind == "attack":
+            creatures = values["creatures"] or ()
+            if not creatures:
+                last = self._last_entity(index)
+                if last is not None:
+                    last.attacking = True
+            for words in creatures:
+                self.entity(words).attacking = True
+
+    def _after_is_next(self, question: dict[str, Any]) -> None:
+        """« Après l'entretien, quelle étape ? »: steps only, then where or next: the step that
+        follows the last one named (not a replay)."""
+        told = [p for p in self.parts if p.kind in ("events", "pass")]
+        if len(told) != 1 or told[0].kind != "events":
+            return
+        events = told[0].values["events"]
+        if any(kind != "step" for kind, _ in events):
+            return
+        said = {p.values["step"] or p.values["phase"] for p in self.parts if p.kind == "moment"}
+        if said and {value for _, value in events} <= said:
+            # « au début de mon étape de pioche, après ma pioche »: the action of that step
+            self.parts = tuple(p for p in self.parts if p is not told[0])
+            return
+        if said:
+            return
+        if question["ask"] not in ("where", "next"):
+            # « après la déclaration des attaquants, il est encore en combat ? »: that step
+            if len(events) != 1:
+                return
+            step = events[0][1]
+            self.parts = tuple(Part(kind="moment", values={"phase": _PHASE_OF.get(step, step), "owner": None,
+                                                           "step": step if step in _PHASE_OF else None})
+                               if p is told[0] else p for p in self.parts)
+            return
+        last = events[-1][1]
+        phase = _PHASE_OF.get(last, last)
+        self.parts = tuple(Part(kind="moment", values={"phase": phase, "step": None if phase == last else last,
+                                                       "owner": None}) if p is told[0] else p for p in self.parts)
+        question["ask"] = "next"
+
+    def _turn_owner(self) -> str | None:
+        for index, part in enumerate(self.parts):
+            if part.kind == "turn":
+                return _role(part.values["owner"], self, index)
+        for index, part in enumerate(self.parts):
+            if part.kind == "moment" and part.values.get("owner"):
+                return _role(part.values["owner"], self, index)
+        return None
+
+    def _default_owner(self, at: int, question: dict[str, Any]) -> str | None:
+        """Whose turn, when no one said: the caster of a sorcery-speed spell on the stack, the
+        attacking creatures' controller, else the player the question is about."""
+        for index, part in enumerate(self.parts):
+            item = part.values.get("item") if part.kind == "stack" else None
+            if item and item.get("owner") and item["kind"] in _SORCERY_SPEED:
+                return _role(item["owner"], self, index)
+        for entity in self.entities:
+            if (entity.attacking or entity.words.role == "attacker") and entity.words.owner:
+                return entity.words.owner
+        for entity in self.entities:
+            if (entity.blocking or entity.words.role == "blocker") and entity.words.owner:
+                return OPPONENT if entity.words.owner == ME else ME
+        ask = question["ask"]
+        if ask in ("cast", "play_land", "discard", "mana_burn"):
+            said = question.get("player")
+            if said in (ME, OPPONENT):
+                return str(said)
+            if said in (None, HE):
+                return self._speaker_before(at) if self._speaker_before(at) in (ME, OPPONENT) else None
+        if ask == "attack":
+            subject = self._question_creature(at, question)
+            if subject is not None and subject.words.owner:
+                return str(subject.words.owner)
+        if ask == "block":
+            blocker = self._blocker(at, question)
+            if blocker is not None and blocker.words.owner:
+                return OPPONENT if blocker.words.owner == ME else ME
+        return None
+
+    # ---------------------------------------------------------------- the moment
+    def _moment(self) -> None:
+        plan = self.plan
+        moments = [p.values for p in self.parts if p.kind == "moment"]
+        precise = [m for m in moments if not (m["phase"] == "combat" and m["step"] is None and not m.get("end"))]
+        moments = precise or moments  # « pendant le combat, à l'étape des bloqueurs »: the step
+        places = {(m["phase"], m["step"]) for m in moments}
+        if len(places) > 1:
+            if any(p.kind in ("pass", "events") for p in self.parts):
+                return  # several moments of a told sequence: the replay follows them
+            raise Gap("plusieurs moments du tour : je ne sais pas lequel est le bon")
+        if not moments:
+            return
+        moment = moments[0]
+        plan.phase, plan.step = moment["phase"], moment["step"]
+        plan.damage_step = moment.get("damage_step")
+        plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)
+        if plan.step is None and plan.phase == "combat" and not plan.moment_end:
+            plan.phase = None  # « pendant le combat »: which step, the question says (or its default)
+            return
+        if plan.step is None and plan.phase in ("beginning", "ending") and not plan.moment_end:
+            raise Gap("quelle étape de la phase ? (la phase seule ne suffit pas)")
+        if plan.step is None and plan.phase in ("beginning", "combat", "ending"):
+            plan.step = {"beginning": "draw", "combat": "end_of_combat", "ending": "cleanup"}[plan.phase]
+
+    # ---------------------------------------------------------------- state parts
+    def _state(self, part: Part) -> None:
+        plan = self.plan
+        values = part.values
+        if part.kind == "stack":
+            item = values["item"] or {"kind": "instant", "owner": None}
+            plan.stack.append({"kind": item["kind"], "controller": "?" if item["owner"] is None
+                               else self.player(item["owner"])})
+            plan.response = plan.response or bool(values.get("response"))
+        elif part.kind == "response":
+            plan.response = True
+        elif part.kind == "mana":
+            plan.mana["?"] = values["amount"]
+        elif part.kind == "hand":
+            plan.hands["?"] = values["count"]
+        elif part.kind == "land_played":
+            plan.lands_played = values["played"]
+        elif part.kind == "first_turn":
+            plan.first_turn = True
+        elif part.kind == "priority":
+            plan.priority = self.player(values["player"])
+        elif part.kind == "skip":
+            plan.skip.append(values["place"])
+        elif part.kind == "max_hand":
+            plan.max_hand = values["size"]
+            plan.max_hand_said = True
+
+    def _fill_owned(self, player: str) -> None:
+        plan = self.plan
+        if "?" in plan.mana:
+            plan.mana = {player: plan.mana.pop("?")}
+        if "?" in plan.hands:
+            plan.hands = {player: plan.hands.pop("?")}
+        for item in plan.stack:
+            if item["controller"] == "?":
+                item["controller"] = other(player) if plan.response else FIRST
+
+    def _creatures_out(self) -> None:
+        """The creatures as the format writes them (names unique)."""
+        plan = self.plan
+        taken: set[str] = set()
+        for entity in self.entities:
+            entity.name = self._name(entity, taken)
+            taken.add(entity.name)
+        attackers = [e for e in self.entities if e.attacking or e.words.role == "attacker"]
+        for entity in self.entities:  # « le bloqueur » of the only attacker blocks it
+            if entity.words.role == "blocker" and entity.blocking is None and len(attackers) == 1 \
+                    and attackers[0] is not entity:
+                entity.blocking = str(id(attackers[0]))
+        names = {str(id(e)): e.name for e in self.entities}
+        for entity in self.entities:
+            words = entity.words
+            controller = self._controller(entity)
+            data: dict[str, Any] = {"name": entity.name, "controller": controller}
+            if words.power is not None:
+                data["power"], data["toughness"] = words.power, words.toughness
+            abilities = [a for a in dict.fromkeys(words.abilities) if a not in words.without]
+            if abilities:
+                data["abilities"] = abilities
+            if words.colors:
+                data["colors"] = list(words.colors)
+            if words.types:
+                data["types"] = list(words.types)
+            if words.card_types:
+                data["card_types"] = list(words.card_types)
+            if entity.state.get("damage_order"):
+                data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
+            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature"):
+                if entity.state.get(key) is not None:
+                    data[key] = entity.state[key]
+            attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
+            if plan.events is None and plan.step in _COMBAT_STEPS and attacking:
+                data["attacking"] = True
+            if plan.events is None and entity.blocking is not None and plan.step in _COMBAT_STEPS[1:]:
+                data["blocking"] = names[entity.blocking]
+            plan.creatures.append(data)
+
+    def _asks(self) -> set[str]:
+        return {q["ask"] for q in self.plan.questions}
+
+    def _name(self, entity: Entity, taken: set[str]) -> str:
+        words = entity.words
+        if words.name:
+            base = words.name
+        else:
+            label = f"{words.power}/{words.toughness}" if words.power is not None else "créature"
+            base = f"{label} de {self._controller(entity)}"
+        name, count = base, 2
+        while name in taken:
+            name = f"{base} ({count})"
+            count += 1
+        return name
+
+    def _controller(self, entity: Entity) -> str:
+        words = entity.words
+        if entity.state.get("taken_by") in (ME, OPPONENT):  # « dont j'ai pris le contrôle »
+            return self.player(entity.state["taken_by"])
+        if words.owner is not None:
+            return self.player(words.owner)
+        if entity.attacking or words.role == "attacker":
+            return FIRST
+        if entity.blocking is not None or words.role == "blocker":
+            return SECOND
+        return self.plan.me
+
+    # ---------------------------------------------------------------- questions
+    def _priority_to(self, player: str) -> None:
+        """The player asked about holds priority, if anyone receives it in that step."""
+        plan = self.plan
+        if plan.phase is None or plan.priority is not None or plan.events is not None:
+            return
+        probe = plan.situation()
+        probe["questions"] = [{"ask": "priority"}]
+        probe.pop("creatures", None)
+        answer = self.run(probe)["answers"][0]["answer"]
+        if answer is not None:
+            plan.priority = player
+
+    def _q_cast(self, at: int, question: dict[str, Any]) -> None:
+        player = self.player(question["player"], at=at, default=self.plan.me)
+        self._fill_owned(player)
+        if self.plan.response and not self.plan.stack:
+            raise Gap("en réponse à quoi ? (quel sort ou capacité est sur la pile)")
+        self._priority_to(player)
+        self.plan.questions.append({"ask": "cast", "player": player, "kind": question["kind"]})
+
+    def _q_play_land(self, at: int, question: dict[str, Any]) -> None:
+        player = self.player(question["player"], at=at, default=self.plan.me)
+        if question.get("another"):
+            self.plan.lands_played = max(self.plan.lands_played, 1)
+        self._fill_owned(player)
+        self._priority_to(player)
+        self.plan.questions.append({"ask": "play_land", "player": player})
+
+    def _question_creature(self, at: int, question: dict[str, Any]) -> Entity | None:
+        words = question.get("creature")
+        if words is not None:
+            return self.entity(words)
+        return self._last_entity(at)
+
+    def _q_attack(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        entity = self._question_creature(at, question)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        known = entity.state.get("since_turn_start") is not None or any(
+            a in entity.words.abilities for a in ("haste", "defender")) or "Mur" in entity.words.types \
+            or entity.state.get("tapped") or entity.state.get("phased_out")
+        if not known:
+            raise Gap("depuis quand contrôlez-vous cette créature ? (arrivée ce tour-ci, ou depuis le début du tour)")
+        entity.attacking = False
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "attack", "creature": id(entity)})
+
+    def _blocker(self, at: int, question: dict[str, Any]) -> Entity | None:
+        if question.get("creature") is not None:
+            return self.entity(question["creature"])
+        attacker = question.get("attacker")
+        for part in reversed(self.parts[:at]):
+            for words in _creature_words(part):
+                entity = self.entity(words)
+                if attacker is None or entity is not self.entity_of.get(id(attacker)):
+                    return entity
+        return None
+
+    def _q_block(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        blocker = self._blocker(at, question)
+        if blocker is None:
+            raise Gap("quelle créature bloque ?")
+        attacker_words = question.get("attacker")
+        attacker: Entity | None
+        if attacker_words is not None:
+            attacker = self.entity(attacker_words)
+        else:
+            attacker = next((e for e in self.entities if e is not blocker and (e.attacking or e.words.role == "attacker")),
+                            None)
+        if attacker is None and blocker.state.get("tapped") is not None:
+            # « Ma créature engagée peut-elle bloquer ? »: about the blocker itself; any attacker
+            attacker = self.entity(CreatureWords(name="attaquant quelconque", role="attacker"))
+            plan.notes.append("un attaquant quelconque (sans capacité) de A")
+        if attacker is None or attacker is blocker:
+            raise Gap("bloquer quelle créature attaquante ?")
+        attacker.attacking = True
+        blocker.blocking = None
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_blockers"
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "block", "creature": id(blocker), "attacker": id(attacker)})
+
+    def _simple(self, ask: str, at: int, question: dict[str, Any], *, with_player: bool) -> None:
+        player = self.player(question.get("player"), at=at, default=self.plan.me)
+        self._fill_owned(player)
+        entry: dict[str, Any] = {"ask": ask}
+        if with_player:
+            entry["player"] = player
+        self.plan.questions.append(entry)
+
+    def _q_priority(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("priority", at, question, with_player=False)
+
+    def _q_where(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("where", at, question, with_player=False)
+
+    def _q_next(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("next", at, question, with_player=False)
+
+    def _q_rest_of_turn(self, at: int, question: dict[str, Any]) -> None:
+        self._simple("rest_of_turn", at, question, with_player=False)
+
+    def _q_defending_players(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+            plan.notes.append("moment non précisé : l'étape de déclaration des attaquants")
+        plan.questions.append({"ask": "defending_players"})
+
+    def _q_defending_player(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        entity = self.entity(question["creature"])
+        entity.attacking = True
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+        plan.questions.append({"ask": "defending_player", "creature": id(entity)})
+
+    def _q_in_combat(self, at: int, question: dict[str, Any]) -> None:
+        """« Est-elle encore en combat ? »: what is said of it as state (tapped, phased out, no
+        longer a creature); a change of control or a regeneration is not a state: not guessed."""
+        plan = self.plan
+        entity = self._last_entity(at)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        if entity.state.get("regenerates") or entity.state.get("control_taken"):
+            raise Gap("une régénération ou un changement de contrôleur se rejoue, il ne se décrit pas")
+        in_combat_said = entity.attacking or entity.blocking is not None or entity.words.role is not None
+        if not in_combat_said:
+            raise Gap("cette créature attaque-t-elle ou bloque-t-elle ?")
+        if entity.blocking is None and entity.words.role != "blocker":
+            entity.attacking = True
+        elif entity.blocking is None and not any(e.attacking for e in self.entities):
+            # « le bloqueur de mon adversaire »: it blocks an attacker, whichever
+            attacker = self.entity(CreatureWords(name="attaquant quelconque", role="attacker"))
+            attacker.attacking = True
+            entity.blocking = str(id(attacker))
+            plan.notes.append("un attaquant quelconque (sans capacité) de A")
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_blockers"
+        plan.questions.append({"ask": "in_combat", "creature": id(entity)})
+
+    def _q_untap(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if plan.step not in (None, "untap"):
+            raise Gap("le dégagement se demande à l'étape de dégagement")
+        if not self.entities:
+            raise Gap("quels permanents sont engagés ?")
+        plan.phase, plan.step = "beginning", "untap"
+        plan.questions.append({"ask": "untap"})
+
+    def _q_happens(self, at: int, question: dict[str, Any]) -> None:
+        """« Que se passe-t-il ? » at the untap or the cleanup step: what that step does."""
+        step = self.plan.step
+        if step == "untap":
+            self._q_untap(at, question)
+        elif step == "cleanup":
+            self._fill_owned(self.plan.me)
+            self.plan.questions.append({"ask": "cleanup"})
+        else:
+            raise Gap("« que se passe-t-il » : à quelle étape, et qu'est-ce que vous voulez savoir ?")
+
+    def _q_discard(self, at: int, question: dict[str, Any]) -> None:
+        if not any(p.kind == "hand" for p in self.parts):
+            raise Gap("combien de cartes en main ?")
+        if self.plan.phase is None:
+            raise Gap("à quel moment du tour ?")
+        self._simple("discard", at, question, with_player=True)
+
+    def _q_mana_burn(self, at: int, question: dict[str, Any]) -> None:
+        if not any(p.kind == "mana" for p in self.parts):
+            raise Gap("combien de mana reste-t-il dans la réserve ?")
+        self._simple("mana_burn", at, question, with_player=True)
+
+    def _q_damage_steps(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if not self.entities and not any(p.kind == "no_attackers" for p in self.parts):
+            raise Gap("quelles créatures combattent ?")
+        if any(p.kind == "no_attackers" for p in self.parts):
+            plan.phase = plan.step = None
+            plan.questions.append({"ask": "damage_steps"})
+            return
+        for entity in self.entities:
+            if entity.blocking is None and entity.words.role != "blocker":
+                entity.attacking = True
+        if plan.phase is None or plan.step not in ("declare_blockers", "combat_damage"):
+            plan.phase, plan.step = "combat", "declare_blockers"
+        plan.questions.append({"ask": "damage_steps"})
+
+    def _q_deals_damage(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        entity = self._last_entity(at)
+        if entity is None:
+            raise Gap("quelle créature ?")
+        if plan.step != "combat_damage":
+            raise Gap("dans quelle étape de blessures de combat ?")
+        if entity.blocking is None and entity.words.role != "blocker" and entity.words.owner != OPPONENT:
+            entity.attacking = True
+        plan.questions.append({"ask": "deals_damage", "creature": id(entity)})
+
+    def _q_assign_damage(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        attacker = next((e for e in self.entities if e.attacking), None)
+        if attacker is None:
+            raise Gap("quelle créature assigne ses blessures ?")
+        assignment: list[tuple[Any, int]] = []
+        for amount, (kind, target) in question["shares"]:
+            if kind == "creature":
+                assignment.append((id(self.entity(target)), amount))
+            else:
+                assignment.append(("player", amount))
+        plan.phase, plan.step = "combat", "combat_damage"
+        plan.questions.append({"ask": "assign_damage", "creature": id(attacker), "assignment": assignment})
+
+    def _q_damage_dealt(self, at: int, question: dict[str, Any]) -> None:
+        plan = self.plan
+        if not any(e.attacking for e in self.entities):
+            raise Gap("quelles créatures attaquent ?")
+        plan.questions.append({"ask": "damage_dealt"})
+        if question.get("to_player"):
+            plan.notes.append("to_player")
+        plan.events = []  # replayed from the start of the turn to its combat damage
+
+    # ---------------------------------------------------------------- replays
+    def _replay(self) -> None:
+        """Entity ids in the questions become names; a told sequence becomes `events`."""
+        plan = self.plan
+        names = {id(e): e.name for e in self.entities}
+        for q in plan.questions:
+            for key in ("creature", "attacker"):
+                if key in q:
+                    q[key] = names[q[key]]
+            if "assignment" in q:
+                q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
+                                   for t, n in q["assignment"]}
+        told = [p for p in self.parts if p.kind in ("pass", "events", "no_attackers")]
+        if told and plan.events is None:
+            for data in plan.creatures:  # declared by the replay
+                data.pop("attacking", None)
+                data.pop("blocking", None)
+        if plan.events is not None:
+            self._combat_replay()
+        elif told:
+            self._told_replay()
+
+    def _at(self, where: dict[str, Any], phase: str, step: str | None) -> bool:
+        return bool(where.get("phase") == phase and (step is None or where.get("step") == step))
+
+    def _at_of(self, phase: str, step: str | None) -> Callable[[dict[str, Any]], bool]:
+        return lambda where: self._at(where, phase, step)
+
+    def _told_replay(self) -> None:
+        """A sequence of what happened (« on passe tous les deux dans mon entretien ») replayed
+        from the start of the turn, then the question asked where it leads."""
+        plan = self.plan
+        start_phase, start_step = plan.phase, plan.step
+        if start_phase is None and not any(p.kind in ("events", "no_attackers", "moment") for p in self.parts):
+            raise Gap("à partir de quel moment du tour ? (étape ou phase)")
+        plan.events = []
+        told = [p for p in self.parts if p.kind in ("pass", "events", "moment", "attack", "blocked",
+                                                      "no_attackers", "stack")]
+        for i in range(len(told) - 1):  # « on passe tous les deux dans mon entretien »: there, then pass
+            if told[i].kind == "pass" and told[i + 1].kind == "moment":
+                told[i], told[i + 1] = told[i + 1], told[i]
+        if plan.moment_end:
+            told = [p for p in told if p.kind != "moment"]
+        previous: Part | None = None
+        for part in told:
+            prior, previous = previous, part
+            if part.kind == "events":
+                for kind, value in part.values["events"]:
+                    if kind == "step":
+                        self._pass_until(_past_of(value))
+                    else:
+                        self._pass_until(lambda w: w.get("main") is not None)
+                        plan.events.append({"play_land": FIRST})
+            elif part.kind == "moment":
+                self._pass_until(self._at_of(part.values["phase"], part.values["step"]))
+            elif part.kind == "pass":
+                who = part.values["who"]
+                if who == "resolve" and prior is not None and prior.kind == "pass":
+                    continue  # « on passe tous les deux et il se résout »: the same passes
+                count = 2 if who in ("all", "resolve") else 1
+                plan.events.extend(["pass"] * count)
+            elif part.kind == "attack" and part.values["creatures"]:
+                self._pass_until(lambda w: w.get("step") == "declare_attackers")
+                plan.events.append({"declare_attackers": [self.entity(c).name for c in part.values["creatures"]]})
+            elif part.kind == "blocked" and part.values["blockers"]:
+                self._pass_until(lambda w: w.get("step") == "declare_blockers")
+                attacker = next((e for e in self.entities if e.attacking), None)
+                if attacker is None:
+                    raise Gap("bloque quelle créature ?")
+                plan.events.append({"declare_blockers": {self.entity(b).name: attacker.name
+                                                         for b in part.values["blockers"]}})
+            elif part.kind == "no_attackers":
+                self._pass_until(lambda w: w.get("step") == "declare_attackers")
+                plan.events.append({"declare_attackers": []})
+            elif part.kind == "stack" and part.values.get("item"):
+                item = part.values["item"]
+                caster = self.player(item["owner"]) if item["owner"] else FIRST
+                self._give_priority(caster)
+                plan.events.append({"cast": item["kind"], "by": caster} if item["kind"] not in
+                                   ("ability", "trigger") else {"activate": "ability", "by": caster})
+        if plan.moment_end:
+            self._pass_until(lambda w: not self._at(w, start_phase or "", start_step))
+        plan.stack, plan.priority = [], None
+        for q in plan.questions:  # after what was told, who holds priority now: `where` says
+            if q["ask"] == "priority":
+                q["ask"] = "where"
+
+    def _give_priority(self, player: str) -> None:
+        where = self._where()
+        if where.get("priority") not in (None, player):
+            self.plan.events = [*(self.plan.events or []), "pass"]
+
+    def _where(self) -> dict[str, Any]:
+        probe = self.plan.situation()
+        probe["questions"] = [{"ask": "where"}]
+        answer: dict[str, Any] = self.run(probe)["answers"][0]["answer"]
+        return answer
+
+    def _combat_replay(self) -> None:
+        """The turn replayed from its start up to its combat damage: declarations as described."""
+        plan = self.plan
+        attackers = [c["name"] for c in plan.creatures if c.pop("attacking", False)]
+        blocks = {c["name"]: c.pop("blocking") for c in plan.creatures if "blocking" in c}
+        for entity in self.entities:
+            if entity.attacking and entity.name not in attackers:
+                attackers.append(entity.name)
+            if entity.blocking is not None and entity.name not in blocks:
+                blocks[entity.name] = next(e.name for e in self.entities if str(id(e)) == entity.blocking)
+        plan.events = []
+        self._pass_until(lambda w: w.get("step") == "declare_attackers")
+        plan.events.append({"declare_attackers": attackers})
+        self._pass_until(lambda w: w.get("step") == "declare_blockers")
+        plan.events.append({"declare_blockers": blocks})
+        strikes = any(a in c.get("abilities", ()) for c in plan.creatures for a in ("first_strike", "double_strike"))
+        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes else bool(self._dealt()))
+
+    def _dealt(self) -> list[Any]:
+        probe = self.plan.situation()
+        probe["questions"] = [{"ask": "damage_dealt"}]
+        answer: list[Any] = self.run(probe)["answers"][0]["answer"] or []
+        return answer
+
+    def _pass_until(self, reached: Callable[[dict[str, Any]], bool]) -> None:
+        plan = self.plan
+        for _ in range(60):
+            where = self._where()
+            if reached(where):
+                return
+            if where.get("turn_ended"):
+                break
+            # Both players pass in succession (one check a step, not one a pass): the active
+            # player first holds priority; after the other one's pass the step ends.
+            passes = 2 if where.get("priority") == FIRST else 1
+            plan.events = [*(plan.events or []), *(["pass"] * passes)]
+        raise Gap("je n'arrive pas à rejouer le tour jusque-là")
+
+
+_ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
+          "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
+
+
+def _past_of(step: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda where: _past(where, step)
+
+
+def _past(where: dict[str, Any], step: str) -> bool:
+    here = where.get("step") or where.get("phase")
+    return here in _ORDER and step in _ORDER and _ORDER.index(here) > _ORDER.index(step)
+
+
+def _role(word: Any, builder: Builder | None = None, at: int | None = None) -> str | None:
+    """A player word as the speaker's role (ME or OPPONENT), None when it says nothing of it."""
+    if isinstance(word, Entity):
+        return "attacker" if word.attacking else "blocker" if word.blocking else word.words.role
+    if word in (ME, OPPONENT):
+        return str(word)
+    if word == HE and builder is not None:
+        said = builder._speaker_before(at)
+        return said if said in (ME, OPPONENT) else None
+    return None
+
+
+def _creature_words(part: Part) -> list[CreatureWords]:
+    values = part.values
+    if part.kind == "creature":
+        return [values["creature"]]
+    if part.kind == "blocked":
+        return [*values["blockers"], *([values["attacker"]] if values["attacker"] is not None else [])]
+    if part.kind == "attack":
+        return list(values["creatures"])
+    if part.kind == "question":
+        return [w for w in (values.get("attacker"), values.get("creature")) if isinstance(w, CreatureWords)]
+    return []
+
+
+def _merge(old: CreatureWords, new: CreatureWords) -> CreatureWords:
+    """What a second mention adds to a creature."""
+    return replace(old, owner=old.owner or new.owner, power=old.power if old.power is not None else new.power,
+                   toughness=old.toughness if old.toughness is not None else new.toughness,
+                   abilities=tuple(dict.fromkeys(old.abilities + new.abilities)),
+                   without=old.without + new.without, colors=tuple(dict.fromkeys(old.colors + new.colors)),
+                   types=tuple(dict.fromkeys(old.types + new.types)), role=old.role or new.role)

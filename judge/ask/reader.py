@@ -1,0 +1,236 @@
+"""Loads `grammar.lark` (judges' French) and reads a question into its parse tree.
+
+The grammar's words are whole words: the word lexer (`_WordLexer`) gives each folded word the
+grammar's terminal for it, or one of the word tokens the grammar declares: NAME (a capitalised
+word the grammar does not know, a card's name), PT (« 3/3 »), YEAR, INT, MANA_SYMBOLS
+(« RRR »), OF_PLAYER (« de » before a player) or WORD. A word only `_filler` names is skipped. Earley
+reads the words; any word may also be read as WORD (`unknown`, the lowest priority), so a
+reading always comes back, with the words not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from lark import Lark, Token, Tree, UnexpectedInput
+from lark.lexer import Lexer
+
+from judge.ask.words import Word, words_of
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+_NAME_MARK = "\x01"  # a capitalised word the grammar does not know
+_DE_MARK = "\x02"  # « de » that introduces a player
+_PT = re.compile(r"\d{1,3}/\d{1,3}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_INT = re.compile(r"\d{1,4}")
+_MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}|\{[wubrgc0-9]\}")
+# After « de », the words that start a player: « de mon adversaire », « du joueur actif ».
+_PLAYER_STARTS = {"adversaire", "joueur"}
+_PLAYER_OWNERS = {"mon", "son", "ton", "votre"}
+_ARTICLES = {"le", "la", "l"}
+
+
+class _WordLexer(Lexer):
+    """One token a word, typed by the grammar's own word list; a word that only `_filler`
+    uses is skipped (the rules are written without it)."""
+
+    skipped: ClassVar[frozenset[str]] = frozenset()
+    literals: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, lexer_conf: Any) -> None:
+        literals = {}
+        for terminal in lexer_conf.terminals:
+            if terminal.pattern.type == "str":
+                literals[terminal.pattern.value] = terminal.name
+        _WordLexer.literals = literals
+
+    def lex(self, data: Any, *_: Any) -> Iterator[Token]:
+        for index, word in enumerate(str(data).split(" ")):
+            if word in self.skipped:
+                continue
+            kind = self.literals.get(word)
+            if word.startswith(_NAME_MARK):
+                kind, word = "NAME", word[1:]
+            elif word.startswith(_DE_MARK):
+                kind, word = "OF_PLAYER", word[1:]
+            elif kind is None:
+                if _PT.fullmatch(word):
+                    kind = "PT"
+                elif _YEAR.fullmatch(word):
+                    kind = "YEAR"
+                elif _INT.fullmatch(word):
+                    kind = "INT"
+                elif _MANA.fullmatch(word):
+                    kind = "MANA_SYMBOLS"
+                else:
+                    kind = "WORD"
+            yield Token(kind, word, start_pos=index, line=1, column=index + 1)
+
+
+def _match(term: Any, token: Token) -> bool:
+    """Earley's terminal test: a word is its own terminal, and any word may be WORD (an
+    unknown word, the lowest priority: the reading with the fewest unknown words wins)."""
+    return bool(term.name == token.type or term.name == "WORD")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The grammar, loaded once per process."""
+    grammar, skipped = prepare(GRAMMAR_PATH.read_text(encoding="utf-8"))
+    lark = Lark(grammar, parser="earley", lexer=_WordLexer, ambiguity="resolve", propagate_positions=False)
+    # Lark's Earley front end takes its terminal test at construction only (basic lexer:
+    # same type); ours lets any word be read as unknown.
+    lark.parser.parser.term_matcher = _match
+    _WordLexer.skipped = skipped
+    return lark
+
+# ---------------------------------------------------------------------- grammar preparation
+_GRAMMAR_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"i?|/(?:[^/\\]|\\.)+/|->|[A-Za-z_][A-Za-z_0-9.\-]*|[()|?*+]|\S')
+_RULE_HEAD = re.compile(r"[?!]?[a-z_][a-z_0-9]*(\.-?\d+)?")
+
+
+def prepare(text: str) -> tuple[str, frozenset[str]]:
+    """The grammar as Earley reads it fast, and the words the reader skips.
+
+    Written with groups and optional items, a rule would be expanded by Lark into every
+    combination of them (Earley then predicts each one at every word): each group and each
+    optional item becomes a rule of its own instead. The words only `_filler` names are
+    taken out of it: the reader skips them.
+    """
+    rules: list[str] = []
+    for line in text.split("\n"):
+        code = "" if line.lstrip().startswith("//") else line.split("//")[0].rstrip()
+        if not code.strip():
+            continue
+        if code.lstrip().startswith("|") and rules:
+            rules[-1] += " " + code.strip()
+        else:
+            rules.append(code.strip())
+    bodies = {rule.partition(":")[0].strip().split(".")[0]: rule.partition(":")[2] for rule in rules
+              if not rule.startswith("%")}
+    elsewhere = {word for name, body in bodies.items() if name != "_filler"
+                 for word in re.findall(r'"([^"]+)"', body)}
+    filler = [alt.strip() for alt in bodies.get("_filler", "").split("|")]
+    skipped = frozenset(alt[1:-1] for alt in filler if re.fullmatch(r'"[^"]+"', alt) and alt[1:-1] not in elsewhere)
+    lifted: list[str] = []
+    extra: list[str] = []
+
+    def new(body: str) -> str:
+        name = f"_lift{len(extra) + 1}"
+        extra.append(f"{name}: {body}")
+        return name
+
+    def sequence(tokens: list[str]) -> str:
+        items: list[str] = []
+        i = 0
+        while i < len(tokens):
+            if tokens[i] == "(":
+                depth, j = 1, i + 1
+                while depth:
+                    depth += {"(": 1, ")": -1}.get(tokens[j], 0)
+                    j += 1
+                item, i = new(alternatives(tokens[i + 1:j - 1])), j
+            else:
+                item, i = tokens[i], i + 1
+            if i < len(tokens) and tokens[i] in ("?", "*", "+"):
+                item = new(item + "?") if tokens[i] == "?" else item + tokens[i]
+                i += 1
+            items.append(item)
+        return " ".join(items)
+
+    def alternatives(tokens: list[str]) -> str:
+        alts: list[list[str]] = [[]]
+        depth = 0
+        for token in tokens:
+            depth += {"(": 1, ")": -1}.get(token, 0)
+            if token == "|" and depth == 0:
+                alts.append([])
+            else:
+                alts[-1].append(token)
+        out = []
+        for alt in alts:
+            alias = ""
+            if "->" in alt:
+                alias, alt = " -> " + alt[alt.index("->") + 1], alt[:alt.index("->")]
+            out.append(sequence(alt) + alias)
+        return " | ".join(out)
+
+    for rule in rules:
+        head, _, body = rule.partition(":")
+        if rule.startswith("%") or not _RULE_HEAD.fullmatch(head.strip()):
+            lifted.append(rule)
+            continue
+        tokens = _GRAMMAR_TOKEN.findall(body)
+        if head.strip().split(".")[0] == "_filler":
+            tokens = _without_words(tokens, skipped)
+        lifted.append(f"{head.strip()}: {alternatives(tokens)}")
+    return "\n".join(lifted + extra) + "\n", skipped
+
+
+def _without_words(tokens: list[str], words: frozenset[str]) -> list[str]:
+    """`_filler`'s alternatives without the single words in `words`."""
+    alts: list[list[str]] = [[]]
+    for token in tokens:
+        if token == "|":
+            alts.append([])
+        else:
+            alts[-1].append(token)
+    kept = [alt for alt in alts if not (len(alt) == 1 and alt[0].strip('"') in words)]
+    out: list[str] = []
+    for alt in kept:
+        out.extend([*(["|"] if out else []), *alt])
+    return out
+
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reading:
+    """A question read: its parse tree (unknown words included) and the words not understood."""
+
+    words: tuple[Word, ...]
+    tree: Tree[Token] | None
+    unknown: tuple[str, ...]
+
+
+def _marked(words: tuple[Word, ...]) -> list[str]:
+    """The words as the lexer reads them: card names and « de » before a player marked."""
+    lark = parser()
+    known = set(_WordLexer.literals) | _WordLexer.skipped
+    del lark
+    texts = []
+    for index, word in enumerate(words):
+        text = word.text
+        if word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text):
+            text = _NAME_MARK + word.typed.rstrip("'’")
+        elif text in ("de", "du"):
+            following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
+            if (following and (following[0] in _PLAYER_STARTS or (
+                    following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"]))) or (index + 1 < len(words) and words[index + 1].typed[:1].isupper() \
+                    and words[index + 1].text in ("a", "b")):
+                text = _DE_MARK + text
+        texts.append(text)
+    return texts
+
+
+def read(question: str) -> Reading:
+    """Parse the question; a word read as unknown is reported (as typed)."""
+    words = words_of(question)
+    if not words:
+        return Reading(words=words, tree=None, unknown=())
+    try:
+        tree = parser().parse(" ".join(_marked(words)))
+    except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
+        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words))
+    marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
+                     for token in node.children if isinstance(token, Token)})
+    unknown: list[str] = []
+    for position, index in enumerate(marked):
+        typed = words[index].typed
+        if not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
+            unknown.append(typed)
+    return Reading(words=words, tree=tree, unknown=tuple(unknown))

@@ -1,0 +1,65 @@
+"""`judge serve`: « Posez votre question » (`/question`), on the home and situation pages."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
+
+import html5lib
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from judge.web.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(create_app(graph, processes=1), base_url="http://localhost",
+                    raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def _page(client: TestClient, url: str) -> tuple[int, str]:
+    response = client.get(url)
+    html5lib.HTMLParser(strict=True).parse(response.text)  # well-formed
+    return response.status_code, response.text
+
+
+@pytest.mark.parametrize("url", ["/", "/situation"])
+def test_box_on_home_and_situation_pages(client: TestClient, url: str) -> None:
+    status, text = _page(client, url)
+    assert status == 200
+    assert 'action="/question"' in text and "Posez votre question" in text
+    assert "<script>" not in text.split("<footer")[0].split('class="ask-box"')[1]
+
+
+def test_understood_question_shows_what_then_answers_with_rule_links(client: TestClient) -> None:
+    status, text = _page(client, "/question?q=Mon+adversaire+peut-il+lancer+un+%C3%A9ph%C3%A9m%C3%A8re+pendant"
+                                 "+mon+%C3%A9tape+d%27entretien+%3F")
+    assert status == 200
+    understood = text.index("J&#39;ai compris : règles de 2010")
+    assert understood < text.index("Réponse : <span class=\"answer-value\">oui</span>")
+    assert 'href="/2010/' in text  # the deciding rules are links to the served rulebook
+    modify = text.split('id="ask-modify" href="')[1].split('"')[0]
+    assert urlsplit(modify).path == "/situation" and "modele" in parse_qs(urlsplit(modify).query)
+    status, form = _page(client, modify.replace("&amp;", "&"))
+    assert status == 200 and ('value="B"' in form or ">B<" in form)
+
+
+def test_not_understood_lists_words_and_offers_search(client: TestClient) -> None:
+    status, text = _page(client, "/question?q=Puis-je+cibler+la+cr%C3%A9ature+avec+un+%C3%89clair+%3F")
+    assert status == 200
+    assert "<mark>cibler</mark>" in text
+    assert 'id="ask-hits"' in text
+    assert "Réponse :" not in text
+
+
+def test_bad_question_is_a_400_in_french(client: TestClient) -> None:
+    status, text = _page(client, "/question?q=" + "attaque+" * 80)
+    assert status == 400 and "question trop longue" in text
+    status, _ = _page(client, "/question?q=x&edition=1999")
+    assert status in (400, 404)
