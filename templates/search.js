@@ -562,9 +562,8 @@
       var link = doc.createElement("a");
       link.href = "?q=" + encodeURIComponent(found.suggestion);
       link.textContent = found.suggestion;
-      hint.textContent = "Vouliez-vous dire : ";
+      hint.textContent = "Recherche aussi : ";
       hint.appendChild(link);
-      hint.appendChild(doc.createTextNode(" ?"));
       hint.hidden = false;
     }
     var terms = doc.getElementById("glossary-results");

@@ -1,7 +1,7 @@
 """Full-text search over every rule of a corpus: query planning and ranking, on any index.
 
-Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") over an `Index` (`judge.search.protocol`), the Whoosh engine (`judge.search.engine`);
+Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "recherche
+aussi") over an `Index` (`judge.search.protocol`), the Whoosh engine (`judge.search.engine`);
 `templates/search.js` spells out the same steps for the static book (tested equal in Chromium,
 tests/site/test_search_browser.py). Matching and scoring the query tree is `judge.search.match`, result shapes and
 outputs `judge.search.output`, text analysis `judge.search.tokens`. Queries longer than
