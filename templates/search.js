@@ -136,11 +136,11 @@
     return clauses.length ? Or(clauses) : null;
   }
 
-  function concepts(p, words, planned, language, stemOf, stop) {
+  function concepts(p, words, planned, language, stemOf, stop, notionsOnly) {
     words = keep(words, stop);
     var out = [];
     unique(words).forEach(function (w) {  // a word no language's texts hold is no notion
-      if (p.languages.some(function (l) { return clause(p, l, stem(p, l, w)).size > 0; })) out.push([[stemOf(w)]]);
+      if (!notionsOnly && p.languages.some(function (l) { return clause(p, l, stem(p, l, w)).size > 0; })) out.push([[stemOf(w)]]);
     });
     planned.phrases.forEach(function (ph) { var k = keep(ph, stop); if (k.length) out.push([k.map(stemOf)]); });
     notions(planned, language).forEach(function (e) {
@@ -292,6 +292,12 @@
     return found;
   }
 
+  // query.py _better: more of the notions and phrases, or as many and more of the words.
+  function better(other, first) {
+    if (other === undefined || first === undefined) return other !== undefined;
+    return other[0] > first[0] || (other[0] === first[0] && other[1] > first[1]);
+  }
+
   function merge(perLanguage, first, covered) {
     var tops = new Map(), order = new Map(), merged = [];
     perLanguage.forEach(function (entry, i) {
@@ -302,7 +308,7 @@
     perLanguage.forEach(function (entry) {
       var scale = 1.0, language = entry[0];
       if (language !== first && reference > 0 && tops.get(language) > 0) {
-        var share = (covered[language] || 0.0) > (covered[first] || 0.0) ? BETTER_LANGUAGE : OTHER_LANGUAGE;
+        var share = better(covered[language], covered[first]) ? BETTER_LANGUAGE : OTHER_LANGUAGE;
         scale = share * reference / tops.get(language);
       }
       entry[1].forEach(function (h) { merged.push([h[0], h[1] * scale]); });
@@ -451,12 +457,16 @@
         p.lang[language].part.docs.forEach(function (d, i) { if (d[0] === edition) allowed.add(i); });
       }
       var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
+      var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
       var names = p.lang[language].part.names, best = 0.0;
       var hits = top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
         best = Math.max(best, c);
+        if (notionsWanted.length) {
+          bestNotions = Math.max(bestNotions, coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted));
+        }
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
         if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
@@ -465,7 +475,7 @@
             && coverage(function (s) { return name.has(s); }, wanted) === 1.0) score *= NAME_MATCH;
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
-      covered[language] = best;
+      covered[language] = [bestNotions, best];
       return hits;
     }
     defined(p, planned, edition, languages, preferred).forEach(function (h) { setdefault(h[0], h[1]); });
@@ -562,9 +572,8 @@
       var link = doc.createElement("a");
       link.href = "?q=" + encodeURIComponent(found.suggestion);
       link.textContent = found.suggestion;
-      hint.textContent = "Vouliez-vous dire : ";
+      hint.textContent = "Recherche aussi : ";
       hint.appendChild(link);
-      hint.appendChild(doc.createTextNode(" ?"));
       hint.hidden = false;
     }
     var terms = doc.getElementById("glossary-results");

@@ -83,8 +83,8 @@ class GlossaryHit:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SearchResult:
-    """Ranked hits for one query, with a "did you mean" suggestion and a notice if any, and
-    the glossary entries the query names."""
+    """Ranked hits for one query, with the corrected query also searched (« recherche aussi »)
+    and a notice if any, and the glossary entries the query names."""
 
     query: str
     suggestion: str | None
@@ -290,7 +290,7 @@ def result_text(result: SearchResult) -> str:
     else:
         lines.append(f"{count} résultat{'s' if count > 1 else ''} pour « {result.query.strip()[:80]} » :")
     if result.suggestion:
-        lines.append(f"Vouliez-vous dire « {result.suggestion} » ?")
+        lines.append(f"Recherche aussi : « {result.suggestion} »")
     for entry in result.glossary:
         lines.append(f"Glossaire ({entry.edition}, {entry.language}) : {entry.term} — {short_definition(entry.text)}")
     for i, hit in enumerate(result.hits, 1):

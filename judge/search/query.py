@@ -1,7 +1,7 @@
 """Full-text search over every rule of a corpus: query planning and ranking, on any index.
 
-Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "did you
-mean") over an `Index` (`judge.search.protocol`), the Whoosh engine (`judge.search.engine`);
+Owns query handling (rule numbers first, FR↔EN glossary, BM25F, fuzzy fallback, "recherche
+aussi") over an `Index` (`judge.search.protocol`), the Whoosh engine (`judge.search.engine`);
 `templates/search.js` spells out the same steps for the static book (tested equal in Chromium,
 tests/site/test_search_browser.py). Matching and scoring the query tree is `judge.search.match`, result shapes and
 outputs `judge.search.output`, text analysis `judge.search.tokens`. Queries longer than
@@ -386,7 +386,7 @@ def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list
 
 
 def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
-           covered: dict[str, float]) -> list[tuple[Doc, float]]:
+           covered: dict[str, tuple[float, float]]) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
     times the best hit of the `first` language — or `BETTER_LANGUAGE` times when its hits
@@ -400,11 +400,19 @@ def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
     for language, hits in per_language.items():
         scale = 1.0
         if language != first and reference > 0 and tops[language] > 0:
-            share = BETTER_LANGUAGE if covered.get(language, 0.0) > covered.get(first, 0.0) else OTHER_LANGUAGE
+            share = BETTER_LANGUAGE if _better(covered.get(language), covered.get(first)) else OTHER_LANGUAGE
             scale = share * reference / tops[language]
         merged.extend((doc, score * scale) for doc, score in hits)
     merged.sort(key=lambda item: (-item[1], order[item[0].language], item[0].docnum))
     return merged
+
+
+def _better(other: tuple[float, float] | None, first: tuple[float, float] | None) -> bool:
+    """Do another language's hits answer more of the query than the first language's: more of
+    its terminology notions and phrases, or as many and more of its words?"""
+    if other is None or first is None:
+        return other is not None
+    return other > first
 
 
 def _variants(index: Index, plan: _Plan) -> dict[str, tuple[str, ...]]:
@@ -513,7 +521,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         return any(index.postings(language).clause(index.source(language), index.stem(language, word))
                    for language in index.languages)
 
-    covered: dict[str, float] = {}
+    covered: dict[str, tuple[float, float]] = {}
 
     def run(language: str, terms: tuple[str, ...]) -> list[tuple[Doc, float]]:
         stop = index.stop(language)
@@ -528,9 +536,11 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         postings = index.postings(language)
         allowed = index.edition_docs(language, edition) if edition else None
         concepts = _concepts(terms, plan, language, stem, stop, held)
+        notions = _concepts(terms, plan, language, stem, stop, lambda _: False)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
         found = []
         best = 0.0
+        best_notions = 0.0
         scores = postings.evaluate(source, q)
         for docnum, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
             doc = index.doc(language, docnum)
@@ -542,6 +552,8 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
 
                 coverage = _coverage(holds, concepts)
                 best = max(best, coverage)
+                if notions:
+                    best_notions = max(best_notions, _coverage(holds, notions))
                 score *= coverage * coverage
                 if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
                     score *= VARIANT
@@ -552,7 +564,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     score *= NAME_MATCH
                 if score > 0:  # a rule that answers none of the notions is no hit
                     found.append((doc, score))
-        covered[language] = best
+        covered[language] = (best_notions, best)
         return found
 
     for doc, score in _defined(index, plan, edition, languages, preferred or None, primary):

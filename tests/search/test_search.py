@@ -167,7 +167,7 @@ def test_result_json_has_contract_shape(graph) -> None:  # type: ignore[no-untyp
 
 def test_result_text_is_french(graph) -> None:  # type: ignore[no-untyped-def]
     text = result_text(search("iniative", graph=graph))
-    assert "Vouliez-vous dire « initiative » ?" in text
+    assert "Recherche aussi : « initiative »" in text
     assert "[initiative]" in text and "<mark>" not in text
 
 

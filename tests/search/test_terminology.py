@@ -101,6 +101,19 @@ def test_question_words_weigh_nothing(graph) -> None:  # type: ignore[no-untyped
     assert asked == plain
 
 
+@pytest.mark.parametrize(("query", "answers"), [
+    # 2010 702.18b "Attacking doesn't cause creatures with vigilance to tap."
+    ("est-ce qu'une créature avec vigilance s'engage quand elle attaque ?", {"2010:702.18b"}),
+    # 2004 102.7 / 2010 104.3a "A player who concedes [a game] leaves the game immediately."
+    ("mon adversaire concède, il perd tout de suite ?", {"2004:102.7", "2010:104.3a"}),
+])
+def test_a_french_question_finds_the_english_only_rule_over_french_rules_sharing_a_word(
+        graph, query: str, answers: set[str]) -> None:  # type: ignore[no-untyped-def]
+    """The French text (turn structure) shares « attaque », « perd » with the question; the
+    English rule answers its notions (vigilance, tapped; concede)."""
+    assert answers & set(numbers(run(graph, query))[:3])
+
+
 def test_a_variant_rule_comes_after_the_general_one_unless_named(graph) -> None:  # type: ignore[no-untyped-def]
     general = numbers(run(graph, "mulligan", edition="2010"))
     assert general[0] == "2010:103.4"

@@ -112,7 +112,7 @@ def test_static_search_corrects_a_typo_and_offers_the_fix(site: Path, page: Any)
     page.goto((site / "search.html").as_uri() + "?q=blesures%20de%20combat")
     hint = page.locator("#search-suggestion")
     hint.wait_for()
-    assert hint.inner_text() == "Vouliez-vous dire : blessures de combat ?"
+    assert hint.inner_text() == "Recherche aussi : blessures de combat"
     assert page.locator("#results li").count() > 0
     hint.locator("a").click()
     page.wait_for_url("**/search.html?q=blessures%20de%20combat")

@@ -200,12 +200,12 @@ def test_search_page_highlights_and_links(client: TestClient) -> None:
     assert 'href="/2004/300.html#R3003"' in response.text
 
 
-def test_search_page_did_you_mean_links_to_suggestion(client: TestClient) -> None:
+def test_search_page_offers_the_correction_searched_too(client: TestClient) -> None:
     data = client.get("/api/search", params={"q": "atacker bloqeur"}).json()
     response = client.get("/recherche", params={"q": "atacker bloqeur"})
     if not data["suggestion"]:
         pytest.skip("pas de suggestion pour cette faute dans ce corpus")
-    assert "Vouliez-vous dire" in response.text
+    assert "Recherche aussi :" in response.text
     assert "/recherche?q=" in response.text
 
 
