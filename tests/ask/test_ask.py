@@ -1,7 +1,7 @@
 """`judge ask`: a judge's question read, shown as understood, answered through `judge check`.
 
 The questions here are the issue's own examples and plain judge phrasings; the measured set
-written by someone who never read the grammar is `test_questions.py`.
+written by someone who never read the grammar is `test_ask_questions.py`.
 """
 
 from __future__ import annotations
