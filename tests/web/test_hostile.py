@@ -152,7 +152,8 @@ def test_any_integer_size_is_answered_without_a_500(client: TestClient, digits: 
     number = "7" * digits
     body = f"max_hand_size = {number}\n" if toml else _with(max_hand_size=0).replace(": 0}", f": {number}}}")
     response = client.post("/api/check", content=body, headers=TOML if toml else JSON)
-    assert response.status_code in (200, 400, 413, 422), response.text[:200]
+    # 503: the work ran past its budget on a loaded machine, a French refusal too — never a 500.
+    assert response.status_code in (200, 400, 413, 422, 503), response.text[:200]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -316,9 +317,17 @@ def test_answers_are_compressed_and_revalidated(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------------- a task past its budget
-def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(graph) -> None:  # type: ignore[no-untyped-def]
+def _in_new_loop(coroutine: Any) -> Any:
+    """Run a coroutine in an event loop of its own thread (an earlier test, e.g. a browser
+    test, may have left a loop running in this one)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
+    with ThreadPoolExecutor(1) as executor:
+        return executor.submit(asyncio.run, coroutine).result()
+
+
+def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(graph) -> None:  # type: ignore[no-untyped-def]
     from judge.web.pool import WorkPool
     from judge.web.situations import check_task
 
@@ -328,13 +337,13 @@ def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(graph) -> Non
         (before,) = pool.worker_pids()
         began = time.monotonic()
         with pytest.raises(Exception, match="temps de calcul"):
-            asyncio.run(pool.run(0.5, time.sleep, 60))
+            _in_new_loop(pool.run(0.5, time.sleep, 60))
         assert time.monotonic() - began < 5
         deadline = time.monotonic() + 10
         while _alive(before) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(before), "le processus du calcul abandonné tourne encore"
-        answer = asyncio.run(pool.run(60, check_task, _with(), "json"))
+        answer = _in_new_loop(pool.run(60, check_task, _with(), "json"))
         assert answer.status == 200
         assert before not in pool.worker_pids() and len(pool.worker_pids()) == 1
         (second,) = pool.worker_pids()
