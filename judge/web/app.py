@@ -441,7 +441,7 @@ def _routes() -> list[Route]:
         Route("/recherche", offloaded(search_page, searched), methods=page),
         Route("/search.html", offloaded(search_page, searched), methods=page),
         Route("/situation", situation_page, methods=["GET", "HEAD", "POST"]),
-        Route("/question", asking.question_page, methods=page),
+        Route("/question", budgeted(asking.question_page), methods=page),
         Route("/api/search", offloaded(api_search, searched), methods=page),
         Route("/api/rule/{number}", offloaded(api_rule, ("edition",)), methods=page),
         Route("/api/history/{number}", offloaded(api_history, ("edition",)), methods=page),

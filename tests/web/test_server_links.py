@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 # Pages only the server can give (they answer requests); everything else is a book page.
-SERVER_ONLY = ("/recherche", "/situation", "/api/")
+SERVER_ONLY = ("/recherche", "/situation", "/question", "/api/")
 
 
 @pytest.fixture(scope="module")
