@@ -40,7 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from judge import progress
 
-    progress.enable()  # a cache to build says so on stderr
+    progress.enable()  # a cache to build says so on stderr, for this command only
+    try:
+        return _run(args)
+    finally:
+        progress.disable()
+
+
+def _run(args: Arguments) -> int:
     try:
         code: int = args.func(args)
         sys.stdout.flush()  # a full disk or /dev/full fails here, not at exit

@@ -39,3 +39,14 @@ def test_first_build_reports_pages_written(tmp_path: Path) -> None:
     assert result.stdout.strip().endswith(f"({pages} pages)") and pages > 1000
     assert "Livre de règles : écriture des pages" in result.stderr
     assert "Préparation du corpus (une seule fois)" in result.stderr
+
+
+def test_progress_is_on_for_the_command_only(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A program that calls `judge.cli.entry.main` and then the library does not get stage lines."""
+    from judge import progress
+    from judge.cli.entry import main
+
+    assert main(["rule", "300.3"]) == 0
+    capsys.readouterr()
+    progress.say("Préparation de quelque chose")
+    assert capsys.readouterr().err == ""
