@@ -35,7 +35,7 @@ from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
 from judge.site.offline import offline_files
-from judge.site.offline_index import rule_numbers_js, search_index_js
+from judge.site.offline_index import SearchFiles, rule_numbers_js, search_files
 from judge.site.templating import (
     edition_path,
     glossary_anchor,
@@ -51,7 +51,7 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-STATIC_FILES = ("style.css", "search-match.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
+STATIC_FILES = ("style.css", "search-match.js", "search-data.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
 
 
 class SiteError(JudgeError):
@@ -157,6 +157,7 @@ class SiteRenderer:
         self.env = env or make_environment()
         self.history = HistoryViews(graph, self.url)
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
+        self._search: SearchFiles | None = None
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -387,8 +388,15 @@ class SiteRenderer:
             target=f"{section_of(rule.number)}.html#{rule_anchor(rule.number)}",
         )
 
+    @property
+    def search_files(self) -> SearchFiles:
+        """The static search index's files (`judge.site.offline_index`), made once."""
+        if self._search is None:
+            self._search = search_files(self.graph)
+        return self._search
+
     def render_search(self, root: str = "") -> str:
-        return self._render("search.html", root=root)
+        return self._render("search.html", root=root, search_manifest=self.search_files.manifest)
 
     def render_changes(self, older: str, newer: str, root: str = "../") -> str:
         """The changes between two editions (older first): counts, reviewed corrections and the
@@ -466,7 +474,7 @@ class SiteRenderer:
                 for key in self.history.change_keys(older, newer):
                     yield changes_section_path(older, newer, key), self.render_changes_section(
                         older, newer, key, base_url or "../../")
-        yield "search-index.js", search_index_js(self.graph)
+        yield from self.search_files.files
         yield "rule-numbers.js", rule_numbers_js(self.graph, language_name)
         for name in STATIC_FILES:
             yield name, _static_text(name)
