@@ -37,6 +37,8 @@ from judge.site.history_view import HistoryView, HistoryViews, changes_path, cha
 from judge.site.offline import offline_files
 from judge.site.offline_index import SearchFiles, rule_numbers_js, search_files
 from judge.site.templating import (
+    FINGERPRINTED,
+    asset_name,
     edition_path,
     glossary_anchor,
     glossary_path,
@@ -51,6 +53,7 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
+# Written under their fingerprinted names (`asset_name`), but the favicon (the manifest's icon too).
 STATIC_FILES = ("style.css", "search-match.js", "search-data.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
 
 
@@ -477,7 +480,7 @@ class SiteRenderer:
         yield from self.search_files.files
         yield "rule-numbers.js", rule_numbers_js(self.graph, language_name)
         for name in STATIC_FILES:
-            yield name, _static_text(name)
+            yield (name if name not in FINGERPRINTED else asset_name(name)), _static_text(name)
 
 
 @lru_cache(maxsize=8)

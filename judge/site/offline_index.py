@@ -125,7 +125,7 @@ def chunk_path(chunk_id: str, version: str) -> str:
 
 def _lengths(values: list[int | None]) -> list[Any]:
     """[table of the distinct lengths, one character per document: its length's rank]."""
-    table = sorted({v for v in values if v is not None}) + [None]
+    table = [*sorted({v for v in values if v is not None}), None]
     if len(table) > len(LENGTH_CHARS):
         raise ValueError(f"{len(table)} field lengths: more than {len(LENGTH_CHARS)}")
     rank = {v: LENGTH_CHARS[i] for i, v in enumerate(table)}
