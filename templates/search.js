@@ -510,7 +510,7 @@
     // Before the cards: its chunks are loaded with the ranking's.
     var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
       .filter(function (g) { return !lang || g.language === lang; });
-    var marks = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
+    var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
     if (D.incomplete()) return none;  // the ranking is not known yet: no card loaded for it
     var shown = Array.from(ranked.values()).slice(0, limit);
     var cards = shown.map(function (h) { return D.card(h[0].language, h[0].docnum); });
@@ -520,13 +520,19 @@
       if (!marks[d.language]) {
         marks[d.language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, d.language, w); }));
       }
-      var stems = marks[d.language];
+      var stems = marks[d.language], prefixes = Array.from(stems);
+      var irregular = irregulars[d.language] || (irregulars[d.language] = new Set(data.languages[d.language].irregular));
+      // Only a word that may have one of these stems is looked up (its chunk loaded): an asked
+      // word, an irregular one, or one that begins with one of them.
+      var mayMatch = function (t) {
+        return askedWords.has(t) || irregular.has(t) || prefixes.some(function (s) { return t.startsWith(s); });
+      };
       var removed = card[4];
       return {
         id: d.edition + ":" + d.language + ":" + d.number, edition: d.edition, language: d.language,
         number: d.number, title: card[0], french: card[6] || null, score: h[1], url: card[2],
         note: card[1] === "historical" ? "historique" + (removed.length ? ", supprimée en " + removed.join(", ") : "") : "",
-        extract: extract(p, card, stop, function (t) { return exactWords.has(t) || stems.has(stem(p, d.language, t)); }),
+        extract: extract(p, card, stop, function (t) { return exactWords.has(t) || (mayMatch(t) && stems.has(stem(p, d.language, t))); }),
       };
     });
     return { results: results, suggestion: suggestion(p, planned.text, corrections), glossary: glossary,

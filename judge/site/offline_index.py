@@ -8,7 +8,8 @@ and from any static host):
 
 - the manifest, `search/index.<hash>.js`, assigns `window.JUDGE_SEARCH_INDEX`: the small data
   (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
-  language's document count and field averages, and `chunks`: for each series of chunks
+  language's document count, field averages and `irregular` words (whose stem does not
+  begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
   its first keys (or first document numbers), and `version`, the digest of every chunk;
 - every chunk, `search/<id>.<version>.js`, adds itself to `window.JUDGE_SEARCH_CHUNKS[id]`.
 
@@ -187,7 +188,8 @@ def search_files(graph: RuleGraph) -> SearchFiles:
             cards.append((docnum, [title, status, url, None, removed, texts, french]))
         chunks[f"c.{language}"] = out.series(f"c.{language}", cards, CARD_CHUNK, keyed=False)
         languages[language] = {"stop": part["stop"], "count": part["count"], "average": part["average"],
-                                "fields": sorted(part["lengths"]), "initials": sorted(initials)}
+                               "fields": sorted(part["lengths"]), "initials": sorted(initials),
+                               "irregular": sorted(w for w, stem in part["stems"].items() if isinstance(stem, str))}
     chunks["r"] = out.series("r", [(w, w) for w in sorted(data["real_words"])], REAL_CHUNK, keyed=False)
     by_word: dict[str, list[list[Any]]] = {}
     entries = []
