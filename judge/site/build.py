@@ -435,8 +435,15 @@ class SiteRenderer:
         for item in items:
             initial = fold(str(item["term"]))[:1].upper()
             letters.setdefault(initial if initial.isalpha() else "#", []).append(item)
+        # The French names, A to Z, each with its English term: the way in for a French reader.
+        french_letters: dict[str, list[dict[str, object]]] = {}
+        for item in sorted((i for i in items if i["french"]), key=lambda i: (fold(str(i["french"])), str(i["term"]))):
+            initial = fold(str(item["french"]))[:1].upper()
+            french_letters.setdefault(initial if initial.isalpha() else "#", []).append(item)
         return self._render("glossary.html", root=root, banner=self.banner(edition), items=items,
                             letters=sorted(letters.items(), key=lambda kv: (kv[0] == "#", kv[0])),
+                            french_letters=sorted(french_letters.items(), key=lambda kv: (kv[0] == "#", kv[0])),
+                            french_count=sum(len(group) for group in french_letters.values()),
                             edition_href=root + edition_path(edition_id))
 
     # -------------------------------------------------------------- the whole site
