@@ -106,7 +106,8 @@ def static_ids(graph: RuleGraph, cases: Sequence[Case]) -> dict[str, list[str]]:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
             page = browser.new_page()
             page.goto((site / "search.html").as_uri())
-            found = page.evaluate("qs => qs.map(q => judgeSearchRun(q, 10).results.map(r => r.id))",
+            found = page.evaluate("async qs => { const out = []; for (const q of qs)"
+                                  " out.push((await judgeSearchRun(q, 10)).results.map(r => r.id)); return out; }",
                                   [c.q for c in cases])
             browser.close()
     return dict(zip((c.q for c in cases), found, strict=True))

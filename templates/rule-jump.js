@@ -79,17 +79,19 @@
     return found;
   }
 
+  // The scripts fetched at once and run in order; `done` once the last has run (or failed).
   function load(names, done) {
-    var i = 0;
-    (function next() {
-      if (i >= names.length) { if (done) done(); return; }
+    var left = names.length;
+    if (!left) { if (done) done(); return; }
+    names.forEach(function (name) {
       var tag = doc.createElement("script");
-      tag.src = root + names[i++];
+      function one() { if (--left === 0 && done) done(); }
+      tag.src = root + name;
       tag.async = false;
-      tag.addEventListener("load", next);
-      tag.addEventListener("error", next);
+      tag.addEventListener("load", one);
+      tag.addEventListener("error", one);
       doc.body.appendChild(tag);
-    })();
+    });
   }
 
   function choices(query, found) {

@@ -1,12 +1,14 @@
 /* The static book's search, first half: reading the exported index and scoring a query tree.
 
-   The data is search-index.js (window.JUDGE_SEARCH_INDEX: the export of the Whoosh index of
-   record, judge/search/export.py). This file is judge/search/tokens.py (tokens, elision, stop
+   The data is the export of the Whoosh index of record (judge/search/export.py), in chunks
+   read through search-data.js (window.judgeSearchData: a chunk not loaded yet reads as
+   absent, and the search is run again once it is). This file is judge/search/tokens.py (tokens, elision, stop
    words), judge/search/engine.py (stems, here from the exported lexicon; Whoosh's BM25F from the
    exported term frequencies and field lengths; typo candidates) and judge/search/match.py (the query tree,
    phrases, the best documents), for search.js, which plans and ranks the query. */
 (function (global) {
   "use strict";
+  var D = global.judgeSearchData;
   // judge.search.tokens.TOKEN_PATTERN, Python's Unicode \w and \d spelled out.
   var W = "[\\p{L}\\p{N}_]";
   var TOKEN = new RegExp("\\p{Nd}+(?:\\.\\p{Nd}+[a-zA-Z]?)?(?![\\p{L}\\p{N}_'’])|" + W + "+(?:['’`]" + W + "+)*", "gu");
@@ -56,7 +58,7 @@
     p.languages.forEach(function (language) {
       var part = data.languages[language];
       p.lang[language] = { part: part, stop: new Set(part.stop), terms: new Map(), clauses: new Map(),
-                           numbers: null, initials: null, docs: [] };
+                           numbers: null, initials: new Map(), frequencies: new Map(), docs: [] };
     });
     // judge.search.query._glossary: each name's key (its folded words without a plural) by its
     // first word, longest first, and each key's notion [en, fr, rules, variant].
@@ -84,7 +86,6 @@
         });
       });
     });
-    p.realWords = new Set(data.real_words);
     p.primary = {};
     data.editions.forEach(function (e) { p.primary[e[0]] = e[1][0]; });
     prepared = p;
@@ -121,10 +122,29 @@
   // RuleIndex.stem: the exported lexicon, or a stem that matches nothing.
   function stem(p, language, word) {
     if (neverStemmed(p, word)) return word;
-    var stems = p.lang[language].part.stems;
-    if (!has(stems, word)) return UNKNOWN + word;
-    var found = stems[word];
+    var entry = D.term(language, word);
+    if (!entry || !has(entry, "s")) return UNKNOWN + word;
+    var found = entry.s;
     return typeof found === "number" ? word.slice(0, found) : found;
+  }
+
+  // A term's posting in a field: [idf, docs, frequencies, (positions)], undefined when the
+  // index has none, null when its chunk is missing.
+  function posting(language, field, text) {
+    if (text.startsWith(UNKNOWN)) return undefined;
+    var entry = D.term(language, text);
+    if (entry === null) return null;
+    return entry && entry.f && has(entry.f, field) ? entry.f[field] : undefined;
+  }
+
+  // What a search that missed chunks computed: dropped before it is run again.
+  function forget(p) {
+    p.corrections.clear();
+    p.languages.forEach(function (language) {
+      var l = p.lang[language];
+      l.terms.clear();
+      l.clauses.clear();
+    });
   }
 
   // Whoosh's bm25 (whoosh.scoring.bm25): same operations in the same order.
@@ -137,10 +157,9 @@
   function term(p, language, field, text) {
     var l = p.lang[language], k = field + "\u0000" + text, found = l.terms.get(k);
     if (found) return found;
-    var fieldTerms = l.part.terms[field];
-    if (!has(fieldTerms, text)) return NONE;
-    var entry = fieldTerms[text], idf = entry[0], docs = entry[1], tfs = entry[2], positions = entry[3];
-    var lengths = l.part.lengths[field], average = l.part.average[field];
+    var entry = posting(language, field, text), lengths = D.lengths(language, field);
+    if (!entry || !lengths) return NONE;
+    var idf = entry[0], docs = entry[1], tfs = entry[2], positions = entry[3], average = l.part.average[field];
     found = { scores: new Map(), positions: new Map() };
     docs.forEach(function (doc, i) {
       found.scores.set(doc, bm25(p, idf, tfs[i], lengths[doc], average));
@@ -164,30 +183,42 @@
     return found;
   }
 
+  // The exact words beginning with `initial` (and their frequencies), [] while missing.
+  function initialWords(p, language, initial) {
+    var l = p.lang[language];
+    if (!l.initials.has(initial)) {
+      var found = D.initials(language, initial);
+      if (found === null) return [];
+      l.initials.set(initial, found.map(function (w) { return w[0]; }));
+      l.frequencies.set(initial, new Map(found));
+    }
+    return l.initials.get(initial);
+  }
+
   function exactFrequency(p, language, word) {
-    var terms = p.lang[language].part.terms.exact;
-    return has(terms, word) ? terms[word][1].length : 0;
+    var known = p.lang[language].frequencies.get(word.slice(0, 1));
+    if (known) return known.get(word) || 0;
+    var found = posting(language, "exact", word);
+    return found ? found[1].length : 0;
   }
 
   function within(p, language, word, distance) {
-    var l = p.lang[language];
-    if (!l.initials) {
-      l.initials = new Map();
-      Object.keys(l.part.terms.exact).forEach(function (t) {
-        var c = t.slice(0, 1);
-        if (!l.initials.has(c)) l.initials.set(c, []);
-        l.initials.get(c).push(t);
-      });
-    }
-    return (l.initials.get(word.slice(0, 1)) || []).filter(function (t) {
+    return initialWords(p, language, word.slice(0, 1)).filter(function (t) {
       return Math.abs(t.length - word.length) <= distance && levenshtein(t, word) <= distance;
     });
+  }
+
+  // A language's documents ([edition, number] by document number), [] while missing.
+  function docs(p, language) {
+    var found = D.documents(language);
+    return found ? found.docs : [];
   }
 
   function doc(p, language, docnum) {
     var l = p.lang[language];
     if (!l.docs[docnum]) {
-      var d = l.part.docs[docnum];
+      var d = docs(p, language)[docnum];
+      if (!d) return { language: language, docnum: docnum, edition: null, number: "" };  // missing
       l.docs[docnum] = { language: language, docnum: docnum, edition: d[0], number: d[1] };
     }
     return l.docs[docnum];
@@ -197,8 +228,10 @@
     var l = p.lang[language];
     if (!l) return null;
     if (!l.numbers) {
+      var all = docs(p, language);
+      if (!all.length) return null;
       l.numbers = new Map();
-      l.part.docs.forEach(function (d, i) { l.numbers.set(d[0] + "\u0000" + d[1], i); });
+      all.forEach(function (d, i) { l.numbers.set(d[0] + "\u0000" + d[1], i); });
     }
     var found = l.numbers.get(edition + "\u0000" + number);
     return found === undefined ? null : doc(p, language, found);
@@ -286,7 +319,7 @@
 
   global.judgeSearchCore = {
     has: has, key: key, unique: unique, fold: fold, levenshtein: levenshtein, bisectLeft: bisectLeft,
-    prepare: prepare, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause,
+    prepare: prepare, forget: forget, docs: docs, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause,
     exactFrequency: exactFrequency, within: within, doc: doc, lookup: lookup, evaluate: evaluate, top: top,
     Clause: Clause, Or: Or, And: And, Phrase: Phrase, WORD_CHAR: WORD_CHAR, DIGIT: DIGIT,
     UNKNOWN: UNKNOWN, NAME_WORD: NAME_WORD, singular: singular, nameKey: nameKey,

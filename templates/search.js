@@ -1,15 +1,16 @@
 /* The static book's search: `judge search` in the browser, on the same exported index.
 
-   search-index.js (loaded by a <script> tag: works from file://) assigns the export of the
-   Whoosh index of record (judge/search/export.py) to window.JUDGE_SEARCH_INDEX, with each
-   rule's page URL; search-match.js reads it and scores query trees. This file is
+   The export of the Whoosh index of record (judge/search/export.py) is read in chunks
+   (judge/site/offline_index.py) through search-data.js: a run that misses a chunk is run
+   again once the missing chunks are loaded, and only a run that missed none is shown
+   (judgeSearchRun returns a promise); search-match.js reads the index and scores query trees. This file is
    judge/search/query.py (planning, glossary notions, typo correction, the query tree,
    coverage, names, the merge of the two languages, ties), judge/search/output.py (extracts)
    and the page; tests/site/test_search_browser.py checks in Chromium that it ranks as Whoosh
    on the eval set. */
 (function (global) {
   "use strict";
-  var core = global.judgeSearchCore;
+  var core = global.judgeSearchCore, D = global.judgeSearchData;
   var unique = core.unique, key = core.key, fold = core.fold, levenshtein = core.levenshtein;
   var bisectLeft = core.bisectLeft, prepare = core.prepare, tokens = core.tokens, foldTerms = core.foldTerms;
   var stem = core.stem, clause = core.clause, exactFrequency = core.exactFrequency, within = core.within;
@@ -193,7 +194,8 @@
     if (p.corrections.has(k)) return p.corrections.get(k);
     var found = null;
     if (!termWords(p, word.slice(0, 1)).has(word) && !languages.some(function (language) { return known(p, language, word); })) {
-      var real = p.realWords.has(word), fixed = null;
+      if (D.incomplete()) return null;  // decided once the word's own chunks are loaded
+      var real = D.real(word) === true, fixed = null;
       for (var i = 0; i < languages.length && fixed === null; i++) fixed = correctIn(p, languages[i], word, real);
       found = fixed === null ? null : [fixed, real];
     }
@@ -279,13 +281,14 @@
           if (d === null) {
             var l = p.lang[language];
             if (!l) return;
-            l.part.docs.forEach(function (x, i) {
+            core.docs(p, language).forEach(function (x, i) {
               if (x[0] === ed[0] && x[1].startsWith(number + ".")) found.push([doc(p, language, i), CHILD_SCORE]);
             });
             return;
           }
           found.push([d, DIRECT_SCORE]);
-          p.lang[language].part.descendants[d.docnum].forEach(function (n) { found.push([doc(p, language, n), CHILD_SCORE]); });
+          var under = D.documents(language).descendants[d.docnum];  // the documents right after it
+          for (var n = d.docnum + 1; n <= d.docnum + under; n++) found.push([doc(p, language, n), CHILD_SCORE]);
         });
       });
     });
@@ -379,26 +382,38 @@
     });
     return Array.from(out).sort();
   }
+  // The entries come from the chunks of the words they are named by ([entry, edition,
+  // language, term, name key]): every entry a query can find holds its first word or the
+  // first word of one of its translations; their definitions, for the ones shown.
   function glossaryHits(data, text, edition, limit) {
     var small = new Set(data.small_words), words = nameKey(small, text), k = words.join("\u0000");
     if (!words.length) return [];
     var translated = new Set();
-    data.notions.forEach(function (notion) {
-      var names = notion.map(function (n) { return n.join("\u0000"); });
+    data.glossary.forEach(function (term) {  // judge.corpus.glossary.notion_keys
+      var names = term[0].concat(term[1]).map(function (n) { return nameKey(small, n).join("\u0000"); });
       if (names.indexOf(k) >= 0) names.forEach(function (n) { translated.add(n); });
     });
     translated.delete(k);
+    var candidates = new Map();
+    [words[0]].concat(Array.from(translated).map(function (t) { return t.split("\u0000")[0]; })).forEach(function (w) {
+      (D.entriesWith(w) || []).forEach(function (e) { candidates.set(e[0], e); });
+    });
+    if (D.incomplete()) return [];
     var found = [];
-    data.entries.forEach(function (e, i) {
-      if (edition && e[0] !== edition) return;
+    Array.from(candidates.keys()).sort(function (a, b) { return a - b; }).forEach(function (i) {
+      var e = candidates.get(i);
+      if (edition && e[1] !== edition) return;
       var termKey = e[4].join("\u0000"), via = null;
       if (termKey === k) via = "term";
       else if (translated.has(termKey)) via = "lexicon";
       else if (words.every(function (w) { return e[4].indexOf(w) >= 0; })) via = "words";
-      if (via) found.push({ edition: e[0], language: e[1], term: e[2], text: e[3], found_by: via, url: data.glossary_urls[i] });
+      if (via) found.push({ entry: i, edition: e[1], language: e[2], term: e[3], found_by: via });
     });
     found.sort(function (a, b) { return ORDER[a.found_by] - ORDER[b.found_by] || Array.from(a.term).length - Array.from(b.term).length; });
-    return found.slice(0, limit);
+    return found.slice(0, limit).map(function (g) {
+      var more = D.entry(g.entry) || ["", ""];
+      return { edition: g.edition, language: g.language, term: g.term, text: more[0], found_by: g.found_by, url: more[1] };
+    });
   }
   function shortDefinition(text) {  // judge.search.output.short_definition
     text = text.split(/\s+/).filter(function (w) { return w; }).join(" ");
@@ -454,12 +469,12 @@
       var allowed = null;
       if (edition) {
         allowed = new Set();
-        p.lang[language].part.docs.forEach(function (d, i) { if (d[0] === edition) allowed.add(i); });
+        core.docs(p, language).forEach(function (d, i) { if (d[0] === edition) allowed.add(i); });
       }
       var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
-      var names = p.lang[language].part.names, best = 0.0;
+      var names = (D.documents(language) || { names: [] }).names, best = 0.0;
       var hits = top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
@@ -492,23 +507,34 @@
     planned.expansions.concat(planned.english).forEach(function (e) {
       e.forEach(function (alt) { alt.forEach(function (w) { askedWords.add(w); }); });
     });
-    var marks = {};
-    var results = Array.from(ranked.values()).slice(0, limit).map(function (h) {
-      var d = h[0], part = data.languages[d.language], card = part.cards[d.docnum], stop = p.lang[d.language].stop;
+    // Before the cards: its chunks are loaded with the ranking's.
+    var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
+      .filter(function (g) { return !lang || g.language === lang; });
+    var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
+    if (D.incomplete()) return none;  // the ranking is not known yet: no card loaded for it
+    var shown = Array.from(ranked.values()).slice(0, limit);
+    var cards = shown.map(function (h) { return D.card(h[0].language, h[0].docnum); });
+    if (D.incomplete()) return none;
+    var results = shown.map(function (h, i) {
+      var d = h[0], card = cards[i], stop = p.lang[d.language].stop;
       if (!marks[d.language]) {
         marks[d.language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, d.language, w); }));
       }
-      var stems = marks[d.language];
+      var stems = marks[d.language], prefixes = Array.from(stems);
+      var irregular = irregulars[d.language] || (irregulars[d.language] = new Set(data.languages[d.language].irregular));
+      // Only a word that may have one of these stems is looked up (its chunk loaded): an asked
+      // word, an irregular one, or one that begins with one of them.
+      var mayMatch = function (t) {
+        return askedWords.has(t) || irregular.has(t) || prefixes.some(function (s) { return t.startsWith(s); });
+      };
       var removed = card[4];
       return {
         id: d.edition + ":" + d.language + ":" + d.number, edition: d.edition, language: d.language,
-        number: d.number, title: card[0], french: card[6] || null, score: h[1], url: data.urls[d.language][d.docnum],
+        number: d.number, title: card[0], french: card[6] || null, score: h[1], url: card[2],
         note: card[1] === "historical" ? "historique" + (removed.length ? ", supprimée en " + removed.join(", ") : "") : "",
-        extract: extract(p, card, stop, function (t) { return exactWords.has(t) || stems.has(stem(p, d.language, t)); }),
+        extract: extract(p, card, stop, function (t) { return exactWords.has(t) || (mayMatch(t) && stems.has(stem(p, d.language, t))); }),
       };
     });
-    var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
-      .filter(function (g) { return !lang || g.language === lang; });
     return { results: results, suggestion: suggestion(p, planned.text, corrections), glossary: glossary,
              notice: notices.length ? notices.join(" ; ") : null };
   }
@@ -546,7 +572,7 @@
     data.editions.forEach(function (ed) {
       if (span) {
         var language = ed[1][0], l = p.lang[language];
-        l.part.docs.forEach(function (d, i) {
+        core.docs(p, language).forEach(function (d, i) {
           if (d[0] === ed[0] && inRange(d[1], span[1], span[2])) found.push(doc(p, language, i));
         });
         return;
@@ -556,18 +582,94 @@
       if (hit) found.push(hit);
     });
     if (!found.length || new Set(found.map(function (d) { return d.edition; })).size > 1) return null;
-    return data.urls[found[0].language][found[0].docnum];
+    var card = D.card(found[0].language, found[0].docnum);
+    return card ? card[2] : null;
   }
 
-  function show(doc) {
-    var params = new URLSearchParams(global.location.search), query = params.get("q") || "";
+  var EMPTY = { results: [], suggestion: null, glossary: [], notice: null };
+
+  // A run until it misses no chunk of the index (search-data.js); what a run that missed
+  // chunks kept is forgotten before the next.
+  function complete(compute) {
+    var data = global.JUDGE_SEARCH_INDEX;
+    if (!data) return Promise.resolve(null);
+    var p = prepare(data);
+    return D.complete(compute, function () { core.forget(p); });
+  }
+
+  // The search, as a promise of {results, suggestion, glossary, notice}.
+  function search(query, limit, options) {
+    return complete(function () { return run(query, limit, options); }).then(function (found) { return found || EMPTY; });
+  }
+
+  // ------------------------------------------------------------------ the page
+  // A new query is searched in place (no new page: the loaded chunks stay), its URL pushed.
+  var current = 0;
+
+  function clear(doc) {
+    ["results", "rule-choice"].forEach(function (id) {
+      var node = doc.getElementById(id);
+      if (node) node.replaceChildren();
+    });
+    var choice = doc.getElementById("rule-choice"), hint = doc.getElementById("search-suggestion");
+    var terms = doc.getElementById("glossary-results");
+    if (choice) choice.hidden = true;
+    if (hint) { hint.replaceChildren(); hint.hidden = true; }
+    if (terms) { terms.querySelector("ul").replaceChildren(); terms.hidden = true; }
+  }
+
+  function show(doc, query) {
     var list = doc.getElementById("results"), status = doc.getElementById("search-status");
-    var box = doc.getElementById("q");
-    if (box) box.value = query;
+    var box = doc.getElementById("q"), asked = ++current;
+    if (box && box.value !== query) box.value = query;
     if (!list || !query.trim()) return;
-    var target = ruleTarget(query);
-    if (target) { global.location.replace(target); return; }
-    var found = run(query, PAGE_HITS), results = found.results, hint = doc.getElementById("search-suggestion");
+    if (status && !/chargement/.test(status.textContent)) status.textContent = "« " + query.trim() + " » : recherche…";
+    complete(function () { return ruleTarget(query); }).then(function (target) {
+      if (asked !== current) return null;
+      if (target) { global.location.replace(target); return null; }
+      return search(query, PAGE_HITS).then(function (found) { if (asked === current) draw(doc, query, found); });
+    }).catch(function () {
+      if (asked === current && status) {
+        status.textContent = "Recherche impossible : une partie de l'index n'a pas pu être chargée (réseau coupé ?). Réessayez.";
+      }
+    });
+  }
+
+  function again(doc, query) {
+    clear(doc);
+    global.history.pushState(null, "", "?q=" + encodeURIComponent(query));
+    show(doc, query);
+  }
+
+  function listen(doc) {
+    var form = doc.querySelector("form.search-box"), box = doc.getElementById("q");
+    if (form && box) {
+      form.addEventListener("submit", function (event) {
+        var query = box.value;
+        // A rule number: the page opens it (rule-jump.js, without the index).
+        if (!query.trim() || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
+        event.preventDefault();
+        again(doc, query);
+      });
+    }
+    var hint = doc.getElementById("search-suggestion");
+    if (hint) {
+      hint.addEventListener("click", function (event) {
+        var link = event.target.closest("a");
+        if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        again(doc, new URL(link.href).searchParams.get("q") || "");
+      });
+    }
+    global.addEventListener("popstate", function () {
+      clear(doc);
+      show(doc, new URLSearchParams(global.location.search).get("q") || "");
+    });
+  }
+
+  function draw(doc, query, found) {
+    var list = doc.getElementById("results"), status = doc.getElementById("search-status");
+    var results = found.results, hint = doc.getElementById("search-suggestion");
     if (hint && found.suggestion) {
       var link = doc.createElement("a");
       link.href = "?q=" + encodeURIComponent(found.suggestion);
@@ -626,6 +728,9 @@
     });
   }
 
-  global.judgeSearchRun = run;
-  if (global.document) show(global.document);
+  global.judgeSearchRun = search;
+  if (global.document) {
+    listen(global.document);
+    show(global.document, new URLSearchParams(global.location.search).get("q") || "");
+  }
 })(typeof window !== "undefined" ? window : globalThis);

@@ -2,8 +2,8 @@
 Whoosh index of record.
 
 Made once per index, when `judge.search.index` builds it, and kept in its cache folder as
-`export.marshal` (`pack`, `Stored`); written as JSON in `search-index.js` for the static
-book's `templates/search.js`. No Whoosh import here: the open indexes are given.
+`export.marshal` (`pack`, `Stored`); cut into chunks of JSON under `search/` for the static
+book's `templates/search.js` (`judge.site.offline_index`). No Whoosh import here: the open indexes are given.
 
 Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
 - `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of

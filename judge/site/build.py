@@ -35,8 +35,10 @@ from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
 from judge.site.offline import offline_files
-from judge.site.offline_index import rule_numbers_js, search_index_js
+from judge.site.offline_index import SearchFiles, rule_numbers_js, search_files
 from judge.site.templating import (
+    FINGERPRINTED,
+    asset_name,
     edition_path,
     glossary_anchor,
     glossary_path,
@@ -51,7 +53,8 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-STATIC_FILES = ("style.css", "search-match.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
+# Written under their fingerprinted names (`asset_name`), but the favicon (the manifest's icon too).
+STATIC_FILES = ("style.css", "search-match.js", "search-data.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
 
 
 class SiteError(JudgeError):
@@ -157,6 +160,7 @@ class SiteRenderer:
         self.env = env or make_environment()
         self.history = HistoryViews(graph, self.url)
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
+        self._search: SearchFiles | None = None
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -387,8 +391,15 @@ class SiteRenderer:
             target=f"{section_of(rule.number)}.html#{rule_anchor(rule.number)}",
         )
 
+    @property
+    def search_files(self) -> SearchFiles:
+        """The static search index's files (`judge.site.offline_index`), made once."""
+        if self._search is None:
+            self._search = search_files(self.graph)
+        return self._search
+
     def render_search(self, root: str = "") -> str:
-        return self._render("search.html", root=root)
+        return self._render("search.html", root=root, search_manifest=self.search_files.manifest)
 
     def render_changes(self, older: str, newer: str, root: str = "../") -> str:
         """The changes between two editions (older first): counts, reviewed corrections and the
@@ -424,8 +435,15 @@ class SiteRenderer:
         for item in items:
             initial = fold(str(item["term"]))[:1].upper()
             letters.setdefault(initial if initial.isalpha() else "#", []).append(item)
+        # The French names, A to Z, each with its English term: the way in for a French reader.
+        french_letters: dict[str, list[dict[str, object]]] = {}
+        for item in sorted((i for i in items if i["french"]), key=lambda i: (fold(str(i["french"])), str(i["term"]))):
+            initial = fold(str(item["french"]))[:1].upper()
+            french_letters.setdefault(initial if initial.isalpha() else "#", []).append(item)
         return self._render("glossary.html", root=root, banner=self.banner(edition), items=items,
                             letters=sorted(letters.items(), key=lambda kv: (kv[0] == "#", kv[0])),
+                            french_letters=sorted(french_letters.items(), key=lambda kv: (kv[0] == "#", kv[0])),
+                            french_count=sum(len(group) for group in french_letters.values()),
                             edition_href=root + edition_path(edition_id))
 
     # -------------------------------------------------------------- the whole site
@@ -466,10 +484,10 @@ class SiteRenderer:
                 for key in self.history.change_keys(older, newer):
                     yield changes_section_path(older, newer, key), self.render_changes_section(
                         older, newer, key, base_url or "../../")
-        yield "search-index.js", search_index_js(self.graph)
+        yield from self.search_files.files
         yield "rule-numbers.js", rule_numbers_js(self.graph, language_name)
         for name in STATIC_FILES:
-            yield name, _static_text(name)
+            yield (name if name not in FINGERPRINTED else asset_name(name)), _static_text(name)
 
 
 @lru_cache(maxsize=8)

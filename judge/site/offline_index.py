@@ -1,16 +1,41 @@
-"""The static book's search index (the exported search index, as a JavaScript file) and its
-rule numbers (`rule-numbers.js`, read before the index to open a typed rule number).
+"""The static book's search index, in chunks loaded on demand, and its rule numbers
+(`rule-numbers.js`, read before the index to open a typed rule number).
 
-`search-index.js` assigns to `window.JUDGE_SEARCH_INDEX` the export of the Whoosh index of
-record (`judge.search.export`: the very data `judge search` ranks with), the URL of each
-rule in the book and of each glossary entry; `templates/search-match.js` and `templates/search.js` search it as
-`judge search` does. Loaded with a `<script>` tag, it works from file:// (no fetch).
+The index is the export of the Whoosh index of record (`judge.search.export`: the very data
+`judge search` ranks with), cut into small script files under `search/` so that a query
+fetches only what it reads (as Pagefind does, but as scripts: the book works from file://
+and from any static host):
+
+- the manifest, `search/index.<hash>.js`, assigns `window.JUDGE_SEARCH_INDEX`: the small data
+  (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
+  language's document count, field averages and `irregular` words (whose stem does not
+  begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
+  its first keys (or first document numbers), and `version`, the digest of every chunk;
+- every chunk, `search/<id>.<version>.js`, adds itself to `window.JUDGE_SEARCH_CHUNKS[id]`.
+
+Chunk series (`<l>` a language): `t.<l>.<n>` the terms and query words of a range of keys
+(sorted), each with its stem (`s`: a stem, or the length of the word's prefix that is its
+stem) and its postings per field (`f`: [idf, docs, term frequencies, (positions)], as
+exported); `len.<l>.<field>` the field lengths (Whoosh stores at most 256 values: a table of
+the values and one character per document); `docs.<l>` the documents ([edition, first
+document] runs, their numbers, and how many documents follow each one that are its
+descendants) and their names; `i.<l>.<c>` the exact words beginning with `c` and their
+document frequencies (typo correction); `c.<l>.<n>` the cards of a range of documents
+([title, status, URL, null, removed in, texts, French name]); `r.<n>` the real words (a
+range); `g.<n>` the Comprehensive Rules glossary entries by the words of their names
+(word: [[entry, edition, language, term, name key]]) and `e.<n>` a range of entries'
+[definition, URL]. File names carry a digest of their content: a name never changes its
+content, so the files are cached as immutable. `templates/search-data.js` loads them; `search-match.js` and
+`search.js` search them as `judge search` does.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from judge.corpus.graph import RuleGraph
 from judge.search.export import unpack
@@ -18,22 +43,173 @@ from judge.search.index import export_of
 from judge.site.templating import glossary_url, rule_url
 
 GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
+CHUNKS_NAME = "JUDGE_SEARCH_CHUNKS"
 NUMBERS_NAME = "JUDGE_RULE_NUMBERS"
+FOLDER = "search"
+# Target sizes of a chunk, in bytes of JSON: a term's postings, a few cards, glossary entries.
+TERM_CHUNK = 4000
+CARD_CHUNK = 2500
+REAL_CHUNK = 8000
+GLOSSARY_CHUNK = 3000
+ENTRY_CHUNK = 3000
+# The characters that stand for a field length's rank in its table (no quote, no backslash).
+LENGTH_CHARS = "".join(chr(c) for c in range(35, 127) if chr(c) != "\\")
 
 
-def search_index_js(graph: RuleGraph) -> str:
-    """`search-index.js`: the export of the graph's index (built if needed) and, for each
-    language's documents, the URL of its rule (relative to the book's root)."""
+@dataclass(frozen=True, slots=True)
+class SearchFiles:
+    """The static search index: the manifest's path (relative to the site root) and every
+    file (path, content), manifest included."""
+
+    manifest: str
+    files: tuple[tuple[str, str], ...]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _number(value: float) -> float | int:
+    """A whole term frequency as an integer (the same number in JavaScript, fewer bytes)."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _ranges(items: list[tuple[Any, Any]], target: int) -> list[list[tuple[Any, Any]]]:
+    """`items` (key, value), in order, cut into runs of about `target` bytes of JSON."""
+    out: list[list[tuple[Any, Any]]] = []
+    size = target
+    for key, value in items:
+        cost = len(_json(key)) + len(_json(value)) + 2
+        if size + cost > target and (not out or out[-1]):
+            out.append([])
+            size = 0
+        out[-1].append((key, value))
+        size += cost
+    return out
+
+
+class _Writer:
+    """The chunks, then their files: each named by its id and the digest of every chunk's
+    content (`version`), so that a name always holds the same content."""
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple[str, str]] = []
+
+    def add(self, chunk_id: str, value: Any) -> None:
+        self.chunks.append((chunk_id, f'(self.{CHUNKS_NAME}||(self.{CHUNKS_NAME}={{}}))["{chunk_id}"]={_json(value)};\n'))
+
+    def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True) -> list[Any]:
+        """Chunks `prefix.0`, `prefix.1`… of `items` (sorted by key), each a {key: value}
+        (`keyed`) or the list of its values: their first keys."""
+        firsts = []
+        for n, run in enumerate(_ranges(items, target)):
+            self.add(f"{prefix}.{n}", dict(run) if keyed else [v for _, v in run])
+            firsts.append(run[0][0])
+        return firsts
+
+    @property
+    def version(self) -> str:
+        digest = hashlib.sha256()
+        for chunk_id, content in self.chunks:
+            digest.update(f"{chunk_id}\0{content}\0".encode())
+        return digest.hexdigest()[:10]
+
+    def files(self) -> list[tuple[str, str]]:
+        version = self.version
+        return [(chunk_path(chunk_id, version), content) for chunk_id, content in self.chunks]
+
+
+def chunk_path(chunk_id: str, version: str) -> str:
+    """A chunk's file, from the site root (as `templates/search-data.js` makes it)."""
+    return f"{FOLDER}/{chunk_id}.{version}.js"
+
+
+def _lengths(values: list[int | None]) -> list[Any]:
+    """[table of the distinct lengths, one character per document: its length's rank]."""
+    table = [*sorted({v for v in values if v is not None}), None]
+    if len(table) > len(LENGTH_CHARS):
+        raise ValueError(f"{len(table)} field lengths: more than {len(LENGTH_CHARS)}")
+    rank = {v: LENGTH_CHARS[i] for i, v in enumerate(table)}
+    return [table, "".join(rank[v] for v in values)]
+
+
+def _descendant_counts(descendants: list[list[int]]) -> list[int]:
+    """How many documents after each one are its descendants (they follow it, in rule order)."""
+    counts = []
+    for docnum, found in enumerate(descendants):
+        if found != list(range(docnum + 1, docnum + 1 + len(found))):
+            raise ValueError(f"document {docnum}: descendants not right after it")
+        counts.append(len(found))
+    return counts
+
+
+def _runs(docs: list[list[str]]) -> list[list[Any]]:
+    out: list[list[Any]] = []
+    for docnum, (edition, _) in enumerate(docs):
+        if not out or out[-1][0] != edition:
+            out.append([edition, docnum])
+    return out
+
+
+def search_files(graph: RuleGraph) -> SearchFiles:
+    """The static search index of the graph's index (built if needed), in chunks."""
     data = unpack(export_of(graph)[0])
-    urls = {
-        language: [rule_url(graph.require(edition, number, language), "", graph.primary_language(edition))
-                   for edition, number in part["docs"]]
-        for language, part in data["languages"].items()
-    }
-    # Each glossary entry's place in its edition's glossary page.
-    glossary_urls = [glossary_url(e, term, "") for e, _, term, _, _ in data["entries"]]
-    payload = json.dumps({**data, "urls": urls, "glossary_urls": glossary_urls}, ensure_ascii=False, separators=(",", ":"))
-    return f"window.{GLOBAL_NAME} = {payload};\n"
+    out = _Writer()
+    chunks: dict[str, Any] = {}
+    languages = {}
+    for language, part in data["languages"].items():
+        keys: dict[str, dict[str, Any]] = {}
+        for word, stem in part["stems"].items():
+            keys.setdefault(word, {})["s"] = stem
+        for field, terms in part["terms"].items():
+            for term, entry in terms.items():
+                idf, docs, tfs, *positions = entry
+                value = [idf, docs, [_number(tf) for tf in tfs], *([list(p) for p in ps] for ps in positions)]
+                keys.setdefault(term, {}).setdefault("f", {})[field] = value
+        chunks[f"t.{language}"] = out.series(f"t.{language}", sorted(keys.items()), TERM_CHUNK)
+        for field, lengths in part["lengths"].items():
+            out.add(f"len.{language}.{field}", _lengths(lengths))
+        docs = part["docs"]
+        out.add(f"docs.{language}", {
+            "runs": _runs(docs), "numbers": " ".join(n for _, n in docs),
+            "descendants": _descendant_counts(part["descendants"]),
+            "names": [" ".join(name) for name in part["names"]],
+        })
+        initials: dict[str, list[list[Any]]] = {}
+        for term, entry in sorted(part["terms"]["exact"].items()):
+            initials.setdefault(term[:1], []).append([term, len(entry[1])])
+        for initial, words in initials.items():
+            out.add(f"i.{language}.{_initial_id(initial)}", words)
+        cards = []
+        for docnum, ((edition, number), card) in enumerate(zip(docs, part["cards"], strict=True)):
+            rule = graph.require(edition, number, language)
+            url = rule_url(rule, "", graph.primary_language(edition))
+            title, status, _context, _counterpart, removed, texts, french = card
+            cards.append((docnum, [title, status, url, None, removed, texts, french]))
+        chunks[f"c.{language}"] = out.series(f"c.{language}", cards, CARD_CHUNK, keyed=False)
+        languages[language] = {"stop": part["stop"], "count": part["count"], "average": part["average"],
+                               "fields": sorted(part["lengths"]), "initials": sorted(initials),
+                               "irregular": sorted(w for w, stem in part["stems"].items() if isinstance(stem, str))}
+    chunks["r"] = out.series("r", [(w, w) for w in sorted(data["real_words"])], REAL_CHUNK, keyed=False)
+    by_word: dict[str, list[list[Any]]] = {}
+    entries = []
+    for n, (edition, language, term, text, key) in enumerate(data["entries"]):
+        for word in key or [""]:
+            by_word.setdefault(word, []).append([n, edition, language, term, key])
+        entries.append((n, [text, glossary_url(edition, term, "")]))
+    chunks["g"] = out.series("g", sorted(by_word.items()), GLOSSARY_CHUNK)
+    chunks["e"] = out.series("e", entries, ENTRY_CHUNK, keyed=False)
+    small = ("format", "key", "bm25", "boosts", "query_stop", "glossary", "small_words", "editions",
+             "newest", "elisions", "protected")
+    manifest = {**{k: data[k] for k in small}, "languages": languages, "chunks": chunks, "version": out.version}
+    content = f"window.{GLOBAL_NAME}={_json(manifest)};\n"
+    path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
+    return SearchFiles(manifest=path, files=((path, content), *out.files()))
+
+
+def _initial_id(initial: str) -> str:
+    """A first character as it appears in a chunk's id (and file name): its code point."""
+    return format(ord(initial), "x")
 
 
 def rule_numbers_js(graph: RuleGraph, language_name: Callable[[str], str]) -> str:

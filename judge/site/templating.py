@@ -7,7 +7,9 @@ Owns the loader, autoescaping, `StrictUndefined` and every filter, registered by
 
 from __future__ import annotations
 
+import hashlib
 import re
+from functools import lru_cache
 from typing import Any
 
 import jinja2
@@ -84,6 +86,26 @@ def register_filters(env: jinja2.Environment) -> None:
     env.filters["edition_path"] = edition_path
 
 
+# The book's assets whose names carry a digest of their content (`asset_name`).
+FINGERPRINTED = ("style.css", "book.js", "rule-jump.js", "search-data.js", "search-match.js", "search.js",
+                 "situation.js")
+
+
+@lru_cache(maxsize=32)
+def _fingerprint(name: str, mtime_ns: int) -> str:
+    data = (templates_dir() / name).read_bytes()
+    stem, _, suffix = name.rpartition(".")
+    return f"{stem}.{hashlib.sha256(data).hexdigest()[:10]}.{suffix}"
+
+
+def asset_name(name: str) -> str:
+    """An asset's file name with a digest of its content (`style.css` ->
+    `style.0123456789.css`): a name that never changes its content, cached as immutable."""
+    if name not in FINGERPRINTED:
+        raise ValueError(f"not a fingerprinted asset: {name}")
+    return _fingerprint(name, (templates_dir() / name).stat().st_mtime_ns)
+
+
 def make_environment(**globals_: Any) -> jinja2.Environment:
     """A fresh environment on `templates_dir()`; keyword arguments become template globals."""
     env = jinja2.Environment(
@@ -95,6 +117,7 @@ def make_environment(**globals_: Any) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     register_filters(env)
-    env.globals.update(site_name="Juge — Règles de Magic", served=False, combat_points=COMBAT_POINT_WORDS)
+    env.globals.update(site_name="Juge — Règles de Magic", served=False, combat_points=COMBAT_POINT_WORDS,
+                       asset=asset_name)
     env.globals.update(globals_)
     return env

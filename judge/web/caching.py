@@ -3,7 +3,7 @@
 
 Owns `Stored` (a 200 kept by URL: its body, the same gzip-compressed once, its entity tag) and
 the cache policies: pages and API answers are revalidated (`no-cache` with an `ETag`: a 304
-costs nothing), assets are kept an hour. Compression of other answers is Starlette's
+costs nothing), assets are kept an hour, fingerprinted ones for good (immutable). Compression of other answers is Starlette's
 `GZipMiddleware` (`judge.web.app`). What each route answers is `judge.web.app`'s job.
 """
 
@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 PAGE_CACHE = "no-cache"
 ASSET_CACHE = "public, max-age=3600"
+IMMUTABLE_CACHE = "public, max-age=31536000, immutable"  # a fingerprinted asset: its name is its content
 GZIP_LEVEL = 6
 GZIP_MINIMUM = 1024  # bytes: below, compressing saves less than its headers
 

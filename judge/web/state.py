@@ -23,7 +23,7 @@ from judge.resources import templates_dir
 from judge.search.index import export_of
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
-from judge.web.caching import ASSET_CACHE, Stored
+from judge.web.caching import ASSET_CACHE, IMMUTABLE_CACHE, Stored
 
 if TYPE_CHECKING:
     from judge.web.pool import WorkPool
@@ -119,22 +119,25 @@ class AppState:
         return self.graph.edition(value).id
 
 
-def _load_assets(graph: RuleGraph) -> dict[str, Stored]:
+def _load_assets() -> dict[str, Stored]:
     """Every stylesheet, script and picture the pages link to, read (and compressed) once: no
-    path is opened per request, so no URL can reach a file outside this list. The offline
-    search page's index is built here too, before the first request."""
-    from judge.site.offline_index import search_index_js
+    path is opened per request, so no URL can reach a file outside this list. The pages link
+    to the fingerprinted names (`judge.site.templating.asset_name`), kept as immutable; the
+    plain names stay for an hour. (The static book's search index is the static book's: the
+    served search page is the server's.)"""
+    from judge.site.templating import FINGERPRINTED, asset_name
 
-    assets: dict[str, Stored] = {
-        "search-index.js": Stored.of(search_index_js(graph).encode(), ASSET_TYPES[".js"], ASSET_CACHE),
-    }
+    assets: dict[str, Stored] = {}
     for folder in (Path(__file__).resolve().parent / "static", templates_dir()):
         if not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
             kind = ASSET_TYPES.get(path.suffix)
             if kind and path.is_file() and _ASSET_NAME.match(path.name) and path.name not in assets:
-                assets[path.name] = Stored.of(path.read_bytes(), kind, ASSET_CACHE)
+                body = path.read_bytes()
+                assets[path.name] = Stored.of(body, kind, ASSET_CACHE)
+                if folder == templates_dir() and path.name in FINGERPRINTED:
+                    assets[asset_name(path.name)] = Stored.of(body, kind, IMMUTABLE_CACHE)
     return assets
 
 
@@ -151,7 +154,7 @@ def build_state(graph: RuleGraph, pool: WorkPool) -> AppState:
         graph=graph,
         env=env,
         site=site,
-        assets=_load_assets(graph),
+        assets=_load_assets(),
         pool=pool,
         pages=pages,
     )

@@ -207,7 +207,7 @@ def test_a_typed_rule_number_opens_its_rule_without_the_index(book: Path, plain:
         # Given to the search page (a link, a bookmark): it opens the rule before any index.
         plain.goto(f"{url}/search.html?q={query}", wait_until="commit")
         plain.wait_for_url(f"{url}/{target}")
-    assert not [u for u in requested if "search-index" in u]
+    assert not [u for u in requested if "/search/" in u]  # no part of the index
 
 
 @pytest.mark.parametrize(("query", "targets"), AMBIGUOUS_FORMS)
@@ -215,7 +215,7 @@ def test_a_number_of_several_editions_offers_them_before_the_index(
     book: Path, plain: Any, query: str, targets: list[str],
 ) -> None:
     held: list[Any] = []
-    plain.route("**/search-index.js", lambda route: held.append(route))  # the index does not arrive
+    plain.route("**/search/index.*.js", lambda route: held.append(route))  # the index does not arrive
     with static_server(book) as url:
         plain.goto(f"{url}/search.html?q={query}", wait_until="domcontentloaded")
         choice = plain.locator("#rule-choice a")
@@ -228,7 +228,7 @@ def test_a_number_of_several_editions_offers_them_before_the_index(
 
 def test_the_query_shows_at_once_while_the_index_loads(book: Path, plain: Any) -> None:
     held: list[Any] = []
-    plain.route("**/search-index.js", lambda route: held.append(route))
+    plain.route("**/search/index.*.js", lambda route: held.append(route))
     with static_server(book) as url:
         plain.goto(f"{url}/search.html?q=phase de combat", wait_until="domcontentloaded")
         plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('chargement')")
@@ -238,3 +238,37 @@ def test_the_query_shows_at_once_while_the_index_loads(book: Path, plain: Any) -
         held[0].continue_()
         plain.locator("#results li").first.wait_for()
         assert "résultat" in plain.locator("#search-status").inner_text()
+
+
+def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place(book: Path, plain: Any) -> None:
+    """The index is fetched in chunks: a first query reads a small part of it; a second
+    query typed in the page's box is searched without a new page, its URL pushed."""
+    fetched: dict[str, int] = {}
+
+    def finished(request: Any) -> None:
+        response = request.response()
+        if "/search/" in request.url and response is not None:
+            fetched[request.url] = len(response.body())
+
+    plain.on("requestfinished", finished)
+    index = sum(path.stat().st_size for path in (book / "search").glob("*.js"))
+    with static_server(book) as url:
+        plain.goto(f"{url}/search.html?q=phase de combat")
+        plain.locator("#results li").first.wait_for()
+        assert plain.locator("#results li a").first.inner_text().startswith("306 ")
+        first = dict(fetched)
+        assert len([u for u in first if "/search/index." in u]) == 1
+        assert 0 < sum(first.values()) < index / 10, (sum(first.values()), index)
+        plain.evaluate("window.samePage = true")
+        plain.fill("#q", "blessures de combat")
+        plain.press("#q", "Enter")
+        plain.wait_for_url("**/search.html?q=blessures%20de%20combat")
+        plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('blessures')"
+                                " && document.querySelector('#results li') !== null")
+        assert plain.evaluate("window.samePage") is True
+        assert plain.locator("#results li a").first.inner_text().startswith("310 ")
+        assert not [u for u in fetched if u not in first and "/search/index." in u]  # the manifest, once
+        plain.go_back()
+        plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('phase de combat')"
+                                " && document.querySelector('#results li') !== null")
+        assert plain.evaluate("window.samePage") is True

@@ -27,6 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
+from judge.site.templating import asset_name
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -210,7 +212,7 @@ def test_long_user_input_is_cut_in_messages(client: TestClient, method: str, url
 
 # ---------------------------------------------------------------------- headers on every answer
 @pytest.mark.parametrize(("method", "url", "options"), [
-    ("GET", "/", {}), ("GET", "/2004/308.html", {}), ("GET", "/style.css", {}), ("GET", "/search-index.js", {}),
+    ("GET", "/", {}), ("GET", "/2004/308.html", {}), ("GET", "/style.css", {}), ("GET", "/" + asset_name("search.js"), {}),
     ("GET", "/api/rule/300.3", {}), ("GET", "/nulle-part", {}), ("DELETE", "/recherche", {}),
     ("POST", "/api/check", {"content": "x" * (MAX_BODY + 1)}), ("GET", "/situation", {}),
     ("POST", "/situation", {"data": {"question0_ask": "where"}}), ("GET", "/recherche?q=" + "a" * 5000, {}),
@@ -296,13 +298,17 @@ def test_the_response_cache_is_capped_in_bytes(graph) -> None:  # type: ignore[n
     assert 0 < len(state.responses) < 11
 
 
-def test_the_search_index_is_built_before_the_first_request(graph) -> None:  # type: ignore[no-untyped-def]
-    app = create_app(graph, processes=1)
-    assert b"JUDGE_SEARCH_INDEX" in app.state.judge.assets["search-index.js"].body
+def test_pages_link_to_fingerprinted_assets_kept_for_good(client: TestClient) -> None:
+    page = client.get("/2004/308.html").text
+    css = asset_name("style.css")
+    assert f'href="/{css}"' in page and 'href="/style.css"' not in page
+    kept = client.get("/" + css)
+    assert kept.status_code == 200 and "immutable" in kept.headers["cache-control"]
+    assert kept.content == client.get("/style.css").content
 
 
 def test_answers_are_compressed_and_revalidated(client: TestClient) -> None:
-    for url, policy in (("/2004/308.html", "no-cache"), ("/search-index.js", "max-age"), ("/api/rule/300", "no-cache")):
+    for url, policy in (("/2004/308.html", "no-cache"), ("/" + asset_name("search.js"), "immutable"), ("/api/rule/300", "no-cache")):
         first = client.get(url, headers={"accept-encoding": "gzip"})
         assert first.status_code == 200
         assert first.headers.get("content-encoding") == "gzip", url
@@ -312,7 +318,7 @@ def test_answers_are_compressed_and_revalidated(client: TestClient) -> None:
         assert again.status_code == 304 and again.content == b""
         plain = client.get(url, headers={"accept-encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.content == first.content
-    index = client.get("/search-index.js", headers={"accept-encoding": "gzip"})
+    index = client.get("/" + asset_name("search.js"), headers={"accept-encoding": "gzip"})
     assert int(index.headers["content-length"]) < len(index.content) / 2
 
 
@@ -421,7 +427,7 @@ def test_real_server_refuses_an_unknown_host_and_allows_the_named_one(served: tu
     assert set(evil.headers) >= SECURITY
 
 
-@pytest.mark.parametrize("path", ["/search-index.js", "/changes/2004-2010.html"])
+@pytest.mark.parametrize("path", ["/changes/2004-2010.html"])
 def test_real_server_answers_20_concurrent_first_requests_for_a_costly_page(served: tuple[str, int],
                                                                            path: str) -> None:
     """Built at start-up (the index) or once under a lock (a page): never 20 builds racing

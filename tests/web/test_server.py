@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from judge.corpus.render import rule_json
+from judge.site.templating import asset_name
 from judge.web.app import MAX_BODY, create_app
 from judge.web.forms import FormState, form_to_situation
 
@@ -90,8 +91,8 @@ def test_rulebook_unknown_section_edition_language_are_404(client: TestClient) -
 def test_assets_are_served_with_their_type(client: TestClient) -> None:
     css = client.get("/style.css")
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
-    index = client.get("/search-index.js")
-    assert index.status_code == 200 and "JUDGE_SEARCH_INDEX" in index.text
+    script = client.get("/" + asset_name("search.js"))
+    assert script.status_code == 200 and "judgeSearchRun" in script.text
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,186 @@
+/* The static book's search index, read chunk by chunk (judge/site/offline_index.py).
+
+   The manifest (window.JUDGE_SEARCH_INDEX, loaded first) names the chunks; each chunk is a
+   script (so that the book works from file:// and any static host) that adds itself to
+   window.JUDGE_SEARCH_CHUNKS. search-match.js and search.js read the index through this
+   file's accessors: a chunk not yet loaded reads as absent and is noted as missing. A search
+   is run (`judgeSearchData.complete`) until one run misses nothing: each run's missing chunks
+   are loaded (in parallel) before the next; only a run that missed nothing is the answer, the
+   very one the whole index would give. Loaded chunks stay in memory for the next queries
+   (and in the service worker's cache). */
+(function (global) {
+  "use strict";
+  var FIELD_SEP = " ";
+  var script = global.document ? global.document.currentScript : null;
+  var root = script ? new URL(".", script.src).href : "";
+  var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
+  var decoded = new Map(), missing = new Set(), pending = new Map();
+
+  function manifest() { return global.JUDGE_SEARCH_INDEX; }
+
+  // A chunk by id: its data, or null (noted as missing) when it is not loaded yet.
+  function chunk(id) {
+    if (Object.prototype.hasOwnProperty.call(loaded, id)) return loaded[id];
+    missing.add(id);
+    return null;
+  }
+
+  // A chunk turned once into what the accessors read.
+  function decode(id, make) {
+    if (decoded.has(id)) return decoded.get(id);
+    var raw = chunk(id);
+    if (raw === null) return null;
+    var value = make(raw);
+    decoded.set(id, value);
+    return value;
+  }
+
+  function bisectRight(values, x) {
+    var lo = 0, hi = values.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (x < values[mid]) hi = mid; else lo = mid + 1; }
+    return lo;
+  }
+
+  // The chunk of a series (its first keys in the manifest) that holds `key`: its id, or null.
+  function seriesId(series, key) {
+    var firsts = manifest().chunks[series], at = bisectRight(firsts, key) - 1;
+    return at < 0 ? null : series + "." + at;
+  }
+
+  // ------------------------------------------------------------------ accessors
+  // A term or query word of a language: {s: stem, f: {field: posting}}, undefined when the
+  // index has none, null when its chunk is missing.
+  function term(language, key) {
+    var id = seriesId("t." + language, key);
+    if (id === null) return undefined;
+    var found = chunk(id);
+    if (found === null) return null;
+    return Object.prototype.hasOwnProperty.call(found, key) ? found[key] : undefined;
+  }
+
+  // A field's lengths by document number (null: missing).
+  function lengths(language, field) {
+    return decode("len." + language + "." + field, function (raw) {
+      var table = raw[0], codes = raw[1], alphabet = new Map(), out = new Array(codes.length);
+      for (var i = 0; i < 91; i++) alphabet.set(String.fromCharCode(i < 57 ? 35 + i : 36 + i), i);
+      for (var j = 0; j < codes.length; j++) out[j] = table[alphabet.get(codes[j])];
+      return out;
+    });
+  }
+
+  // The documents of a language: {docs: [[edition, number]], descendants: [count],
+  // names: [[stems]]} (null: missing).
+  function documents(language) {
+    return decode("docs." + language, function (raw) {
+      var numbers = raw.numbers ? raw.numbers.split(" ") : [], runs = raw.runs, docs = new Array(numbers.length);
+      for (var r = 0; r < runs.length; r++) {
+        var end = r + 1 < runs.length ? runs[r + 1][1] : numbers.length;
+        for (var i = runs[r][1]; i < end; i++) docs[i] = [runs[r][0], numbers[i]];
+      }
+      var names = raw.names.map(function (n) { return n ? n.split(FIELD_SEP) : []; });
+      return { docs: docs, descendants: raw.descendants, names: names };
+    });
+  }
+
+  // A document's card [title, status, url, null, removed in, texts, French name] (null: missing).
+  function card(language, docnum) {
+    var firsts = manifest().chunks["c." + language], at = bisectRight(firsts, docnum) - 1;
+    var found = chunk("c." + language + "." + at);
+    return found === null ? null : found[docnum - firsts[at]];
+  }
+
+  // The exact words of a language beginning with `initial`: [[word, document frequency]]
+  // ([] when none, null: missing).
+  function initials(language, initial) {
+    var part = manifest().languages[language];
+    if (!initial || part.initials.indexOf(initial) < 0) return [];
+    return chunk("i." + language + "." + initial.codePointAt(0).toString(16));
+  }
+
+  // Is `word` a real word (judge.search.words)? null: missing.
+  function real(word) {
+    var id = seriesId("r", word);
+    if (id === null) return false;
+    var found = decode(id, function (raw) { return new Set(raw); });
+    return found === null ? null : found.has(word);
+  }
+
+  // The Comprehensive Rules glossary entries whose name holds `word`:
+  // [[entry, edition, language, term, name key]] (null: missing).
+  function entriesWith(word) {
+    var id = seriesId("g", word);
+    if (id === null) return [];
+    var found = chunk(id);
+    if (found === null) return null;
+    return Object.prototype.hasOwnProperty.call(found, word) ? found[word] : [];
+  }
+
+  // A glossary entry's [definition, URL] (null: missing).
+  function entry(n) {
+    var firsts = manifest().chunks.e, at = bisectRight(firsts, n) - 1;
+    var found = chunk("e." + at);
+    return found === null ? null : found[n - firsts[at]];
+  }
+
+  // ------------------------------------------------------------------ loading
+  function url(id) { return root + "search/" + id + "." + manifest().version + ".js"; }
+
+  function loadOne(id) {
+    if (Object.prototype.hasOwnProperty.call(loaded, id)) return Promise.resolve();
+    if (pending.has(id)) return pending.get(id);
+    var promise = new Promise(function (resolve, reject) {
+      var tag = global.document.createElement("script");
+      tag.src = url(id);
+      tag.async = true;
+      tag.addEventListener("load", function () {
+        tag.remove();
+        if (Object.prototype.hasOwnProperty.call(loaded, id)) resolve();
+        else reject(new Error("index de recherche : " + id + " illisible"));
+      });
+      tag.addEventListener("error", function () {
+        tag.remove();
+        reject(new Error("index de recherche : " + id + " non chargé"));
+      });
+      global.document.head.appendChild(tag);
+    });
+    pending.set(id, promise);
+    promise.catch(function () {}).then(function () { pending.delete(id); });
+    return promise;
+  }
+
+  function load(ids) { return Promise.all(Array.from(ids).map(loadOne)); }
+
+  // `run()` (synchronous, reading through the accessors) until a run misses no chunk; `forget`
+  // drops what a run that missed chunks computed and kept. At most `rounds` loads.
+  function complete(run, forget, rounds) {
+    rounds = rounds || 12;
+    return new Promise(function (resolve, reject) {
+      (function attempt(left) {
+        missing.clear();
+        var result;
+        try {
+          result = run();
+        } catch (error) {
+          missing.clear();
+          reject(error);
+          return;
+        }
+        if (!missing.size) { resolve(result); return; }
+        var wanted = Array.from(missing);
+        missing.clear();
+        forget();
+        if (left <= 0) { reject(new Error("index de recherche : trop de parties à charger")); return; }
+        load(wanted).then(function () { attempt(left - 1); }, reject);
+      })(rounds);
+    });
+  }
+
+  // Has the current run missed a chunk (its result will not be used)?
+  function incomplete() { return missing.size > 0; }
+
+  global.judgeSearchData = {
+    manifest: manifest, term: term, lengths: lengths, documents: documents, card: card,
+    initials: initials, real: real, entriesWith: entriesWith, entry: entry,
+    load: load, complete: complete, incomplete: incomplete,
+  };
+})(typeof window !== "undefined" ? window : globalThis);
