@@ -62,14 +62,18 @@ _names: dict[tuple[Edition, ...], tuple[str, str]] = {}
 
 def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
     """(`index-<config>-<key>`, `index-<config>-`): the index's cache folder and its
-    stale-sibling prefix. The key covers the corpus and every module of `judge.search`."""
+    stale-sibling prefix. The key covers the corpus, the FR↔EN terminology (the export and
+    the engine read it from the index) and every module of `judge.search`."""
     found = _names.get(editions)
     if found is None:
         from judge.cache import code_digest
+        from judge.corpus.lexicon import GLOSSARY_NAME
         from judge.corpus.loader import corpus_key
+        from judge.resources import rules_dir
 
         hashed = code_digest("search")
         hashed.update(f"{corpus_key(editions)} schema {SCHEMA_VERSION}\n".encode())
+        hashed.update((rules_dir() / GLOSSARY_NAME).read_bytes())
         config = code_digest()
         config.update(repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in editions]).encode())
         prefix = f"index-{config.hexdigest()[:8]}-"
