@@ -21,11 +21,11 @@ from whoosh import scoring
 
 from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomic
 from judge.corpus.config import configured_cache
-from judge.corpus.lexicon import glossary
+from judge.corpus.lexicon import GlossaryTerm, glossary
 from judge.corpus.names import match_terms, name_key
 from judge.normalize import fold
 from judge.search.analysis import QUERY_STOP, stemmer, stop_words
-from judge.search.export import POSITIONAL
+from judge.search.export import POSITIONAL, read_export
 from judge.search.fields import AUXILIARY, FIELD_BOOSTS, GLOSSARY
 from judge.search.index import Indexes, open_folder, open_or_build, record_of
 from judge.search.match import Postings
@@ -63,6 +63,26 @@ def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
     return scores, positions
 
 
+def _stored_terms(found: Any) -> tuple[GlossaryTerm, ...]:
+    """The terminology as an export stores it ([English names, French names, rules, variant]
+    per notion: `judge.search.export`), or () when it is not of that shape."""
+    try:
+        return tuple(GlossaryTerm(en=tuple(en), fr=tuple(fr), rules=tuple(rules), variant=variant is True)
+                     for en, fr, rules, variant in found)
+    except (TypeError, ValueError):
+        return ()
+
+
+def _stored_notions(found: Any, count: int) -> tuple[frozenset[frozenset[str]], ...] | None:
+    """The notions' name keys as an export stores them (sorted lists), or None when they are not
+    of that shape or not one per notion of the terminology (`count`)."""
+    try:
+        notions = tuple(frozenset(frozenset(key) for key in notion) for notion in found)
+    except TypeError:
+        return None
+    return notions if len(notions) == count else None
+
+
 class RuleIndex:
     """The open indexes of a corpus; share one across threads and requests."""
 
@@ -72,7 +92,11 @@ class RuleIndex:
         self.newest_edition: str = record["newest"]
         self._indexes = indexes
         self.languages = tuple(language for language in indexes if language not in AUXILIARY)
-        self.glossary_terms = glossary()
+        # The terminology and its notions as the index stored them (its export's head: the
+        # glossary file is an input of the index's key), else read from `rules/`.
+        head = stored.head if (stored := read_export(folder) if folder is not None else None) is not None else {}
+        self.glossary_terms = _stored_terms(head.get("glossary")) or glossary()
+        self._notion_keys = _stored_notions(head.get("notions"), len(self.glossary_terms))
         self.query_stop = QUERY_STOP
         self.corrections: dict[str, tuple[str, bool] | None] = {}
         self._local = threading.local()
@@ -225,8 +249,10 @@ class RuleIndex:
 
     def _notions(self) -> tuple[frozenset[frozenset[str]], ...]:
         """Each FR↔EN notion as the name keys of its names (`judge.corpus.glossary.notion_keys`,
-        whose module needs the graph)."""
-        return tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
+        whose module needs the graph), as the index stored them when it did."""
+        if self._notion_keys is None:
+            self._notion_keys = tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
+        return self._notion_keys
 
     def take_notice(self) -> str | None:
         """The rebuild notice, once: the first result after a rebuild says so."""

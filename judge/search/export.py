@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from judge.corpus.documents import Edition
     from judge.corpus.graph import RuleGraph
 
-EXPORT_FORMAT = 2
+EXPORT_FORMAT = 3
 EXPORT_FILE = "export.marshal"
 MAGIC = b"judge search export\n"
 SCHEMA_VERSION = 4
@@ -62,14 +62,18 @@ _names: dict[tuple[Edition, ...], tuple[str, str]] = {}
 
 def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
     """(`index-<config>-<key>`, `index-<config>-`): the index's cache folder and its
-    stale-sibling prefix. The key covers the corpus and every module of `judge.search`."""
+    stale-sibling prefix. The key covers the corpus, the FR↔EN terminology (the export and
+    the engine read it from the index) and every module of `judge.search`."""
     found = _names.get(editions)
     if found is None:
         from judge.cache import code_digest
+        from judge.corpus.lexicon import GLOSSARY_NAME
         from judge.corpus.loader import corpus_key
+        from judge.resources import rules_dir
 
         hashed = code_digest("search")
         hashed.update(f"{corpus_key(editions)} schema {SCHEMA_VERSION}\n".encode())
+        hashed.update((rules_dir() / GLOSSARY_NAME).read_bytes())
         config = code_digest()
         config.update(repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in editions]).encode())
         prefix = f"index-{config.hexdigest()[:8]}-"
@@ -149,8 +153,9 @@ def pack(data: dict[str, Any]) -> bytes:
     the field averages, each field's terms (sorted, one per line: found by bisection) with
     the offsets of their entries in one body part, the cards' offsets and the lexicon's
     words (sorted, one per line); the body holds each field's entries, the cards, the
-    lexicon's stems, names, descendants and field lengths, each marshalled apart. Loading
-    the head creates a few dozen objects instead of tens of thousands."""
+    lexicon's stems, names, descendants and field lengths, each marshalled apart, the
+    glossaries' entries and the real words. Loading the head creates a few dozen objects
+    instead of tens of thousands."""
     body = bytearray()
 
     def put(blob: bytes) -> tuple[int, int]:
@@ -179,8 +184,8 @@ def pack(data: dict[str, Any]) -> bytes:
             "terms": terms,
             "stems": ("\n".join(w for w, _ in stems), put(marshal.dumps([stem for _, stem in stems]))),
         }
-    head = {**data, "entries": put(marshal.dumps(data["entries"])), "languages": languages,
-            "body": len(body)}
+    head = {**data, "entries": put(marshal.dumps(data["entries"])),
+            "real_words": put(marshal.dumps(data["real_words"])), "languages": languages, "body": len(body)}
     packed = marshal.dumps(head)
     return MAGIC + len(packed).to_bytes(8, "little") + packed + bytes(body)
 
@@ -251,7 +256,8 @@ def unpack(stored: Stored) -> dict[str, Any]:
             "stems": dict(zip(words, stored.load(part["stems"][1]), strict=True)),
         }
     head = {k: v for k, v in stored.head.items() if k != "body"}
-    return {**head, "entries": stored.load(head["entries"]), "languages": languages}
+    return {**head, "entries": stored.load(head["entries"]), "real_words": stored.load(head["real_words"]),
+            "languages": languages}
 
 
 def write_export(path: StrPath, data: dict[str, Any]) -> None:

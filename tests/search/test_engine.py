@@ -133,3 +133,17 @@ def test_the_export_is_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
         digests.add(run.stdout.strip())
     assert len(digests) == 1
+
+
+def test_the_index_key_follows_the_terminology(graph, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The engine and the export read the FR↔EN terminology from the index: an edited
+    terminology is a new index (rebuilt), never a stale one."""
+    from judge.corpus.lexicon import GLOSSARY_NAME
+    from judge.search import export
+
+    before = index_name(graph.editions)[0]
+    (tmp_path / GLOSSARY_NAME).write_bytes((rules_dir() / GLOSSARY_NAME).read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr("judge.resources.rules_dir", lambda: tmp_path)
+    monkeypatch.setattr(export, "_names", {})
+    assert index_name(graph.editions)[0] != before
+

@@ -134,3 +134,47 @@ def test_an_english_rule_named_by_a_notion_shows_its_french_name(graph) -> None:
     assert "502.9 — « piétinement »" in result_text(result)
     assert result_json(result)["hits"][0]["french_name"] == "piétinement"
     assert all(h.french_name is None for h in result.hits if h.language == "fr")
+
+
+# Words of the Comprehensive Rules glossaries that are everyday words of any query, or letters:
+# no notion of their own (a query's « carte », « option », « X » stays a plain word).
+EVERYDAY = frozenset({"card", "basic", "number", "option", "if", "you", "your", "x", "y", "z", "obsolete", "during"})
+
+
+def test_every_glossary_entry_of_both_releases_is_a_notion_of_the_terminology(graph) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    from judge.corpus.glossary import entries
+
+    keys = {name_key(n) for t in glossary() for n in (*t.en, *t.fr)}
+    missing = set()
+    for edition, language, entry in entries(graph):
+        term = re.sub(r"\s*\((?:Obsolete|Informal)\)", "", entry.term).replace("_", "")
+        forms = [f.strip().strip('"') for f in re.split(r"[,/]", term) if f.strip()]
+        if language == "en" and not any(name_key(f) in keys for f in forms) and not set(map(name_key, forms)) <= {
+                (w,) for w in EVERYDAY}:
+            missing.add(f"{edition} {entry.term}")
+    assert sorted(missing) == []
+
+
+@pytest.mark.parametrize(("query", "edition", "first"), [
+    ("type de terrain de base", "2010", "2010:305.6"), ("équipement", "2010", "2010:301.5"),
+    ("équipe active", None, "2010:805.4a"),
+])
+def test_a_french_name_of_a_glossary_term_finds_the_english_rule_that_introduces_it(
+        graph, query: str, edition: str | None, first: str) -> None:  # type: ignore[no-untyped-def]
+    result = run(graph, query, **({"edition": edition} if edition else {}))
+    assert numbers(result)[0] == first
+    assert result.hits[0].language == "en"
+
+
+@pytest.mark.parametrize(("query", "english"), [
+    ("pile vide", "empty"), ("le marqueur est retiré", "remove"), ("assigner les blessures", "assign"),
+])
+def test_a_french_word_of_the_rules_finds_its_english_counterpart_in_the_english_text(
+        graph, query: str, english: str) -> None:  # type: ignore[no-untyped-def]
+    """The words paired by aligning the French texts with the English ones (« vide » is
+    "empty"): searched in the English text, they mark its words."""
+    hits = run(graph, query, lang="en").hits
+    assert hits
+    assert any(f"<mark>{english}" in hit.snippet.lower() for hit in hits[:3])
