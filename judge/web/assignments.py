@@ -147,8 +147,9 @@ def listed(graph: RuleGraph, data: Mapping[str, Any] | None, answers: Sequence[M
                              for split in batch]
                 situation = load_situation(json.dumps({**base, "questions": questions}, ensure_ascii=False),
                                            source="répartitions", fmt="json")
-                report = report_json(check(graph, situation))
-                for split, answer in zip(batch, report.get("answers", []), strict=True):
+                report: dict[str, Any] = report_json(check(graph, situation))
+                answered: list[dict[str, Any]] = report.get("answers") or []
+                for split, answer in zip(batch, answered, strict=True):
                     if answer.get("answer") is True:
                         legal.append(", ".join(f"{n} à {r}" for r, n in zip(recipients, split, strict=True) if n))
                         rules += [str(r) for r in answer.get("rules", []) if str(r) not in rules]

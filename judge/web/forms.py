@@ -28,9 +28,10 @@ CREATURE_FIELDS = (
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
 QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
                    "assignment", "when")
-EVENT_FIELDS = ("kind", "player", "what", "creature", "creatures", "blocks", "amount")
+EVENT_FIELDS = ("kind", "step", "player", "what", "creature", "creatures", "blocks", "amount")
 MAX_EVENT_ROWS = 40
 MAX_REPEAT = 20  # « Tous les joueurs passent » × N
+UNTIL = "until"  # « Tout le monde passe jusqu'à… »: replaced by passes (judge.web.situations)
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",
@@ -73,6 +74,7 @@ class EventKind:
 # The event builder's menu, in the order a turn meets them (docs/situation-format.md,
 # « Événements »). « Tous les joueurs passent » is one `pass` per player (`amount` times).
 EVENT_KINDS: tuple[EventKind, ...] = (
+    EventKind(value="until", label="Tout le monde passe jusqu'à…", params=("step",)),
     EventKind(value="all_pass", label="Tous les joueurs passent (l'étape avance)", params=("amount",)),
     EventKind(value="pass", label="Le joueur qui a la priorité passe"),
     EventKind(value="play_land", label="Jouer un terrain", params=("player",)),
@@ -91,7 +93,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
 EVENT_BY_KIND = {kind.value: kind for kind in EVENT_KINDS}
 # The label of an event field, by kind where it differs.
 EVENT_PARAM_LABELS = {
-    "player": "joueur", "what": "type de sort", "creature": "créature", "creatures": "créatures attaquantes",
+    "step": "moment du tour", "player": "joueur", "what": "type de sort", "creature": "créature", "creatures": "créatures attaquantes",
     "blocks": "blocages (bloqueur=attaquant)", "amount": "nombre",
 }
 EVENT_AMOUNT_LABELS = {"all_pass": "combien de fois", "cast": "coût payé (mana)", "add_mana": "mana ajouté",
@@ -380,6 +382,10 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
     if needed:
         raise SituationError(f"{path}.{needed[0]}", f"à remplir ({EVENT_PARAM_LABELS[needed[0]]})")
     player, creature = row.get("player", ""), row.get("creature", "")
+    if kind == "until":
+        if row.get("step") not in MOMENTS:
+            raise SituationError(f"{path}.step", "choisissez un moment du tour")
+        return [{UNTIL: row["step"]}]
     if kind == "all_pass":
         times = _event_amount(row, path) or 1
         if not isinstance(times, int) or not 1 <= times <= MAX_REPEAT:
@@ -483,7 +489,7 @@ def _event_rows(events: Any, players: int) -> list[dict[str, str]] | None:
             rows.extend({**_blank_event(), "kind": "pass"} for _ in range(rest))
             i += run
             continue
-        if not isinstance(event, Mapping) or len(event) > 2:
+        if not isinstance(event, Mapping) or not event:
             return None
         filled = _event_row(event)
         if filled is None:

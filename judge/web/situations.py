@@ -30,7 +30,9 @@ from judge.web.forms import (
     EVENT_PARAM_LABELS,
     MANA_SYMBOLS,
     MOMENT_GROUPS,
+    MOMENTS,
     QUESTION_GROUPS,
+    UNTIL,
     FieldError,
     FormState,
     field_error,
@@ -98,14 +100,17 @@ def search_task(query: str, edition: str | None, limit: int, lang: str | None) -
 
 # ---------------------------------------------------------------------- answers
 def rule_link(state: Pages, edition: str, number: str, language: str | None = None) -> str | None:
-    """URL of a rule on the served rulebook (its language's pages), None if the edition has no
-    such rule."""
+    """URL of a rule on the served rulebook (its language's pages; without `language`, in the
+    edition's first text that has it), None if the edition has no such rule."""
     bare = number.split(":", 1)[-1]
     if ":" in number:
         edition = number.split(":", 1)[0]
     if edition not in state.graph.edition_ids:
         return None
     rule = state.graph.get(edition, bare, language)
+    if rule is None and language is None:  # a rule only the edition's other text has (2010's 509.2 in English)
+        rule = next((found for lang in state.graph.edition(edition).languages
+                     if (found := state.graph.get(edition, bare, lang)) is not None), None)
     if rule is None:
         return None
     return rule_url(rule, "/", state.graph.primary_language(edition))
@@ -264,6 +269,40 @@ def _check_each(state: Pages, data_in: dict[str, Any]) -> tuple[Any, dict[str, A
     return situation, {**data, "answers": answers}, report, failed
 
 
+MAX_ROUNDS = 40  # rounds of passes « Tout le monde passe jusqu'à… » tries
+
+
+def _reach(state: Pages, data: dict[str, Any], rows: list[int]) -> tuple[dict[str, Any], list[int]]:
+    """The events with each « Tout le monde passe jusqu'à… » replaced by the rounds of passes
+    (one per player) that bring the replay to that moment, asked of the checker round by round."""
+    events = data.get("events") or []
+    if not any(isinstance(e, dict) and UNTIL in e for e in events):
+        return data, rows
+    base = {key: value for key, value in data.items() if key not in ("events", "questions")}
+    players = len(base.get("players") or ["A", "B"])
+    done: list[Any] = []
+    done_rows: list[int] = []
+    for index, (event, row) in enumerate(zip(events, rows, strict=True)):
+        if not (isinstance(event, dict) and UNTIL in event):
+            done.append(event)
+            done_rows.append(row)
+            continue
+        target = MOMENTS[event[UNTIL]]
+        for _ in range(MAX_ROUNDS):
+            _, report, _ = _check(state, json.dumps({**base, "events": done}, ensure_ascii=False), "json")
+            where = report.get("where") or {}
+            if where.get("turn_ended"):
+                raise SituationError(f"events[{index}].step",
+                                     f"« {target.label} » est déjà passé ce tour-ci (le tour s'est terminé sans y revenir)")
+            if where.get("phase") == target.phase and (where.get("step") or "") == target.step:
+                break
+            done += ["pass"] * players
+            done_rows += [row] * players
+        else:
+            raise SituationError(f"events[{index}].step", f"« {target.label} » n'est pas atteint")
+    return {**data, "events": done}, done_rows
+
+
 def _answer_form(state: Pages, form: FormState, source: str) -> Response:
     data_in: dict[str, Any] | None = None
     event_rows: list[int] | None = None
@@ -275,6 +314,7 @@ def _answer_form(state: Pages, form: FormState, source: str) -> Response:
         else:
             data_in = form_to_situation(form, _priority_model(state, form))
             event_rows = form_events(form)[1]
+            data_in, event_rows = _reach(state, data_in, event_rows)
             text, fmt = json.dumps(data_in, ensure_ascii=False), "json"
         try:
             situation, data, report = _check(state, text, fmt)
