@@ -57,6 +57,8 @@
     if (amount && option && option.value) {
       var text = option.getAttribute("data-amount") || "nombre";
       amount.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+      var input = row.querySelector("input[name$='_amount']");
+      if (input) { input.placeholder = option.getAttribute("data-placeholder") || ""; }
     }
     var keys = row.querySelector(".mana-keys");
     if (keys) { keys.hidden = ["cast", "add_mana"].indexOf(option ? option.value : "") < 0; }
@@ -93,6 +95,12 @@
       part.hidden = !show;
       if (!show) { hiddenCount += 1; }
     });
+    // With events the replay decides the moment: the field is hidden (and ignored).
+    var replayed = Array.prototype.some.call(form.querySelectorAll(".event-kind"), function (select) {
+      return select.value !== "";
+    });
+    var moment = form.querySelector(".moment-field");
+    if (moment) { moment.hidden = replayed; }
     var button = document.getElementById("show-all");
     if (button) {
       button.parentNode.hidden = hiddenCount === 0 && !showAll;
@@ -179,7 +187,7 @@
     var target = event.target;
     if (target.classList.contains("creature-name") || target.id === "players") { refresh(); }
     if (target.classList.contains("question-ask")) { showParams(target); showGroups(); }
-    if (target.classList.contains("event-kind")) { showEventParams(target); }
+    if (target.classList.contains("event-kind")) { showEventParams(target); showGroups(); }
     if (target.id === "moment") { showDamageStep(); }
   });
   form.querySelectorAll(".question-ask").forEach(showParams);

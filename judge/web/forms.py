@@ -96,6 +96,7 @@ EVENT_PARAM_LABELS = {
     "step": "moment du tour", "player": "joueur", "what": "type de sort", "creature": "créature", "creatures": "créatures attaquantes",
     "blocks": "blocages (bloqueur=attaquant)", "amount": "nombre",
 }
+EVENT_AMOUNT_PLACEHOLDERS = {"all_pass": "1", "cast": "0, 2 ou RR", "add_mana": "RR ou 2", "set_power": "4"}
 EVENT_AMOUNT_LABELS = {"all_pass": "combien de fois", "cast": "coût payé (mana)", "add_mana": "mana ajouté",
                        "set_power": "nouvelle force"}
 

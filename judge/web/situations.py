@@ -26,6 +26,7 @@ from judge.site.templating import rule_url
 from judge.web import assignments
 from judge.web.forms import (
     EVENT_AMOUNT_LABELS,
+    EVENT_AMOUNT_PLACEHOLDERS,
     EVENT_KINDS,
     EVENT_PARAM_LABELS,
     MANA_SYMBOLS,
@@ -140,6 +141,7 @@ def _form_context(state: Pages, form: FormState, **extra: Any) -> dict[str, Any]
         "event_kinds": EVENT_KINDS,
         "event_param_labels": EVENT_PARAM_LABELS,
         "event_amount_labels": EVENT_AMOUNT_LABELS,
+        "amount_placeholders": EVENT_AMOUNT_PLACEHOLDERS,
         "question_groups": QUESTION_GROUPS,
         "mana_names": MANA_SYMBOLS,
         "mana_symbols": mana_symbols,
