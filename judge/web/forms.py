@@ -229,9 +229,16 @@ class FormState:
 _INT = re.compile(r"^-?\d+$")
 
 
-def _scalar(text: str) -> int | str:
-    """A number field: an int when it reads as one, else the text (load_situation names it)."""
-    return int(text) if _INT.match(text) else text
+def _scalar(text: str, path: str = "") -> int | str:
+    """A number field: an int when it reads as one, else the text (load_situation names it).
+    A number longer than a situation file may hold is refused as `judge check` refuses it."""
+    from judge.inputs import MAX_NUMBER_DIGITS
+
+    if not _INT.match(text):
+        return text
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise SituationError(path, f"nombre trop long (plus de {MAX_NUMBER_DIGITS} chiffres)")
+    return int(text)
 
 
 def _names(text: str) -> list[str]:
@@ -247,7 +254,7 @@ def _counts(text: str, key: str, value_of: Callable[[str, str], int | str] | Non
         if not sep or not name.strip():
             example = "A=RRG, B=2" if value_of is not None else "A=7, B=5"
             raise SituationError(key, f"« {part} » : NOM=NOMBRE attendu (par exemple {example})")
-        out[name.strip()] = (value_of or (lambda v, _: _scalar(v)))(value.strip(), key)
+        out[name.strip()] = (value_of or _scalar)(value.strip(), key)
     return out
 
 
@@ -261,7 +268,7 @@ def mana_amount(text: str, key: str) -> int | str:
     amount (the situation format counts mana; its colours decide none of the answers)."""
     compact = text.replace(" ", "")
     if _INT.match(compact):
-        return int(compact)
+        return _scalar(compact, key)
     total, at = 0, 0
     for found in _MANA.finditer(compact):
         if found.start() != at:
@@ -325,7 +332,7 @@ def form_to_situation(form: FormState,
         data["priority"] = data.get("active") or players[0]
     for key in ("lands_played", "land_plays", "max_hand_size"):
         if state.get(key):
-            data[key] = _scalar(state[key])
+            data[key] = _scalar(state[key], key)
     if state.get("hands"):
         data["hands"] = _counts(state["hands"], "hands")
     for key in ("mana_pools", "mana_available"):
@@ -336,10 +343,10 @@ def form_to_situation(form: FormState,
             data[key] = _names(state[key])
     if state.get("stack"):
         data["stack"] = _stack(state["stack"])
-    creatures = [_creature(row) for row in form.creatures if row.get("name")]
+    creatures = [_creature(row, i) for i, row in enumerate(r for r in form.creatures if r.get("name"))]
     if creatures:
         data["creatures"] = creatures
-    questions = [_question(row) for row in form.questions if row.get("ask")]
+    questions = [_question(row, i) for i, row in enumerate(r for r in form.questions if r.get("ask"))]
     if questions:
         data["questions"] = questions
     events, _ = form_events(form)
@@ -371,7 +378,7 @@ def _event_amount(row: Mapping[str, str], path: str, mana: bool = False) -> int 
     text = row.get("amount", "")
     if not text:
         return 0
-    return mana_amount(text, path) if mana else _scalar(text)
+    return mana_amount(text, path) if mana else _scalar(text, path)
 
 
 def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> list[Any]:
@@ -417,7 +424,7 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
     return [{kind: creature}]  # leaves_play, regenerate, tap, untap
 
 
-def _creature(row: Mapping[str, str]) -> dict[str, Any]:
+def _creature(row: Mapping[str, str], index: int) -> dict[str, Any]:
     creature: dict[str, Any] = {"name": row["name"]}
     if row.get("controller"):
         creature["controller"] = row["controller"]
@@ -428,14 +435,14 @@ def _creature(row: Mapping[str, str]) -> dict[str, Any]:
             creature[key] = _names(row[key])
     for key in ("power", "toughness", "damage", "attack_cost", "block_cost"):
         if row.get(key):
-            creature[key] = _scalar(row[key])
+            creature[key] = _scalar(row[key], f"creatures[{index}].{key}")
     for key in ("blocking", "attacks"):
         if row.get(key):
             creature[key] = row[key]
     return creature
 
 
-def _question(row: Mapping[str, str]) -> dict[str, Any]:
+def _question(row: Mapping[str, str], index: int) -> dict[str, Any]:
     """Only the parameters this question takes (a hidden field of another question is ignored)."""
     question: dict[str, Any] = {"ask": row["ask"]}
     spec = QUESTION_BY_ASK.get(row["ask"])
@@ -444,7 +451,7 @@ def _question(row: Mapping[str, str]) -> dict[str, Any]:
         if not row.get(key):
             continue
         if key == "count":
-            question[key] = _scalar(row[key])
+            question[key] = _scalar(row[key], f"questions[{index}].count")
         elif key == "creatures":
             question[key] = _names(row[key])
         elif key == "blocks":

@@ -183,3 +183,15 @@ def test_pages_with_the_big_box_do_not_repeat_it_in_the_header(client: TestClien
     page = client.get(url).text
     assert page.count('name="q" type="search" maxlength="500"') == 1
     assert 'href="/situation"' in page.split("</header>", 1)[0]
+
+
+@pytest.mark.parametrize("field", ["creature0_power", "mana_pools", "lands_played", "event0_amount"])
+def test_a_number_too_long_is_refused_as_the_cli_refuses_it(client: TestClient, field: str) -> None:
+    long = "9" * 5000
+    value = f"A={long}" if field == "mana_pools" else long
+    data = {"creature0_name": "Ours", "question0_ask": "attack", "question0_creature": "Ours",
+            "event0_kind": "add_mana" if field == "event0_amount" else "", "event0_player": "A", field: value}
+    status, page = _post(client, data)
+    assert status == 400
+    assert "nombre trop long (plus de 30 chiffres)" in _visible(page.split('id="situation-error"', 1)[1])
+    assert f'id="{field}-error"' in page
