@@ -178,6 +178,63 @@
     input.addEventListener("input", function () { preview(input); });
   });
 
+  // Creatures and blocks by buttons: a button per creature entered toggles it in the list;
+  // « bloqueur » and « attaquant » menus add « bloqueur=attaquant ». The text stays editable.
+  function listOf(input) {
+    return input.value.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
+  }
+  function pickers() {
+    var creatures = names(".creature-name");
+    form.querySelectorAll("input[data-pick]").forEach(function (input) {
+      var box = input.nextElementSibling && input.nextElementSibling.classList.contains("picker") ?
+        input.nextElementSibling : null;
+      if (!box) {
+        box = document.createElement("span");
+        box.className = "picker";
+        input.after(box);
+      }
+      box.textContent = "";
+      if (!creatures.length) { return; }
+      if (input.getAttribute("data-pick") === "creatures") {
+        creatures.forEach(function (name) {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "pick-key";
+          button.textContent = name;
+          button.setAttribute("aria-pressed", listOf(input).indexOf(name) >= 0 ? "true" : "false");
+          button.addEventListener("click", function () {
+            var list = listOf(input);
+            var at = list.indexOf(name);
+            if (at >= 0) { list.splice(at, 1); } else { list.push(name); }
+            input.value = list.join(", ");
+            button.setAttribute("aria-pressed", at >= 0 ? "false" : "true");
+          });
+          box.appendChild(button);
+        });
+        return;
+      }
+      ["bloqueur", "attaquant"].forEach(function (role) {
+        var select = document.createElement("select");
+        select.setAttribute("aria-label", role);
+        select.add(new Option(role, ""));
+        creatures.forEach(function (name) { select.add(new Option(name, name)); });
+        box.appendChild(select);
+      });
+      var add = document.createElement("button");
+      add.type = "button";
+      add.className = "pick-key";
+      add.textContent = "Ajouter ce blocage";
+      add.addEventListener("click", function () {
+        var menus = box.querySelectorAll("select");
+        if (!menus[0].value || !menus[1].value) { return; }
+        var list = listOf(input).filter(function (pair) { return pair.split("=")[0].trim() !== menus[0].value; });
+        list.push(menus[0].value + "=" + menus[1].value);
+        input.value = list.join(", ");
+      });
+      box.appendChild(add);
+    });
+  }
+
   function showDamageStep() {
     var field = form.querySelector(".damage-step-field");
     if (field) { field.hidden = document.getElementById("moment").value !== "combat_damage"; }
@@ -185,7 +242,7 @@
 
   form.addEventListener("change", function (event) {
     var target = event.target;
-    if (target.classList.contains("creature-name") || target.id === "players") { refresh(); }
+    if (target.classList.contains("creature-name") || target.id === "players") { refresh(); pickers(); }
     if (target.classList.contains("question-ask")) { showParams(target); showGroups(); }
     if (target.classList.contains("event-kind")) { showEventParams(target); showGroups(); }
     if (target.id === "moment") { showDamageStep(); }
@@ -197,6 +254,7 @@
     allButton.addEventListener("click", function () { showAll = !showAll; showGroups(); });
   }
   showGroups();
+  pickers();
 
   // « Ajouter une créature / une question »: a copy of the last row, emptied and renumbered.
   function addRow(kind) {
@@ -228,8 +286,10 @@
       copy.querySelector("label[for$='_kind']");
     heading.textContent = heading.textContent.replace(/\d+$/, String(index + 1));
     last.after(copy);
+    copy.querySelectorAll(".picker").forEach(function (box) { box.remove(); });
     copy.querySelectorAll(".question-ask").forEach(showParams);
     copy.querySelectorAll(".event-kind").forEach(showEventParams);
+    pickers();
     (copy.querySelector("input[type=text], select") || copy).focus();
   }
   form.querySelectorAll(".add-row").forEach(function (button) {

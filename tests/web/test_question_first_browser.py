@@ -130,3 +130,47 @@ def test_the_ask_works_without_javascript(browser: Any, base_url: str) -> None:
         assert page.locator("#answers .answer-value").count() >= 1
     finally:
         context.close()
+
+
+def test_a_combat_is_built_with_buttons_and_menus(page: Any, base_url: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{base_url}/situation")
+    page.select_option("#question0_ask", "damage_dealt")
+    page.fill("#creature0_name", "Ours")
+    page.fill("#creature0_controller", "A")
+    page.fill("#creature0_power", "3")
+    page.fill("#creature0_toughness", "3")
+    page.click("button[data-row=creature]")
+    page.fill("#creature1_name", "Elfe")
+    page.fill("#creature1_controller", "B")
+    page.fill("#creature1_power", "1")
+    page.fill("#creature1_toughness", "1")
+    page.press("#creature1_toughness", "Tab")
+    steps = [("until", "declare_attackers"), ("declare_attackers", None), ("until", "declare_blockers"),
+             ("declare_blockers", None), ("until", "combat_damage")]
+    for index, (kind, step) in enumerate(steps):
+        if index:
+            page.click("button[data-row=event]")
+        page.select_option(f"#event{index}_kind", kind)
+        if step:
+            page.select_option(f"#event{index}_step", step)
+        elif kind == "declare_attackers":
+            page.click(f"#event{index}_creatures + .picker button:text-is('Ours')")
+            assert page.input_value(f"#event{index}_creatures") == "Ours"
+        else:
+            menus = page.locator(f"#event{index}_blocks + .picker select")
+            menus.nth(0).select_option("Elfe")
+            menus.nth(1).select_option("Ours")
+            page.click(f"#event{index}_blocks + .picker button")
+            assert page.input_value(f"#event{index}_blocks") == "Elfe=Ours"
+    assert page.locator(".moment-field").is_hidden()  # the replay decides the moment
+    _shot(page, "combat-form-390")
+    page.click("#check-button")
+    page.wait_for_selector("#answers")
+    # 510.1c (2010): a blocked creature assigns its combat damage to the creature blocking it;
+    # 510.1d: a blocking creature to the creature it blocks.
+    value = page.locator("li.answer[data-ask=damage_dealt] .answer-value").inner_text()
+    assert "Ours → Elfe : 3" in value and "Elfe → Ours : 1" in value
+    assert page.locator("#damage-options li").all_inner_texts() == ["3 à Elfe"]
+    _shot(page, "combat-answers-390")
+    assert not page.console_errors
