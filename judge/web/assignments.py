@@ -132,7 +132,7 @@ def listed(graph: RuleGraph, data: Mapping[str, Any] | None, answers: Sequence[M
             out.append(Listing(creature=name, power=power, options=(), rules=(),
                                note=f"force {power} : trop de répartitions pour les lister"))
             continue
-        divisions = _divisions(power, len(recipients))
+        divisions = _divisions(power, len(recipients))[::-1]  # the most to the first recipient first
         if len(divisions) > MAX_CANDIDATES:
             out.append(Listing(creature=name, power=power, options=(), rules=(),
                                note="trop de répartitions possibles pour les lister"))

@@ -271,7 +271,7 @@ def _check_each(state: Pages, data_in: dict[str, Any]) -> tuple[Any, dict[str, A
     return situation, {**data, "answers": answers}, report, failed
 
 
-MAX_ROUNDS = 40  # rounds of passes « Tout le monde passe jusqu'à… » tries
+MAX_ROUNDS = 40  # rounds of passes all the « Tout le monde passe jusqu'à… » of a form try, together
 
 
 def _reach(state: Pages, data: dict[str, Any], rows: list[int]) -> tuple[dict[str, Any], list[int]]:
@@ -284,24 +284,27 @@ def _reach(state: Pages, data: dict[str, Any], rows: list[int]) -> tuple[dict[st
     players = len(base.get("players") or ["A", "B"])
     done: list[Any] = []
     done_rows: list[int] = []
+    rounds = 0
     for index, (event, row) in enumerate(zip(events, rows, strict=True)):
         if not (isinstance(event, dict) and UNTIL in event):
             done.append(event)
             done_rows.append(row)
             continue
         target = MOMENTS[event[UNTIL]]
-        for _ in range(MAX_ROUNDS):
+        while True:
             _, report, _ = _check(state, json.dumps({**base, "events": done}, ensure_ascii=False), "json")
             where = report.get("where") or {}
             if where.get("turn_ended"):
-                raise SituationError(f"events[{index}].step",
-                                     f"« {target.label} » est déjà passé ce tour-ci (le tour s'est terminé sans y revenir)")
+                raise SituationError(f"events[{index}].step", f"« {target.label} » n'arrive plus ce tour-ci "
+                                     "(déjà passé, ou sauté : le tour s'est terminé sans y arriver)")
             if where.get("phase") == target.phase and (where.get("step") or "") == target.step:
                 break
+            if rounds >= MAX_ROUNDS:
+                raise SituationError(f"events[{index}].step", f"« {target.label} » n'est pas atteint après "
+                                     f"{MAX_ROUNDS} tours de passes")
+            rounds += 1
             done += ["pass"] * players
             done_rows += [row] * players
-        else:
-            raise SituationError(f"events[{index}].step", f"« {target.label} » n'est pas atteint")
     return {**data, "events": done}, done_rows
 
 
