@@ -66,13 +66,14 @@ def encode_permalink(data: Mapping[str, Any]) -> str | None:
 
 
 def decode_permalink(token: str) -> str:
-    """The situation JSON text a permalink carries; a French error if it is not one."""
+    """The situation JSON text a permalink carries; a French error if it is not base64url
+    UTF-8 text. The text itself is read by `judge.game.situation.parse_situation_text`, the
+    one path of every situation text (its bounds checked before parsing)."""
     if len(token) > MAX_PERMALINK:
         raise JudgeError(f"lien de situation trop long ({len(token)} caractères, {MAX_PERMALINK} au plus)")
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         text = raw.decode("utf-8")
-        json.loads(text)
     except (binascii.Error, ValueError):
         raise JudgeError("lien de situation illisible (paramètre s)") from None
     return text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import SituationError
 from judge.game import readers
@@ -91,13 +91,23 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
     """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation.
     Bounded: size, nesting, dotted keys and numbers are checked before parsing
     (`judge.inputs`), list lengths and size × questions after."""
-    from judge.inputs import (
-        MAX_SITUATION_BYTES,
-        MAX_SITUATION_WORK,
-        has_surrogate,
-        structure_problem,
-        toml_position,
-    )
+    from judge.inputs import MAX_SITUATION_WORK
+
+    data = parse_situation_text(text, source=source, fmt=fmt)
+    situation = situation_from_data(data, source=source)
+    if len(text.encode("utf-8", "replace")) * max(len(situation.questions), 1) > MAX_SITUATION_WORK:
+        raise SituationError(
+            "questions", f"trop de travail : taille de la situation × nombre de questions au plus "
+            f"{MAX_SITUATION_WORK // (1024 * 1024)} Mio (posez moins de questions, ou en plusieurs fois)")
+    return situation
+
+
+def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None) -> Any:
+    """The data of a situation's TOML or JSON text, not yet read as a situation: the one path
+    every situation text takes (a file, standard input, the API, the web form, a shared link).
+    Size, nesting, dotted keys and numbers are checked before parsing (`judge.inputs`); every
+    refusal is a `SituationError` in French."""
+    from judge.inputs import MAX_SITUATION_BYTES, has_surrogate, structure_problem, toml_position
 
     if len(text) > MAX_SITUATION_BYTES:
         raise SituationError(source, f"situation trop grande (au plus {MAX_SITUATION_BYTES // 1024} Kio)")
@@ -106,6 +116,7 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
         problem = structure_problem(text, fmt)
         if problem:
             raise SituationError(source, problem)
+    data: Any
     if fmt == "json":
         import json  # only for a JSON situation
 
@@ -134,12 +145,7 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
         raise SituationError("", f"format inconnu « {fmt} » (toml ou json)")
     if has_surrogate(data):
         raise SituationError(source, "caractère invalide (demi-paire de substitution, comme \\ud800)")
-    situation = situation_from_data(data, source=source)
-    if len(text.encode("utf-8", "replace")) * max(len(situation.questions), 1) > MAX_SITUATION_WORK:
-        raise SituationError(
-            "questions", f"trop de travail : taille de la situation × nombre de questions au plus "
-            f"{MAX_SITUATION_WORK // (1024 * 1024)} Mio (posez moins de questions, ou en plusieurs fois)")
-    return situation
+    return data
 
 
 def _guess_format(text: str, source: str) -> str:

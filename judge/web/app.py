@@ -74,6 +74,9 @@ _DECIMAL_COMMA = re.compile(r"(\d{3}),(\d)")
 # 0.1 ms, less than handing it to a thread or a process (each a wake-up to schedule on a busy
 # machine). Larger ones, up to 40 times as costly, go to the worker processes.
 SMALL_CHECK = 512
+# Fields of a posted situation form: its rows (20 creatures, 20 questions, 40 events) fit, the
+# body stays within MAX_BODY.
+MAX_FORM_FIELDS = 1200
 
 
 # ---------------------------------------------------------------------- search
@@ -379,7 +382,7 @@ async def situation_page(request: Request) -> Response:
             return (await state.pool.run(state.time_budget, permalink_task, token)).response()
         return await run_budgeted(request, lambda: prefilled_form(state, model))
     try:
-        raw: FormData = await request.form(max_files=0, max_fields=400, max_part_size=MAX_BODY)
+        raw: FormData = await request.form(max_files=0, max_fields=MAX_FORM_FIELDS, max_part_size=MAX_BODY)
     except HTTPException as error:
         raise Problem(400, "formulaire illisible") from error
     values = {key: str(value) for key, value in raw.multi_items() if isinstance(value, str)}

@@ -23,7 +23,7 @@ from judge.search.output import result_json
 from judge.search.query import search_with
 from judge.web.pool import WorkerContext, context
 from judge.web.refusals import query_param
-from judge.web.situations import Answer, rule_link
+from judge.web.situations import Answer, damage_views, rule_link
 from judge.web.state import app_state, render
 
 MAX_HITS = 5
@@ -72,7 +72,8 @@ def question_answer(state: WorkerContext, question: str, edition: str | None) ->
         })
     hits = [{"label": f"{h['edition']} {h['number']}" + (f" — {h['title']}" if h.get("title") else ""),
              "url": rule_link(state, h["edition"], h["number"], h.get("language"))} for h in result.search]
-    return render(state, "question.html", ask_question=result.question,
+    damage = damage_views(state, used, result.situation, list(result.answers)) if result.understood and used else []
+    return render(state, "question.html", ask_question=result.question, damage_options=damage,
                   result=result, answers=answers, hits=hits, editions=state.graph.editions,
                   modify=_modify_link(result.situation) if result.situation and result.understood else None)
 

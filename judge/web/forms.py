@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from judge.checks.questions import PARAM_LABELS as PARAM_LABELS_FR
 from judge.checks.questions import QUESTION_BY_ASK
 from judge.errors import SituationError
 from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
@@ -27,6 +28,10 @@ CREATURE_FIELDS = (
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
 QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
                    "assignment", "when")
+EVENT_FIELDS = ("kind", "step", "player", "what", "creature", "creatures", "blocks", "amount")
+MAX_EVENT_ROWS = 40
+MAX_REPEAT = 20  # « Tous les joueurs passent » × N
+UNTIL = "until"  # « Tout le monde passe jusqu'à… »: replaced by passes (judge.web.situations)
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",
@@ -57,6 +62,76 @@ def _moments() -> tuple[tuple[str, tuple[Moment, ...]], ...]:
     return tuple(groups)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventKind:
+    """One choice of the event builder: its French label and the fields it takes."""
+
+    value: str
+    label: str
+    params: tuple[str, ...] = ()
+
+
+# The event builder's menu, in the order a turn meets them (docs/situation-format.md,
+# « Événements »). « Tous les joueurs passent » is one `pass` per player (`amount` times).
+EVENT_KINDS: tuple[EventKind, ...] = (
+    EventKind(value="until", label="Tout le monde passe jusqu'à…", params=("step",)),
+    EventKind(value="all_pass", label="Tous les joueurs passent (l'étape avance)", params=("amount",)),
+    EventKind(value="pass", label="Le joueur qui a la priorité passe"),
+    EventKind(value="play_land", label="Jouer un terrain", params=("player",)),
+    EventKind(value="cast", label="Lancer un sort", params=("player", "what", "amount")),
+    EventKind(value="activate", label="Activer une capacité", params=("player",)),
+    EventKind(value="add_mana", label="Ajouter du mana", params=("player", "amount")),
+    EventKind(value="declare_attackers", label="Attaquer avec…", params=("creatures",)),
+    EventKind(value="declare_blockers", label="Bloquer…", params=("blocks",)),
+    EventKind(value="leaves_play", label="Quitte le jeu", params=("creature",)),
+    EventKind(value="regenerate", label="Est régénérée", params=("creature",)),
+    EventKind(value="set_power", label="Sa force devient…", params=("creature", "amount")),
+    EventKind(value="gain_control", label="Prend le contrôle de…", params=("player", "creature")),
+    EventKind(value="tap", label="Est engagée", params=("creature",)),
+    EventKind(value="untap", label="Est dégagée", params=("creature",)),
+)
+EVENT_BY_KIND = {kind.value: kind for kind in EVENT_KINDS}
+# The label of an event field, by kind where it differs.
+EVENT_PARAM_LABELS = {
+    "step": "moment du tour", "player": "joueur", "what": "type de sort", "creature": "créature", "creatures": "créatures attaquantes",
+    "blocks": "blocages (bloqueur=attaquant)", "amount": "nombre",
+}
+EVENT_AMOUNT_PLACEHOLDERS = {"all_pass": "1", "cast": "0, 2 ou RR", "add_mana": "RR ou 2", "set_power": "4"}
+EVENT_AMOUNT_LABELS = {"all_pass": "combien de fois", "cast": "coût payé (mana)", "add_mana": "mana ajouté",
+                       "set_power": "nouvelle force"}
+
+# Which parts of the form a question needs (the form shows those once a question is picked;
+# « Où en est le tour » and « Ce qui s'est passé ce tour » always).
+FORM_GROUPS = ("stack", "lands", "hands", "mana", "creatures", "more")
+QUESTION_GROUPS: dict[str, tuple[str, ...]] = {
+    "where": ("stack", "more"), "priority": ("stack",), "next": ("more",), "rest_of_turn": ("more",),
+    "play_land": ("stack", "lands"), "cast": ("stack",), "attack": ("creatures",),
+    "block": ("creatures",), "damage_steps": ("creatures",), "deals_damage": ("creatures",),
+    "discard": ("hands", "more"), "mana_burn": ("mana",), "turn_order": ("more",),
+    "untap": ("creatures",), "triggers": ("creatures",), "declare_attackers": ("creatures", "mana"),
+    "declare_blockers": ("creatures", "mana"), "assign_damage": ("creatures",),
+    "damage_dealt": ("creatures",), "in_combat": ("creatures",), "cleanup": ("hands", "more"),
+    "defending_players": ("more",), "defending_player": ("creatures", "more"), "combat_timing": (),
+}
+
+# The form's labels of the situation's keys: an error names the field as the form does.
+FIELD_LABELS = {
+    "edition": "Édition", "players": "Joueurs", "active": "Joueur actif", "moment": "Moment du tour",
+    "damage_step": "Étape de blessures", "priority": "Qui a la priorité", "stack": "Pile",
+    "lands_played": "Terrains joués ce tour", "land_plays": "Terrains autorisés ce tour",
+    "hands": "Cartes en main", "max_hand_size": "Taille maximale de main", "mana_pools": "Mana inutilisé",
+    "mana_available": "Mana encore productible", "skip": "Étapes ou phases sautées",
+    "extra_turns": "Tours supplémentaires", "attack_option": "Option d'attaque",
+    "defending": "Joueur défenseur choisi", "source": "Situation complète",
+}
+CREATURE_LABELS = {
+    "name": "nom", "controller": "contrôleur", "abilities": "capacités", "types": "types", "power": "force",
+    "toughness": "endurance", "blocking": "bloque", "damage": "blessures marquées",
+    "attack_cost": "coût pour attaquer", "block_cost": "coût pour bloquer", "attacks": "attaque",
+    "tapped": "engagée", "since_turn_start": "contrôlée depuis le début du tour", "attacking": "attaquante",
+    "blocked": "bloquée",
+}
+
 # « Moment du tour », grouped by phase (one select: a step always comes with its phase).
 MOMENT_GROUPS = _moments()
 MOMENTS = {m.value: m for _, group in MOMENT_GROUPS for m in group}
@@ -72,6 +147,10 @@ def _blank_question() -> dict[str, str]:
     return dict.fromkeys(QUESTION_FIELDS, "")
 
 
+def _blank_event() -> dict[str, str]:
+    return dict.fromkeys(EVENT_FIELDS, "")
+
+
 @dataclass(slots=True, kw_only=True)
 class FormState:
     """The form as posted (raw strings), kept to show it again with the answers or an error."""
@@ -79,6 +158,7 @@ class FormState:
     state: dict[str, str] = field(default_factory=dict)
     creatures: list[dict[str, str]] = field(default_factory=list)
     questions: list[dict[str, str]] = field(default_factory=list)
+    events: list[dict[str, str]] = field(default_factory=list)
     source: str = ""
 
     @classmethod
@@ -107,6 +187,10 @@ class FormState:
             question = {name: values.get(f"question{i}_{name}", "").strip() for name in QUESTION_FIELDS}
             if question["ask"]:
                 form.questions.append(question)
+        for i in range(MAX_EVENT_ROWS):
+            event = {name: values.get(f"event{i}_{name}", "").strip() for name in EVENT_FIELDS}
+            if event["kind"]:
+                form.events.append(event)
         form.pad()
         return form
 
@@ -130,30 +214,87 @@ class FormState:
         self.questions.extend(_blank_question() for _ in range(max(0, QUESTION_ROWS - len(self.questions))))
         if len(self.questions) < MAX_ROWS and self.questions[-1]["ask"]:
             self.questions.append(_blank_question())
+        if len(self.events) < MAX_EVENT_ROWS and (not self.events or self.events[-1]["kind"]):
+            self.events.append(_blank_event())
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The parts of the form the chosen questions need (all of them when none is chosen
+        yet would be a wall of fields: only the turn's, which « Où en est le tour ? » needs)."""
+        asks = [row["ask"] for row in self.questions if row.get("ask")] or ["where"]
+        return tuple(g for g in FORM_GROUPS if any(g in QUESTION_GROUPS.get(a, FORM_GROUPS) for a in asks))
 
 
 # ---------------------------------------------------------------------- conversion
 _INT = re.compile(r"^-?\d+$")
 
 
-def _scalar(text: str) -> int | str:
-    """A number field: an int when it reads as one, else the text (load_situation names it)."""
-    return int(text) if _INT.match(text) else text
+def _scalar(text: str, path: str = "") -> int | str:
+    """A number field: an int when it reads as one, else the text (load_situation names it).
+    A number longer than a situation file may hold is refused as `judge check` refuses it."""
+    from judge.inputs import MAX_NUMBER_DIGITS
+
+    if not _INT.match(text):
+        return text
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise SituationError(path, f"nombre trop long (plus de {MAX_NUMBER_DIGITS} chiffres)")
+    return int(text)
 
 
 def _names(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"[,;\n]", text) if part.strip()]
 
 
-def _counts(text: str, key: str) -> dict[str, int | str]:
-    """`A=7, B=5` (or `A: 7`) -> {"A": 7, "B": 5}."""
+def _counts(text: str, key: str, value_of: Callable[[str, str], int | str] | None = None
+            ) -> dict[str, int | str]:
+    """`A=7, B=5` (or `A: 7`) -> {"A": 7, "B": 5}; `value_of(text, key)` reads each value."""
     out: dict[str, int | str] = {}
     for part in _names(text):
         name, sep, value = part.partition("=") if "=" in part else part.partition(":")
         if not sep or not name.strip():
-            raise SituationError(key, f"« {part} » : NOM=NOMBRE attendu (par exemple A=7, B=5)")
-        out[name.strip()] = _scalar(value.strip())
+            example = "A=RRG, B=2" if value_of is not None else "A=7, B=5"
+            raise SituationError(key, f"« {part} » : NOM=NOMBRE attendu (par exemple {example})")
+        out[name.strip()] = (value_of or _scalar)(value.strip(), key)
     return out
+
+
+# Mana symbols: white, blue, black, red, green, colourless (`{2}` or `2`: generic).
+MANA_SYMBOLS = {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert", "C": "incolore"}
+_MANA = re.compile(r"\{?(\d{1,3}|[WUBRGC])\}?", re.IGNORECASE)
+
+
+def mana_amount(text: str, key: str) -> int | str:
+    """A quantity of mana as a number (`3`) or as symbols (`RRG`, `{2}{R}`, `2R`): the
+    amount (the situation format counts mana; its colours decide none of the answers)."""
+    compact = text.replace(" ", "")
+    if _INT.match(compact):
+        return _scalar(compact, key)
+    total, at = 0, 0
+    for found in _MANA.finditer(compact):
+        if found.start() != at:
+            break
+        symbol = found.group(1)
+        total += int(symbol) if symbol.isdigit() else 1
+        at = found.end()
+    if at != len(compact) or not compact:
+        raise SituationError(key, f"« {text[:20]} » : mana attendu en nombre (3) ou en symboles "
+                             "(W U B R G C, par exemple RRG ou {2}{R})")
+    return total
+
+
+def mana_symbols(text: str) -> list[tuple[str, str]]:
+    """The symbols of a mana text, each (symbol, French name), for showing it; [] if it is a
+    plain number or does not read as symbols."""
+    compact = text.replace(" ", "")
+    out: list[tuple[str, str]] = []
+    at = 0
+    for found in _MANA.finditer(compact):
+        if found.start() != at:
+            return []
+        symbol = found.group(1).upper()
+        out.append((symbol, MANA_SYMBOLS.get(symbol, "générique")))
+        at = found.end()
+    return out if at == len(compact) and not _INT.match(compact) else []
 
 
 def _stack(text: str) -> list[dict[str, str]]:
@@ -191,25 +332,99 @@ def form_to_situation(form: FormState,
         data["priority"] = data.get("active") or players[0]
     for key in ("lands_played", "land_plays", "max_hand_size"):
         if state.get(key):
-            data[key] = _scalar(state[key])
-    for key in ("hands", "mana_pools", "mana_available"):
+            data[key] = _scalar(state[key], key)
+    if state.get("hands"):
+        data["hands"] = _counts(state["hands"], "hands")
+    for key in ("mana_pools", "mana_available"):
         if state.get(key):
-            data[key] = _counts(state[key], key)
+            data[key] = _counts(state[key], key, mana_amount)
     for key in ("skip", "extra_turns"):
         if state.get(key):
             data[key] = _names(state[key])
     if state.get("stack"):
         data["stack"] = _stack(state["stack"])
-    creatures = [_creature(row) for row in form.creatures if row.get("name")]
+    creatures = [_creature(row, i) for i, row in enumerate(r for r in form.creatures if r.get("name"))]
     if creatures:
         data["creatures"] = creatures
-    questions = [_question(row) for row in form.questions if row.get("ask")]
+    questions = [_question(row, i) for i, row in enumerate(r for r in form.questions if r.get("ask"))]
     if questions:
         data["questions"] = questions
+    events, _ = form_events(form)
+    if events:
+        data["events"] = events
+        # Replayed from the start of the turn: where it is, who has priority, the stack and
+        # the lands played come from the events (docs/situation-format.md).
+        for key in ("phase", "step", "priority", "stack", "lands_played", "damage_step"):
+            data.pop(key, None)
     return data
 
 
-def _creature(row: Mapping[str, str]) -> dict[str, Any]:
+def form_events(form: FormState) -> tuple[list[Any], list[int]]:
+    """The builder's rows as the situation's `events`, and for each event the row it came
+    from (an error on `events[i]` is shown on that row)."""
+    players = form.player_names
+    events: list[Any] = []
+    rows: list[int] = []
+    for index, row in enumerate(form.events):
+        if not row.get("kind"):
+            continue
+        for event in _events(row, index, players):
+            events.append(event)
+            rows.append(index)
+    return events, rows
+
+
+def _event_amount(row: Mapping[str, str], path: str, mana: bool = False) -> int | str:
+    text = row.get("amount", "")
+    if not text:
+        return 0
+    return mana_amount(text, path) if mana else _scalar(text, path)
+
+
+def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> list[Any]:
+    kind = row["kind"]
+    path = f"events[{index}]"
+    if kind not in EVENT_BY_KIND:
+        raise SituationError(path, f"événement inconnu « {kind[:30]} »")
+    needed = [p for p in EVENT_BY_KIND[kind].params if p not in ("amount", "what") and not row.get(p)]
+    if needed:
+        raise SituationError(f"{path}.{needed[0]}", f"à remplir ({EVENT_PARAM_LABELS[needed[0]]})")
+    player, creature = row.get("player", ""), row.get("creature", "")
+    if kind == "until":
+        if row.get("step") not in MOMENTS:
+            raise SituationError(f"{path}.step", "choisissez un moment du tour")
+        return [{UNTIL: row["step"]}]
+    if kind == "all_pass":
+        times = _event_amount(row, path) or 1
+        if not isinstance(times, int) or not 1 <= times <= MAX_REPEAT:
+            raise SituationError(f"{path}.amount", f"un nombre de 1 à {MAX_REPEAT} est attendu")
+        return ["pass"] * (len(players) * times)
+    if kind == "pass":
+        return ["pass"]
+    if kind == "play_land":
+        return [{"play_land": player}]
+    if kind == "cast":
+        event: dict[str, Any] = {"cast": row.get("what") or "instant", "by": player}
+        cost = _event_amount(row, f"{path}.amount", mana=True)
+        if cost:
+            event["cost"] = cost
+        return [event]
+    if kind == "activate":
+        return [{"activate": "ability", "by": player}]
+    if kind == "add_mana":
+        return [{"add_mana": _event_amount(row, f"{path}.amount", mana=True) or 1, "by": player}]
+    if kind == "declare_attackers":
+        return [{"declare_attackers": _names(row["creatures"])}]
+    if kind == "declare_blockers":
+        return [{"declare_blockers": _blocks(row["blocks"], f"{path}.blocks")}]
+    if kind == "set_power":
+        return [{"set_power": {"creature": creature, "power": _event_amount(row, f"{path}.amount")}}]
+    if kind == "gain_control":
+        return [{"gain_control": {"creature": creature, "by": player}}]
+    return [{kind: creature}]  # leaves_play, regenerate, tap, untap
+
+
+def _creature(row: Mapping[str, str], index: int) -> dict[str, Any]:
     creature: dict[str, Any] = {"name": row["name"]}
     if row.get("controller"):
         creature["controller"] = row["controller"]
@@ -220,14 +435,14 @@ def _creature(row: Mapping[str, str]) -> dict[str, Any]:
             creature[key] = _names(row[key])
     for key in ("power", "toughness", "damage", "attack_cost", "block_cost"):
         if row.get(key):
-            creature[key] = _scalar(row[key])
+            creature[key] = _scalar(row[key], f"creatures[{index}].{key}")
     for key in ("blocking", "attacks"):
         if row.get(key):
             creature[key] = row[key]
     return creature
 
 
-def _question(row: Mapping[str, str]) -> dict[str, Any]:
+def _question(row: Mapping[str, str], index: int) -> dict[str, Any]:
     """Only the parameters this question takes (a hidden field of another question is ignored)."""
     question: dict[str, Any] = {"ask": row["ask"]}
     spec = QUESTION_BY_ASK.get(row["ask"])
@@ -236,7 +451,7 @@ def _question(row: Mapping[str, str]) -> dict[str, Any]:
         if not row.get(key):
             continue
         if key == "count":
-            question[key] = _scalar(row[key])
+            question[key] = _scalar(row[key], f"questions[{index}].count")
         elif key == "creatures":
             question[key] = _names(row[key])
         elif key == "blocks":
@@ -261,6 +476,61 @@ def _blocks(text: str, key: str) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- situation -> form
+def _event_rows(events: Any, players: int) -> list[dict[str, str]] | None:
+    """The builder's rows for a situation's events (a run of one `pass` per player is one
+    « Tous les joueurs passent » row), or None when an event has no row (the situation is
+    then shown as text)."""
+    if not isinstance(events, list):
+        return None
+    rows: list[dict[str, str]] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        row = _blank_event()
+        if event == "pass":
+            run = 0
+            while i + run < len(events) and events[i + run] == "pass":
+                run += 1
+            rounds, rest = divmod(run, max(players, 1))
+            if rounds:
+                rows.append({**row, "kind": "all_pass", "amount": str(rounds) if rounds > 1 else ""})
+            rows.extend({**_blank_event(), "kind": "pass"} for _ in range(rest))
+            i += run
+            continue
+        if not isinstance(event, Mapping) or not event:
+            return None
+        filled = _event_row(event)
+        if filled is None:
+            return None
+        rows.append({**row, **filled})
+        i += 1
+    return rows
+
+
+def _event_row(event: Mapping[str, Any]) -> dict[str, str] | None:
+    simple = {"leaves_play", "regenerate", "tap", "untap", "play_land"}
+    key = next(iter(event))
+    value = event[key]
+    if key in simple and isinstance(value, str) and len(event) == 1:
+        return {"kind": key, ("player" if key == "play_land" else "creature"): value}
+    if key == "cast" and set(event) <= {"cast", "by", "cost"}:
+        return {"kind": "cast", "what": str(value), "player": str(event.get("by", "")),
+                "amount": str(event.get("cost") or "")}
+    if key == "activate" and set(event) <= {"activate", "by"}:
+        return {"kind": "activate", "player": str(event.get("by", ""))}
+    if key == "add_mana" and set(event) <= {"add_mana", "by"}:
+        return {"kind": "add_mana", "amount": str(value), "player": str(event.get("by", ""))}
+    if key == "declare_attackers" and isinstance(value, list) and len(event) == 1:
+        return {"kind": key, "creatures": _joined(value)}
+    if key == "declare_blockers" and isinstance(value, Mapping) and len(event) == 1:
+        return {"kind": key, "blocks": _pairs(value)}
+    if key == "set_power" and isinstance(value, Mapping) and len(event) == 1:
+        return {"kind": key, "creature": str(value.get("creature", "")), "amount": str(value.get("power", ""))}
+    if key == "gain_control" and isinstance(value, Mapping) and len(event) == 1:
+        return {"kind": key, "creature": str(value.get("creature", "")), "player": str(value.get("by", ""))}
+    return None
+
+
 def _joined(values: Any) -> str:
     if isinstance(values, (list, tuple)):
         return ", ".join(str(v) for v in values)
@@ -276,10 +546,15 @@ def _pairs(values: Any) -> str:
 def situation_to_form(data: Mapping[str, Any]) -> FormState | None:
     """The form showing a situation dict, or None when the form cannot hold it (events,
     keys it has no field for): the caller then shows the situation as pasted text."""
-    known = {*STATE_FIELDS, "creatures", "questions"}
+    known = {*STATE_FIELDS, "creatures", "questions", "events"}
     if not set(data) <= known:
         return None
     form = FormState(state=dict.fromkeys(STATE_FIELDS, ""))
+    if data.get("events"):
+        rows = _event_rows(data["events"], len(_names(_joined(data.get("players") or "A, B"))))
+        if rows is None:
+            return None
+        form.events = rows
     for key in ("edition", "active", "phase", "step", "damage_step", "priority",
                 "lands_played", "land_plays", "max_hand_size", "defending", "attack_option"):
         if data.get(key) is not None:
@@ -317,3 +592,49 @@ def situation_to_form(data: Mapping[str, Any]) -> FormState | None:
         form.questions.append(row)
     form.pad()
     return form
+
+
+# ---------------------------------------------------------------------- errors on fields
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldError:
+    """An error shown on its field: the field's id, its label as the form words it, the reason."""
+
+    field: str
+    label: str
+    message: str
+
+
+_PATH = re.compile(r"^(?P<top>[a-z_]+)(?:\[(?P<index>\d+)\])?(?:\.(?P<key>[A-Za-z_]+))?")
+
+
+def field_error(form: FormState, path: str, reason: str, event_rows: list[int] | None = None) -> FieldError:
+    """Where the form shows an error the situation reader names by its path (`mana_pools.A`,
+    `creatures[1].power`, `questions[0].creature`, `events[3]`): the field and its label."""
+    found = _PATH.match(path or "")
+    if form.source.strip() or found is None:
+        return FieldError(field="source" if form.source.strip() else "check-button",
+                          label=FIELD_LABELS["source"] if form.source.strip() else "Situation", message=reason)
+    top, index, key = found.group("top"), found.group("index"), found.group("key")
+    if top in ("phase", "step"):
+        top = "moment"
+    if top in FIELD_LABELS:
+        return FieldError(field=top, label=FIELD_LABELS[top], message=reason)
+    if top == "creatures" and index is not None:
+        i = int(index)
+        name = key if key in (*CREATURE_FIELDS, *CREATURE_FLAGS) else "name"
+        return FieldError(field=f"creature{i}_{name}",
+                          label=f"Créature {i + 1} — {CREATURE_LABELS[name]}", message=reason)
+    if top == "questions":
+        i = int(index or 0)
+        name = key if key in QUESTION_FIELDS else "ask"
+        label = f"Question {i + 1}" + (f" — {PARAM_LABELS_FR.get(name, name)}" if name != "ask" else "")
+        return FieldError(field=f"question{i}_{name}", label=label, message=reason)
+    if top == "events" and index is not None:
+        i = int(index)
+        row = event_rows[i] if event_rows is not None and i < len(event_rows) else i
+        name = key if key in EVENT_FIELDS else "kind"
+        label = f"Événement {row + 1}" + (f" — {EVENT_PARAM_LABELS[name]}" if name in EVENT_PARAM_LABELS else "")
+        return FieldError(field=f"event{row}_{name}", label=label, message=reason)
+    if top == "creatures":
+        return FieldError(field="creature0_name", label="Créatures", message=reason)
+    return FieldError(field="check-button", label="Situation", message=reason)

@@ -89,6 +89,7 @@ def _start_worker(graph: RuleGraph) -> None:
     # The first use of the templates, of the index and of each topic's checks (imported on
     # demand, for `judge check`'s cold start) reads them: not inside a request.
     worker.env.get_template("situation.html")
+    worker.env.get_template("question.html")
     search_with(worker.search_index, "tour", limit=1)
     every_check()
     ask_grammar()  # « Posez votre question »: the grammar of judges' French, loaded once

@@ -18,12 +18,30 @@ from starlette.responses import JSONResponse, Response
 
 from judge.checks.questions import KIND_LABELS, PARAM_LABELS, QUESTION_BY_ASK, QUESTIONS, param_text
 from judge.checks.report import check, report_json, report_text, value_text
-from judge.errors import JudgeError, NotFound
+from judge.errors import IllegalEvent, JudgeError, NotFound, SituationError
 from judge.game.share import decode_permalink, encode_permalink, to_json, to_toml
 from judge.search.output import result_json
 from judge.search.query import search_with
 from judge.site.templating import rule_url
-from judge.web.forms import MOMENT_GROUPS, FormState, form_to_situation, situation_to_form
+from judge.web import assignments
+from judge.web.forms import (
+    EVENT_AMOUNT_LABELS,
+    EVENT_AMOUNT_PLACEHOLDERS,
+    EVENT_KINDS,
+    EVENT_PARAM_LABELS,
+    MANA_SYMBOLS,
+    MOMENT_GROUPS,
+    MOMENTS,
+    QUESTION_GROUPS,
+    UNTIL,
+    FieldError,
+    FormState,
+    field_error,
+    form_events,
+    form_to_situation,
+    mana_symbols,
+    situation_to_form,
+)
 from judge.web.pool import context
 from judge.web.refusals import Problem, short_message
 from judge.web.state import Pages, render
@@ -83,14 +101,17 @@ def search_task(query: str, edition: str | None, limit: int, lang: str | None) -
 
 # ---------------------------------------------------------------------- answers
 def rule_link(state: Pages, edition: str, number: str, language: str | None = None) -> str | None:
-    """URL of a rule on the served rulebook (its language's pages), None if the edition has no
-    such rule."""
+    """URL of a rule on the served rulebook (its language's pages; without `language`, in the
+    edition's first text that has it), None if the edition has no such rule."""
     bare = number.split(":", 1)[-1]
     if ":" in number:
         edition = number.split(":", 1)[0]
     if edition not in state.graph.edition_ids:
         return None
     rule = state.graph.get(edition, bare, language)
+    if rule is None and language is None:  # a rule only the edition's other text has (2010's 509.2 in English)
+        rule = next((found for lang in state.graph.edition(edition).languages
+                     if (found := state.graph.get(edition, bare, lang)) is not None), None)
     if rule is None:
         return None
     return rule_url(rule, "/", state.graph.primary_language(edition))
@@ -117,22 +138,28 @@ def _form_context(state: Pages, form: FormState, **extra: Any) -> dict[str, Any]
         "moment_groups": MOMENT_GROUPS,
         "creature_options": [(name, name) for name in form.creature_names],
         "player_options": [(name, name) for name in form.player_names],
+        "event_kinds": EVENT_KINDS,
+        "event_param_labels": EVENT_PARAM_LABELS,
+        "event_amount_labels": EVENT_AMOUNT_LABELS,
+        "amount_placeholders": EVENT_AMOUNT_PLACEHOLDERS,
+        "question_groups": QUESTION_GROUPS,
+        "mana_names": MANA_SYMBOLS,
+        "mana_symbols": mana_symbols,
+        "field_errors": {},
+        "first_error": None,
         **extra,
     }
 
 
-def _situation_data(text: str) -> dict[str, Any] | None:
-    """A pasted situation (JSON or TOML) as data, for sharing; None if it reads as neither."""
-    import tomllib
+def _situation_data(text: str, fmt: str | None = None) -> dict[str, Any]:
+    """A pasted or shared situation (JSON or TOML) as data, through the one reader of every
+    situation text (`parse_situation_text`: bounds checked before parsing, French errors)."""
+    from judge.game.situation import parse_situation_text
 
-    try:
-        data = json.loads(text)
-    except ValueError:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            return None
-    return data if isinstance(data, dict) else None
+    data = parse_situation_text(text, source="situation", fmt=fmt)
+    if not isinstance(data, dict):
+        raise SituationError("situation", "un objet (des clés et leurs valeurs) est attendu")
+    return data
 
 
 def _answer_view(state: Pages, edition: str, answer: dict[str, Any]) -> dict[str, Any]:
@@ -156,15 +183,25 @@ def _answer_view(state: Pages, edition: str, answer: dict[str, Any]) -> dict[str
     }
 
 
+def damage_views(state: Pages, edition: str, data: dict[str, Any] | None,
+                 answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal divisions of combat damage for an answer about damage, with rule links."""
+    return [
+        {"creature": item.creature, "power": item.power, "options": item.options, "note": item.note,
+         "links": [{"number": n, "url": rule_link(state, edition, n)} for n in item.rules]}
+        for item in assignments.listed(state.graph, data, answers, edition)
+    ]
+
+
 def prefilled_form(state: Pages, model: str | None) -> Response:
     """The empty form, or (a rule page's « vérifiable » link) the form pre-filled, not checked."""
     if not model:
         return render(state, "situation.html", **_form_context(state, FormState.empty()))
     try:
-        shared = _situation_data(decode_permalink(model))
+        shared = _situation_data(decode_permalink(model), "json")
     except JudgeError as error:
         return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=short_message(str(error))))
-    filled = situation_to_form(shared) if shared is not None else None
+    filled = situation_to_form(shared)
     return render(state, "situation.html", **_form_context(state, filled or FormState.empty()))
 
 
@@ -174,8 +211,11 @@ def _answer_permalink(state: Pages, token: str) -> Response:
         source = decode_permalink(token)
     except JudgeError as error:
         return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=short_message(str(error))))
-    shared = _situation_data(source)
-    form = situation_to_form(shared) if shared is not None else None
+    try:
+        shared = _situation_data(source, "json")
+    except JudgeError as error:
+        return render(state, "situation.html", 400, **_form_context(state, FormState.empty(), error=short_message(str(error))))
+    form = situation_to_form(shared)
     if form is not None:
         return _answer_form(state, form, "")
     form = FormState.empty()
@@ -197,26 +237,124 @@ def _priority_model(state: Pages, form: FormState) -> Callable[[str, str | None]
     return lambda phase, step: model.has(phase, step) and model.step(phase, step).priority
 
 
+def _failure(form: FormState, error: JudgeError, event_rows: list[int] | None,
+             question: int | None = None) -> FieldError:
+    """A refusal of the situation reader or of the replay, on the field it is about
+    (`question`: the index of a question checked alone, whose path says `questions[0]`)."""
+    if isinstance(error, SituationError):
+        path, reason = error.field, error.reason
+        if question is not None and path.startswith("questions[0]"):
+            path = f"questions[{question}]" + path.removeprefix("questions[0]")
+    elif isinstance(error, IllegalEvent):
+        path = f"events[{error.index}]"
+        reason = str(error).removeprefix(f"{path} : ")
+    else:
+        path, reason = "", str(error)
+    return field_error(form, path, short_message(reason), event_rows)
+
+
+def _check_each(state: Pages, data_in: dict[str, Any]) -> tuple[Any, dict[str, Any], Any, dict[int, JudgeError]]:
+    """The situation without its questions, then each question alone: every answer is shown
+    even when another question fails. The state's own error is raised as is."""
+    base = {key: value for key, value in data_in.items() if key != "questions"}
+    situation, data, report = _check(state, json.dumps(base, ensure_ascii=False), "json")
+    answers: list[dict[str, Any]] = []
+    failed: dict[int, JudgeError] = {}
+    for index, question in enumerate(data_in.get("questions") or ()):
+        try:
+            _, one, _ = _check(state, json.dumps({**base, "questions": [question]}, ensure_ascii=False), "json")
+        except JudgeError as error:
+            failed[index] = error
+            answers.append({"ask": question.get("ask"), "failed": index})
+            continue
+        answers.extend(one.get("answers", []))
+    return situation, {**data, "answers": answers}, report, failed
+
+
+MAX_ROUNDS = 40  # rounds of passes all the « Tout le monde passe jusqu'à… » of a form try, together
+
+
+def _reach(state: Pages, data: dict[str, Any], rows: list[int]) -> tuple[dict[str, Any], list[int]]:
+    """The events with each « Tout le monde passe jusqu'à… » replaced by the rounds of passes
+    (one per player) that bring the replay to that moment, asked of the checker round by round."""
+    events = data.get("events") or []
+    if not any(isinstance(e, dict) and UNTIL in e for e in events):
+        return data, rows
+    base = {key: value for key, value in data.items() if key not in ("events", "questions")}
+    players = len(base.get("players") or ["A", "B"])
+    done: list[Any] = []
+    done_rows: list[int] = []
+    rounds = 0
+    for index, (event, row) in enumerate(zip(events, rows, strict=True)):
+        if not (isinstance(event, dict) and UNTIL in event):
+            done.append(event)
+            done_rows.append(row)
+            continue
+        target = MOMENTS[event[UNTIL]]
+        while True:
+            _, report, _ = _check(state, json.dumps({**base, "events": done}, ensure_ascii=False), "json")
+            where = report.get("where") or {}
+            if where.get("turn_ended"):
+                raise SituationError(f"events[{index}].step", f"« {target.label} » n'arrive plus ce tour-ci "
+                                     "(déjà passé, ou sauté : le tour s'est terminé sans y arriver)")
+            if where.get("phase") == target.phase and (where.get("step") or "") == target.step:
+                break
+            if rounds >= MAX_ROUNDS:
+                raise SituationError(f"events[{index}].step", f"« {target.label} » n'est pas atteint après "
+                                     f"{MAX_ROUNDS} tours de passes")
+            rounds += 1
+            done += ["pass"] * players
+            done_rows += [row] * players
+    return {**data, "events": done}, done_rows
+
+
 def _answer_form(state: Pages, form: FormState, source: str) -> Response:
-    data_in: dict[str, Any] | None
+    data_in: dict[str, Any] | None = None
+    event_rows: list[int] | None = None
+    failed: dict[int, JudgeError] = {}
     try:
         if source.strip():
             data_in = _situation_data(source)
-            situation, data, report = _check(state, source, None)
+            text, fmt = source, None
         else:
             data_in = form_to_situation(form, _priority_model(state, form))
-            situation, data, report = _check(state, json.dumps(data_in, ensure_ascii=False), "json")
+            event_rows = form_events(form)[1]
+            data_in, event_rows = _reach(state, data_in, event_rows)
+            text, fmt = json.dumps(data_in, ensure_ascii=False), "json"
+        try:
+            situation, data, report = _check(state, text, fmt)
+        except JudgeError:
+            if not data_in or len(data_in.get("questions") or ()) < 2:
+                raise
+            situation, data, report, failed = _check_each(state, data_in)
     except (JudgeError, Problem) as error:
         status = error.status if isinstance(error, Problem) else 400
-        return render(state, "situation.html", status, **_form_context(state, form, error=short_message(str(error))))
+        wrong = _failure(form, error, event_rows) if isinstance(error, JudgeError) else \
+            field_error(form, "", short_message(str(error)))
+        return render(state, "situation.html", status, **_form_context(
+            state, form, error=f"{wrong.label} : {wrong.message}", field_errors={wrong.field: wrong},
+            first_error=wrong.field))
     edition = str(data.get("edition") or situation.edition or state.graph.newest_edition)
     token = encode_permalink(data_in) if data_in is not None else None
+    field_errors: dict[str, FieldError] = {}
+    answers = []
+    for answer in data.get("answers", []):
+        if "failed" in answer:
+            wrong = _failure(form, failed[answer["failed"]], event_rows, answer["failed"])
+            field_errors.setdefault(wrong.field, wrong)
+            spec = QUESTION_BY_ASK.get(str(answer.get("ask")))
+            answers.append({"failed": wrong, "question": spec.label if spec else str(answer.get("ask")),
+                            "ask": answer.get("ask")})
+        else:
+            answers.append(_answer_view(state, edition, answer))
     return render(
         state, "situation.html",
         **_form_context(
             state, form, report=data, edition=edition, report_text=report_text(report),
             edition_label=state.graph.edition(edition).label,
-            answers=[_answer_view(state, edition, answer) for answer in data.get("answers", [])],
+            answers=answers, field_errors=field_errors,
+            first_error=next(iter(field_errors), None),
+            damage_options=damage_views(state, edition, data_in, data.get("answers", [])),
             timeline=timeline(report.timeline, step_urls(state.graph, edition), situation.skip),
             toml_text=to_toml(data_in) if data_in is not None else source,
             json_text=to_json(data_in) if data_in is not None else source,

@@ -80,9 +80,9 @@ DEEP_TOML = "a = " + "[" * 30_000 + "]" * 30_000
 LONG_INT = "9" * 5000
 SURROGATE = _with(players=["\ud800", "B"], active="\ud800", priority="\ud800")
 
-# (name, method, url, request options, expected status, a word of the French message): the situation
-# API's situation reader refuses nesting and long numbers before parsing (judge.inputs), a 400 like any
-# invalid situation; the form and the shared links parse their own text and answer 422.
+# (name, method, url, request options, expected status, a word of the French message): every situation
+# text — the API's, the form's pasted one, a shared link's — goes through the one reader, which refuses
+# nesting and long numbers before parsing (judge.inputs): a 400 like any invalid situation, as the CLI.
 CASES: list[tuple[str, str, str, dict[str, Any], int, str]] = [
     ("check: JSON nested 50k deep", "POST", "/api/check", {"content": DEEP_JSON[:60_000], "headers": JSON},
      400, "imbrication"),
@@ -94,15 +94,15 @@ CASES: list[tuple[str, str, str, dict[str, Any], int, str]] = [
      {"content": f"max_hand_size = {LONG_INT}\n", "headers": TOML}, 400, "chiffres"),
     ("check: lone surrogate in a player", "POST", "/api/check", {"content": SURROGATE, "headers": JSON},
      400, "substitution"),
-    ("form: JSON nested deep", "POST", "/situation", {"data": {"source": DEEP_JSON[:20_000]}}, 422, "imbriqué"),
+    ("form: JSON nested deep", "POST", "/situation", {"data": {"source": DEEP_JSON[:20_000]}}, 400, "imbrication"),
     ("form: 5,000-digit integer", "POST", "/situation",
-     {"data": {"source": f"max_hand_size = {LONG_INT}\n"}}, 422, "chiffres"),
+     {"data": {"source": f"max_hand_size = {LONG_INT}\n"}}, 400, "chiffres"),
     ("form: lone surrogate in a player", "POST", "/situation", {"data": {"source": SURROGATE}}, 400, "substitution"),
-    ("?s=: JSON nested deep", "GET", "/situation?s=" + _token("[" * 1200 + "]" * 1200), {}, 422, "imbriqué"),
-    ("?s=: lone surrogate", "GET", "/situation?s=" + _token(SURROGATE), {}, 400, "demi-codet"),
-    ("?modele=: JSON nested deep", "GET", "/situation?modele=" + _token("[" * 1200 + "]" * 1200), {}, 422,
-     "imbriqué"),
-    ("?modele=: lone surrogate", "GET", "/situation?modele=" + _token(SURROGATE), {}, 400, "demi-codet"),
+    ("?s=: JSON nested deep", "GET", "/situation?s=" + _token("[" * 1200 + "]" * 1200), {}, 400, "imbrication"),
+    ("?s=: lone surrogate", "GET", "/situation?s=" + _token(SURROGATE), {}, 400, "substitution"),
+    ("?modele=: JSON nested deep", "GET", "/situation?modele=" + _token("[" * 1200 + "]" * 1200), {}, 400,
+     "imbrication"),
+    ("?modele=: lone surrogate", "GET", "/situation?modele=" + _token(SURROGATE), {}, 400, "substitution"),
     ("?s=: 2,500-digit integer", "GET", "/situation?s=" + _token('{"max_hand_size": ' + "9" * 2500 + "}"), {},
      400, ""),
 ]

@@ -343,7 +343,9 @@ def test_situation_form_creature_since_turn_start_allows_attack(client: TestClie
 def test_situation_form_error_names_field_and_keeps_input(client: TestClient) -> None:
     response = client.post("/situation", data=_form(creature0_power="grand"))
     assert response.status_code == 400
-    assert "creatures[0].power" in response.text
+    # In the form's own words, on the field (issue 25): not the situation file's path.
+    assert "Créature 1 — force" in response.text and 'id="creature0_power-error"' in response.text
+    assert "creatures[0].power" not in response.text
     assert 'value="grand"' in response.text
 
 

@@ -23,12 +23,14 @@ def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
 
 def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/situation")
+    # The question first: its fields (the creatures) appear once it is picked.
+    assert page.locator("fieldset.creatures").is_hidden()
+    page.select_option("select[name=question0_ask]", "attack")
     page.select_option("#edition", "2004")
     page.select_option("#moment", "declare_attackers")
     page.fill("input[name=creature0_name]", "Ours runeguerrier")
     page.fill("input[name=creature0_controller]", "A")
     page.uncheck("input[name=creature0_since_turn_start]")
-    page.select_option("select[name=question0_ask]", "attack")
     # The question shows only its parameter, and offers the creature just typed.
     assert page.locator("#question0_creature").is_visible()
     assert page.locator("#question0_player").is_hidden()
@@ -82,6 +84,7 @@ def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any
 
 def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, base_url: str) -> None:
     page.goto(f"{base_url}/situation")
+    page.select_option("#question0_ask", "block")
     page.select_option("#edition", "2004")
     page.select_option("#moment", "declare_blockers")
     page.fill("#creature0_name", "Ours runeguerrier")
@@ -91,7 +94,6 @@ def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, ba
     page.fill("#creature1_name", "Mur de pierre")
     page.fill("#creature1_controller", "B")
     page.fill("#creature1_types", "Mur")
-    page.select_option("#question0_ask", "block")
     assert page.locator("#question0_creature option").all_inner_texts() == ["—", "Ours runeguerrier", "Mur de pierre"]
     page.select_option("#question0_creature", "Mur de pierre")
     page.select_option("#question0_attacker", "Ours runeguerrier")
