@@ -199,8 +199,11 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
 # -- loading ----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
 def model_path(game: str) -> str:
-    """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path."""
+    """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path. The
+    embedded rules folder is the package's for the whole process: a name's path is found once
+    (keyed by the name; the file itself is still stat'ed on every load)."""
     if game.endswith(".toml"):
         return game
     return os.path.join(rules_folder(), "games", f"{game}.toml")
