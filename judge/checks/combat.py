@@ -58,7 +58,7 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
                        "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
-                       "phasing.absent"))
+                       "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
     attacker = ctx.creature(question.attacker)
