@@ -139,7 +139,9 @@ def check(graph: RuleSource, situation: Situation) -> CheckReport:
     ctx, entries = context(graph, situation)
     questions = situation.questions or (Question(ask="where"),)
     answers = tuple(answer(registered(question.ask), ctx, question) for question in questions)
-    where = answer(registered("where"), ctx, Question(ask="where")).value
+    # `where` takes no parameter: when it was asked, its answer is the report's
+    asked = next((item for item in answers if item.ask == "where"), None)
+    where = (asked or answer(registered("where"), ctx, Question(ask="where"))).value
     assert isinstance(where, dict)
     return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
                        context=ctx, ended=ctx.ended, entries=entries)
