@@ -22,7 +22,7 @@ from judge.legality.words import label, listing, plural
                         "attack.legal", "attack.only_creatures", "attack.untapped",
                         "attack.defender", "attack.since_turn_start", "attack.haste",
                         "fact.walls_cannot_attack", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed", "phasing.absent",
-                        "control.changed"))
+                        "control.changed", "sba.legend_rule", "sba.world_rule"))
 def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
@@ -58,7 +58,7 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
                        "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
-                       "phasing.absent"))
+                       "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
     attacker = ctx.creature(question.attacker)

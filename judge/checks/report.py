@@ -25,7 +25,7 @@ from judge.procedure.statebased import described
 
 if TYPE_CHECKING:
     from judge.legality.context import RuleSource
-    from judge.procedure.trail import Trail
+    from judge.procedure.trail import Trail, TrailEntry
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,15 +42,33 @@ class TimelineEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CheckReport:
-    """The answers to one situation (and, after a replay, its trail)."""
+    """The answers to one situation (and, after a replay, its trail).
+
+    The timeline and the trail's citations are built when read (`timeline`, `trail`): a
+    caller that only wants the answers pays for neither.
+    """
 
     edition: str
     active: str
     where: dict[str, object]
     answers: tuple[Answer, ...]
-    timeline: tuple[TimelineEntry, ...]
+    context: Context
     ended: bool = False
-    trail: tuple[Trail, ...] | None = None
+    entries: tuple[TrailEntry, ...] | None = None  # the replay's journal, its concepts uncited
+
+    @property
+    def timeline(self) -> tuple[TimelineEntry, ...]:
+        """Every step of the turn with its state (past, current, future, skipped)."""
+        return _timeline(self.context)
+
+    @property
+    def trail(self) -> tuple[Trail, ...] | None:
+        """The replay's journal, each entry citing the edition's rules (None: no replay)."""
+        if self.entries is None:
+            return None
+        from judge.procedure.trail import cited
+
+        return cited(self.context, self.entries)
 
 
 def _edition(graph: RuleSource, situation: Situation) -> str:
@@ -71,20 +89,21 @@ def game_model(graph: RuleSource, edition: str) -> GameModel:
     return load_game_model(game)
 
 
-def context(graph: RuleSource, situation: Situation) -> tuple[Context, tuple[Trail, ...] | None]:
-    """The situation placed in its turn (events replayed first when there are any)."""
+def context(graph: RuleSource, situation: Situation
+            ) -> tuple[Context, tuple[TrailEntry, ...] | None]:
+    """The situation placed in its turn (events replayed first when there are any), with the
+    replay's journal (None without events)."""
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
     if situation.events is not None:
         from judge.procedure.replay import replay  # only a situation with events replays
-        from judge.procedure.trail import cited
 
         replayed = replay(graph, edition, model, situation)
         ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
                             no_attackers=replayed.no_attackers, arrival=replayed.arrival,
                             damage=replayed.damage, replayed=True, nth=replayed.nth, repeat=replayed.repeat,
                             discarded=replayed.discarded)
-        return ctx, cited(ctx, replayed.trail)
+        return ctx, replayed.trail
     check_state(model, situation)
     situation, done = described(model, situation)
     return build_context(graph, edition, model, situation,
@@ -117,13 +136,15 @@ def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model
 
 def check(graph: RuleSource, situation: Situation) -> CheckReport:
     """Answer every question of a situation (`where` when it asks none)."""
-    ctx, trail = context(graph, situation)
+    ctx, entries = context(graph, situation)
     questions = situation.questions or (Question(ask="where"),)
     answers = tuple(answer(registered(question.ask), ctx, question) for question in questions)
-    where = answer(registered("where"), ctx, Question(ask="where")).value
+    # `where` takes no parameter: when it was asked, its answer is the report's
+    asked = next((item for item in answers if item.ask == "where"), None)
+    where = (asked or answer(registered("where"), ctx, Question(ask="where"))).value
     assert isinstance(where, dict)
     return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
-                       timeline=_timeline(ctx), ended=ctx.ended, trail=trail)
+                       context=ctx, ended=ctx.ended, entries=entries)
 
 
 def answer_json(item: Answer) -> dict[str, object]:
@@ -147,11 +168,12 @@ def report_json(report: CheckReport) -> dict[str, object]:
             for e in report.timeline
         ],
     }
-    if report.trail is not None:
+    trail = report.trail
+    if trail is not None:
         out["trail"] = [
             {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
              "priority": t.priority, "rules": list(t.rules)}
-            for t in report.trail
+            for t in trail
         ]
     return out
 
@@ -223,9 +245,10 @@ def report_text(report: CheckReport) -> str:
         lines.append(f"   {item.why}")
         cited = ", ".join(item.rules) if item.rules else "aucune règle du corpus"
         lines.append(f"   Règles : {cited}")
-    if report.trail:
+    trail = report.trail
+    if trail:
         lines += ["", "Journal du tour :"]
-        for number, entry in enumerate(report.trail, 1):
+        for number, entry in enumerate(trail, 1):
             who = f"événement {entry.event}" if entry.event is not None else "action du tour"
             word = "règles" if len(entry.rules) > 1 else "règle"
             cited = f" ({word} {', '.join(entry.rules)})" if entry.rules else ""

@@ -232,7 +232,7 @@ _NEVER_IN_COMBAT = {
                            "damage.power",
                            "damage.blocker_gone", "block.legal", "damage.two_steps",
                            "phasing.skipped_untap", "action.phasing", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat",
-                           "phasing.absent"))
+                           "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name

@@ -106,6 +106,11 @@ CARD_TYPE_ALIASES = _aliases({
     "planeswalker": (),
     "tribal": ("tribal",),
 })
+# Supertypes (2004: the Legend subtype, « enchant world » cards; 2010: supertypes).
+SUPERTYPE_ALIASES = _aliases({
+    "legendary": ("légendaire", "legend", "légende"),
+    "world": ("monde", "enchant world", "enchantement du monde"),
+})
 NO_MAXIMUM = frozenset({"none", "aucune", "aucun", "illimitee", "sans maximum", "null"})
 # The French names of the keys added by format 3 (any key is compared folded; the English
 # name is the canonical one). One table for every kind of table: no French word names two keys.
@@ -128,6 +133,9 @@ KEY_ALIASES = _aliases({
     "phasing": ("déphasage",),
     "phased_out": ("déphasé", "déphasée"),
     "doesnt_untap": ("ne se dégage pas",),
+    "supertypes": ("surtypes", "supertype"),
+    "card_name": ("nom de carte", "nom de la carte"),
+    "timestamp": ("horodatage",),
     "cant_attack_alone": ("ne peut pas attaquer seule",),
     "must_attack": ("attaque si possible", "doit attaquer"),
     "cant_block_alone": ("ne peut pas bloquer seule",),

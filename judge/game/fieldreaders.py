@@ -91,7 +91,7 @@ def read_optional(value: object, path: str, read: Callable[[object, str], T]) ->
 def english_keys(table: dict[str, object], path: str, aliases: Mapping[str, str]
                  ) -> dict[str, object]:
     """The table with French key names (`aliases`, compared folded) replaced by the English ones."""
-    if all(key in aliases.values() or fold_name(key) not in aliases for key in table):
+    if all(aliases.get(fold_name(key), key) == key for key in table):  # the English names
         return table
     out: dict[str, object] = {}
     for key, value in table.items():

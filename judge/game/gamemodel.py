@@ -45,7 +45,13 @@ FACT_TYPES: dict[str, type] = {
     "requirements_count_partners": bool,  # the release's French name of a state-based action, with « un(e) »
 }
 # The state-based actions the engine performs, when a model lists them (`[[state_based_action]]`).
-STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage")
+STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage",
+                                        "legend_rule", "world_rule")
+# Those that keep at most one of a group of permanents (the legend rule: legendary permanents
+# sharing a name; the world rule: world permanents), and which one they keep (`keeps`): the
+# one there the longest, the one there the shortest time, or none. A tie keeps none.
+UNIQUENESS_ACTIONS: dict[str, str] = {"legend_rule": "legendary", "world_rule": "world"}
+KEEPS: tuple[str, ...] = ("oldest", "newest", "none")
 _TOP_KEYS = ("format", "description", "turn_rule", "phase", "facts", "evasion", "abilities", "rules",
              "unchecked", "state_based_action")
 _PHASE_KEYS = ("id", "rule", "priority_rule", "actions", "step")
@@ -67,6 +73,7 @@ class StateBasedAction:
 
     what: str
     rules: tuple[str, ...]
+    keeps: str | None = None  # a uniqueness action's survivor: one of `KEEPS`
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,7 +127,11 @@ class GameModel:
 
     def performs(self, what: str) -> bool:
         """Whether this model lists the state-based action `what`."""
-        return any(a.what == what for a in self.state_based_actions)
+        return what in _state_based(self)
+
+    def state_based(self, what: str) -> StateBasedAction | None:
+        """The state-based action `what` as this model lists it (None: it doesn't)."""
+        return _state_based(self).get(what)
 
     @property
     def layout(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -157,6 +168,11 @@ class GameModel:
 def _layout(model: GameModel) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((phase, tuple(s.step for s in model.steps if s.phase == phase and s.step))
                  for phase, _ in model.phase_rules)
+
+
+@cache
+def _state_based(model: GameModel) -> dict[str, StateBasedAction]:
+    return {a.what: a for a in model.state_based_actions}
 
 
 @cache
@@ -199,8 +215,11 @@ def _concepts(model: GameModel) -> dict[str, tuple[str, ...]]:
 # -- loading ----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
 def model_path(game: str) -> str:
-    """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path."""
+    """A model id (`2004`) names `rules/games/<id>.toml`; anything else is a file path. The
+    embedded rules folder is the package's for the whole process: a name's path is found once
+    (keyed by the name; the file itself is still stat'ed on every load)."""
     if game.endswith(".toml"):
         return game
     return os.path.join(rules_folder(), "games", f"{game}.toml")
@@ -312,13 +331,20 @@ class _Reader:
         out = []
         for i, item in enumerate(self.list_of_tables(value, "state_based_action")):
             field = f"state_based_action[{i}]"
-            table = self.table(item, field, ("what", "rules"))
+            table = self.table(item, field, ("what", "rules", "keeps"))
             what = table.get("what")
             if what not in STATE_BASED_ACTIONS:
                 raise self.fail(f"{field}.what", "action basée sur un état inconnue du moteur "
                                 f"(connues : {', '.join(STATE_BASED_ACTIONS)})")
+            keeps = table.get("keeps")
+            if what in UNIQUENESS_ACTIONS and keeps not in KEEPS:
+                raise self.fail(f"{field}.keeps", f"lequel reste est attendu : {', '.join(KEEPS)}")
+            if what not in UNIQUENESS_ACTIONS and keeps is not None:
+                raise self.fail(f"{field}.keeps", "seules la règle de la légende et la règle "
+                                "du monde gardent un permanent")
             out.append(StateBasedAction(what=str(what),
-                                        rules=self.rules(table.get("rules"), f"{field}.rules")))
+                                        rules=self.rules(table.get("rules"), f"{field}.rules"),
+                                        keeps=None if keeps is None else str(keeps)))
         return tuple(out)
 
     def text(self, value: object, field: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Permanent:
-    """A noncreature permanent (for untap and phasing)."""
+    """A noncreature permanent (for untap, phasing, the legend and world rules)."""
 
     name: str
     controller: str
@@ -22,6 +22,10 @@ class Permanent:
     phasing: bool = False
     phased_out: bool = False
     doesnt_untap: bool = False
+    # The legend and world rules: as a creature's (`judge.game.situationmodel.Creature`).
+    supertypes: tuple[str, ...] = ()
+    card_name: str | None = None
+    timestamp: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

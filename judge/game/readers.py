@@ -20,6 +20,7 @@ from judge.game.aliases import (
     KIND_ALIASES,
     PHASE_ALIASES,
     STEP_ALIASES,
+    SUPERTYPE_ALIASES,
     TRIGGER_EVENT_ALIASES,
     UNTIL_ALIASES,
     fold_name,
@@ -67,6 +68,7 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     flags = {key: read_bool(table[key], join_path(path, key))
              for key in ("tapped", "phasing", "phased_out", "doesnt_untap") if key in table}
+    supertypes, card_name, stamp = uniqueness(table, path)
     return Permanent(
         name=read_string(table["name"], join_path(path, "name")),
         controller=(read_player(table["controller"], join_path(path, "controller"), players)
@@ -74,7 +76,21 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
         card_types=read_items(table.get("card_types", []), join_path(path, "card_types"),
                               card_type),
         **flags,
+        supertypes=supertypes, card_name=card_name, timestamp=stamp,
     )
+
+
+def uniqueness(table: Mapping[str, object], path: str
+               ) -> tuple[tuple[str, ...], str | None, int | None]:
+    """A creature's or permanent's `supertypes`, `card_name` and `timestamp` (the legend and
+    world rules)."""
+    supertypes = read_items(table.get("supertypes", []), join_path(path, "supertypes"),
+                            lambda v, p: read_slug(v, p, SUPERTYPE_ALIASES, "surtype"))
+    card_name = table.get("card_name")
+    stamp = table.get("timestamp")
+    return (supertypes,
+            None if card_name is None else read_string(card_name, join_path(path, "card_name")),
+            None if stamp is None else read_int(stamp, join_path(path, "timestamp")))
 
 
 def effect(value: object, path: str) -> Effect:

@@ -524,6 +524,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     damage, attack_cost, block_cost, min_blockers = (
         read_int(table.get(key, 0), sub(key))
         for key in ("damage", "attack_cost", "block_cost", "min_blockers"))
+    supertypes, card_name, stamp = readers.uniqueness(table, path)
     return Creature(
         name=read_string(table["name"], sub("name")),
         controller=(read_player(table["controller"], sub("controller"), players)
@@ -546,6 +547,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
         block_cost=block_cost,
         min_blockers=min_blockers,
         **flags,
+        supertypes=supertypes, card_name=card_name, timestamp=stamp,
     )
 
 

@@ -122,6 +122,13 @@ class Creature:
     entered: str | None = None
     # Set by the state-based actions: the concept of the one that put it into the graveyard.
     destroyed: str | None = None
+    # The legend and world rules (2004 420.5e, 420.5i; 2010 704.5k, 704.5m): its supertypes
+    # (`legendary`, `world`), its card's name when it isn't `name` (names are unique in a
+    # situation, card names needn't be), and when it came into play as such (lower: earlier;
+    # equal: at the same time; None: not said).
+    supertypes: tuple[str, ...] = ()
+    card_name: str | None = None
+    timestamp: int | None = None
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -251,7 +258,8 @@ CREATURE_KEYS: tuple[str, ...] = (
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
-    "min_blockers",
+    "min_blockers", "supertypes", "card_name", "timestamp",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
-                                   "phased_out", "doesnt_untap")
+                                   "phased_out", "doesnt_untap", "supertypes", "card_name",
+                                   "timestamp")

@@ -88,11 +88,8 @@ class Moment:
         return text
 
     def same_place(self, other: Moment) -> bool:
-        return (self.phase, self.step, self.damage_step) == (
-            other.phase,
-            other.step,
-            other.damage_step,
-        )
+        return (self.step == other.step and self.phase == other.phase
+                and self.damage_step == other.damage_step)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"phase": self.phase, "step": self.step}

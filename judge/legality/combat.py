@@ -28,7 +28,11 @@ def absent(ctx: Context, creature: Creature, subject: str | None = None
     who = subject or creature.name
     if creature.destroyed is not None:
         cause = {"sba.lethal_damage": "créature avec des blessures mortelles",
-                 "sba.zero_toughness": "créature avec une endurance de 0 ou moins"}.get(
+                 "sba.zero_toughness": "créature avec une endurance de 0 ou moins",
+                 "sba.legend_rule": "permanent légendaire du même nom qu'un autre (la règle "
+                                    "de la légende)",
+                 "sba.world_rule": "permanent du monde alors qu'un autre est là (la règle du "
+                                   "monde)"}.get(
             creature.destroyed, "créature")
         return (f"{who} n'est plus en jeu : {cause}, elle a été mise au cimetière par "
                 f"{ctx.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",

@@ -125,12 +125,13 @@ class TurnState:
         if not self.dirty:
             return False
         self.dirty = False
-        done = perform(self.model, self.creatures, self.life, self.lost)
+        fighting = {n for n, c in self.creatures.items() if c.in_combat}
+        done = perform(self.model, self.creatures, self.permanents, self.life, self.lost)
         for action in done:
             name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
+            removed = ("sba.removed_from_combat",) if fighting.intersection(action.names) else ()
             self.note(f"{name[0].upper()}{name[1:]} : {action.sentence()}.", "sba.check",
-                      action.concept, *(() if action.what == "zero_life" else
-                                        ("sba.removed_from_combat",)))
+                      action.concept, *removed)
         return bool(done)
 
 

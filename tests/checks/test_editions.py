@@ -97,6 +97,8 @@ def test_config_names_a_missing_model_file(tmp_path: Path) -> None:
     (('fear = ["502.25b"]', 'levitation = ["1"]'), "abilities.levitation"),
     (('"land.play" = ["305.4"]', '"land.play" = "305.4"'), "rules.land.play"),
     (("format = 1", "format = 7"), "format"),
+    (('keeps = "oldest"', 'keeps = "le plus beau"'), "state_based_action[3].keeps"),
+    (('rules = ["420.5c"]', 'rules = ["420.5c"]\nkeeps = "none"'), "state_based_action[2].keeps"),
 ])
 def test_bad_model_files_name_the_field(tmp_path: Path, change: tuple[str, str], field: str) -> None:
     text = (rules_dir() / "games" / "2004.toml").read_text(encoding="utf-8")

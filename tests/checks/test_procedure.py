@@ -142,3 +142,70 @@ def test_a_damage_step_outside_combat_damage_is_refused_citing_its_rule(
     with pytest.raises(SituationError) as caught:
         check(graph, situation(f'edition = "{edition}"\nphase = "main1"\ndamage_step = "regular"\n'))
     assert caught.value.field == "damage_step" and rule in str(caught.value)
+
+
+# The legend and world rules (2004 420.5e, 420.5i; 2010 704.5k, 704.5m), read from the text.
+_WORLDS = ('[[permanents]]\nname = "Monde 1"\ncard_types = ["enchantment"]\nsupertypes = ["world"]\n'
+           'timestamp = {first}\n'
+           '[[permanents]]\nname = "Monde 2"\ncontroller = "B"\ncard_types = ["enchantment"]\n'
+           'supertypes = ["world"]\ntimestamp = {second}\n')
+
+
+@pytest.mark.parametrize("edition", ["2004", "2010"])
+@pytest.mark.parametrize(("first", "second", "left"), [(1, 2, ["Monde 2"]), (2, 1, ["Monde 1"]),
+                                                       (1, 1, [])])
+def test_the_world_rule_keeps_the_newest_world_and_none_on_a_tie(
+        graph: RuleSource, edition: str, first: int, second: int, left: list[str]) -> None:
+    # 2004 420.5i / 2010 704.5m: « all except the one that has been [an enchant world in play /
+    # a permanent with the world supertype on the battlefield] for the shortest amount of time
+    # are put into their owners' graveyards. In the event of a tie for the shortest amount of
+    # time, all are put into their owners' graveyards. »
+    text = (f'edition = "{edition}"\nphase = "main1"\npriority = "A"\n'
+            + _WORLDS.format(first=first, second=second))
+    report = check(graph, situation(text))
+    assert [p.name for p in report.context.situation.permanents] == left
+    # in a replay, as A would receive priority in the upkeep (420.3, 704.3), cited
+    rule = {"2004": "420.5i", "2010": "704.5m"}[edition]
+    trail = _trail(graph, text.replace('phase = "main1"\npriority = "A"\n',
+                                       'events = ["pass", "pass"]\nhands = {A = 3}\n'))
+    said = [what for what, cited in trail if rule in cited]
+    assert len(said) == 1 and "règle du monde" in said[0]
+    assert all(name in said[0] for name in {"Monde 1", "Monde 2"} - set(left))
+
+
+@pytest.mark.parametrize(("edition", "rule"), [("2004", "420.5e"), ("2010", "704.5k")])
+def test_the_legend_rule_needs_the_same_name_and_every_one_legendary(
+        graph: RuleSource, edition: str, rule: str) -> None:
+    # « If two permanents have the same name but only one is a Legend or is legendary, this
+    # rule doesn't apply » (420.5e); « If only one of those permanents is legendary, this rule
+    # doesn't apply » (704.5k). Different card names: no group either.
+    text = (f'edition = "{edition}"\nphase = "main1"\npriority = "A"\n'
+            '[[permanents]]\nname = "Trône (A)"\ncard_name = "Trône"\nsupertypes = ["legendary"]\n'
+            'timestamp = 1\n'
+            '[[permanents]]\nname = "Trône (B)"\ncard_name = "Trône"\ncontroller = "B"\ntimestamp = 2\n'
+            '[[permanents]]\nname = "Sceptre"\nsupertypes = ["legendary"]\ntimestamp = 3\n')
+    report = check(graph, situation(text))
+    assert len(report.context.situation.permanents) == 3 and report.context.performed == ()
+    both = text.replace('controller = "B"\n', 'controller = "B"\nsupertypes = ["légendaire"]\n')
+    report = check(graph, situation(both))
+    left = [p.name for p in report.context.situation.permanents]
+    # 2004 keeps the one legendary the longest (timestamp 1); 2010 keeps none
+    assert left == (["Trône (A)", "Sceptre"] if edition == "2004" else ["Sceptre"])
+    assert report.context.performed == ("sba.legend_rule",)
+    assert rule in game_model(graph, edition).rules("sba.legend_rule")
+
+
+def test_a_legend_rule_that_keeps_the_oldest_needs_the_timestamps(graph: RuleSource) -> None:
+    # 2004 420.5e keeps « the one that has been a Legend or legendary permanent with that name
+    # the longest »: without when each became one, the answer cannot be known.
+    text = ('edition = "2004"\nphase = "main1"\npriority = "A"\n'
+            '[[creatures]]\nname = "Isamaru (A)"\ncard_name = "Isamaru"\nsupertypes = ["legendary"]\n'
+            'timestamp = 1\n'
+            '[[creatures]]\nname = "Isamaru (B)"\ncard_name = "Isamaru"\nsupertypes = ["legendary"]\n')
+    with pytest.raises(SituationError) as caught:
+        check(graph, situation(text))
+    assert caught.value.field == "timestamp" and "420.5e" in str(caught.value)
+    assert "Isamaru (B)" in caught.value.reason
+    # 2010 704.5k puts them all into the graveyard: no timestamp needed
+    report = check(graph, situation(text.replace('"2004"', '"2010"')))
+    assert [c.destroyed for c in report.context.situation.creatures] == ["sba.legend_rule"] * 2
