@@ -191,10 +191,11 @@ def cmd_checks(args: Arguments) -> int:
 
 
 def cmd_build(args: Arguments) -> int:
-    from judge.site.build import base_url, build_site
+    from judge.site.build import app_url, base_url, build_site
 
     base = base_url(args.base_url) if args.base_url is not None else None
-    index = build_site(_graph(args), args.out, base_url=base)
+    app = app_url(args.app_url) if args.app_url is not None else None
+    index = build_site(_graph(args), args.out, base_url=base, app_url=app)
     pages = sum(1 for _ in index.parent.rglob("*.html"))
     print(f"Livre de règles écrit : {index} ({pages} pages)")
     return 0
@@ -302,6 +303,9 @@ BUILD_ARGUMENTS: tuple[Argument, ...] = (
     (("--out",), {"default": "site", "metavar": "DOSSIER", "help": "dossier de sortie (site)"}),
     (("--base-url",), {"metavar": "URL",
                        "help": "préfixe de tous les liens (/regles/ pour un sous-chemin) ; sans : liens relatifs"}),
+    (("--app-url",), {"metavar": "URL",
+                      "help": "adresse d'un judge serve (http://192.168.1.10:8000/) vers laquelle le livre "
+                              "renvoie pour poser une question ou vérifier une situation"}),
 )
 SERVE_ARGUMENTS: tuple[Argument, ...] = (
     (("--host",), {"default": "127.0.0.1", "help": "adresse d'écoute (127.0.0.1)"}),

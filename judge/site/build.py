@@ -215,14 +215,15 @@ class SiteRenderer:
     def check_questions(self, rule: Rule) -> tuple[CheckQuestion, ...]:
         """The checks of a rule as the French questions they answer (one per question)."""
         served = bool(self.env.globals.get("served"))
+        app = "/" if served else self.env.globals.get("app_url")
         out: list[CheckQuestion] = []
         for name in self.checks_for(rule.edition, rule.number):
             spec = QUESTION_BY_ASK.get(name)
             label = check_label(name)
             href = None
-            if served and spec is not None:
+            if app and spec is not None:
                 token = encode_permalink(example_situation(self.graph, rule, spec.ask))
-                href = f"/situation?modele={token}" if token else None
+                href = f"{app}situation?modele={token}" if token else None
             if all(q.label != label for q in out):
                 out.append(CheckQuestion(label=label, href=href))
         return tuple(out)
@@ -529,6 +530,21 @@ def base_url(value: str) -> str:
     return url
 
 
+_APP_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(?::\d+)?/(?:[A-Za-z0-9._~-]+/)*$")
+
+
+def app_url(value: str) -> str:
+    """A validated address of a `judge serve` (`http://192.168.1.10:8000/`) that the static book
+    links to for questions and situations; a missing final `/` is added."""
+    url = value if value.endswith("/") else value + "/"
+    if not _APP_URL.match(url) or "/../" in url or "/./" in url:
+        raise JudgeError(
+            f"--app-url invalide : « {value[:80]} » (attendu l'adresse d'un judge serve, "
+            "comme http://192.168.1.10:8000/)"
+        )
+    return url
+
+
 # The file a build writes first into its folder: it says the folder is judge's, and (once the
 # build is complete) lists every file the build wrote, so that the next build replaces only those.
 MARKER = ".judge-build"
@@ -552,14 +568,16 @@ def _inside(folder: Path, relative: str) -> Path:
 
 
 def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None = None,
-               base_url: str | None = None) -> tuple[str, ...]:
+               base_url: str | None = None, app_url: str | None = None) -> tuple[str, ...]:
     """Write every page into `folder` (which must exist), bytes in UTF-8 with LF line ends;
-    every path is checked to lie inside `folder`. Returns the relative paths written."""
+    every path is checked to lie inside `folder`. Returns the relative paths written.
+    `app_url` (see `app_url`): the `judge serve` the book's pages link to for questions."""
     from judge.progress import number, say
 
     say("Livre de règles : écriture des pages…")
     written: list[str] = []
-    for relative, content in SiteRenderer(graph, checks_for=checks_for).pages(base_url):
+    renderer = SiteRenderer(graph, checks_for=checks_for, env=make_environment(app_url=app_url))
+    for relative, content in renderer.pages(base_url):
         target = _inside(folder, relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
@@ -660,7 +678,7 @@ def _alive(pid: int) -> bool:
 
 
 def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None,
-               base_url: str | None = None) -> Path:
+               base_url: str | None = None, app_url: str | None = None) -> Path:
     """Build into a temporary folder beside `out_dir`, then swap it in; returns index.html's path.
 
     `out_dir` must be missing, empty, or a previous build's (its `.judge-build` marker lists
@@ -689,7 +707,7 @@ def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor |
     try:
         staging.chmod(0o755)
         (staging / MARKER).write_text(_MARKER_HEAD, encoding="utf-8")
-        written = write_site(graph, staging, checks_for=checks_for, base_url=base_url)
+        written = write_site(graph, staging, checks_for=checks_for, base_url=base_url, app_url=app_url)
         (staging / MARKER).write_text(_MARKER_HEAD + "".join(f"{r}\n" for r in written), encoding="utf-8")
         if out.exists():
             _check_owned(out)  # again: the user may have written into it during the build

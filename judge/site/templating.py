@@ -118,6 +118,6 @@ def make_environment(**globals_: Any) -> jinja2.Environment:
     )
     register_filters(env)
     env.globals.update(site_name="Juge — Règles de Magic", served=False, combat_points=COMBAT_POINT_WORDS,
-                       asset=asset_name)
+                       asset=asset_name, app_url=None)
     env.globals.update(globals_)
     return env

@@ -332,3 +332,30 @@ def test_glossary_lists_its_french_names_a_to_z_with_the_english_term(site: Path
     assert names == sorted(names)
     anchors = {element.get("id") for element in page.iter() if element.get("id")}
     assert all(href[1:] in anchors for _, href in links)
+
+
+def test_static_book_links_to_a_configured_judge_serve(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """With --app-url, the book's footer and a rule's checks link to that server's question and
+    situation pages; without, the footer says how to start `judge serve`."""
+    from judge.site.build import app_url, write_site
+
+    app = app_url("http://192.168.1.10:8000")
+    assert app == "http://192.168.1.10:8000/"
+    folder = tmp_path / "with"
+    folder.mkdir()
+    write_site(graph, folder, checks_for=fixed_checks, app_url=app)
+    page = parse(folder / "2004" / "302.html")
+    hrefs = [a.get("href") for a in page.iter("a")]
+    assert f"{app}question" in hrefs and f"{app}situation" in hrefs
+    assert any(h and h.startswith(f"{app}situation?modele=") for h in hrefs)  # a rule's checks
+    assert "judge build --app-url" not in text_of(page)
+    plain = SiteRenderer(graph, checks_for=fixed_checks).render_section("2004", "302")
+    assert "lancez judge serve" in re.sub(r"</?code>", "", plain) and "?modele=" not in plain
+
+
+@pytest.mark.parametrize("bad", ["192.168.1.10:8000", "ftp://x/", "http://x/../", "javascript:alert(1)", ""])
+def test_app_url_refuses_what_is_not_a_server_address(bad: str) -> None:
+    from judge.site.build import app_url
+
+    with pytest.raises(JudgeError, match="--app-url invalide"):
+        app_url(bad)
