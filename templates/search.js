@@ -507,19 +507,29 @@
     planned.expansions.concat(planned.english).forEach(function (e) {
       e.forEach(function (alt) { alt.forEach(function (w) { askedWords.add(w); }); });
     });
-    // Before the cards: its chunks are loaded with the ranking's.
+    // Its chunks are loaded with the ranking's, its definitions with the cards.
+    var ranking = !D.incomplete();
     var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
       .filter(function (g) { return !lang || g.language === lang; });
     var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
-    if (D.incomplete()) return none;  // the ranking is not known yet: no card loaded for it
+    if (!ranking) return none;  // the ranking is not known yet: no card loaded for it
     var shown = Array.from(ranked.values()).slice(0, limit);
+    shown.forEach(function (h) {  // the stems an extract marks, per language
+      var language = h[0].language;
+      if (!marks[language]) {
+        marks[language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, language, w); }));
+      }
+    });
     var cards = shown.map(function (h) { return D.card(h[0].language, h[0].docnum); });
-    if (D.incomplete()) return none;
+    if (D.incomplete()) {
+      // With the cards: the chunks of the words that begin with a marked stem (the extracts').
+      Object.keys(marks).forEach(function (language) {
+        marks[language].forEach(function (s) { if (!s.startsWith(UNKNOWN) && s) D.wantPrefix(language, s, 3); });
+      });
+      return none;
+    }
     var results = shown.map(function (h, i) {
       var d = h[0], card = cards[i], stop = p.lang[d.language].stop;
-      if (!marks[d.language]) {
-        marks[d.language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, d.language, w); }));
-      }
       var stems = marks[d.language], prefixes = Array.from(stems);
       var irregular = irregulars[d.language] || (irregulars[d.language] = new Set(data.languages[d.language].irregular));
       // Only a word that may have one of these stems is looked up (its chunk loaded): an asked
