@@ -10,7 +10,7 @@
    (and in the service worker's cache). */
 (function (global) {
   "use strict";
-  var FIELD_SEP = " ";
+  var FIELD_SEP = " ", STEM_MIN = 3, STEM_CUT = 4;
   var script = global.document ? global.document.currentScript : null;
   var root = script ? new URL(".", script.src).href : "";
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
@@ -54,7 +54,7 @@
     var id = seriesId("t." + language, key);
     if (id === null) return undefined;
     var found = chunk(id);
-    if (found === null) return null;
+    if (found === null) { wantStems(language, key, id); return null; }
     return Object.prototype.hasOwnProperty.call(found, key) ? found[key] : undefined;
   }
 
@@ -112,6 +112,16 @@
     if (id === null) return false;
     var found = decode(id, function (raw) { return new Set(raw); });
     return found === null ? null : found.has(word);
+  }
+
+  // A word's stem is most often one of its prefixes (a few letters shorter), whose entry may be
+  // in the chunk before the word's: that chunk is loaded with the word's, not one round later.
+  function wantStems(language, key, id) {
+    var before = seriesId("t." + language, key.slice(0, Math.max(STEM_MIN, key.length - STEM_CUT)));
+    if (before === null || before === id) return;
+    var series = "t." + language, low = +before.slice(series.length + 1), high = +id.slice(series.length + 1);
+    if (high - low > 1) return;
+    for (var at = low; at < high; at++) chunk(series + "." + at);
   }
 
   // The Comprehensive Rules glossary entries whose name holds `word`:
