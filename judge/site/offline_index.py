@@ -48,7 +48,7 @@ CHUNKS_NAME = "JUDGE_SEARCH_CHUNKS"
 NUMBERS_NAME = "JUDGE_RULE_NUMBERS"
 FOLDER = "search"
 # Target sizes of a chunk, in bytes of JSON: a term's postings, a few cards, glossary entries.
-TERM_CHUNK = 4000
+TERM_CHUNK = 2500
 CARD_CHUNK = 1600
 REAL_CHUNK = 8000
 GLOSSARY_CHUNK = 3000
