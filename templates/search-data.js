@@ -209,6 +209,14 @@
     }
   }
 
+  // The chunks every query reads (each language's documents and field lengths), fetched as
+  // soon as the manifest is there: they arrive while the search's scripts start.
+  if (global.document && manifest()) {
+    load(Object.keys(manifest().languages).reduce(function (ids, language) {
+      return ids.concat(["docs." + language, "len." + language]);
+    }, [])).catch(function () {});  // a failure is met again (and said) by the search
+  }
+
   global.judgeSearchData = {
     manifest: manifest, term: term, lengths: lengths, documents: documents, card: card,
     initials: initials, real: real, entriesWith: entriesWith, entry: entry,

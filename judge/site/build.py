@@ -400,8 +400,7 @@ class SiteRenderer:
         return self._search
 
     def render_search(self, root: str = "") -> str:
-        files = self.search_files
-        return self._render("search.html", root=root, search_manifest=files.manifest, search_every_query=files.every_query)
+        return self._render("search.html", root=root, search_manifest=self.search_files.manifest)
 
     def render_changes(self, older: str, newer: str, root: str = "../") -> str:
         """The changes between two editions (older first): counts, reviewed corrections and the

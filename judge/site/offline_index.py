@@ -59,13 +59,11 @@ LENGTH_CHARS = "".join(chr(c) for c in range(35, 127) if chr(c) != "\\")
 
 @dataclass(frozen=True, slots=True)
 class SearchFiles:
-    """The static search index: the manifest's path (relative to the site root), every
-    file (path, content), manifest included, and the chunks every query reads (`every_query`:
-    the search page preloads them with the manifest)."""
+    """The static search index: the manifest's path (relative to the site root) and every
+    file (path, content), manifest included."""
 
     manifest: str
     files: tuple[tuple[str, str], ...]
-    every_query: tuple[str, ...] = ()
 
 
 def _json(value: Any) -> str:
@@ -226,8 +224,7 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     manifest = {**{k: data[k] for k in small}, "languages": languages, "chunks": chunks, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n"
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
-    every = tuple(chunk_path(f"{kind}.{language}", out.version) for language in languages for kind in ("docs", "len"))
-    return SearchFiles(manifest=path, files=((path, content), *out.files()), every_query=every)
+    return SearchFiles(manifest=path, files=((path, content), *out.files()))
 
 
 def _initial_id(initial: str) -> str:
