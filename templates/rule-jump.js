@@ -1,8 +1,9 @@
 /* Rule numbers without the search index, in the static book.
 
-   On the search page (this script's tag has data-then), its first script: shows the query at
-   once, opens a typed rule number without the search index, and only then loads the search
-   (the scripts named by data-then, in order). On every other page (deferred, in <head>): the
+   On the search page (this script's tag has data-then; async, in its <head>), its first script:
+   shows the query at once, opens a typed rule number without the search index, and only then
+   loads the search (the scripts named by data-then, fetched at once, run in order once the
+   page is there). On every other page (deferred, in <head>): the
    header's box opens a typed rule number directly, the number list fetched when the box gets
    the focus.
 
@@ -90,7 +91,7 @@
       tag.async = false;
       tag.addEventListener("load", one);
       tag.addEventListener("error", one);
-      doc.body.appendChild(tag);
+      (doc.body || doc.head).appendChild(tag);
     });
   }
 
@@ -141,22 +142,47 @@
     return;
   }
 
+  // The search page: this script is in its <head> (async): the page's elements are awaited,
+  // not the fetches (the index's while the page is read, the rule numbers' for a number).
   var then = ((script && script.getAttribute("data-then")) || "").split(/\s+/).filter(Boolean);
   var query = new URLSearchParams(global.location.search).get("q") || "";
-  var box = doc.getElementById("q"), status = doc.getElementById("search-status");
-  if (box) box.value = query;
-
-  function search() {
-    if (status && query.trim()) status.textContent = "« " + query.trim() + " » : chargement de l'index…";
-    load(then);
-  }
   var asked = query.trim() ? parse(query) : null;
+
+  function ready(done) {
+    if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", done, { once: true });
+    else done();
+  }
+  function say(text) {
+    var status = doc.getElementById("search-status");
+    if (status && query.trim()) status.textContent = "« " + query.trim() + " » : " + text;
+  }
+  function search() {
+    ready(function () {
+      say("chargement de l'index…");
+      load(then);
+    });
+  }
+  if (!asked) {  // words: the index is fetched at once (run once the page is there)
+    then.forEach(function (name) {
+      var link = doc.createElement("link");
+      link.rel = "preload";
+      link.as = "script";
+      link.href = root + name;
+      doc.head.appendChild(link);
+    });
+  }
+  ready(function () {
+    var box = doc.getElementById("q");
+    if (box) box.value = query;
+    if (asked) say("ouverture de la règle…");
+  });
   if (!asked) { search(); return; }
-  if (status) status.textContent = "« " + query.trim() + " » : ouverture de la règle…";
   load(["rule-numbers.js"], function () {
     var data = global.JUDGE_RULE_NUMBERS, found = data ? targets(data, asked) : [];
     if (found.length === 1) { global.location.replace(found[0].url); return; }
-    if (found.length > 1) choices(query, found);
-    search();
+    ready(function () {
+      if (found.length > 1) choices(query, found);
+      search();
+    });
   });
 })(window);

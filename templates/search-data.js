@@ -10,7 +10,7 @@
    (and in the service worker's cache). */
 (function (global) {
   "use strict";
-  var FIELD_SEP = " ";
+  var FIELD_SEP = " ", STEM_MIN = 3, STEM_CUT = 4;
   var script = global.document ? global.document.currentScript : null;
   var root = script ? new URL(".", script.src).href : "";
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
@@ -54,18 +54,23 @@
     var id = seriesId("t." + language, key);
     if (id === null) return undefined;
     var found = chunk(id);
-    if (found === null) return null;
+    if (found === null) { wantStems(language, key, id); return null; }
     return Object.prototype.hasOwnProperty.call(found, key) ? found[key] : undefined;
   }
 
   // A field's lengths by document number (null: missing).
   function lengths(language, field) {
-    return decode("len." + language + "." + field, function (raw) {
-      var table = raw[0], codes = raw[1], alphabet = new Map(), out = new Array(codes.length);
+    var all = decode("len." + language, function (raw) {
+      var alphabet = new Map(), out = {};
       for (var i = 0; i < 91; i++) alphabet.set(String.fromCharCode(i < 57 ? 35 + i : 36 + i), i);
-      for (var j = 0; j < codes.length; j++) out[j] = table[alphabet.get(codes[j])];
+      Object.keys(raw).forEach(function (name) {
+        var table = raw[name][0], codes = raw[name][1], values = new Array(codes.length);
+        for (var j = 0; j < codes.length; j++) values[j] = table[alphabet.get(codes[j])];
+        out[name] = values;
+      });
       return out;
     });
+    return all === null ? null : all[field];
   }
 
   // The documents of a language: {docs: [[edition, number]], descendants: [count],
@@ -73,12 +78,16 @@
   function documents(language) {
     return decode("docs." + language, function (raw) {
       var numbers = raw.numbers ? raw.numbers.split(" ") : [], runs = raw.runs, docs = new Array(numbers.length);
+      for (var n = 0, previous = ""; n < numbers.length; n++) {  // "<shared prefix length><rest>"
+        previous = numbers[n] = previous.slice(0, numbers[n].charCodeAt(0) - 48) + numbers[n].slice(1);
+      }
       for (var r = 0; r < runs.length; r++) {
         var end = r + 1 < runs.length ? runs[r + 1][1] : numbers.length;
         for (var i = runs[r][1]; i < end; i++) docs[i] = [runs[r][0], numbers[i]];
       }
-      var names = raw.names.map(function (n) { return n ? n.split(FIELD_SEP) : []; });
-      return { docs: docs, descendants: raw.descendants, names: names };
+      var names = raw.names.split("|").map(function (n) { return n ? n.split(FIELD_SEP) : []; });
+      var descendants = raw.descendants.split(",").map(function (c) { return c ? parseInt(c, 10) : 0; });
+      return { docs: docs, descendants: descendants, names: names };
     });
   }
 
@@ -103,6 +112,16 @@
     if (id === null) return false;
     var found = decode(id, function (raw) { return new Set(raw); });
     return found === null ? null : found.has(word);
+  }
+
+  // A word's stem is most often one of its prefixes (a few letters shorter), whose entry may be
+  // in the chunk before the word's: that chunk is loaded with the word's, not one round later.
+  function wantStems(language, key, id) {
+    var before = seriesId("t." + language, key.slice(0, Math.max(STEM_MIN, key.length - STEM_CUT)));
+    if (before === null || before === id) return;
+    var series = "t." + language, low = +before.slice(series.length + 1), high = +id.slice(series.length + 1);
+    if (high - low > 1) return;
+    for (var at = low; at < high; at++) chunk(series + "." + at);
   }
 
   // The Comprehensive Rules glossary entries whose name holds `word`:
@@ -178,9 +197,29 @@
   // Has the current run missed a chunk (its result will not be used)?
   function incomplete() { return missing.size > 0; }
 
+  // A run that misses chunks (and will be run again) asks as well for the term chunks of the
+  // words beginning with `prefix` that are not loaded (at most `most` chunks): loaded in the
+  // same round as the missing ones, for what the next run will read (a result's extract).
+  function wantPrefix(language, prefix, most) {
+    var series = "t." + language, firsts = manifest().chunks[series];
+    var low = Math.max(0, bisectRight(firsts, prefix) - 1), high = bisectRight(firsts, prefix + "\uffff") - 1;
+    if (high - low + 1 > most) return;
+    for (var at = low; at <= high; at++) {
+      if (!Object.prototype.hasOwnProperty.call(loaded, series + "." + at)) missing.add(series + "." + at);
+    }
+  }
+
+  // The chunks every query reads (each language's documents and field lengths), fetched as
+  // soon as the manifest is there: they arrive while the search's scripts start.
+  if (global.document && manifest()) {
+    load(Object.keys(manifest().languages).reduce(function (ids, language) {
+      return ids.concat(["docs." + language, "len." + language]);
+    }, [])).catch(function () {});  // a failure is met again (and said) by the search
+  }
+
   global.judgeSearchData = {
     manifest: manifest, term: term, lengths: lengths, documents: documents, card: card,
     initials: initials, real: real, entriesWith: entriesWith, entry: entry,
-    load: load, complete: complete, incomplete: incomplete,
+    load: load, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix,
   };
 })(typeof window !== "undefined" ? window : globalThis);

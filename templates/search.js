@@ -23,7 +23,7 @@
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0;
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
-  var SNIPPET_CHARS = 220, PAGE_HITS = 20;
+  var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5;
   var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]/g;
   var DECIMAL_COMMA = /(?<![\p{L}\p{N}_.,])(\p{Nd}{3}),(\p{Nd}{1,2}[a-z]?)(?![\p{L}\p{N}_,])/gu;
   var NUMBER = /(?<![\p{L}\p{N}_.])\p{Nd}{3}(?:\.\p{Nd}+[a-z]?)?(?![\p{L}\p{N}_])/gu;
@@ -385,12 +385,21 @@
   // The entries come from the chunks of the words they are named by ([entry, edition,
   // language, term, name key]): every entry a query can find holds its first word or the
   // first word of one of its translations; their definitions, for the ones shown.
+  // Each notion's name keys, made once per index (every run of every query reads them).
+  var notionCache = new WeakMap();
+  function notionKeys(data, small) {
+    if (!notionCache.has(data)) {
+      notionCache.set(data, data.glossary.map(function (term) {
+        return term[0].concat(term[1]).map(function (n) { return nameKey(small, n).join("\u0000"); });
+      }));
+    }
+    return notionCache.get(data);
+  }
   function glossaryHits(data, text, edition, limit) {
     var small = new Set(data.small_words), words = nameKey(small, text), k = words.join("\u0000");
     if (!words.length) return [];
     var translated = new Set();
-    data.glossary.forEach(function (term) {  // judge.corpus.glossary.notion_keys
-      var names = term[0].concat(term[1]).map(function (n) { return nameKey(small, n).join("\u0000"); });
+    notionKeys(data, small).forEach(function (names) {  // judge.corpus.glossary.notion_keys
       if (names.indexOf(k) >= 0) names.forEach(function (n) { translated.add(n); });
     });
     translated.delete(k);
@@ -507,19 +516,31 @@
     planned.expansions.concat(planned.english).forEach(function (e) {
       e.forEach(function (alt) { alt.forEach(function (w) { askedWords.add(w); }); });
     });
-    // Before the cards: its chunks are loaded with the ranking's.
+    // Its chunks are loaded with the ranking's, its definitions with the cards.
+    var ranking = !D.incomplete();
     var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
       .filter(function (g) { return !lang || g.language === lang; });
     var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
-    if (D.incomplete()) return none;  // the ranking is not known yet: no card loaded for it
+    if (!ranking) return none;  // the ranking is not known yet: no card loaded for it
     var shown = Array.from(ranked.values()).slice(0, limit);
-    var cards = shown.map(function (h) { return D.card(h[0].language, h[0].docnum); });
-    if (D.incomplete()) return none;
-    var results = shown.map(function (h, i) {
-      var d = h[0], card = cards[i], stop = p.lang[d.language].stop;
-      if (!marks[d.language]) {
-        marks[d.language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, d.language, w); }));
+    // `options.first`: only the first results get their cards (the first screen, drawn at once).
+    var ready = options.first ? shown.slice(0, options.first) : shown;
+    ready.forEach(function (h) {  // the stems an extract marks, per language
+      var language = h[0].language;
+      if (!marks[language]) {
+        marks[language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, language, w); }));
       }
+    });
+    var cards = ready.map(function (h) { return D.card(h[0].language, h[0].docnum); });
+    if (D.incomplete()) {
+      // With the cards: the chunks of the words that begin with a marked stem (the extracts').
+      Object.keys(marks).forEach(function (language) {
+        marks[language].forEach(function (s) { if (!s.startsWith(UNKNOWN) && s) D.wantPrefix(language, s, 3); });
+      });
+      return none;
+    }
+    var results = ready.map(function (h, i) {
+      var d = h[0], card = cards[i], stop = p.lang[d.language].stop;
       var stems = marks[d.language], prefixes = Array.from(stems);
       var irregular = irregulars[d.language] || (irregulars[d.language] = new Set(data.languages[d.language].irregular));
       // Only a word that may have one of these stems is looked up (its chunk loaded): an asked
@@ -536,7 +557,7 @@
       };
     });
     return { results: results, suggestion: suggestion(p, planned.text, corrections), glossary: glossary,
-             notice: notices.length ? notices.join(" ; ") : null };
+             notice: notices.length ? notices.join(" ; ") : null, total: shown.length };
   }
 
   // A query that is only a rule number or a range (`300.3`, `règle 300,3`, `302-303`) opens
@@ -627,7 +648,13 @@
     complete(function () { return ruleTarget(query); }).then(function (target) {
       if (asked !== current) return null;
       if (target) { global.location.replace(target); return null; }
-      return search(query, PAGE_HITS).then(function (found) { if (asked === current) draw(doc, query, found); });
+      // The first screen of results first, then the others (their cards loaded meanwhile).
+      return search(query, PAGE_HITS, { first: FIRST_SCREEN }).then(function (found) {
+        if (asked !== current) return null;
+        draw(doc, query, found, 0);
+        if (found.results.length >= (found.total || 0)) return null;
+        return search(query, PAGE_HITS).then(function (all) { if (asked === current) draw(doc, query, all, found.results.length); });
+      });
     }).catch(function () {
       if (asked === current && status) {
         status.textContent = "Recherche impossible : une partie de l'index n'a pas pu être chargée (réseau coupé ?). Réessayez.";
@@ -667,9 +694,11 @@
     });
   }
 
-  function draw(doc, query, found) {
+  // The results from the `from`th on (the suggestion, glossary and status with the first ones).
+  function draw(doc, query, found, from) {
     var list = doc.getElementById("results"), status = doc.getElementById("search-status");
-    var results = found.results, hint = doc.getElementById("search-suggestion");
+    var results = found.results.slice(from), hint = doc.getElementById("search-suggestion");
+    if (from) { results.forEach(function (r) { drawResult(doc, list, r); }); return; }
     if (hint && found.suggestion) {
       var link = doc.createElement("a");
       link.href = "?q=" + encodeURIComponent(found.suggestion);
@@ -694,38 +723,41 @@
       });
       terms.hidden = false;
     }
-    status.textContent = results.length
-      ? results.length + " résultat" + (results.length > 1 ? "s" : "") + " pour « " + query + " »"
+    var total = found.total || 0;
+    status.textContent = total
+      ? total + " résultat" + (total > 1 ? "s" : "") + " pour « " + query + " »"
       : "Aucun résultat pour « " + query + " ».";
-    results.forEach(function (r) {
-      var li = doc.createElement("li"), head = doc.createElement("p"), a = doc.createElement("a");
-      var where = doc.createElement("span"), text = doc.createElement("p");
-      li.className = "search-hit";
-      head.className = "hit-head";
-      a.href = r.url;
-      a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
-      where.className = "hit-edition";
-      where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
-      head.appendChild(a);
-      head.appendChild(where);
-      if (r.note) {
-        var note = doc.createElement("span");
-        note.className = "hit-note";
-        note.textContent = r.note;
-        head.appendChild(doc.createTextNode(" "));
-        head.appendChild(note);
-      }
-      text.className = "hit-snippet snippet";
-      r.extract.forEach(function (piece) {
-        if (!piece[1]) { text.appendChild(doc.createTextNode(piece[0])); return; }
-        var mark = doc.createElement("mark");
-        mark.textContent = piece[0];
-        text.appendChild(mark);
-      });
-      li.appendChild(head);
-      li.appendChild(text);
-      list.appendChild(li);
+    results.forEach(function (r) { drawResult(doc, list, r); });
+  }
+
+  function drawResult(doc, list, r) {
+    var li = doc.createElement("li"), head = doc.createElement("p"), a = doc.createElement("a");
+    var where = doc.createElement("span"), text = doc.createElement("p");
+    li.className = "search-hit";
+    head.className = "hit-head";
+    a.href = r.url;
+    a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
+    where.className = "hit-edition";
+    where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
+    head.appendChild(a);
+    head.appendChild(where);
+    if (r.note) {
+      var note = doc.createElement("span");
+      note.className = "hit-note";
+      note.textContent = r.note;
+      head.appendChild(doc.createTextNode(" "));
+      head.appendChild(note);
+    }
+    text.className = "hit-snippet snippet";
+    r.extract.forEach(function (piece) {
+      if (!piece[1]) { text.appendChild(doc.createTextNode(piece[0])); return; }
+      var mark = doc.createElement("mark");
+      mark.textContent = piece[0];
+      text.appendChild(mark);
     });
+    li.appendChild(head);
+    li.appendChild(text);
+    list.appendChild(li);
   }
 
   global.judgeSearchRun = search;

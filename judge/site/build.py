@@ -39,6 +39,7 @@ from judge.site.offline_index import SearchFiles, rule_numbers_js, search_files
 from judge.site.templating import (
     FINGERPRINTED,
     asset_name,
+    compact_script,
     edition_path,
     glossary_anchor,
     glossary_path,
@@ -497,8 +498,10 @@ def _static_text_cached(path: str, mtime: float) -> str:
 
 
 def _static_text(name: str) -> str:
+    """An asset as the book ships it (its scripts compacted: `compact_script`)."""
     path = templates_dir() / name
-    return _static_text_cached(str(path), path.stat().st_mtime)
+    text = _static_text_cached(str(path), path.stat().st_mtime)
+    return compact_script(text) if name.endswith(".js") else text
 
 
 # ---------------------------------------------------------------------- public API

@@ -16,10 +16,11 @@ and from any static host):
 Chunk series (`<l>` a language): `t.<l>.<n>` the terms and query words of a range of keys
 (sorted), each with its stem (`s`: a stem, or the length of the word's prefix that is its
 stem) and its postings per field (`f`: [idf, docs, term frequencies, (positions)], as
-exported); `len.<l>.<field>` the field lengths (Whoosh stores at most 256 values: a table of
+exported); `len.<l>` the field lengths, by field (Whoosh stores at most 256 values: a table of
 the values and one character per document); `docs.<l>` the documents ([edition, first
-document] runs, their numbers, and how many documents follow each one that are its
-descendants) and their names; `i.<l>.<c>` the exact words beginning with `c` and their
+document] runs, their numbers (each as the length of the prefix it shares with the one before
+and the rest), how many documents follow each one that are its descendants (comma-separated,
+0 as nothing) and their names (`|`-separated); `i.<l>.<c>` the exact words beginning with `c` and their
 document frequencies (typo correction); `c.<l>.<n>` the cards of a range of documents
 ([title, status, URL, null, removed in, texts, French name]); `r.<n>` the real words (a
 range); `g.<n>` the Comprehensive Rules glossary entries by the words of their names
@@ -47,8 +48,8 @@ CHUNKS_NAME = "JUDGE_SEARCH_CHUNKS"
 NUMBERS_NAME = "JUDGE_RULE_NUMBERS"
 FOLDER = "search"
 # Target sizes of a chunk, in bytes of JSON: a term's postings, a few cards, glossary entries.
-TERM_CHUNK = 4000
-CARD_CHUNK = 2500
+TERM_CHUNK = 2500
+CARD_CHUNK = 1600
 REAL_CHUNK = 8000
 GLOSSARY_CHUNK = 3000
 ENTRY_CHUNK = 3000
@@ -143,6 +144,26 @@ def _descendant_counts(descendants: list[list[int]]) -> list[int]:
     return counts
 
 
+def _prefixed(numbers: list[str]) -> str:
+    """The numbers, space-separated, each as how many characters it shares with the one before
+    (a digit) and the rest (`100 100.1 100.2` -> `0100 3.1 42`)."""
+    out, previous = [], ""
+    for number in numbers:
+        common = 0
+        while common < min(len(number), len(previous), 9) and number[common] == previous[common]:
+            common += 1
+        out.append(f"{common}{number[common:]}")
+        previous = number
+    return " ".join(out)
+
+
+def _names(names: list[str]) -> str:
+    """The documents' name stems, `|`-separated (most are empty)."""
+    if any("|" in name for name in names):
+        raise ValueError("a name holds |")
+    return "|".join(names)
+
+
 def _runs(docs: list[list[str]]) -> list[list[Any]]:
     out: list[list[Any]] = []
     for docnum, (edition, _) in enumerate(docs):
@@ -167,13 +188,12 @@ def search_files(graph: RuleGraph) -> SearchFiles:
                 value = [idf, docs, [_number(tf) for tf in tfs], *([list(p) for p in ps] for ps in positions)]
                 keys.setdefault(term, {}).setdefault("f", {})[field] = value
         chunks[f"t.{language}"] = out.series(f"t.{language}", sorted(keys.items()), TERM_CHUNK)
-        for field, lengths in part["lengths"].items():
-            out.add(f"len.{language}.{field}", _lengths(lengths))
+        out.add(f"len.{language}", {field: _lengths(lengths) for field, lengths in part["lengths"].items()})
         docs = part["docs"]
         out.add(f"docs.{language}", {
-            "runs": _runs(docs), "numbers": " ".join(n for _, n in docs),
-            "descendants": _descendant_counts(part["descendants"]),
-            "names": [" ".join(name) for name in part["names"]],
+            "runs": _runs(docs), "numbers": _prefixed([n for _, n in docs]),
+            "descendants": ",".join(str(c or "") for c in _descendant_counts(part["descendants"])),
+            "names": _names([" ".join(name) for name in part["names"]]),
         })
         initials: dict[str, list[list[Any]]] = {}
         for term, entry in sorted(part["terms"]["exact"].items()):

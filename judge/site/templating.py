@@ -106,6 +106,25 @@ def asset_name(name: str) -> str:
     return _fingerprint(name, (templates_dir() / name).stat().st_mtime_ns)
 
 
+def compact_script(text: str) -> str:
+    """A script as the static book ships it: without indentation, blank lines and the comments
+    that fill whole lines (`//` lines, `/* … */` blocks that begin a line). The book's scripts
+    hold no template literal (a line's leading spaces never belong to a string)."""
+    out: list[str] = []
+    in_comment = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not in_comment and stripped.startswith("/*"):
+            in_comment, stripped = True, stripped[2:]
+        if in_comment:
+            if "*/" not in stripped:
+                continue
+            in_comment, stripped = False, stripped.split("*/", 1)[1].strip()
+        if stripped and not stripped.startswith("//"):
+            out.append(stripped)
+    return "\n".join(out) + "\n"
+
+
 def make_environment(**globals_: Any) -> jinja2.Environment:
     """A fresh environment on `templates_dir()`; keyword arguments become template globals."""
     env = jinja2.Environment(

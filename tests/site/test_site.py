@@ -359,3 +359,29 @@ def test_app_url_refuses_what_is_not_a_server_address(bad: str) -> None:
 
     with pytest.raises(JudgeError, match="--app-url invalide"):
         app_url(bad)
+
+
+def test_site_search_page_preloads_its_scripts(site: Path) -> None:
+    page = parse(site / "search.html")
+    preloaded = [link.get("href") for link in page.iter("link") if link.get("rel") == "preload"]
+    script = next(s for s in page.iter("script") if s.get("data-then"))
+    then = script.get("data-then", "").split()
+    assert then[0].startswith("search/index.")  # the manifest, then the search's scripts
+    assert preloaded == then[1:]  # not the index (a rule number opens without it)
+    for href in preloaded:
+        assert (site / href).is_file(), href
+
+
+def test_site_scripts_keep_their_code_lines_without_indentation_and_comments(site: Path) -> None:
+    from judge.resources import templates_dir
+    from judge.site.templating import asset_name
+
+    for name in ("search.js", "search-match.js", "search-data.js", "rule-jump.js", "book.js"):
+        source = (templates_dir() / name).read_text(encoding="utf-8")
+        shipped = (site / asset_name(name)).read_text(encoding="utf-8")
+        assert len(shipped) < 0.9 * len(source), name
+        lines = shipped.splitlines()
+        assert not [line for line in lines if line != line.strip() or line.startswith("//") or not line], name
+        # every line of code is there, in order (the block comments and // lines are not)
+        code = [line.strip() for line in re.sub(r"^\s*/\*.*?\*/", "", source, flags=re.S | re.M).splitlines()]
+        assert lines == [line for line in code if line and not line.startswith("//")], name
