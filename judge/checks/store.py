@@ -12,91 +12,87 @@ parses nothing, builds no graph and creates no rule. A record holds what the gra
 text block in full and brief, and the keys of its translations — so that both languages are
 put together exactly as the graph path does.
 
-The file is marshal data (str, int, tuple, list, dict, None and bool): loading it cannot run
-code. It is read only when trusted (`judge.cache.open_trusted`). `load_store()` uses it as it
-is when the stamps of its inputs match; else the digest of the inputs decides — the same
-digest keeps the store (new stamps), another one rebuilds it from the graph and the checks'
-rule map. The inputs are every file the store's content depends on: the package's top-level
-modules and the corpus, game and checks subpackages, the manifest and the user's file, every
-rule text, the FR↔EN glossary and each edition's game model.
-Layout: MAGIC, the head's length (8 bytes, little-endian), the head, the records.
+The store is a part of the configuration's knowledge base (`judge.cache.write_kb`): the
+`rules` part holds the catalogue (JSON), with the digest and the stamps of its inputs, and
+the `records` table one row per rule (its `--json` object and its translations' keys as
+JSON, its text blocks as text): reading it runs no code. `load_store()` uses it as it is when
+the stamps of its inputs match; else the digest of the inputs decides — the same digest keeps
+the store (new stamps), another one rebuilds it from the graph and the checks' rule map. The
+inputs are every file the store's content depends on: the package's top-level modules and the
+corpus, game and checks subpackages, the manifest and the user's file, every rule text, the
+FR↔EN glossary and each edition's game model.
 """
 
 from __future__ import annotations
 
-import io
-import marshal
+import json
 from typing import TYPE_CHECKING
 
 from judge.cache import (
+    KnowledgeBase,
     Stamp,
     code_inputs,
-    discard,
+    from_json,
     inputs_digest,
-    open_trusted,
+    open_kb,
     stamps,
+    to_json,
     unchanged,
-    write_atomic,
+    write_kb,
 )
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
-from judge.corpus.config import configured_cache
+from judge.corpus.config import knowledge_base
 from judge.errors import CacheError
 
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import IO, Any
+    from typing import Any
 
-    from judge.cache import StrPath
     from judge.corpus.documents import Edition
     from judge.corpus.graph import RuleGraph
     from judge.corpus.render import ChecksFor
 
-FORMAT = 1
-MAGIC = b"judge rule store\n"
-_LENGTH = 8
+KIND = "rules"
 # (json object without translations, text block, brief text block, translation keys)
 Record = tuple[dict[str, "Any"], str, str, tuple[RuleKey, ...]]
-# (format, digest of the inputs, their stamps, catalogue, where the records of each language
-# of the catalogue begin and end: one boundary per rule and a last one, in the same order)
-Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], ...]]
+# A row of the knowledge base's `records` table: edition, language, number, then the record
+# (its json object and translation keys as JSON).
+Row = tuple[str, str, str, str, str, str, str]
 
 
 def store_path(config: str | None = None) -> str:
-    """Where the store of this configuration lives (`configured_cache`: its head says which
-    inputs it was built from)."""
-    return configured_cache("rules", ".store", config)
+    """Where the store of this configuration lives: its knowledge base
+    (`judge.corpus.config.knowledge_base`)."""
+    return knowledge_base(config)
 
 
 class RuleStore:
-    """A read store: its catalogue, and each rule's output by key."""
+    """A read store: its catalogue, and each rule's output by key — read from its knowledge
+    base (`kb`, kept open: the rows are those of the same file as the catalogue), or from the
+    rows just built when the cache cannot be written."""
 
-    __slots__ = ("_base", "_bounds", "_file", "catalogue", "digest", "stamps")
+    __slots__ = ("_kb", "_rows", "catalogue", "digest", "stamps")
 
-    def __init__(self, head: Head, file: IO[bytes], base: int) -> None:
-        _, self.digest, self.stamps, catalogue, bounds = head
+    def __init__(self, key: str, recorded: tuple[Stamp, ...], catalogue: CatalogueData,
+                 kb: KnowledgeBase | None = None, rows: dict[RuleKey, Row] | None = None) -> None:
+        self.digest, self.stamps = key, recorded
         self.catalogue = Catalogue(catalogue)
-        self._bounds = {entry[0]: b for entry, b in zip(catalogue[2], bounds, strict=True)}
-        self._file, self._base = file, base
-        end = file.seek(0, io.SEEK_END)
-        for entry, b in zip(catalogue[2], bounds, strict=True):
-            if len(b) != len(entry[1]) + 1 or (b and base + b[-1] > end):
-                raise ValueError("rule store cut short or inconsistent")
+        self._kb, self._rows = kb, rows
 
     def _record(self, key: RuleKey) -> Record:
-        at = self.catalogue.position(key)
-        if at is None:
+        if self.catalogue.position(key) is None:
             raise KeyError(key)
-        bounds = self._bounds[key[:2]]
-        try:
-            self._file.seek(self._base + bounds[at])
-            record = marshal.loads(self._file.read(bounds[at + 1] - bounds[at]))
-        except (OSError, EOFError, ValueError, TypeError):
-            record = None
-        if not (isinstance(record, tuple) and len(record) == 4 and isinstance(record[0], dict)
-                and isinstance(record[1], str) and isinstance(record[2], str) and isinstance(record[3], tuple)):
-            discard(self._file.name)  # the next start rebuilds the store
-            raise CacheError(self._file.name)
-        return record  # type: ignore[return-value]  # its shape is checked above
+        if self._kb is None:
+            row: Any = (self._rows or {}).get(key)
+        else:
+            found = self._kb.rows("SELECT * FROM records WHERE edition = ? AND language = ? AND number = ?", key)
+            row = found[0] if found else None
+        record = _record_of(row)
+        if record is None:
+            if self._kb is not None:
+                raise self._kb.corrupt()  # the next start rebuilds the store
+            raise CacheError(KIND)
+        return record
 
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""
@@ -114,81 +110,58 @@ class RuleStore:
         records = [record, *(self._record(t) for t in keys[1:])]
         return "\n\n".join(r[2] if brief else r[1] for r in records)
 
-    def restamped(self, stamps: tuple[Stamp, ...]) -> bytes:
-        """The same store with new stamps (inputs touched, their digest unchanged)."""
-        self._file.seek(self._base)
-        records = self._file.read()
-        bounds = tuple(self._bounds[entry[0]] for entry in self.catalogue.data[2])
-        return _pack((FORMAT, self.digest, stamps, self.catalogue.data, bounds), records)
 
-
-def _pack(head: Head, records: bytes) -> bytes:
-    data = marshal.dumps(head)
-    return MAGIC + len(data).to_bytes(_LENGTH, "little") + data + records
-
-
-def _open(file: IO[bytes]) -> RuleStore | None:
+def _record_of(row: Any) -> Record | None:
+    """The record of a row of `records`, or None when the row is not one."""
     try:
-        if file.read(len(MAGIC)) != MAGIC:
-            return None
-        length = int.from_bytes(file.read(_LENGTH), "little")
-        head = marshal.loads(file.read(length))
-    except (OSError, EOFError, ValueError, TypeError):
+        _, _, _, data, text, brief, translations = row
+        out = json.loads(data)
+        keys = tuple(tuple(k) for k in json.loads(translations))
+    except (TypeError, ValueError):
         return None
-    if not (isinstance(head, tuple) and len(head) == 5 and head[0] == FORMAT and isinstance(head[1], str)
-            and isinstance(head[2], tuple) and isinstance(head[3], tuple) and len(head[3]) == 3
-            and isinstance(head[4], tuple)):
+    if not (isinstance(out, dict) and isinstance(text, str) and isinstance(brief, str)
+            and all(len(k) == 3 and all(isinstance(p, str) for p in k) for k in keys)):
+        return None
+    return out, text, brief, keys  # type: ignore[return-value]  # its shape is checked above
+
+
+def read_store(path: str) -> RuleStore | None:
+    """The store of the knowledge base at `path` (whatever its stamps), or None when absent,
+    untrusted or corrupt."""
+    kb = open_kb(path)
+    if kb is None:
         return None
     try:
-        return RuleStore(head, file, len(MAGIC) + _LENGTH + length)
-    except (TypeError, ValueError, KeyError, IndexError):
+        found = kb.part(KIND)
+    except CacheError:
         return None
+    if found is not None:
+        try:
+            catalogue = from_json(found[2], ())
+            return RuleStore(found[0], found[1], catalogue, kb)
+        except (ValueError, TypeError, KeyError, IndexError):
+            pass
+    kb.close()
+    return None
 
 
-def read_store(path: StrPath) -> RuleStore | None:
-    """The store at `path` (whatever its stamps), or None when absent, untrusted or corrupt."""
-    handle = open_trusted(path)
-    if handle is None:
-        return None
-    store = _open(handle)
-    if store is None:
-        handle.close()
-    return store
-
-
-def store_bytes(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor, key: str,
-                stamps: tuple[Stamp, ...]) -> bytes:
-    """The store of a graph: `checks_for` names each rule's checks in `--json`, `worded` in
-    the text; `key` is the digest of the inputs, `stamps` theirs."""
+def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> list[Row]:
+    """The records of a graph, as rows: `checks_for` names each rule's checks in `--json`,
+    `worded` in the text."""
     from judge.corpus.render import rule_json, rule_text
 
-    catalogue = graph.catalogue
-    records: list[bytes] = []
-    position = 0
-    bounds: list[tuple[int, ...]] = []
-    for (edition, language), numbers, _, _ in catalogue.data[2]:
-        starts = [position]
+    rows: list[Row] = []
+    for (edition, language), numbers, _, _ in graph.catalogue.data[2]:
         for number in numbers:
             rule = graph.at((edition, language, number))
-            record: Record = (
-                rule_json(graph, rule, checks_for, with_translations=False),
+            rows.append((
+                edition, language, number,
+                to_json(rule_json(graph, rule, checks_for, with_translations=False)),
                 rule_text(graph, rule, worded, with_translations=False),
                 rule_text(graph, rule, worded, brief=True, with_translations=False),
-                tuple((t.edition, t.language, t.number) for t in graph.translations(rule)),
-            )
-            data = marshal.dumps(record)
-            records.append(data)
-            position += len(data)
-            starts.append(position)
-        bounds.append(tuple(starts))
-    return _pack((FORMAT, key, stamps, catalogue.data, tuple(bounds)), b"".join(records))
-
-
-def loaded(data: bytes) -> RuleStore:
-    """A store from the bytes `store_bytes` wrote (just built: no file to read back)."""
-    store = _open(io.BytesIO(data))
-    assert store is not None  # written by store_bytes above
-    return store
+                to_json([(t.edition, t.language, t.number) for t in graph.translations(rule)]),
+            ))
+    return rows
 
 
 def load_store(config: str | None = None) -> RuleStore:
@@ -221,18 +194,24 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
     recorded = stamps(inputs)  # before the files are read: a later change shows
     key = inputs_digest(repr(editions), inputs)
     if old is not None and old.digest == key:
-        data = old.restamped(recorded)
-    else:
-        from judge.progress import say
+        head = to_json(old.catalogue.data)
+        write_kb(path, [(KIND, "", key, recorded, head)])
+        old.stamps = recorded
+        return old
+    from judge.progress import say
 
-        graph = RuleGraph(editions, load_documents(editions))
-        say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
-        checks_for = load_checks_for(editions)
+    graph = RuleGraph(editions, load_documents(editions))
+    say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
+    checks_for = load_checks_for(editions)
 
-        def worded(edition: str, number: str) -> tuple[str, ...]:
-            # The text names each check by the question it answers, in French.
-            return tuple(check_label(name) for name in checks_for(edition, number))
+    def worded(edition: str, number: str) -> tuple[str, ...]:
+        # The text names each check by the question it answers, in French.
+        return tuple(check_label(name) for name in checks_for(edition, number))
 
-        data = store_bytes(graph, checks_for, worded, key, recorded)
-    write_atomic(path, data)
-    return loaded(data)
+    rows = store_rows(graph, checks_for, worded)
+    catalogue = graph.catalogue.data
+    if write_kb(path, [(KIND, "", key, recorded, to_json(catalogue))], rows):
+        store = read_store(path)
+        if store is not None and store.digest == key:
+            return store
+    return RuleStore(key, recorded, from_json(to_json(catalogue), ()), rows={r[:3]: r for r in rows})

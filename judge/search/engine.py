@@ -6,12 +6,13 @@ terms read from Whoosh's postings and scored by its BM25F, query words stemmed w
 Snowball stemmers (words of the query vocabulary only, `judge.search.tokens`), and what a hit
 shows read from Whoosh's stored fields, so no rule graph is needed at query time. Opening:
 `index_for(graph)` (a process that holds the graph) or `open_configured(config)` (`judge
-search`: a pointer file names the index folder while none of its inputs changed).
+search`: the knowledge base's `search` part names the index folder while none of its inputs
+changed).
 """
 
 from __future__ import annotations
 
-import marshal
+import json
 import threading
 import weakref
 from pathlib import Path
@@ -19,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
-from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomic
-from judge.corpus.config import configured_cache
+from judge.cache import cache_path, read_part, stamps, unchanged, write_kb
+from judge.corpus.config import knowledge_base
 from judge.corpus.lexicon import glossary
 from judge.corpus.names import match_terms, name_key
 from judge.normalize import fold
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from judge.corpus.graph import RuleGraph
     from judge.search.match import TermPostings
 
-POINTER_FORMAT = 2
+POINTER = "search"  # the knowledge base part that names the index folder
 
 
 def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
@@ -266,19 +267,19 @@ def index_for(graph: RuleGraph) -> RuleIndex:
         return index
 
 
-def _pointed(pointer: str) -> RuleIndex | None:
-    """The index the pointer names, when none of its inputs changed since it was written."""
-    found = read_marshal(pointer)
-    if not (isinstance(found, tuple) and len(found) == 3 and found[0] == POINTER_FORMAT
-            and isinstance(found[1], str) and isinstance(found[2], tuple)):
+def _pointed(kb: str) -> RuleIndex | None:
+    """The index the knowledge base's pointer names, when none of its inputs changed since it
+    was written."""
+    found = read_part(kb, POINTER)
+    if found is None or not unchanged(found[1]):
         return None
-    recorded: tuple[Stamp, ...] = found[2]
     try:
-        if not unchanged(recorded):
-            return None
-    except (TypeError, ValueError):  # a stamp of another shape
+        name = json.loads(found[2])
+    except ValueError:
         return None
-    folder = Path(cache_path(found[1]))
+    if not isinstance(name, str) or not name.startswith("index-") or "/" in name:
+        return None
+    folder = Path(cache_path(name))
     indexes = open_folder(folder)
     record = record_of(folder)
     return None if indexes is None or record is None else RuleIndex(indexes, record, folder=folder)
@@ -286,11 +287,12 @@ def _pointed(pointer: str) -> RuleIndex | None:
 
 def open_configured(config: str | None = None) -> RuleIndex:
     """The index of the corpus (the manifest plus the user's configuration `config`) from the
-    cache, found through a pointer (`search-<configuration>.pointer`: the index's folder and
-    the stamps of every input of its key) while no input changed: no graph loaded. Otherwise
-    the key is computed again; the graph is loaded only to build a missing index."""
-    pointer = configured_cache("search", ".pointer", config)
-    found = _pointed(pointer)
+    cache, found through a pointer (the `search` part of the configuration's knowledge base:
+    the index's folder and the stamps of every input of its key) while no input changed: no
+    graph loaded. Otherwise the key is computed again; the graph is loaded only to build a
+    missing index."""
+    kb = knowledge_base(config)
+    found = _pointed(kb)
     if found is not None:
         return found
     from judge.cache import code_inputs
@@ -302,14 +304,15 @@ def open_configured(config: str | None = None) -> RuleIndex:
     name = index_name(editions)[0]
     folder = Path(cache_path(name))
     indexes, record, notice = open_folder(folder), record_of(folder), None
+    pointer = [(POINTER, "", name, recorded, json.dumps(name))]
     if indexes is None or record is None:
         from judge.corpus.loader import load_graph
 
         index = open_index(load_graph(config))
         if record_of(folder) is not None:
-            write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+            write_kb(kb, pointer)
         return index
-    write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+    write_kb(kb, pointer)
     return RuleIndex(indexes, record, notice, folder)
 
 
