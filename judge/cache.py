@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterable
     from pathlib import Path
-    from typing import Any
+    from typing import IO, Any
 
     StrPath = str | os.PathLike[str]
 
@@ -153,6 +153,28 @@ def trusted(path: StrPath) -> bool:
         _warn(path, "ni fichier ordinaire ni dossier")
         return False
     return _trusted_info(path, info)
+
+
+def open_trusted(path: StrPath) -> IO[bytes] | None:
+    """`path` opened for reading when it is a regular file we trust (checked on the open file
+    itself, so it cannot be swapped in between), else None."""
+    # Opened without blocking (a FIFO planted in the cache folder would block a plain open
+    # until someone writes to it), then checked to be a regular file before any read.
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not (info.st_mode & 0o170000 == 0o100000 and _trusted_info(path, info)):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)
+        # The file object keeps the path as its name (the store names it in its messages).
+        return open(path, "rb", opener=lambda _path, _flags: fd)
+    except OSError:
+        os.close(fd)
+        return None
 
 
 def discard(path: StrPath) -> None:
@@ -408,7 +430,7 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
     folder = os.path.dirname(path)
     try:
         ensure_dir(folder)
-        with _folder_lock(folder):
+        with _FolderLock(folder):
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".sqlite", dir=folder)
             os.close(fd)
             try:
@@ -460,7 +482,7 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
         db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("judge", __version__)))
 
 
-class _folder_lock:  # noqa: N801  (used as a context manager)
+class _FolderLock:
     """An exclusive lock on the cache folder (`flock`; none where there is no `fcntl`)."""
 
     def __init__(self, folder: str) -> None:

@@ -36,7 +36,6 @@ from judge.search.tokens import TOKEN_PATTERN, in_vocabulary, never_stemmed, une
 from judge.search.words import WORDS_FILE, read_words, real_words
 
 if TYPE_CHECKING:
-    from judge.cache import Stamp
     from judge.corpus.graph import RuleGraph
     from judge.search.match import TermPostings
 
