@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cache_support import kb_file, parts, spoil
+
 from judge.cache import (
     code_inputs,
     ensure_dir,

@@ -52,27 +52,33 @@ def configured_cache(kind: str, suffix: str, config: str | None = None) -> str:
     """The cache file `<kind>-<key><suffix>` of this configuration: one per version of judge
     and of Python, installed package, embedded corpus and user file. Its content says which
     inputs it was made from (their stamps, a digest)."""
-    found = find_config(config)
+    return _cache_of(kind, suffix, find_config(config))
+
+
+def _cache_of(kind: str, suffix: str, found: str | None) -> str:
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{package}\0"
             f"{rules_folder()}\0{found and os.path.realpath(found)}")
     return cache_path(f"{kind}-{digest(seed.encode()).hexdigest()}{suffix}")
 
 
-_current: list[str] = []
+# The user's file of the configuration this process last read (`knowledge_base`), if any.
+_current: list[str | None] = []
 
 
 def knowledge_base(config: str | None = None) -> str:
     """The knowledge base of this configuration (`kb-<key>.sqlite`, `judge.cache.write_kb`):
-    one SQLite file holding every cache of its corpus but Whoosh's index. It becomes the
-    process's current one (`current_knowledge_base`)."""
-    path = configured_cache("kb", ".sqlite", config)
-    _current[:] = [path]
-    return path
+    one SQLite file holding every cache of its corpus but Whoosh's index. Its configuration
+    becomes the process's current one (`current_knowledge_base`)."""
+    found = find_config(config)
+    _current[:] = [found]
+    return _cache_of("kb", ".sqlite", found)
 
 
 def current_knowledge_base() -> str:
     """The knowledge base of the configuration this process last read (`knowledge_base`),
     else of the default one: where caches keyed by their own inputs (the parsed editions of
     a graph, a game model file) are kept."""
-    return _current[0] if _current else knowledge_base()
+    if not _current:
+        return knowledge_base()
+    return _cache_of("kb", ".sqlite", _current[0])

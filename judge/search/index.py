@@ -28,7 +28,7 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from judge.cache import cache_dir, ensure_dir, trusted
 from judge.progress import number, say
 from judge.search.analysis import FrenchAnalyzer, analyze_terms
-from judge.search.export import EXPORT_PART, Stored, build_export, index_name
+from judge.search.export import EXPORT_FORMAT, EXPORT_PART, Stored, build_export, index_name
 from judge.search.fields import GLOSSARY
 from judge.search.words import WORDS_FILE
 
@@ -283,12 +283,13 @@ def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
     from judge.corpus.config import current_knowledge_base
 
     name = index_name(graph.editions)[0]
+    key = f"{name} {EXPORT_FORMAT}"
     kb = current_knowledge_base()
     found = read_part(kb, EXPORT_PART)
-    if found is not None and found[0] == name:
+    if found is not None and found[0] == key:
         return Stored(found[2]), None
     indexes, notice = open_or_build(graph)
     say("Index de recherche : export pour le livre…")
     text = to_json(build_export(graph, indexes, name))
-    write_kb(kb, [(EXPORT_PART, "", name, (), text)])
+    write_kb(kb, [(EXPORT_PART, "", key, (), text)])
     return Stored(text), notice
