@@ -264,14 +264,16 @@ class KnowledgeBase:
         self.path, self._db, self._lock = path, db, threading.Lock()
 
     def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-        """The rows of a query; a file found corrupt is removed (`KnowledgeBaseError`)."""
+        """The rows of a query. A file found corrupt (`sqlite3.DatabaseError`, raised again)
+        is removed first: the next start rebuilds it."""
         import sqlite3
 
         with self._lock:
             try:
                 return self._db.execute(sql, args).fetchall()
             except sqlite3.DatabaseError:
-                raise self.corrupt() from None
+                self.discard()
+                raise
 
     def part(self, kind: str, name: str = "") -> Part | None:
         """The part `kind`/`name`, or None when absent; one whose value does not match its
@@ -290,12 +292,9 @@ class KnowledgeBase:
         except (ValueError, TypeError):
             return None
 
-    def corrupt(self) -> Exception:
-        """The error of a file found unreadable while read: it is removed, rebuilt next time."""
-        from judge.errors import CacheError
-
+    def discard(self) -> None:
+        """Remove the file, found unreadable while read: it is rebuilt next time."""
         discard(self.path)
-        return CacheError(self.path)
 
     def close(self) -> None:
         self._db.close()
@@ -362,9 +361,11 @@ def read_part(path: str, kind: str, name: str = "") -> Part | None:
     kb = open_kb(path)
     if kb is None:
         return None
+    import sqlite3
+
     try:
         return kb.part(kind, name)
-    except Exception:  # a corrupt file: removed by `rows`, the part is rebuilt
+    except sqlite3.DatabaseError:  # a corrupt file: removed by `rows`, the part is rebuilt
         return None
     finally:
         kb.close()

@@ -85,12 +85,19 @@ class RuleStore:
         if self._kb is None:
             row: Any = (self._rows or {}).get(key)
         else:
-            found = self._kb.rows("SELECT * FROM records WHERE edition = ? AND language = ? AND number = ?", key)
+            import sqlite3
+
+            try:
+                found = self._kb.rows("SELECT * FROM records WHERE edition = ? AND language = ? AND number = ?",
+                                      key)
+            except sqlite3.DatabaseError:
+                raise CacheError(self._kb.path) from None  # removed: the next start rebuilds it
             row = found[0] if found else None
         record = _record_of(row)
         if record is None:
             if self._kb is not None:
-                raise self._kb.corrupt()  # the next start rebuilds the store
+                self._kb.discard()  # the next start rebuilds the store
+                raise CacheError(self._kb.path)
             raise CacheError(KIND)
         return record
 
@@ -131,9 +138,12 @@ def read_store(path: str) -> RuleStore | None:
     kb = open_kb(path)
     if kb is None:
         return None
+    import sqlite3
+
     try:
         found = kb.part(KIND)
-    except CacheError:
+    except sqlite3.DatabaseError:  # the file was removed: rebuilt
+        kb.close()
         return None
     if found is not None:
         try:

@@ -1,8 +1,8 @@
 """Which user configuration file applies: `--config FILE` or `$JUDGE_CONFIG` (nothing else).
 
 Apart from `judge.corpus.manifest` (which reads it) so that a warm start finds the file, to
-name its caches, without importing the record types (nor `pathlib`: the file is named by a
-string).
+name its knowledge base (`knowledge_base`: the one cache file of a configuration), without
+importing the record types (nor `pathlib`: the file is named by a string).
 """
 
 from __future__ import annotations
@@ -48,14 +48,10 @@ def find_config(explicit: str | None = None) -> str | None:
     return named
 
 
-def configured_cache(kind: str, suffix: str, config: str | None = None) -> str:
-    """The cache file `<kind>-<key><suffix>` of this configuration: one per version of judge
-    and of Python, installed package, embedded corpus and user file. Its content says which
-    inputs it was made from (their stamps, a digest)."""
-    return _cache_of(kind, suffix, find_config(config))
-
-
 def _cache_of(kind: str, suffix: str, found: str | None) -> str:
+    """The cache file `<kind>-<key><suffix>` of the configuration whose user file is `found`:
+    one per version of judge and of Python, installed package, embedded corpus and user
+    file. Its content says which inputs it was made from (their stamps, a digest)."""
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{package}\0"
             f"{rules_folder()}\0{found and os.path.realpath(found)}")
