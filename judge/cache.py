@@ -320,11 +320,12 @@ def open_kb(path: str) -> KnowledgeBase | None:
     if not os.path.exists(path) or not trusted(path) or not _whole(path):
         return None
     import sqlite3
-    from urllib.parse import quote
 
+    # A URI (the characters it gives a meaning to escaped): opened read-only, and `immutable`
+    # (judge never changes the file in place, it is replaced), so no locking.
+    name = path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
     try:
-        # `immutable`: judge never changes the file in place (it is replaced), so no locking.
-        db = sqlite3.connect(f"file:{quote(path)}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        db = sqlite3.connect(f"file:{name}?mode=ro&immutable=1", uri=True, check_same_thread=False)
     except sqlite3.Error:
         return None
     try:
@@ -379,12 +380,21 @@ def to_json(value: Any) -> str:
     return json.dumps(value, default=_encode, ensure_ascii=False, separators=(",", ":"))
 
 
-def _encode(value: Any) -> dict[str, Any]:
-    import dataclasses
+_init_fields: dict[type, tuple[str, ...]] = {}
 
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
-        raise TypeError(f"not JSON: {type(value).__name__}")
-    return {"@": type(value).__name__, **{f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}}
+
+def _encode(value: Any) -> dict[str, Any]:
+    cls = type(value)
+    names = _init_fields.get(cls)
+    if names is None:
+        import dataclasses
+
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise TypeError(f"not JSON: {cls.__name__}")
+        names = _init_fields[cls] = tuple(f.name for f in dataclasses.fields(value) if f.init)
+    out = {name: getattr(value, name) for name in names}
+    out["@"] = cls.__name__
+    return out
 
 
 def from_json(text: str, classes: Iterable[type]) -> Any:
