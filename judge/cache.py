@@ -239,58 +239,54 @@ def unchanged(recorded: tuple[Stamp, ...]) -> bool:
 KB_FORMAT = 1
 _SCHEMA = (
     "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # One value per kind and name: the digest of its inputs, their stamps (JSON), the value
-    # (JSON: plain data, reading it runs no code) and the value's checksum.
+    # One value per kind and name: the digest of its inputs, the value (text, JSON for most:
+    # plain data, reading it runs no code) and the value's checksum.
     "CREATE TABLE parts (kind TEXT NOT NULL, name TEXT NOT NULL, digest TEXT NOT NULL,"
-    " stamps TEXT NOT NULL, checksum TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, name))",
-    # The rule store's records (`judge.checks.store`): what `judge rule` prints of each rule.
-    "CREATE TABLE records (edition TEXT NOT NULL, language TEXT NOT NULL, number TEXT NOT NULL,"
-    " json TEXT NOT NULL, text TEXT NOT NULL, brief TEXT NOT NULL, translations TEXT NOT NULL,"
-    " PRIMARY KEY (edition, language, number))",
+    " checksum TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, name))",
+    # The stamps of a part's inputs (`stamps`), in order; a racy one has no signature.
+    "CREATE TABLE stamps (kind TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,"
+    " path TEXT NOT NULL, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER,"
+    " PRIMARY KEY (kind, name, position))",
 )
-# (digest of the inputs, their stamps, the value: its JSON text)
+_TABLES = ("meta", "parts", "stamps")
+# (digest of the inputs, their stamps, the value's text)
 Part = tuple[str, "tuple[Stamp, ...]", str]
+# A table a part's owner adds (`write_kb`): its CREATE statement and its rows.
+Table = tuple[str, "Iterable[tuple[Any, ...]]"]
 
 
 class KnowledgeBase:
     """One knowledge base file opened read-only (`open_kb`): a snapshot (the file is never
-    changed in place, only replaced), shared by threads (one query at a time)."""
+    changed in place, only replaced). Threads may share it (SQLite's serialized mode)."""
 
-    __slots__ = ("_db", "_lock", "path")
+    __slots__ = ("_db", "path")
 
     def __init__(self, path: str, db: sqlite3.Connection) -> None:
-        import threading
-
-        self.path, self._db, self._lock = path, db, threading.Lock()
+        self.path, self._db = path, db
 
     def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         """The rows of a query. A file found corrupt (`sqlite3.DatabaseError`, raised again)
         is removed first: the next start rebuilds it."""
         import sqlite3
 
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError:
-                self.discard()
-                raise
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError:
+            self.discard()
+            raise
 
     def part(self, kind: str, name: str = "") -> Part | None:
         """The part `kind`/`name`, or None when absent; one whose value does not match its
         checksum is absent too (it is written again)."""
-        found = self.rows("SELECT digest, stamps, checksum, value FROM parts WHERE kind = ? AND name = ?",
-                          (kind, name))
+        found = self.rows("SELECT digest, checksum, value FROM parts WHERE kind = ? AND name = ?", (kind, name))
         if not found:
             return None
-        key, recorded, checksum, value = found[0]
+        key, checksum, value = found[0]
         if not isinstance(value, str) or checksum != _checksum(value):
             return None
-        try:
-            import json
-
-            return key, _stamps_of(json.loads(recorded)), value
-        except (ValueError, TypeError):
-            return None
+        recorded = self.rows("SELECT path, size, mtime, ctime, inode FROM stamps WHERE kind = ? AND name = ?"
+                             " ORDER BY position", (kind, name))
+        return key, tuple((p, None if size is None else (size, m, c, i)) for p, size, m, c, i in recorded), value
 
     def discard(self) -> None:
         """Remove the file, found unreadable while read: it is rebuilt next time."""
@@ -302,16 +298,6 @@ class KnowledgeBase:
 
 def _checksum(value: str) -> str:
     return str(digest(value.encode("utf-8", "surrogatepass")).hexdigest())
-
-
-def _stamps_of(data: Any) -> tuple[Stamp, ...]:
-    """Stamps read back from JSON (lists) as `stamps` makes them (tuples)."""
-    out: list[Stamp] = []
-    for path, signature in data:
-        if not isinstance(path, str) or not (signature is None or len(signature) == 4):
-            raise ValueError(path)
-        out.append((path, None if signature is None else tuple(signature)))
-    return tuple(out)
 
 
 def open_kb(path: str) -> KnowledgeBase | None:
@@ -427,14 +413,14 @@ def _tuples(value: Any) -> Any:
 
 
 def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], str]] = (),
-             records: Iterable[tuple[str, str, str, str, str, str, str]] | None = None) -> bool:
-    """Add or replace `parts` (kind, name, digest, stamps, value as JSON) in the knowledge base
-    at `path` (and, when given, replace all the rule store's `records`), atomically: the file
-    is copied into a temporary file of the same folder, changed there, then renamed over it;
-    writers take turns (a lock on the folder), so that none loses another's parts. False when
-    the cache cannot be written (a read-only or full folder only costs speed)."""
+             tables: dict[str, Table] | None = None) -> bool:
+    """Add or replace `parts` (kind, name, digest, stamps, value) in the knowledge base at
+    `path`, and replace the `tables` named (a part's owner's own: CREATE statement and rows),
+    atomically: the file is copied into a temporary file of the same folder, changed there,
+    then renamed over it; writers take turns (a lock on the folder), so that none loses
+    another's parts. False when the cache cannot be written (a read-only or full folder only
+    costs speed)."""
     import contextlib
-    import json
     import sqlite3
     import tempfile
 
@@ -449,13 +435,20 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
                 try:
                     _copy_or_create(path, db)
                     with db:
-                        db.executemany(
-                            "INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?, ?)",
-                            ((kind, name, key, json.dumps(recorded), _checksum(value), value)
-                             for kind, name, key, recorded, value in parts))
-                        if records is not None:
-                            db.execute("DELETE FROM records")
-                            db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?)", records)
+                        for kind, name, key, recorded, value in parts:
+                            db.execute("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?)",
+                                       (kind, name, key, _checksum(value), value))
+                            db.execute("DELETE FROM stamps WHERE kind = ? AND name = ?", (kind, name))
+                            db.executemany("INSERT INTO stamps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                           ((kind, name, n, p, *(signature or (None,) * 4))
+                                            for n, (p, signature) in enumerate(recorded)))
+                        for table, (create, rows) in (tables or {}).items():
+                            if table in _TABLES:
+                                raise ValueError(table)
+                            db.execute(f"DROP TABLE IF EXISTS {table}")
+                            db.execute(create)
+                            columns = len(db.execute(f"PRAGMA table_info({table})").fetchall())
+                            db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * columns)})", rows)
                 finally:
                     db.close()
                 os.chmod(tmp, 0o600)
@@ -478,14 +471,13 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
     old = open_kb(path)
     if old is not None:
         try:
-            with old._lock:
-                old._db.backup(db)
+            old._db.backup(db)
             return
         except sqlite3.DatabaseError:
             pass
         finally:
             old.close()
-        for table in ("meta", "parts", "records"):
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
             db.execute(f"DROP TABLE IF EXISTS {table}")
     with db:
         for statement in _SCHEMA:

@@ -139,7 +139,7 @@ def _planted_copy(warm: Path, tmp_path: Path) -> tuple[Path, Path]:
     cache = tmp_path / "cache"
     shutil.copytree(warm, cache)
     kb = kb_file(cache)
-    spoil(kb, "UPDATE records SET text = 'PLANTED', brief = 'PLANTED'")
+    spoil(kb, "UPDATE store_records SET text = 'PLANTED', brief = 'PLANTED'")
     return cache, kb
 
 

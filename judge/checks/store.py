@@ -12,27 +12,28 @@ parses nothing, builds no graph and creates no rule. A record holds what the gra
 text block in full and brief, and the keys of its translations — so that both languages are
 put together exactly as the graph path does.
 
-The store is a part of the configuration's knowledge base (`judge.cache.write_kb`): the
-`rules` part holds the catalogue (JSON), with the digest and the stamps of its inputs, and
-the `records` table one row per rule (its `--json` object and its translations' keys as
-JSON, its text blocks as text): reading it runs no code. `load_store()` uses it as it is when
-the stamps of its inputs match; else the digest of the inputs decides — the same digest keeps
-the store (new stamps), another one rebuilds it from the graph and the checks' rule map. The
-inputs are every file the store's content depends on: the package's top-level modules and the
+The store is kept in the configuration's knowledge base (`judge.cache.write_kb`): its `rules`
+part (the newest edition, with the digest and the stamps of its inputs) and three tables of
+its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
+titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
+as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
+decodes no JSON and reading runs no code. `load_store()` uses it as it is when the stamps of
+its inputs match; else the digest of the inputs decides — the same digest keeps the store
+(new stamps), another one rebuilds it from the graph and the checks' rule map. The inputs
+are every file the store's content depends on: the package's top-level modules and the
 corpus, game and checks subpackages, the manifest and the user's file, every rule text, the
 FR↔EN glossary and each edition's game model.
 """
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from judge.cache import (
     KnowledgeBase,
     Stamp,
+    Table,
     code_inputs,
-    from_json,
     inputs_digest,
     open_kb,
     stamps,
@@ -53,8 +54,20 @@ if TYPE_CHECKING:
     from judge.corpus.render import ChecksFor
 
 KIND = "rules"
-# (json object without translations, text block, brief text block, translation keys)
-Record = tuple[dict[str, "Any"], str, str, tuple[RuleKey, ...]]
+TABLES = {
+    "store_editions": "CREATE TABLE store_editions (position INTEGER PRIMARY KEY, id TEXT NOT NULL,"
+                      " label TEXT NOT NULL, released TEXT, languages TEXT NOT NULL, removed TEXT NOT NULL,"
+                      " removed_by TEXT NOT NULL, game TEXT)",
+    "store_languages": "CREATE TABLE store_languages (position INTEGER PRIMARY KEY, edition TEXT NOT NULL,"
+                       " language TEXT NOT NULL, numbers TEXT NOT NULL, titles TEXT NOT NULL,"
+                       " subrules TEXT NOT NULL)",
+    "store_records": "CREATE TABLE store_records (edition TEXT NOT NULL, language TEXT NOT NULL,"
+                     " number TEXT NOT NULL, json TEXT NOT NULL, text TEXT NOT NULL, brief TEXT NOT NULL,"
+                     " translations TEXT NOT NULL, PRIMARY KEY (edition, language, number))",
+}
+_NO_TITLE = "\x00"  # a title line that stands for None
+# (json object without translations, as JSON; text block, brief text block, translation keys)
+Record = tuple[str, str, str, tuple[RuleKey, ...]]
 # A row of the knowledge base's `records` table: edition, language, number, then the record
 # (its json object and translation keys as JSON).
 Row = tuple[str, str, str, str, str, str, str]
@@ -88,8 +101,8 @@ class RuleStore:
             import sqlite3
 
             try:
-                found = self._kb.rows("SELECT * FROM records WHERE edition = ? AND language = ? AND number = ?",
-                                      key)
+                found = self._kb.rows("SELECT * FROM store_records WHERE edition = ? AND language = ?"
+                                      " AND number = ?", key)
             except sqlite3.DatabaseError:
                 raise CacheError(self._kb.path) from None  # removed: the next start rebuilds it
             row = found[0] if found else None
@@ -104,9 +117,23 @@ class RuleStore:
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""
         record = self._record(key)
-        out = record[0]
+        out = self._decoded(record)
         if with_translations:
-            out["translations"] = [self._record(t)[0] for t in record[3]]
+            out["translations"] = [self._decoded(self._record(t)) for t in record[3]]
+        return out
+
+    def _decoded(self, record: Record) -> dict[str, Any]:
+        import json
+
+        try:
+            out = json.loads(record[0])
+        except ValueError:
+            out = None
+        if not isinstance(out, dict):
+            if self._kb is not None:
+                self._kb.discard()  # the next start rebuilds the store
+                raise CacheError(self._kb.path)
+            raise CacheError(KIND)
         return out
 
     def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
@@ -119,45 +146,79 @@ class RuleStore:
 
 
 def _record_of(row: Any) -> Record | None:
-    """The record of a row of `records`, or None when the row is not one."""
+    """The record of a row of `store_records`, or None when the row is not one."""
     try:
         _, _, _, data, text, brief, translations = row
-        out = json.loads(data)
-        keys = tuple(tuple(k) for k in json.loads(translations))
-    except (TypeError, ValueError):
+        keys = tuple(tuple(line.split("\t")) for line in translations.split("\n") if line)
+    except (TypeError, ValueError, AttributeError):
         return None
-    if not (isinstance(out, dict) and isinstance(text, str) and isinstance(brief, str)
-            and all(len(k) == 3 and all(isinstance(p, str) for p in k) for k in keys)):
+    if not (isinstance(data, str) and isinstance(text, str) and isinstance(brief, str)
+            and all(len(k) == 3 for k in keys)):
         return None
-    return out, text, brief, keys  # type: ignore[return-value]  # its shape is checked above
+    return data, text, brief, keys  # type: ignore[return-value]  # its shape is checked above
 
 
 def read_store(path: str) -> RuleStore | None:
     """The store of the knowledge base at `path` (whatever its stamps), or None when absent,
     untrusted or corrupt."""
+    import sqlite3
+
     kb = open_kb(path)
     if kb is None:
         return None
-    import sqlite3
-
     try:
         found = kb.part(KIND)
+        catalogue = None if found is None else _catalogue(kb, found[2])
     except sqlite3.DatabaseError:  # the file was removed: rebuilt
+        catalogue = None
+    if found is None or catalogue is None:
         kb.close()
         return None
-    if found is not None:
-        try:
-            catalogue = from_json(found[2], ())
-            return RuleStore(found[0], found[1], catalogue, kb)
-        except (ValueError, TypeError, KeyError, IndexError):
-            pass
-    kb.close()
-    return None
+    return RuleStore(found[0], found[1], catalogue, kb)
+
+
+def _catalogue(kb: KnowledgeBase, newest: str) -> CatalogueData | None:
+    """The catalogue of the store's tables, or None when they do not hold one."""
+    editions = kb.rows("SELECT id, label, released, languages, removed, removed_by, game FROM store_editions"
+                       " ORDER BY position")
+    languages = kb.rows("SELECT edition, language, numbers, titles, subrules FROM store_languages"
+                        " ORDER BY position")
+    out = []
+    for edition, language, numbers, titles, subrules in languages:
+        listed = tuple(numbers.split("\n")) if numbers else ()
+        named = tuple(None if t == _NO_TITLE else t for t in titles.split("\n")) if numbers else ()
+        under = tuple(tuple(line.split()) for line in subrules.split("\n")) if numbers else ()
+        if not len(listed) == len(named) == len(under):
+            return None
+        out.append(((edition, language), listed, named, under))
+    facts = tuple((i, label, released, tuple(langs.split()), tuple(removed.split()), removed_by, game)
+                  for i, label, released, langs, removed, removed_by, game in editions)
+    return facts, newest, tuple(out)
+
+
+def _tables(graph: RuleGraph, rows: list[Row]) -> dict[str, Table] | None:
+    """The store's tables for a graph's catalogue and records (None when a number or a title
+    cannot be written one a line)."""
+    editions, _, languages = graph.catalogue.data
+    lines = [n for _, numbers, titles, _ in languages for n in (*numbers, *(t or "" for t in titles))]
+    if any("\n" in line or line == _NO_TITLE for line in lines) or any(
+            " " in n for _, numbers, _, _ in languages for n in numbers):
+        return None
+    return {
+        "store_editions": (TABLES["store_editions"], [
+            (n, i, label, released, " ".join(langs), " ".join(removed), removed_by, game)
+            for n, (i, label, released, langs, removed, removed_by, game) in enumerate(editions)]),
+        "store_languages": (TABLES["store_languages"], [
+            (n, edition, language, "\n".join(numbers), "\n".join(_NO_TITLE if t is None else t for t in titles),
+             "\n".join(" ".join(s) for s in subrules))
+            for n, ((edition, language), numbers, titles, subrules) in enumerate(languages)]),
+        "store_records": (TABLES["store_records"], rows),
+    }
 
 
 def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> list[Row]:
-    """The records of a graph, as rows: `checks_for` names each rule's checks in `--json`,
-    `worded` in the text."""
+    """The records of a graph, as rows of `store_records`: `checks_for` names each rule's
+    checks in `--json`, `worded` in the text."""
     from judge.corpus.render import rule_json, rule_text
 
     rows: list[Row] = []
@@ -169,7 +230,7 @@ def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> li
                 to_json(rule_json(graph, rule, checks_for, with_translations=False)),
                 rule_text(graph, rule, worded, with_translations=False),
                 rule_text(graph, rule, worded, brief=True, with_translations=False),
-                to_json([(t.edition, t.language, t.number) for t in graph.translations(rule)]),
+                "\n".join(f"{t.edition}\t{t.language}\t{t.number}" for t in graph.translations(rule)),
             ))
     return rows
 
@@ -204,8 +265,7 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
     recorded = stamps(inputs)  # before the files are read: a later change shows
     key = inputs_digest(repr(editions), inputs)
     if old is not None and old.digest == key:
-        head = to_json(old.catalogue.data)
-        write_kb(path, [(KIND, "", key, recorded, head)])
+        write_kb(path, [(KIND, "", key, recorded, old.catalogue.newest_edition)])
         old.stamps = recorded
         return old
     from judge.progress import say
@@ -219,9 +279,9 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
         return tuple(check_label(name) for name in checks_for(edition, number))
 
     rows = store_rows(graph, checks_for, worded)
-    catalogue = graph.catalogue.data
-    if write_kb(path, [(KIND, "", key, recorded, to_json(catalogue))], rows):
+    tables = _tables(graph, rows)
+    if tables is not None and write_kb(path, [(KIND, "", key, recorded, graph.newest_edition)], tables):
         store = read_store(path)
         if store is not None and store.digest == key:
             return store
-    return RuleStore(key, recorded, from_json(to_json(catalogue), ()), rows={r[:3]: r for r in rows})
+    return RuleStore(key, recorded, graph.catalogue.data, rows={r[:3]: r for r in rows})

@@ -200,21 +200,22 @@ def test_a_cut_or_foreign_store_is_ignored_and_rebuilt(tmp_path: Path, monkeypat
     assert load_store().text(("2004", "fr", "300.3")) == expected
 
 
-@pytest.mark.parametrize("column", ["json", "translations"])
-def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path, column: str) -> None:
+@pytest.mark.parametrize(("column", "options"), [("json", ("--json",)), ("translations", ())])
+def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path, column: str,
+                                                                       options: tuple[str, ...]) -> None:
     # The catalogue is checked when the store is opened; a record is decoded only when
     # shown. A record that does not decode: one French message, exit 3, the knowledge base
     # removed, and the next start rebuilds it. As a user runs it: a whole process.
     env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path / "cache"))
 
     def rule() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "judge", "rule", "300.3"], env=env, capture_output=True,
-                              text=True, timeout=300, cwd=tmp_path)
+        return subprocess.run([sys.executable, "-m", "judge", "rule", "300.3", *options], env=env,
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
 
     first = rule()
     assert first.returncode == 0, first.stderr
     path = kb_file(tmp_path / "cache")
-    spoil(path, f"UPDATE records SET {column} = '{{' WHERE number = '300.3'")
+    spoil(path, f"UPDATE store_records SET {column} = '{{' WHERE number = '300.3'")
     assert assert_reported_then_rebuilt(rule, path) == first.stdout
 
 
