@@ -1,10 +1,17 @@
 """The on-disk cache every layer shares: where it lives, keys, stamps, safe reads and writes.
 
-Most values are pickled, so a cache file is code as much as data: a file is read only if it
-belongs to the current user and nobody else can write to it (the folder is created 0700);
-any other file is ignored with one warning and rebuilt. Writes go to a temporary file in
-the same folder, then are renamed: a reader never sees half a file, and several processes
-starting at once on an empty cache each leave a complete file.
+Everything judge caches, apart from Whoosh's own index folder, lives in one SQLite file per
+corpus configuration, its *knowledge base* (`write_kb`, `open_kb`): the editions, the parsed
+documents, the doubtful citations, the checks' rule map, the game models' tables, the
+computed concordances, the rule store and the static book's search export. Values are JSON
+(plain data, frozen dataclasses by class name: `to_json`, `from_json`): reading one runs no
+code. A file is read only if it belongs to the current user and nobody else can write to it
+(the folder is created 0700), and only when it is whole (its size is the one its header
+says); any other file is ignored with one warning and rebuilt. Each value carries a checksum.
+Readers open the file read-only; a writer copies it into a temporary file in the same folder,
+changes the copy, then renames it over the file (writers take turns): a reader never sees
+half a file, and several processes starting at once on an empty cache each leave a complete
+one.
 
 A digest of the inputs (sources, texts) is the key of record; a *stamp* (size, times and
 inode of each input, taken before the digest is computed) lets a warm start see in a few
@@ -16,7 +23,6 @@ only where files are listed or hashed (a rebuild).
 
 from __future__ import annotations
 
-import marshal
 import os
 import time
 from typing import TYPE_CHECKING
@@ -24,6 +30,7 @@ from typing import TYPE_CHECKING
 from judge import __version__
 
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Iterable
     from pathlib import Path
     from typing import IO, Any
@@ -170,36 +177,6 @@ def open_trusted(path: StrPath) -> IO[bytes] | None:
         return None
 
 
-def read_pickle(path: StrPath) -> Any:
-    """The cached value at `path`, or None when absent, unreadable, corrupt or untrusted."""
-    handle = open_trusted(path)
-    if handle is None:
-        return None
-    import pickle  # not on the warm paths of `judge rule` and `judge check` (marshal store)
-
-    with handle:
-        try:
-            return pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
-                ValueError, IndexError):
-            return None
-
-
-def read_marshal(path: StrPath, magic: bytes = b"") -> Any:
-    """The marshalled value after `magic` in the file at `path` (plain data: loading it calls
-    no function), or None when absent, untrusted, of another kind or corrupt."""
-    handle = open_trusted(path)
-    if handle is None:
-        return None
-    with handle:
-        try:
-            if handle.read(len(magic)) != magic:
-                return None
-            return marshal.loads(handle.read())
-        except (OSError, EOFError, ValueError, TypeError):
-            return None
-
-
 def discard(path: StrPath) -> None:
     """Remove a cache file found corrupt while it was read (past the checks made when it was
     opened), so that the next start rebuilds it."""
@@ -212,35 +189,6 @@ def discard(path: StrPath) -> None:
 def ensure_dir(folder: StrPath) -> None:
     """Create the cache folder (0700 when it is new)."""
     os.makedirs(folder, mode=0o700, exist_ok=True)
-
-
-def write_atomic(path: StrPath, data: bytes) -> None:
-    """Write to a temporary file in the same folder, then rename (atomic on POSIX)."""
-    import contextlib
-    import tempfile
-
-    folder = os.path.dirname(os.fspath(path))
-    try:
-        ensure_dir(folder)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=os.path.splitext(os.fspath(path))[1], dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        # A read-only or full cache folder only costs speed.
-        return
-
-
-def write_pickle(path: StrPath, value: object) -> None:
-    """`value` pickled, written as `write_atomic` does."""
-    import pickle
-
-    write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 # ---------------------------------------------------------------------- stamps
@@ -283,3 +231,274 @@ def unchanged(recorded: tuple[Stamp, ...]) -> bool:
         except OSError:
             return False
     return True
+
+
+# ---------------------------------------------------------------------- knowledge base
+# One SQLite file per corpus configuration (`judge.corpus.config.knowledge_base`): every value
+# judge caches, apart from Whoosh's own index folder.
+KB_FORMAT = 1
+_SCHEMA = (
+    "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # One value per kind and name: the digest of its inputs, the value (text, JSON for most:
+    # plain data, reading it runs no code) and the value's checksum.
+    "CREATE TABLE parts (kind TEXT NOT NULL, name TEXT NOT NULL, digest TEXT NOT NULL,"
+    " checksum TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, name))",
+    # The stamps of a part's inputs (`stamps`), in order; a racy one has no signature.
+    "CREATE TABLE stamps (kind TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL,"
+    " path TEXT NOT NULL, size INTEGER, mtime INTEGER, ctime INTEGER, inode INTEGER,"
+    " PRIMARY KEY (kind, name, position))",
+)
+_TABLES = ("meta", "parts", "stamps")
+# (digest of the inputs, their stamps, the value's text)
+Part = tuple[str, "tuple[Stamp, ...]", str]
+# A table a part's owner adds (`write_kb`): its CREATE statement and its rows.
+Table = tuple[str, "Iterable[tuple[Any, ...]]"]
+
+
+class KnowledgeBase:
+    """One knowledge base file opened read-only (`open_kb`): a snapshot (the file is never
+    changed in place, only replaced). Threads may share it (SQLite's serialized mode)."""
+
+    __slots__ = ("_db", "path")
+
+    def __init__(self, path: str, db: sqlite3.Connection) -> None:
+        self.path, self._db = path, db
+
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """The rows of a query. A file found corrupt (`sqlite3.DatabaseError`, raised again)
+        is removed first: the next start rebuilds it."""
+        import sqlite3
+
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError:
+            self.discard()
+            raise
+
+    def part(self, kind: str, name: str = "") -> Part | None:
+        """The part `kind`/`name`, or None when absent; one whose value does not match its
+        checksum is absent too (it is written again)."""
+        found = self.rows("SELECT digest, checksum, value FROM parts WHERE kind = ? AND name = ?", (kind, name))
+        if not found:
+            return None
+        key, checksum, value = found[0]
+        if not isinstance(value, str) or checksum != _checksum(value):
+            return None
+        recorded = self.rows("SELECT path, size, mtime, ctime, inode FROM stamps WHERE kind = ? AND name = ?"
+                             " ORDER BY position", (kind, name))
+        return key, tuple((p, None if size is None else (size, m, c, i)) for p, size, m, c, i in recorded), value
+
+    def discard(self) -> None:
+        """Remove the file, found unreadable while read: it is rebuilt next time."""
+        discard(self.path)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _checksum(value: str) -> str:
+    return str(digest(value.encode("utf-8", "surrogatepass")).hexdigest())
+
+
+def open_kb(path: str) -> KnowledgeBase | None:
+    """The knowledge base at `path` opened read-only, or None when absent, untrusted (not the
+    user's own, or writable by others: one warning), not SQLite or of another format."""
+    if not os.path.exists(path) or not trusted(path) or not _whole(path):
+        return None
+    import sqlite3
+
+    # A URI (the characters it gives a meaning to escaped): opened read-only, and `immutable`
+    # (judge never changes the file in place, it is replaced), so no locking.
+    name = path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    try:
+        db = sqlite3.connect(f"file:{name}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+    except sqlite3.Error:
+        return None
+    try:
+        found = db.execute("SELECT value FROM meta WHERE name = 'format'").fetchall()
+    except sqlite3.DatabaseError:
+        found = []
+    if found != [(str(KB_FORMAT),)]:
+        db.close()
+        return None
+    return KnowledgeBase(path, db)
+
+
+def _whole(path: str) -> bool:
+    """True when the file at `path` is an SQLite database of the size its header says (a file
+    cut short or grown by a stray write is not read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):
+        return False
+    try:
+        head, size = os.read(fd, 100), os.fstat(fd).st_size
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\0") or head[24:28] != head[92:96]:
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    return (65536 if page == 1 else page) * int.from_bytes(head[28:32], "big") == size
+
+
+def read_part(path: str, kind: str, name: str = "") -> Part | None:
+    """`KnowledgeBase.part` of the file at `path` (None when it cannot be read)."""
+    kb = open_kb(path)
+    if kb is None:
+        return None
+    import sqlite3
+
+    try:
+        return kb.part(kind, name)
+    except sqlite3.DatabaseError:  # a corrupt file: removed by `rows`, the part is rebuilt
+        return None
+    finally:
+        kb.close()
+
+
+def to_json(value: Any) -> str:
+    """`value` as JSON: plain data (dict keys are strings), tuples as arrays, frozen
+    dataclasses as objects naming their class (`from_json` makes them again)."""
+    import json
+
+    return json.dumps(value, default=_encode, ensure_ascii=False, separators=(",", ":"))
+
+
+_init_fields: dict[type, tuple[str, ...]] = {}
+
+
+def _encode(value: Any) -> dict[str, Any]:
+    cls = type(value)
+    names = _init_fields.get(cls)
+    if names is None:
+        import dataclasses
+
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise TypeError(f"not JSON: {cls.__name__}")
+        names = _init_fields[cls] = tuple(f.name for f in dataclasses.fields(value) if f.init)
+    out = {name: getattr(value, name) for name in names}
+    out["@"] = cls.__name__
+    return out
+
+
+def from_json(text: str, classes: Iterable[type]) -> Any:
+    """What `to_json` wrote, read back from its JSON `text`: arrays as tuples, objects naming
+    one of `classes` as instances of it (ValueError: not JSON, or a class not among them, or
+    fields of another shape)."""
+    import json
+
+    known = {cls.__name__: cls for cls in classes}
+
+    def make(value: dict[str, Any]) -> Any:
+        name = value.pop("@", None)
+        for k, v in value.items():
+            if type(v) is list:
+                value[k] = _tuples(v)
+        if name is None:
+            return value
+        return known[name](**value)
+
+    try:
+        return _tuples(json.loads(text, object_hook=make))
+    except (KeyError, TypeError) as error:
+        raise ValueError(str(error)) from None
+
+
+def _tuples(value: Any) -> Any:
+    if type(value) is list:
+        return tuple([_tuples(v) for v in value] if any(type(v) is list for v in value) else value)
+    return value
+
+
+def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], str]] = (),
+             tables: dict[str, Table] | None = None) -> bool:
+    """Add or replace `parts` (kind, name, digest, stamps, value) in the knowledge base at
+    `path`, and replace the `tables` named (a part's owner's own: CREATE statement and rows),
+    atomically: the file is copied into a temporary file of the same folder, changed there,
+    then renamed over it; writers take turns (a lock on the folder), so that none loses
+    another's parts. False when the cache cannot be written (a read-only or full folder only
+    costs speed)."""
+    import contextlib
+    import sqlite3
+    import tempfile
+
+    folder = os.path.dirname(path)
+    try:
+        ensure_dir(folder)
+        with _FolderLock(folder):
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".sqlite", dir=folder)
+            os.close(fd)
+            try:
+                db = sqlite3.connect(tmp)
+                try:
+                    _copy_or_create(path, db)
+                    with db:
+                        for kind, name, key, recorded, value in parts:
+                            db.execute("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?)",
+                                       (kind, name, key, _checksum(value), value))
+                            db.execute("DELETE FROM stamps WHERE kind = ? AND name = ?", (kind, name))
+                            db.executemany("INSERT INTO stamps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                           ((kind, name, n, p, *(signature or (None,) * 4))
+                                            for n, (p, signature) in enumerate(recorded)))
+                        for table, (create, rows) in (tables or {}).items():
+                            if table in _TABLES:
+                                raise ValueError(table)
+                            db.execute(f"DROP TABLE IF EXISTS {table}")
+                            db.execute(create)
+                            columns = len(db.execute(f"PRAGMA table_info({table})").fetchall())
+                            db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * columns)})", rows)
+                finally:
+                    db.close()
+                os.chmod(tmp, 0o600)
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+                raise
+    except (OSError, sqlite3.Error):
+        return False
+    return True
+
+
+def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
+    """The current file's content copied into `db`, or a new, empty knowledge base when there
+    is none readable (absent, untrusted, corrupt, of another format)."""
+    import sqlite3
+
+    db.execute("PRAGMA journal_mode = OFF")  # a temporary file: the rename is the commit
+    old = open_kb(path)
+    if old is not None:
+        try:
+            old._db.backup(db)
+            return
+        except sqlite3.DatabaseError:
+            pass
+        finally:
+            old.close()
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+            db.execute(f"DROP TABLE IF EXISTS {table}")
+    with db:
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("judge", __version__)))
+
+
+class _FolderLock:
+    """An exclusive lock on the cache folder (`flock`; none where there is no `fcntl`)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder, self.fd = folder, -1
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:
+            return
+        self.fd = os.open(self.folder, os.O_RDONLY)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # releases the lock

@@ -2,8 +2,9 @@
 
 A check names concepts; each edition's game model gives their numbers, so the map depends on
 the editions (which model each follows) and on the model files. `judge rule` shows the checks
-of a rule; importing the checker costs a cold start tens of milliseconds, so the map is cached
-on disk, keyed by the checker's source files, the editions' models and their bytes.
+of a rule; importing the checker costs a cold start tens of milliseconds, so the map is a part of
+the knowledge base (`judge.cache.write_kb`), keyed by the checker's source files, the
+editions' models and their bytes.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
+from judge.cache import code_digest, digest, from_json, read_part, to_json, write_kb
+from judge.corpus.config import current_knowledge_base
 from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
 
@@ -66,11 +68,17 @@ def load_checks_for(editions: tuple[Edition, ...] | None = None) -> ChecksFor:
         from judge.corpus.loader import load_editions
 
         editions = load_editions()
-    path = cache_dir() / f"checks-{_key(editions)}.pickle"
-    mapping = read_pickle(path)
-    if not isinstance(mapping, dict):
+    path, key = current_knowledge_base(), _key(editions)
+    found = read_part(path, "checks")
+    mapping: RuleMap | None = None
+    if found is not None and found[0] == key:
+        try:
+            mapping = dict(from_json(found[2], ()))
+        except (ValueError, TypeError):
+            mapping = None
+    if mapping is None:
         mapping = _build(editions)
-        write_pickle(path, mapping)
+        write_kb(path, [("checks", "", key, (), to_json(list(mapping.items())))])
 
     def checks_for(edition: str, number: str) -> tuple[str, ...]:
         return tuple(mapping.get((edition, number), ()))

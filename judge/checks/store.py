@@ -12,98 +12,128 @@ parses nothing, builds no graph and creates no rule. A record holds what the gra
 text block in full and brief, and the keys of its translations — so that both languages are
 put together exactly as the graph path does.
 
-The file is marshal data (str, int, tuple, list, dict, None and bool): loading it cannot run
-code. It is read only when trusted (`judge.cache.open_trusted`). `load_store()` uses it as it
-is when the stamps of its inputs match; else the digest of the inputs decides — the same
-digest keeps the store (new stamps), another one rebuilds it from the graph and the checks'
-rule map. The inputs are every file the store's content depends on: the package's top-level
-modules and the corpus, game and checks subpackages, the manifest and the user's file, every
-rule text, the FR↔EN glossary and each edition's game model.
-Layout: MAGIC, the head's length (8 bytes, little-endian), the head, the records.
+The store is kept in the configuration's knowledge base (`judge.cache.write_kb`): its `rules`
+part (the newest edition, with the digest and the stamps of its inputs) and three tables of
+its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
+titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
+as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
+decodes no JSON and reading runs no code. `load_store()` uses it as it is when the stamps of
+its inputs match; else the digest of the inputs decides — the same digest keeps the store
+(new stamps), another one rebuilds it from the graph and the checks' rule map. The inputs
+are every file the store's content depends on: the package's top-level modules and the
+corpus, game and checks subpackages, the manifest and the user's file, every rule text, the
+FR↔EN glossary and each edition's game model.
 """
 
 from __future__ import annotations
 
-import io
-import marshal
 from typing import TYPE_CHECKING
 
 from judge.cache import (
+    KnowledgeBase,
     Stamp,
+    Table,
     code_inputs,
-    discard,
     inputs_digest,
-    open_trusted,
+    open_kb,
     stamps,
+    to_json,
     unchanged,
-    write_atomic,
+    write_kb,
 )
 from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
-from judge.corpus.config import configured_cache
+from judge.corpus.config import knowledge_base
 from judge.errors import CacheError
 
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import IO, Any
+    from typing import Any
 
-    from judge.cache import StrPath
     from judge.corpus.documents import Edition
     from judge.corpus.graph import RuleGraph
     from judge.corpus.render import ChecksFor
 
-FORMAT = 1
-MAGIC = b"judge rule store\n"
-_LENGTH = 8
-# (json object without translations, text block, brief text block, translation keys)
-Record = tuple[dict[str, "Any"], str, str, tuple[RuleKey, ...]]
-# (format, digest of the inputs, their stamps, catalogue, where the records of each language
-# of the catalogue begin and end: one boundary per rule and a last one, in the same order)
-Head = tuple[int, str, tuple[Stamp, ...], CatalogueData, tuple[tuple[int, ...], ...]]
+KIND = "rules"
+TABLES = {
+    "store_editions": "CREATE TABLE store_editions (position INTEGER PRIMARY KEY, id TEXT NOT NULL,"
+                      " label TEXT NOT NULL, released TEXT, languages TEXT NOT NULL, removed TEXT NOT NULL,"
+                      " removed_by TEXT NOT NULL, game TEXT)",
+    "store_languages": "CREATE TABLE store_languages (position INTEGER PRIMARY KEY, edition TEXT NOT NULL,"
+                       " language TEXT NOT NULL, numbers TEXT NOT NULL, titles TEXT NOT NULL,"
+                       " subrules TEXT NOT NULL)",
+    "store_records": "CREATE TABLE store_records (edition TEXT NOT NULL, language TEXT NOT NULL,"
+                     " number TEXT NOT NULL, json TEXT NOT NULL, text TEXT NOT NULL, brief TEXT NOT NULL,"
+                     " translations TEXT NOT NULL, PRIMARY KEY (edition, language, number))",
+}
+_NO_TITLE = "\x00"  # a title line that stands for None
+# (json object without translations, as JSON; text block, brief text block, translation keys)
+Record = tuple[str, str, str, tuple[RuleKey, ...]]
+# A row of the knowledge base's `records` table: edition, language, number, then the record
+# (its json object and translation keys as JSON).
+Row = tuple[str, str, str, str, str, str, str]
 
 
 def store_path(config: str | None = None) -> str:
-    """Where the store of this configuration lives (`configured_cache`: its head says which
-    inputs it was built from)."""
-    return configured_cache("rules", ".store", config)
+    """Where the store of this configuration lives: its knowledge base
+    (`judge.corpus.config.knowledge_base`)."""
+    return knowledge_base(config)
 
 
 class RuleStore:
-    """A read store: its catalogue, and each rule's output by key."""
+    """A read store: its catalogue, and each rule's output by key — read from its knowledge
+    base (`kb`, kept open: the rows are those of the same file as the catalogue), or from the
+    rows just built when the cache cannot be written."""
 
-    __slots__ = ("_base", "_bounds", "_file", "catalogue", "digest", "stamps")
+    __slots__ = ("_kb", "_rows", "catalogue", "digest", "stamps")
 
-    def __init__(self, head: Head, file: IO[bytes], base: int) -> None:
-        _, self.digest, self.stamps, catalogue, bounds = head
+    def __init__(self, key: str, recorded: tuple[Stamp, ...], catalogue: CatalogueData,
+                 kb: KnowledgeBase | None = None, rows: dict[RuleKey, Row] | None = None) -> None:
+        self.digest, self.stamps = key, recorded
         self.catalogue = Catalogue(catalogue)
-        self._bounds = {entry[0]: b for entry, b in zip(catalogue[2], bounds, strict=True)}
-        self._file, self._base = file, base
-        end = file.seek(0, io.SEEK_END)
-        for entry, b in zip(catalogue[2], bounds, strict=True):
-            if len(b) != len(entry[1]) + 1 or (b and base + b[-1] > end):
-                raise ValueError("rule store cut short or inconsistent")
+        self._kb, self._rows = kb, rows
 
     def _record(self, key: RuleKey) -> Record:
-        at = self.catalogue.position(key)
-        if at is None:
+        if self.catalogue.position(key) is None:
             raise KeyError(key)
-        bounds = self._bounds[key[:2]]
-        try:
-            self._file.seek(self._base + bounds[at])
-            record = marshal.loads(self._file.read(bounds[at + 1] - bounds[at]))
-        except (OSError, EOFError, ValueError, TypeError):
-            record = None
-        if not (isinstance(record, tuple) and len(record) == 4 and isinstance(record[0], dict)
-                and isinstance(record[1], str) and isinstance(record[2], str) and isinstance(record[3], tuple)):
-            discard(self._file.name)  # the next start rebuilds the store
-            raise CacheError(self._file.name)
-        return record  # type: ignore[return-value]  # its shape is checked above
+        if self._kb is None:
+            row: Any = (self._rows or {}).get(key)
+        else:
+            import sqlite3
+
+            try:
+                found = self._kb.rows("SELECT * FROM store_records WHERE edition = ? AND language = ?"
+                                      " AND number = ?", key)
+            except sqlite3.DatabaseError:
+                raise CacheError(self._kb.path) from None  # removed: the next start rebuilds it
+            row = found[0] if found else None
+        record = _record_of(row)
+        if record is None:
+            if self._kb is not None:
+                self._kb.discard()  # the next start rebuilds the store
+                raise CacheError(self._kb.path)
+            raise CacheError(KIND)
+        return record
 
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""
         record = self._record(key)
-        out = record[0]
+        out = self._decoded(record)
         if with_translations:
-            out["translations"] = [self._record(t)[0] for t in record[3]]
+            out["translations"] = [self._decoded(self._record(t)) for t in record[3]]
+        return out
+
+    def _decoded(self, record: Record) -> dict[str, Any]:
+        import json
+
+        try:
+            out = json.loads(record[0])
+        except ValueError:
+            out = None
+        if not isinstance(out, dict):
+            if self._kb is not None:
+                self._kb.discard()  # the next start rebuilds the store
+                raise CacheError(self._kb.path)
+            raise CacheError(KIND)
         return out
 
     def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
@@ -114,81 +144,95 @@ class RuleStore:
         records = [record, *(self._record(t) for t in keys[1:])]
         return "\n\n".join(r[2] if brief else r[1] for r in records)
 
-    def restamped(self, stamps: tuple[Stamp, ...]) -> bytes:
-        """The same store with new stamps (inputs touched, their digest unchanged)."""
-        self._file.seek(self._base)
-        records = self._file.read()
-        bounds = tuple(self._bounds[entry[0]] for entry in self.catalogue.data[2])
-        return _pack((FORMAT, self.digest, stamps, self.catalogue.data, bounds), records)
 
-
-def _pack(head: Head, records: bytes) -> bytes:
-    data = marshal.dumps(head)
-    return MAGIC + len(data).to_bytes(_LENGTH, "little") + data + records
-
-
-def _open(file: IO[bytes]) -> RuleStore | None:
+def _record_of(row: Any) -> Record | None:
+    """The record of a row of `store_records`, or None when the row is not one."""
     try:
-        if file.read(len(MAGIC)) != MAGIC:
+        _, _, _, data, text, brief, translations = row
+        keys = tuple(tuple(line.split("\t")) for line in translations.split("\n") if line)
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if not (isinstance(data, str) and isinstance(text, str) and isinstance(brief, str)
+            and all(len(k) == 3 for k in keys)):
+        return None
+    return data, text, brief, keys  # type: ignore[return-value]  # its shape is checked above
+
+
+def read_store(path: str) -> RuleStore | None:
+    """The store of the knowledge base at `path` (whatever its stamps), or None when absent,
+    untrusted or corrupt."""
+    import sqlite3
+
+    kb = open_kb(path)
+    if kb is None:
+        return None
+    try:
+        found = kb.part(KIND)
+        catalogue = None if found is None else _catalogue(kb, found[2])
+    except sqlite3.DatabaseError:  # the file was removed: rebuilt
+        catalogue = None
+    if found is None or catalogue is None:
+        kb.close()
+        return None
+    return RuleStore(found[0], found[1], catalogue, kb)
+
+
+def _catalogue(kb: KnowledgeBase, newest: str) -> CatalogueData | None:
+    """The catalogue of the store's tables, or None when they do not hold one."""
+    editions = kb.rows("SELECT id, label, released, languages, removed, removed_by, game FROM store_editions"
+                       " ORDER BY position")
+    languages = kb.rows("SELECT edition, language, numbers, titles, subrules FROM store_languages"
+                        " ORDER BY position")
+    out = []
+    for edition, language, numbers, titles, subrules in languages:
+        listed = tuple(numbers.split("\n")) if numbers else ()
+        named = tuple(None if t == _NO_TITLE else t for t in titles.split("\n")) if numbers else ()
+        under = tuple(tuple(line.split()) for line in subrules.split("\n")) if numbers else ()
+        if not len(listed) == len(named) == len(under):
             return None
-        length = int.from_bytes(file.read(_LENGTH), "little")
-        head = marshal.loads(file.read(length))
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if not (isinstance(head, tuple) and len(head) == 5 and head[0] == FORMAT and isinstance(head[1], str)
-            and isinstance(head[2], tuple) and isinstance(head[3], tuple) and len(head[3]) == 3
-            and isinstance(head[4], tuple)):
-        return None
-    try:
-        return RuleStore(head, file, len(MAGIC) + _LENGTH + length)
-    except (TypeError, ValueError, KeyError, IndexError):
-        return None
+        out.append(((edition, language), listed, named, under))
+    facts = tuple((i, label, released, tuple(langs.split()), tuple(removed.split()), removed_by, game)
+                  for i, label, released, langs, removed, removed_by, game in editions)
+    return facts, newest, tuple(out)
 
 
-def read_store(path: StrPath) -> RuleStore | None:
-    """The store at `path` (whatever its stamps), or None when absent, untrusted or corrupt."""
-    handle = open_trusted(path)
-    if handle is None:
+def _tables(graph: RuleGraph, rows: list[Row]) -> dict[str, Table] | None:
+    """The store's tables for a graph's catalogue and records (None when a number or a title
+    cannot be written one a line)."""
+    editions, _, languages = graph.catalogue.data
+    lines = [n for _, numbers, titles, _ in languages for n in (*numbers, *(t or "" for t in titles))]
+    if any("\n" in line or line == _NO_TITLE for line in lines) or any(
+            " " in n for _, numbers, _, _ in languages for n in numbers):
         return None
-    store = _open(handle)
-    if store is None:
-        handle.close()
-    return store
+    return {
+        "store_editions": (TABLES["store_editions"], [
+            (n, i, label, released, " ".join(langs), " ".join(removed), removed_by, game)
+            for n, (i, label, released, langs, removed, removed_by, game) in enumerate(editions)]),
+        "store_languages": (TABLES["store_languages"], [
+            (n, edition, language, "\n".join(numbers), "\n".join(_NO_TITLE if t is None else t for t in titles),
+             "\n".join(" ".join(s) for s in subrules))
+            for n, ((edition, language), numbers, titles, subrules) in enumerate(languages)]),
+        "store_records": (TABLES["store_records"], rows),
+    }
 
 
-def store_bytes(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor, key: str,
-                stamps: tuple[Stamp, ...]) -> bytes:
-    """The store of a graph: `checks_for` names each rule's checks in `--json`, `worded` in
-    the text; `key` is the digest of the inputs, `stamps` theirs."""
+def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> list[Row]:
+    """The records of a graph, as rows of `store_records`: `checks_for` names each rule's
+    checks in `--json`, `worded` in the text."""
     from judge.corpus.render import rule_json, rule_text
 
-    catalogue = graph.catalogue
-    records: list[bytes] = []
-    position = 0
-    bounds: list[tuple[int, ...]] = []
-    for (edition, language), numbers, _, _ in catalogue.data[2]:
-        starts = [position]
+    rows: list[Row] = []
+    for (edition, language), numbers, _, _ in graph.catalogue.data[2]:
         for number in numbers:
             rule = graph.at((edition, language, number))
-            record: Record = (
-                rule_json(graph, rule, checks_for, with_translations=False),
+            rows.append((
+                edition, language, number,
+                to_json(rule_json(graph, rule, checks_for, with_translations=False)),
                 rule_text(graph, rule, worded, with_translations=False),
                 rule_text(graph, rule, worded, brief=True, with_translations=False),
-                tuple((t.edition, t.language, t.number) for t in graph.translations(rule)),
-            )
-            data = marshal.dumps(record)
-            records.append(data)
-            position += len(data)
-            starts.append(position)
-        bounds.append(tuple(starts))
-    return _pack((FORMAT, key, stamps, catalogue.data, tuple(bounds)), b"".join(records))
-
-
-def loaded(data: bytes) -> RuleStore:
-    """A store from the bytes `store_bytes` wrote (just built: no file to read back)."""
-    store = _open(io.BytesIO(data))
-    assert store is not None  # written by store_bytes above
-    return store
+                "\n".join(f"{t.edition}\t{t.language}\t{t.number}" for t in graph.translations(rule)),
+            ))
+    return rows
 
 
 def load_store(config: str | None = None) -> RuleStore:
@@ -221,18 +265,23 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
     recorded = stamps(inputs)  # before the files are read: a later change shows
     key = inputs_digest(repr(editions), inputs)
     if old is not None and old.digest == key:
-        data = old.restamped(recorded)
-    else:
-        from judge.progress import say
+        write_kb(path, [(KIND, "", key, recorded, old.catalogue.newest_edition)])
+        old.stamps = recorded
+        return old
+    from judge.progress import say
 
-        graph = RuleGraph(editions, load_documents(editions))
-        say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
-        checks_for = load_checks_for(editions)
+    graph = RuleGraph(editions, load_documents(editions))
+    say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
+    checks_for = load_checks_for(editions)
 
-        def worded(edition: str, number: str) -> tuple[str, ...]:
-            # The text names each check by the question it answers, in French.
-            return tuple(check_label(name) for name in checks_for(edition, number))
+    def worded(edition: str, number: str) -> tuple[str, ...]:
+        # The text names each check by the question it answers, in French.
+        return tuple(check_label(name) for name in checks_for(edition, number))
 
-        data = store_bytes(graph, checks_for, worded, key, recorded)
-    write_atomic(path, data)
-    return loaded(data)
+    rows = store_rows(graph, checks_for, worded)
+    tables = _tables(graph, rows)
+    if tables is not None and write_kb(path, [(KIND, "", key, recorded, graph.newest_edition)], tables):
+        store = read_store(path)
+        if store is not None and store.digest == key:
+            return store
+    return RuleStore(key, recorded, graph.catalogue.data, rows={r[:3]: r for r in rows})

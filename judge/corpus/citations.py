@@ -22,7 +22,8 @@ import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
-from judge.cache import cache_dir, digest, read_pickle, write_pickle
+from judge.cache import digest, from_json, read_part, to_json, write_kb
+from judge.corpus.config import current_knowledge_base
 from judge.corpus.documents import Plain, Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.graph import key as rule_key
@@ -205,14 +206,20 @@ def _table(graph: RuleGraph) -> Table:
             seed = (rules_dir() / GLOSSARY_NAME).read_bytes()
         except OSError:
             seed = b""
-        hashed = digest(corpus_key(graph.editions).encode() + b"\0" + seed)
-        path = cache_dir() / f"doubts-{hashed.hexdigest()}.pickle"
-        cached = read_pickle(path)
-        if isinstance(cached, dict):
+        key = str(digest(corpus_key(graph.editions).encode() + b"\0" + seed).hexdigest())
+        path = current_knowledge_base()
+        found = read_part(path, "doubts")
+        cached = None
+        if found is not None and found[0] == key:
+            try:
+                cached = dict(from_json(found[2], ()))
+            except (ValueError, TypeError):
+                cached = None
+        if cached is not None:
             table = cached
         else:
             table = _compute_table(graph)
-            write_pickle(path, table)
+            write_kb(path, [("doubts", "", key, (), to_json(list(table.items())))])
         _tables[graph] = table
     return table
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from judge.cache import cache_dir, code_digest, read_pickle, write_pickle
+from judge.cache import code_digest, from_json, read_part, to_json, write_kb
+from judge.corpus.config import current_knowledge_base
 from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import sort_key
@@ -450,22 +451,33 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
         if result is None:
             result = memo[key] = from_table(graph, source, target, table, shipped)
         return result if source == first else result.reversed()
-    path = cache_dir() / f"concordance-{_cache_key(graph, source, target, language, table)}.pickle"
-    result = memo.get(str(path)) if use_cache else None
+    key = _cache_key(graph, source, target, language, table)
+    name = f"{source} {target}"
+    result = memo.get(key) if use_cache else None
     if result is None:
-        cached = read_pickle(path) if use_cache else None
-        if isinstance(cached, Concordance):
-            result = cached
-        else:
+        result = _cached(name, key) if use_cache else None
+        if result is None:
             from judge.progress import say
 
             say(f"Concordance {source} → {target} (une seule fois) : appariement des règles…")
             result = compute(graph, source, target, language, table)
             if use_cache:
-                write_pickle(path, result)
+                write_kb(current_knowledge_base(), [("concordance", name, key, (), to_json(result))])
         if use_cache:
-            memo[str(path)] = result
+            memo[key] = result
     return result if source == first else result.reversed()
+
+
+def _cached(name: str, key: str) -> Concordance | None:
+    """The computed concordance `name` of the knowledge base, when made from `key`."""
+    found = read_part(current_knowledge_base(), "concordance", name)
+    if found is None or found[0] != key:
+        return None
+    try:
+        result = from_json(found[2], (Concordance, Pair))
+    except ValueError:
+        return None
+    return result if isinstance(result, Concordance) else None
 
 
 def texts_digest(graph: RuleGraph, source: str, target: str, language: str, table: Table) -> str:

@@ -1,8 +1,8 @@
 """Which user configuration file applies: `--config FILE` or `$JUDGE_CONFIG` (nothing else).
 
 Apart from `judge.corpus.manifest` (which reads it) so that a warm start finds the file, to
-name its caches, without importing the record types (nor `pathlib`: the file is named by a
-string).
+name its knowledge base (`knowledge_base`: the one cache file of a configuration), without
+importing the record types (nor `pathlib`: the file is named by a string).
 """
 
 from __future__ import annotations
@@ -48,12 +48,33 @@ def find_config(explicit: str | None = None) -> str | None:
     return named
 
 
-def configured_cache(kind: str, suffix: str, config: str | None = None) -> str:
-    """The cache file `<kind>-<key><suffix>` of this configuration: one per version of judge
-    and of Python (marshal's format is Python's), installed package, embedded corpus and user
+def _cache_of(kind: str, suffix: str, found: str | None) -> str:
+    """The cache file `<kind>-<key><suffix>` of the configuration whose user file is `found`:
+    one per version of judge and of Python, installed package, embedded corpus and user
     file. Its content says which inputs it was made from (their stamps, a digest)."""
-    found = find_config(config)
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     seed = (f"{__version__}\0{sys.implementation.cache_tag}\0{package}\0"
             f"{rules_folder()}\0{found and os.path.realpath(found)}")
     return cache_path(f"{kind}-{digest(seed.encode()).hexdigest()}{suffix}")
+
+
+# The user's file of the configuration this process last read (`knowledge_base`), if any.
+_current: list[str | None] = []
+
+
+def knowledge_base(config: str | None = None) -> str:
+    """The knowledge base of this configuration (`kb-<key>.sqlite`, `judge.cache.write_kb`):
+    one SQLite file holding every cache of its corpus but Whoosh's index. Its configuration
+    becomes the process's current one (`current_knowledge_base`)."""
+    found = find_config(config)
+    _current[:] = [found]
+    return _cache_of("kb", ".sqlite", found)
+
+
+def current_knowledge_base() -> str:
+    """The knowledge base of the configuration this process last read (`knowledge_base`),
+    else of the default one: where caches keyed by their own inputs (the parsed editions of
+    a graph, a game model file) are kept."""
+    if not _current:
+        return knowledge_base()
+    return _cache_of("kb", ".sqlite", _current[0])

@@ -1,8 +1,9 @@
 """Loading the corpus: manifest (+ user configuration) -> parsed documents -> `RuleGraph`.
 
-Parsed documents are cached on disk, keyed by the source bytes, the manifest, the grammar
-and the parser code and the package version, so that a warm `judge rule` neither re-parses
-nor imports Lark. A stale key is never read; a corrupt cache file is ignored and rewritten.
+The editions and the parsed documents are parts of the configuration's knowledge base
+(`judge.cache.write_kb`), keyed by the source bytes, the manifest, the grammar, the parser
+code and the package version, so that a warm start neither re-parses nor imports Lark. A
+stale key is never read; a corrupt part is ignored and rewritten.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from judge import __version__
-from judge.cache import cache_dir, code_digest, digest, read_pickle, write_pickle
-from judge.corpus.config import find_config
-from judge.corpus.documents import Document, Edition
+from judge.cache import code_digest, digest, from_json, read_part, to_json, write_kb
+from judge.corpus.config import current_knowledge_base, find_config, knowledge_base
+from judge.corpus.documents import RECORDS, Document, Edition, Text
 from judge.corpus.graph import RuleGraph
 from judge.resources import display_path, rules_dir
 
@@ -56,8 +57,14 @@ def parse_editions(editions: tuple[Edition, ...]) -> tuple[Document, ...]:
     return tuple(documents)
 
 
-def _read_documents(path: Path) -> tuple[Document, ...] | None:
-    data = read_pickle(path)
+def _read_documents(path: str, key: str) -> tuple[Document, ...] | None:
+    found = read_part(path, "documents")
+    if found is None or found[0] != key:
+        return None
+    try:
+        data = from_json(found[2], RECORDS)
+    except ValueError:
+        return None
     if not isinstance(data, tuple) or not all(isinstance(d, Document) for d in data):
         return None
     return data
@@ -66,8 +73,8 @@ def _read_documents(path: Path) -> tuple[Document, ...] | None:
 def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> tuple[Document, ...]:
     if not use_cache:
         return parse_editions(editions)
-    path = cache_dir() / f"corpus-{corpus_key(editions)}.pickle"
-    cached = _read_documents(path)
+    path, key = current_knowledge_base(), corpus_key(editions)
+    cached = _read_documents(path, key)
     if cached is not None:
         return cached
     from judge.progress import number, say
@@ -76,7 +83,7 @@ def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> 
     say(f"Préparation du corpus (une seule fois) : analyse de {files} textes de règles…")
     documents = parse_editions(editions)
     say(f"Corpus prêt : {number(sum(len(d.rules) for d in documents))} règles")
-    write_pickle(path, documents)
+    write_kb(path, [("documents", "", key, (), to_json(documents))])
     return documents
 
 
@@ -89,7 +96,8 @@ def load_editions(config: str | None = None, *, use_cache: bool = True) -> tuple
     manifest = rules_dir() / "manifest.toml"
     named = find_config(config)
     found = None if named is None else Path(named)
-    path: Path | None = None
+    path = knowledge_base(config)
+    key: str | None = None
     if use_cache:
         from judge.inputs import MAX_CONFIG_BYTES, InputError, read_regular
 
@@ -98,18 +106,22 @@ def load_editions(config: str | None = None, *, use_cache: bool = True) -> tuple
         except (OSError, InputError):
             seed = None
         if seed is not None:
-            hashed = digest(f"{__version__}\0{manifest}\0{found}\0".encode() + seed)
-            path = cache_dir() / f"editions-{hashed.hexdigest()}.pickle"
-            cached = read_pickle(path)
-            if _valid_editions(cached):
-                return tuple(cached)
+            key = str(digest(f"{__version__}\0{manifest}\0{found}\0".encode() + seed).hexdigest())
+            cached = read_part(path, "editions")
+            if cached is not None and cached[0] == key:
+                try:
+                    editions = from_json(cached[2], (Edition, Text))
+                except ValueError:
+                    editions = None
+                if _valid_editions(editions):
+                    return editions  # type: ignore[no-any-return]  # checked just above
     from judge.corpus.manifest import apply_config, load_manifest
 
     editions = load_manifest(manifest)
     if found is not None:
         editions = apply_config(editions, found)
-    if path is not None:
-        write_pickle(path, editions)
+    if key is not None:
+        write_kb(path, [("editions", "", key, (), to_json(editions))])
     return editions
 
 

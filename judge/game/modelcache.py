@@ -2,37 +2,33 @@
 
 `model_data(path)` returns what `tomllib` reads from a model file (tables, lists, strings,
 numbers, booleans), which `judge.game.gamemodel` then validates into a `GameModel` as always:
-the cache holds the parser's output only, so it depends on the file's bytes alone (and on
-Python's version: marshal's format and `tomllib` are Python's), never on our code. One cache
-file per model file: marshal data (loading it runs no code), read only when trusted
-(`judge.cache.read_marshal`). Freshness as in the rule store (`judge.checks.store`): the
-file's stamp, taken before reading it, decides at once; when it differs, the digest of the
-bytes does (same digest: new stamp; else parsed again). A corrupt or planted cache file is
-ignored and rewritten. A `judge check` of a JSON situation thus never imports `tomllib`.
+the cache holds the parser's output only, so it depends on the file's bytes alone, never on
+our code. One part of the knowledge base (`judge.cache.write_kb`) per model file, named by
+its path: the tables as JSON (reading them runs no code). Freshness as in the rule store
+(`judge.checks.store`): the file's stamp, taken before reading it, decides at once; when it
+differs, the digest of the bytes does (same digest: new stamp; else parsed again). A corrupt
+or planted part is ignored and rewritten. A `judge check` of a JSON situation thus never
+imports `tomllib`.
 """
 
 from __future__ import annotations
 
-import marshal
 import os
-import sys
 
-from judge import __version__
-from judge.cache import Stamp, cache_path, digest, read_marshal, stamps, unchanged, write_atomic
+from judge.cache import Part, digest, read_part, stamps, unchanged, write_kb
+from judge.corpus.config import current_knowledge_base
 from judge.errors import ManifestError
 
-FORMAT = 1
-MAGIC = b"judge game model\n"
-# (format, digest of the model file's bytes, its stamp, the parsed tables)
-Entry = tuple[int, str, tuple[Stamp, ...], dict[str, object]]
+KIND = "game"
 
 
 def model_data(path: str) -> dict[str, object]:
     """The tables of the model file at `path` (ManifestError when unreadable or not TOML)."""
-    where = cache_file(path)
-    entry = _read(where)
-    if entry is not None and unchanged(entry[2]):
-        return entry[3]
+    where, name = current_knowledge_base(), os.path.abspath(path)
+    entry = read_part(where, KIND, name)
+    tables = _tables(entry)
+    if entry is not None and tables is not None and unchanged(entry[1]):
+        return tables
     recorded = stamps((path,))  # before the file is read: a later change shows
     from judge.inputs import MAX_CONFIG_BYTES, InputError, read_regular
 
@@ -41,19 +37,15 @@ def model_data(path: str) -> dict[str, object]:
     except InputError as error:
         raise ManifestError(path, "", error.reason) from None
     key = str(digest(data).hexdigest())
-    raw = entry[3] if entry is not None and entry[1] == key else _parse(path, data)
+    raw = tables if entry is not None and tables is not None and entry[0] == key else _parse(path, data)
+    import json
+
     try:
-        packed = marshal.dumps((FORMAT, key, recorded, raw))
-    except ValueError:
-        return raw  # a value marshal cannot hold (a TOML date): the model refuses it anyway
-    write_atomic(where, MAGIC + packed)
+        text = json.dumps(raw, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return raw  # a value JSON cannot hold (a TOML date): the model refuses it anyway
+    write_kb(where, [(KIND, name, key, recorded, text)])
     return raw
-
-
-def cache_file(path: str) -> str:
-    """Where the parsed tables of the model file at `path` are kept."""
-    seed = f"{__version__}\0{sys.implementation.cache_tag}\0{os.path.abspath(path)}"
-    return cache_path(f"game-{digest(seed.encode()).hexdigest()}.marshal")
 
 
 def _parse(path: str, data: bytes) -> dict[str, object]:
@@ -69,11 +61,14 @@ def _parse(path: str, data: bytes) -> dict[str, object]:
         raise ManifestError(error.path, "", error.reason) from None
 
 
-def _read(where: str) -> Entry | None:
-    """The cache entry at `where`, or None when absent, untrusted or corrupt."""
-    entry = read_marshal(where, MAGIC)
-    if not (isinstance(entry, tuple) and len(entry) == 4 and entry[0] == FORMAT
-            and isinstance(entry[1], str) and isinstance(entry[2], tuple) and isinstance(entry[3], dict)
-            and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) for s in entry[2])):
+def _tables(entry: Part | None) -> dict[str, object] | None:
+    """The tables of a part, or None when absent or not a table."""
+    if entry is None:
         return None
-    return entry
+    import json
+
+    try:
+        tables = json.loads(entry[2])
+    except ValueError:
+        return None
+    return tables if isinstance(tables, dict) else None

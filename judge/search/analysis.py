@@ -2,7 +2,7 @@
 
 The tokens, elision and stop-word steps are `judge.search.tokens` (no Whoosh, shared with the
 query side and spelled out in `templates/search.js`); this module adds step 5 and wraps the
-pipeline as Whoosh analyzers (importable here because Whoosh pickles the schema by reference).
+pipeline as Whoosh analyzers (importable here because Whoosh stores the schema by reference).
 It does not know about rules, indexes or queries (see `judge.search.query`).
 
 5. Stemming (stemmed pipeline only): a token with a digit or in `PROTECTED` is kept as

@@ -6,12 +6,13 @@ terms read from Whoosh's postings and scored by its BM25F, query words stemmed w
 Snowball stemmers (words of the query vocabulary only, `judge.search.tokens`), and what a hit
 shows read from Whoosh's stored fields, so no rule graph is needed at query time. Opening:
 `index_for(graph)` (a process that holds the graph) or `open_configured(config)` (`judge
-search`: a pointer file names the index folder while none of its inputs changed).
+search`: the knowledge base's `search` part names the index folder while none of its inputs
+changed).
 """
 
 from __future__ import annotations
 
-import marshal
+import json
 import threading
 import weakref
 from pathlib import Path
@@ -19,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh import scoring
 
-from judge.cache import cache_path, read_marshal, stamps, unchanged, write_atomic
-from judge.corpus.config import configured_cache
-from judge.corpus.lexicon import GlossaryTerm, glossary
+from judge.cache import cache_path, read_part, stamps, unchanged, write_kb
+from judge.corpus.config import knowledge_base
+from judge.corpus.lexicon import glossary
 from judge.corpus.names import match_terms, name_key
 from judge.normalize import fold
 from judge.search.analysis import QUERY_STOP, stemmer, stop_words
-from judge.search.export import POSITIONAL, read_export
+from judge.search.export import POSITIONAL
 from judge.search.fields import AUXILIARY, FIELD_BOOSTS, GLOSSARY
 from judge.search.index import Indexes, open_folder, open_or_build, record_of
 from judge.search.match import Postings
@@ -35,11 +36,10 @@ from judge.search.tokens import TOKEN_PATTERN, in_vocabulary, never_stemmed, une
 from judge.search.words import WORDS_FILE, read_words, real_words
 
 if TYPE_CHECKING:
-    from judge.cache import Stamp
     from judge.corpus.graph import RuleGraph
     from judge.search.match import TermPostings
 
-POINTER_FORMAT = 2
+POINTER = "search"  # the knowledge base part that names the index folder
 
 
 def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
@@ -63,26 +63,6 @@ def read_term(searcher: Any, field: str, text: str) -> TermPostings | None:
     return scores, positions
 
 
-def _stored_terms(found: Any) -> tuple[GlossaryTerm, ...]:
-    """The terminology as an export stores it ([English names, French names, rules, variant]
-    per notion: `judge.search.export`), or () when it is not of that shape."""
-    try:
-        return tuple(GlossaryTerm(en=tuple(en), fr=tuple(fr), rules=tuple(rules), variant=variant is True)
-                     for en, fr, rules, variant in found)
-    except (TypeError, ValueError):
-        return ()
-
-
-def _stored_notions(found: Any, count: int) -> tuple[frozenset[frozenset[str]], ...] | None:
-    """The notions' name keys as an export stores them (sorted lists), or None when they are not
-    of that shape or not one per notion of the terminology (`count`)."""
-    try:
-        notions = tuple(frozenset(frozenset(key) for key in notion) for notion in found)
-    except TypeError:
-        return None
-    return notions if len(notions) == count else None
-
-
 class RuleIndex:
     """The open indexes of a corpus; share one across threads and requests."""
 
@@ -92,11 +72,7 @@ class RuleIndex:
         self.newest_edition: str = record["newest"]
         self._indexes = indexes
         self.languages = tuple(language for language in indexes if language not in AUXILIARY)
-        # The terminology and its notions as the index stored them (its export's head: the
-        # glossary file is an input of the index's key), else read from `rules/`.
-        head = stored.head if (stored := read_export(folder) if folder is not None else None) is not None else {}
-        self.glossary_terms = _stored_terms(head.get("glossary")) or glossary()
-        self._notion_keys = _stored_notions(head.get("notions"), len(self.glossary_terms))
+        self.glossary_terms = glossary()
         self.query_stop = QUERY_STOP
         self.corrections: dict[str, tuple[str, bool] | None] = {}
         self._local = threading.local()
@@ -249,10 +225,8 @@ class RuleIndex:
 
     def _notions(self) -> tuple[frozenset[frozenset[str]], ...]:
         """Each FR↔EN notion as the name keys of its names (`judge.corpus.glossary.notion_keys`,
-        whose module needs the graph), as the index stored them when it did."""
-        if self._notion_keys is None:
-            self._notion_keys = tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
-        return self._notion_keys
+        whose module needs the graph)."""
+        return tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
 
     def take_notice(self) -> str | None:
         """The rebuild notice, once: the first result after a rebuild says so."""
@@ -292,19 +266,19 @@ def index_for(graph: RuleGraph) -> RuleIndex:
         return index
 
 
-def _pointed(pointer: str) -> RuleIndex | None:
-    """The index the pointer names, when none of its inputs changed since it was written."""
-    found = read_marshal(pointer)
-    if not (isinstance(found, tuple) and len(found) == 3 and found[0] == POINTER_FORMAT
-            and isinstance(found[1], str) and isinstance(found[2], tuple)):
+def _pointed(kb: str) -> RuleIndex | None:
+    """The index the knowledge base's pointer names, when none of its inputs changed since it
+    was written."""
+    found = read_part(kb, POINTER)
+    if found is None or not unchanged(found[1]):
         return None
-    recorded: tuple[Stamp, ...] = found[2]
     try:
-        if not unchanged(recorded):
-            return None
-    except (TypeError, ValueError):  # a stamp of another shape
+        name = json.loads(found[2])
+    except ValueError:
         return None
-    folder = Path(cache_path(found[1]))
+    if not isinstance(name, str) or not name.startswith("index-") or "/" in name:
+        return None
+    folder = Path(cache_path(name))
     indexes = open_folder(folder)
     record = record_of(folder)
     return None if indexes is None or record is None else RuleIndex(indexes, record, folder=folder)
@@ -312,11 +286,12 @@ def _pointed(pointer: str) -> RuleIndex | None:
 
 def open_configured(config: str | None = None) -> RuleIndex:
     """The index of the corpus (the manifest plus the user's configuration `config`) from the
-    cache, found through a pointer (`search-<configuration>.pointer`: the index's folder and
-    the stamps of every input of its key) while no input changed: no graph loaded. Otherwise
-    the key is computed again; the graph is loaded only to build a missing index."""
-    pointer = configured_cache("search", ".pointer", config)
-    found = _pointed(pointer)
+    cache, found through a pointer (the `search` part of the configuration's knowledge base:
+    the index's folder and the stamps of every input of its key) while no input changed: no
+    graph loaded. Otherwise the key is computed again; the graph is loaded only to build a
+    missing index."""
+    kb = knowledge_base(config)
+    found = _pointed(kb)
     if found is not None:
         return found
     from judge.cache import code_inputs
@@ -328,14 +303,15 @@ def open_configured(config: str | None = None) -> RuleIndex:
     name = index_name(editions)[0]
     folder = Path(cache_path(name))
     indexes, record, notice = open_folder(folder), record_of(folder), None
+    pointer = [(POINTER, "", name, recorded, json.dumps(name))]
     if indexes is None or record is None:
         from judge.corpus.loader import load_graph
 
         index = open_index(load_graph(config))
         if record_of(folder) is not None:
-            write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+            write_kb(kb, pointer)
         return index
-    write_atomic(pointer, marshal.dumps((POINTER_FORMAT, name, recorded)))
+    write_kb(kb, pointer)
     return RuleIndex(indexes, record, notice, folder)
 
 

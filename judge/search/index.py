@@ -5,8 +5,9 @@ language code), so BM25 statistics stay those of one language; a third one, `glo
 the Comprehensive Rules glossaries. Every field a hit shows is stored (`card`, `names`,
 `descendants`): a query needs no rule graph. The folder's `complete` file records the
 documents per language and the editions. Built in a temporary folder, renamed into place,
-rebuilt when stale or corrupt, kept in RAM when unwritable; it also holds the export for the
-static book (`judge.search.export`). Querying is `judge.search.engine`'s job.
+rebuilt when stale or corrupt, kept in RAM when unwritable. The export for the static book
+(`judge.search.export`) is made from it when first asked for (`export_of`) and kept in the
+knowledge base. Querying is `judge.search.engine`'s job.
 """
 
 from __future__ import annotations
@@ -27,16 +28,7 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from judge.cache import cache_dir, ensure_dir, trusted
 from judge.progress import number, say
 from judge.search.analysis import FrenchAnalyzer, analyze_terms
-from judge.search.export import (
-    EXPORT_FILE,
-    Stored,
-    build_export,
-    index_name,
-    pack,
-    read_export,
-    unpacked,
-    write_export,
-)
+from judge.search.export import EXPORT_FORMAT, EXPORT_PART, Stored, build_export, index_name
 from judge.search.fields import GLOSSARY
 from judge.search.words import WORDS_FILE
 
@@ -158,7 +150,7 @@ def open_folder(path: Path) -> Indexes | None:
     """The opened indexes of a complete, readable, trusted index folder, else None."""
     try:
         record = record_of(path)
-        if record is None or read_export(path) is None:
+        if record is None:
             return None
         ram = _load_in_memory(path)
         if ram is None:
@@ -181,12 +173,13 @@ def _load_in_memory(path: Path) -> Any | None:
     """A RAM copy of the index files: no mmap (a cache file truncated under a running server
     would kill it with SIGBUS) and no seek per term lookup (speed). None when the folder or a
     file in it is not the user's own or is writable by others (Whoosh's table of contents is
-    a pickle: such a file is ignored, with one warning, like every cache file)."""
+    Python's serialised objects, which can run code: such a file is ignored, with one
+    warning, like every cache file)."""
     if not trusted(path):
         return None
     ram = RamStorage()
     for name in FileStorage(str(path)).list():
-        if name in (EXPORT_FILE, WORDS_FILE):
+        if name == WORDS_FILE:
             continue
         if not trusted(path / name):
             return None
@@ -217,8 +210,6 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
                 f"{number(len(graph.rules(language=language)))} règles…")
             ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
             _fill(ix, graph, language)
-        say("Index de recherche : export pour la recherche rapide…")
-        write_export(tmp / EXPORT_FILE, build_export(graph, built, dest.name))
         glossary = whoosh.index.create_in(str(tmp), glossary_schema(), indexname=GLOSSARY)
         _fill_glossary(glossary, graph)
         (tmp / WORDS_FILE).write_text("\n".join(real_words()), encoding="utf-8")
@@ -284,17 +275,21 @@ def _valid(path: Path, graph: RuleGraph) -> Indexes | None:
 
 
 def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
-    """The graph's exported index as stored (`judge.search.export.pack`) from the cache, the
-    index built first when needed (in memory when the cache is unwritable); and the notice
-    of `open_or_build`. A readable export is the index's own (same folder, same key): the
-    Whoosh index is then not opened."""
+    """The graph's exported index (`judge.search.export`) from the knowledge base, made from
+    the index (built first when needed) and kept there the first time; and the notice of
+    `open_or_build`. A stored export is the index's own (same name): the Whoosh index is then
+    not opened."""
+    from judge.cache import read_part, to_json, write_kb
+    from judge.corpus.config import current_knowledge_base
+
     name = index_name(graph.editions)[0]
-    found = read_export(cache_dir() / name)
-    if found is not None:
-        return found, None
+    key = f"{name} {EXPORT_FORMAT}"
+    kb = current_knowledge_base()
+    found = read_part(kb, EXPORT_PART)
+    if found is not None and found[0] == key:
+        return Stored(found[2]), None
     indexes, notice = open_or_build(graph)
-    found = read_export(cache_dir() / name)
-    if found is None:
-        found = unpacked(pack(build_export(graph, indexes, name)))
-        assert found is not None  # what `pack` writes, `unpacked` reads
-    return found, notice
+    say("Index de recherche : export pour le livre…")
+    text = to_json(build_export(graph, indexes, name))
+    write_kb(kb, [(EXPORT_PART, "", key, (), text)])
+    return Stored(text), notice

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from judge.search.tokens import folded_tokens
@@ -187,11 +188,22 @@ def french_name(rule: Rule) -> str | None:
     terminology (`702.17 Trample` -> « piétinement »), else None."""
     if rule.language != "en" or not rule.heading:
         return None
+    from judge.corpus.names import term_key
+
+    return _french_names().get(term_key(rule.heading))
+
+
+@cache
+def _french_names() -> dict[Any, str]:
+    """The French name of each English name key of the terminology (its first notion's)."""
     from judge.corpus.lexicon import glossary
     from judge.corpus.names import term_key
 
-    key = term_key(rule.heading)
-    return next((term.fr[0] for term in glossary() if any(term_key(n) == key for n in term.en)), None)
+    out: dict[Any, str] = {}
+    for term in glossary():
+        for name in term.en:
+            out.setdefault(term_key(name), term.fr[0])
+    return out
 
 
 def card_of(graph: RuleGraph, rule: Rule) -> Card:

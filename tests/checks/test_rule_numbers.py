@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cache_support import kb_file, parts, spoil
 from checks_support import load_case, situation_files
 
 from judge.checks.report import check, report_json
@@ -40,13 +41,14 @@ def test_warm_judge_check_does_not_load_the_corpus(tmp_path: Path) -> None:
     first = subprocess.run([sys.executable, "-m", "judge", "check", str(situation), "--json"], env=env,
                            capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    assert list(cache.glob("rules-*.store"))
-    for documents in cache.glob("corpus-*.pickle"):
-        documents.unlink()  # had `judge check` needed the rules, it would parse again (Lark)
+    kb = kb_file(cache)
+    assert ("rules", "") in parts(kb)
+    if ("documents", "") in parts(kb):  # had `judge check` needed the rules, it would parse again (Lark)
+        spoil(kb, "DELETE FROM parts WHERE kind = 'documents'")
     code = ("import sys; from judge.cli import main; main(['check', sys.argv[1], '--json']);"
             "print('lark' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code, str(situation)], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.rstrip().endswith("False"), run.stdout[-200:]
     assert run.stdout.rstrip().removesuffix("False").strip() == first.stdout.strip()
-    assert not list(cache.glob("corpus-*.pickle"))
+    assert ("documents", "") not in parts(kb)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from cache_support import kb_file, parts, spoil
 
 from judge.corpus.concordance import (
     CHANGES,
@@ -162,15 +163,17 @@ def test_cache_is_written_and_a_corrupt_file_is_recomputed(graph, tmp_path, monk
     copy.write_text(text[:text.index("[computed]")], encoding="utf-8")
     monkeypatch.setattr(module, "table_path", lambda source, target: copy)
     first = concordance(graph, "2004", "2010")
-    (cached,) = tmp_path.glob("concordance-*.pickle")
+    kb = kb_file(tmp_path)
+    (key, value), = [found for (kind, _), found in parts(kb).items() if kind == "concordance"]
     assert concordance(graph, "2004", "2010") == first
-    cached.write_bytes(b"not a pickle")
+    spoil(kb, "UPDATE parts SET value = 'not json' WHERE kind = 'concordance'")
     from judge.corpus.loader import load_graph
 
     assert concordance(load_graph(), "2004", "2010") == first  # a new graph: read from disk again
+    assert parts(kb)[("concordance", "2004 2010")] == (key, value)  # computed again, written again
     monkeypatch.undo()
     assert concordance(graph, "2004", "2010") == first  # the shipped data: the same concordance
-    assert len(cached.read_bytes()) > 1000
+    assert len(value) > 1000
 
 
 @needs_matcher
@@ -184,7 +187,7 @@ def test_the_key_follows_the_table(graph, tmp_path, monkeypatch) -> None:  # typ
     copy.write_text(text.replace('from = "310.4"\nto = ["510.2"]', 'from = "310.4"\nto = ["510.3"]'), encoding="utf-8")
     monkeypatch.setattr(module, "table_path", lambda source, target: copy)
     assert concordance(graph, "2004", "2010").counterparts("310.4")[0].target == "510.3"
-    assert len(list(tmp_path.glob("concordance-*.pickle"))) == 1
+    assert [name for kind, name in parts(kb_file(tmp_path)) if kind == "concordance"] == ["2004 2010"]
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cache_support import parts, spoil
 
-from judge.corpus.loader import cache_dir, corpus_key, load_editions, load_graph
+from judge.cache import write_kb
+from judge.corpus.config import current_knowledge_base
+from judge.corpus.loader import corpus_key, load_editions, load_graph
 from judge.corpus.manifest import load_manifest
 from judge.errors import ManifestError
 from judge.resources import rules_dir
@@ -89,11 +92,16 @@ def test_cache_key_changes_with_a_source(tmp_path: Path) -> None:
     assert corpus_key(editions) != before
 
 
-def test_cache_corrupt_file_is_ignored_and_rewritten() -> None:
+@pytest.mark.parametrize("value", ["not json", '[{"@":"Planted","x":1}]'])
+def test_cache_corrupt_file_is_ignored_and_rewritten(value: str) -> None:
     load_graph()
-    file = cache_dir() / f"corpus-{corpus_key(load_editions())}.pickle"
-    assert file.is_file()
-    file.write_bytes(b"not a pickle")
+    kb = Path(current_knowledge_base())
+    key, good = parts(kb)[("documents", "")]
+    assert key == corpus_key(load_editions())
+    if value.startswith("["):  # whole, with its checksum: a record judge does not know
+        write_kb(str(kb), [("documents", "", key, (), value)])
+    else:  # a stray write: the checksum fails
+        spoil(kb, "UPDATE parts SET value = ? WHERE kind = 'documents'", (value,))
     graph = load_graph()
     assert len(graph.rules("2004")) == 82
-    assert file.read_bytes() != b"not a pickle"
+    assert parts(kb)[("documents", "")] == (key, good)

@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
-from cache_support import assert_reported_then_rebuilt, spoil_body
+from cache_support import assert_reported_then_rebuilt, kb_file, spoil
 
 from judge.checks.questions import check_label
 from judge.checks.rulemap import load_checks_for
-from judge.checks.store import MAGIC, load_store, read_store, store_path
+from judge.checks.store import load_store, read_store, store_path
 from judge.cli import main
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph, key
@@ -190,27 +190,32 @@ def test_a_cut_or_foreign_store_is_ignored_and_rebuilt(tmp_path: Path, monkeypat
     expected = load_store().text(("2004", "fr", "300.3"))
     path = Path(store_path())
     path.write_bytes(path.read_bytes()[:-1000])
-    assert read_store(path) is None
+    assert read_store(str(path)) is None
     assert load_store().text(("2004", "fr", "300.3")) == expected
     path.write_bytes(b"not a store")
     assert load_store().text(("2004", "fr", "300.3")) == expected
-    assert read_store(path) is not None
+    assert read_store(str(path)) is not None
+    spoil(path, "UPDATE parts SET value = '[]' WHERE kind = 'rules'")  # a catalogue whose checksum fails
+    assert read_store(str(path)) is None
+    assert load_store().text(("2004", "fr", "300.3")) == expected
 
 
-def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path) -> None:
-    # The head and the size are checked when the store is opened; a record is decoded only
-    # when shown. A record that does not decode: one French message, exit 3, the store
+@pytest.mark.parametrize(("column", "options"), [("json", ("--json",)), ("translations", ())])
+def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path, column: str,
+                                                                       options: tuple[str, ...]) -> None:
+    # The catalogue is checked when the store is opened; a record is decoded only when
+    # shown. A record that does not decode: one French message, exit 3, the knowledge base
     # removed, and the next start rebuilds it. As a user runs it: a whole process.
     env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path / "cache"))
 
     def rule() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "judge", "rule", "300.3"], env=env, capture_output=True,
-                              text=True, timeout=300, cwd=tmp_path)
+        return subprocess.run([sys.executable, "-m", "judge", "rule", "300.3", *options], env=env,
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
 
     first = rule()
     assert first.returncode == 0, first.stderr
-    (path,) = (tmp_path / "cache").glob("rules-*.store")
-    spoil_body(path, MAGIC)
+    path = kb_file(tmp_path / "cache")
+    spoil(path, f"UPDATE store_records SET {column} = '{{' WHERE number = '300.3'")
     assert assert_reported_then_rebuilt(rule, path) == first.stdout
 
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import logging
-import marshal
 import os
 import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
+from cache_support import parts, spoil
 
-from judge.cache import stamps
+from judge.cache import read_part, stamps, write_kb
+from judge.corpus.config import current_knowledge_base
 from judge.errors import ManifestError
 from judge.game.gamemodel import load_game_model, model_path
-from judge.game.modelcache import FORMAT, MAGIC, cache_file, model_data
+from judge.game.modelcache import KIND, model_data
 
 OLD = 1_000_000_000  # a file time long past: the file's stamp is not "racy"
 
@@ -33,18 +35,30 @@ def _tables(path: str) -> dict[str, object]:
     return tomllib.loads(Path(path).read_text(encoding="utf-8"))
 
 
+def _kb() -> Path:
+    return Path(current_knowledge_base())
+
+
+def _cached(path: str) -> str | None:
+    """The JSON of the model's part in the knowledge base, or None."""
+    found = read_part(str(_kb()), KIND, os.path.abspath(path))
+    return None if found is None else found[2]
+
+
 def _plant(path: str, tables: dict[str, object], mode: int) -> None:
     """A cache entry for `path` with its current stamp but other tables."""
-    where = Path(cache_file(path))
-    key = marshal.loads(where.read_bytes()[len(MAGIC):])[1]
-    where.write_bytes(MAGIC + marshal.dumps((FORMAT, key, stamps((path,)), tables)))
-    where.chmod(mode)
+    name = os.path.abspath(path)
+    found = read_part(str(_kb()), KIND, name)
+    assert found is not None
+    assert write_kb(str(_kb()), [(KIND, name, found[0], stamps((path,)), json.dumps(tables))])
+    _kb().chmod(mode)
 
 
 def test_the_first_load_parses_and_caches_the_model_file(model: str) -> None:
-    assert not Path(cache_file(model)).exists()
+    assert _cached(model) is None
     assert model_data(model) == _tables(model)
-    assert Path(cache_file(model)).stat().st_mode & 0o077 == 0
+    assert _kb().stat().st_mode & 0o077 == 0
+    assert json.loads(_cached(model) or "") == _tables(model)
     assert model_data(model) == _tables(model)
     assert load_game_model(model).turn_rule == _tables(model)["turn_rule"]
 
@@ -62,18 +76,24 @@ def test_an_entry_others_can_write_is_ignored_and_rewritten(model: str, caplog: 
     with caplog.at_level(logging.WARNING, logger="judge.cache"):
         assert model_data(model) == _tables(model)
     assert any("cache ignoré" in message for message in caplog.messages)
-    assert Path(cache_file(model)).stat().st_mode & 0o077 == 0
+    assert _kb().stat().st_mode & 0o077 == 0
     assert model_data(model) == _tables(model)
 
 
-@pytest.mark.parametrize("garbage", [b"", b"\x00pas du marshal", MAGIC + b"\xff\xfe", MAGIC + marshal.dumps((FORMAT, "x"))])
-def test_a_corrupt_entry_is_rebuilt(model: str, garbage: bytes) -> None:
-    where = Path(cache_file(model))
-    where.parent.mkdir(mode=0o700, parents=True)
-    where.write_bytes(garbage)
-    where.chmod(0o600)
+@pytest.mark.parametrize("damage", ["empty file", "not sqlite", "not json", "not a table", "checksum"])
+def test_a_corrupt_entry_is_rebuilt(model: str, damage: str) -> None:
+    model_data(model)
+    where, name = _kb(), os.path.abspath(model)
+    if damage in ("empty file", "not sqlite"):
+        where.write_bytes(b"" if damage == "empty file" else b"\x00pas une base" * 300)
+    elif damage == "checksum":
+        spoil(where, "UPDATE parts SET value = '{}' WHERE kind = ? AND name = ?", (KIND, name))
+    else:
+        found = read_part(str(where), KIND, name)
+        assert found is not None
+        write_kb(str(where), [(KIND, name, found[0], stamps((model,)), "{" if damage == "not json" else "[1]")])
     assert model_data(model) == _tables(model)
-    assert where.read_bytes().startswith(MAGIC) and where.read_bytes() != garbage
+    assert json.loads(parts(where)[(KIND, name)][1]) == _tables(model)
 
 
 def test_a_changed_model_file_is_parsed_again(model: str) -> None:
@@ -90,4 +110,4 @@ def test_a_file_that_is_not_toml_is_refused_and_not_cached(model: str) -> None:
     Path(model).write_text("format = \n", encoding="utf-8")
     with pytest.raises(ManifestError, match="TOML invalide"):
         model_data(model)
-    assert not Path(cache_file(model)).exists()
+    assert _cached(model) is None

@@ -1,9 +1,10 @@
 """The search engine: `judge search` opens the Whoosh index of record through its pointer
-without loading the rule graph; the export for the static book is stored with the index."""
+without loading the rule graph; the export for the static book is made when first asked for
+and kept in the knowledge base."""
 
 from __future__ import annotations
 
-import marshal
+import json
 import os
 import subprocess
 import sys
@@ -11,22 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cache_support import parts, spoil
 
-from judge.cache import cache_dir
-from judge.corpus.config import configured_cache
+from judge.cache import read_part, write_kb
+from judge.corpus.config import knowledge_base
 from judge.resources import rules_dir
-from judge.search.engine import index_for, open_configured
-from judge.search.export import (
-    EXPORT_FILE,
-    EXPORT_FORMAT,
-    build_export,
-    index_name,
-    pack,
-    read_export,
-    unpack,
-    unpacked,
-)
-from judge.search.index import open_or_build
+from judge.search.engine import POINTER, index_for, open_configured
+from judge.search.export import EXPORT_FORMAT, EXPORT_PART, build_export, index_name, unpack
+from judge.search.index import export_of, open_or_build
 from judge.search.query import search_with
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,11 +48,13 @@ def test_judge_search_queries_whoosh_without_the_rule_graph(graph, tmp_path) -> 
 
 def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
     index_for(graph)
-    pointer = Path(configured_cache("search", ".pointer"))
-    pointer.unlink(missing_ok=True)
+    kb = knowledge_base()
+    if read_part(kb, POINTER) is not None:
+        spoil(Path(kb), "DELETE FROM parts WHERE kind = ?", (POINTER,))
     first = search_with(open_configured(), "blessures de combat")
-    assert pointer.is_file()
-    fmt, name, recorded = marshal.loads(pointer.read_bytes())
+    found = read_part(kb, POINTER)
+    assert found is not None
+    name, recorded = json.loads(found[2]), found[1]
     assert name == index_name(graph.editions)[0]
     inputs = {path for path, _ in recorded}
     assert str(rules_dir() / "manifest.toml") in inputs
@@ -67,45 +62,64 @@ def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_
     # A stamp that no longer matches (an input edited, then restored): the key is computed
     # again from the bytes, the same export is found, and the pointer is rewritten.
     stale = tuple((path, None if i == 0 else signature) for i, (path, signature) in enumerate(recorded))
-    pointer.write_bytes(marshal.dumps((fmt, name, stale)))
+    write_kb(kb, [(POINTER, "", found[0], stale, found[2])])
     assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
-    assert marshal.loads(pointer.read_bytes())[2] != stale
-    # A pointer naming another index, or not marshal at all, or planted by someone else: ignored.
-    for planted in (marshal.dumps((fmt, "index-nowhere", recorded)), b"\x00junk"):
-        pointer.write_bytes(planted)
+    assert read_part(kb, POINTER)[1] != stale  # type: ignore[index]
+    # A pointer naming another index, or a folder outside the cache, or not JSON: ignored.
+    for planted in (json.dumps("index-nowhere"), json.dumps("../elsewhere"), "\x00junk"):
+        write_kb(kb, [(POINTER, "", found[0], recorded, planted)])
         assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
-        assert marshal.loads(pointer.read_bytes())[1] == name  # pointing at the index again
-    pointer.chmod(0o666)
+        assert json.loads(read_part(kb, POINTER)[2]) == name  # type: ignore[index]  # pointing at the index again
+    # Planted by someone else (a knowledge base others can write): ignored, replaced.
+    Path(kb).chmod(0o666)
     assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
-    assert pointer.stat().st_mode & 0o077 == 0  # replaced by a file of ours
+    assert Path(kb).stat().st_mode & 0o077 == 0  # replaced by a file of ours
 
 
-@pytest.mark.parametrize("damage", ["garbage", "cut", "other format"])
-def test_a_corrupt_export_is_rebuilt_with_the_index(graph, damage: str) -> None:  # type: ignore[no-untyped-def]
-    index_for(graph)
-    path = cache_dir() / index_name(graph.editions)[0] / EXPORT_FILE
-    whole = path.read_bytes()
-    before = unpack(read_export(path.parent))
-    bad = {"garbage": b"\x00not marshal", "cut": whole[:-100],
-           "other format": pack({**before, "format": EXPORT_FORMAT + 1})}[damage]
-    assert bad != whole
-    path.write_bytes(bad)
-    Path(configured_cache("search", ".pointer")).unlink(missing_ok=True)
-    index = open_configured()
-    assert index.take_notice() == "index de recherche corrompu : reconstruction"
-    assert unpack(read_export(path.parent)) == before  # built again, the same
-    assert [h.number for h in search_with(index, "brulure de mana").hits][:1] == ["300.3"]
+def test_judge_search_makes_no_export_and_the_book_makes_it_once(tmp_path: Path) -> None:
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-m", "judge", "search", "pile"], capture_output=True, text=True,
+                         env=env, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    (kb,) = (tmp_path / "cache").glob("kb-*.sqlite")
+    assert (POINTER, "") in parts(kb) and (EXPORT_PART, "") not in parts(kb)
+    code = ("from judge.corpus.loader import load_graph; from judge.search.index import export_of; "
+            "print(export_of(load_graph())[0].text[:40])")
+    made = []
+    for _ in range(2):
+        made.append(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                   timeout=300, cwd=tmp_path))
+        assert made[-1].returncode == 0, made[-1].stderr
+        assert (EXPORT_PART, "") in parts(kb)
+        if len(made) == 1:
+            inode = kb.stat().st_ino
+    assert made[0].stdout == made[1].stdout and made[0].stdout.startswith('{"format":')
+    assert kb.stat().st_ino == inode  # made once, then read: the knowledge base was not written again
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other format", "other index"])
+def test_a_spoiled_or_stale_export_is_made_again(graph, damage: str) -> None:  # type: ignore[no-untyped-def]
+    before = export_of(graph)[0]
+    kb = Path(knowledge_base())
+    key = parts(kb)[(EXPORT_PART, "")][0]
+    if damage == "garbage":
+        spoil(kb, "UPDATE parts SET value = 'not json' WHERE kind = ?", (EXPORT_PART,))
+    else:
+        other = (f"{index_name(graph.editions)[0]} {EXPORT_FORMAT + 1}" if damage == "other format"
+                 else f"index-other {EXPORT_FORMAT}")
+        write_kb(str(kb), [(EXPORT_PART, "", other, (), json.dumps({"format": 0}))])
+    assert parts(kb)[(EXPORT_PART, "")][1] != before.text
+    again = export_of(graph)[0]
+    assert again == before  # made again, the same
+    assert parts(kb)[(EXPORT_PART, "")] == (key, before.text)
 
 
 def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[no-untyped-def]
     indexes, _ = open_or_build(graph)
-    name = index_name(graph.editions)[0]
-    data = build_export(graph, indexes, name)
-    stored = unpacked(pack(data))
-    assert stored is not None
-    assert unpack(stored) == data
-    # A query reads parts of the body, never all of it: the head is small.
-    assert len(marshal.dumps(stored.head)) < len(pack(data)) / 4
+    data = build_export(graph, indexes, index_name(graph.editions)[0])
+    stored = export_of(graph)[0]
+    assert unpack(stored) == json.loads(json.dumps(data))  # JSON: tuples read back as lists
+    assert unpack(stored)["format"] == EXPORT_FORMAT
 
 
 def test_the_engine_has_everything_the_protocol_names(graph) -> None:  # type: ignore[no-untyped-def]
@@ -122,10 +136,10 @@ def test_the_engine_has_everything_the_protocol_names(graph) -> None:  # type: i
 def test_the_export_is_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
     # Two processes (two string-hash seeds, as two judges' machines) export the same bytes:
     # nothing in it follows the order of a set. A rebuilt export is compared with the old one.
-    code = ("import hashlib, marshal; from judge.corpus.loader import load_graph; "
-            "from judge.search.index import export_of; from judge.search.export import unpack; "
+    code = ("import hashlib; from judge.corpus.loader import load_graph; "
+            "from judge.search.index import export_of; "
             "data, _ = export_of(load_graph(None)); "
-            "print(hashlib.sha256(marshal.dumps(unpack(data))).hexdigest())")
+            "print(hashlib.sha256(data.text.encode()).hexdigest())")
     digests = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed, "JUDGE_CACHE_DIR": str(tmp_path / seed)}
