@@ -23,6 +23,8 @@ _PHASE_OF = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning", "
              "declare_attackers": "combat", "declare_blockers": "combat", "combat_damage": "combat",
              "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
 _SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
+_ANY_MOMENT = ("turn_order",)  # questions whose answer is the same at every moment of the turn
+_NAMED_ASKS = ("turn_order", "defending_players", "defending_player")
 
 
 class Gap(Exception):
@@ -38,6 +40,7 @@ class Entity:
     attacking: bool = False
     blocking: str | None = None
     name: str = ""
+    trigger: bool = False  # a permanent said only as the source of a triggered ability
 
 
 @dataclass(slots=True)
@@ -65,10 +68,22 @@ class Plan:
     events: list[Any] | None = None
     questions: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    players: tuple[str, ...] = ()  # named players, in turn order (else A and B)
+    active: str = FIRST
+    game: dict[str, Any] = field(default_factory=dict)  # variant, attack_option, teams, archenemy
+    extra_turns: list[str] = field(default_factory=list)
+    triggers: list[dict[str, Any]] = field(default_factory=list)
+    pending_triggers: list[dict[str, Any]] = field(default_factory=list)
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    permanents: list[dict[str, Any]] = field(default_factory=list)
 
     def situation(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"edition": self.edition, "players": [FIRST, SECOND], "active": FIRST}
-        if self.events is None:
+        data: dict[str, Any] = {"edition": self.edition, "players": list(self.players or (FIRST, SECOND)),
+                                "active": self.active}
+        data.update(self.game)
+        if self.extra_turns:
+            data["extra_turns"] = self.extra_turns
+        if self.events is None and self.phase is not None:
             data["phase"] = self.phase
             if self.step is not None:
                 data["step"] = self.step
@@ -92,6 +107,9 @@ class Plan:
             data["max_hand_size"] = self.max_hand
         if self.creatures:
             data["creatures"] = self.creatures
+        for key in ("triggers", "pending_triggers", "effects", "permanents"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
         if self.events is not None:
             data["events"] = self.events
         data["questions"] = self.questions
@@ -196,20 +214,74 @@ class Builder:
         for index, part in enumerate(self.parts):
             self._creature_part(index, part)
         self._after_is_next(question)
-        owner = self._turn_owner()
-        if owner is None:
+        named = self._named_game(question)
+        owner = None if named else self._turn_owner()
+        if owner is None and not named:
             owner = self._default_owner(at, question)
-        plan.turn_said = owner is not None
+        plan.turn_said = owner is not None or named
         plan.me = FIRST if owner in (None, ME) else SECOND
-        self._moment()
+        self._moment(at, question)
         for part in self.parts:
             self._state(part)
         getattr(self, "_q_" + question["ask"])(at, question)
         self._creatures_out()
         self._replay()
-        if plan.phase is None and plan.events is None:
+        if plan.phase is None and plan.events is None and question["ask"] not in _ANY_MOMENT:
             raise Gap("à quel moment du tour ? (étape ou phase)")
         return plan
+
+    # ---------------------------------------------------------------- players named
+    def _named_game(self, question: dict[str, Any]) -> bool:
+        """« Partie à quatre, ordre du tour Alice, Bruno… ; c'est le tour de Chloé »: the players
+        by their names, whose turn, the variant; and the extra turns said (« A se donne un tour
+        supplémentaire »). True when the players are named."""
+        plan = self.plan
+        game: dict[str, Any] = {}
+        for part in self.parts:
+            if part.kind == "game":
+                for key, value in part.values.items():
+                    if key == "players" and len(value) <= len(game.get("players", ())):
+                        continue
+                    game[key] = value
+        turn_names = [n for p in self.parts if p.kind == "turn" for n in p.values.get("named", ())]
+        extra = [p.values for p in self.parts if p.kind == "extra_turn"]
+        names = {*turn_names, *(e["who"] for e in extra if e["named"])}
+        size = game.pop("size", None)
+        if not names and not game.get("players"):
+            if size is not None and size != 2:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            if game:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            for values in extra:
+                plan.extra_turns.extend([self.player(values["who"])] * values["count"])
+            return False
+        if question["ask"] not in _NAMED_ASKS:
+            raise Gap("avec des joueurs nommés, je ne réponds qu'à l'ordre des tours et aux joueurs défenseurs")
+        players = tuple(game.pop("players", ()))
+        if not players:
+            if not names <= {FIRST, SECOND}:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            players = (FIRST, SECOND)
+        if size is not None and size != len(players):
+            raise Gap(f"une partie à {size} joueurs, mais {len(players)} joueurs nommés")
+        if len(set(players)) != len(players) or not names <= set(players):
+            raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+        if "teams" in game:
+            game["teams"] = [list(team) for team in game["teams"]]
+            game.setdefault("variant", "two_headed_giant")
+        active = turn_names[0] if turn_names else None
+        if active is None and any(p.kind == "turn" and p.values.get("owner") == OPPONENT for p in self.parts):
+            subjects = [e["who"] for e in extra if e["named"]]
+            active = subjects[0] if subjects else None  # « pendant son tour, Chloé obtient… »
+        if active is None:
+            raise Gap("c'est le tour de qui ?")
+        for values in extra:
+            if not values["named"]:
+                raise Gap("quel joueur prend un tour supplémentaire ?")
+            plan.extra_turns.extend([values["who"]] * values["count"])
+        plan.players, plan.active, plan.game = players, active, game
+        return True
+
 
     def _creature_part(self, index: int, part: Part) -> None:
         values = part.values
@@ -224,8 +296,16 @@ class Builder:
                 return  # « mon adversaire passe aussi »: nothing more said of a creature
             target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
         elif part.kind == "state":
+            following = self.parts[index + 1] if index + 1 < len(self.parts) else None
+            if following is not None and following.kind == "moment" and (values.get("triggered") or values.get("entered")):
+                # « déclenchée pendant mon dégagement », « arrivée pendant mon étape de fin »
+                place = following.values["step"] or following.values["phase"]
+                values = {**values, ("triggered_at" if values.get("triggered") else "entered_at"): place}
             target = self._last_entity(index) or self._next_entity(index)
             if target is None:
+                if values.get("pending"):  # « une capacité attend d'aller sur la pile »
+                    self.plan.pending_triggers.append({"name": "capacité déclenchée", "controller": "?"})
+                    return
                 if values.get("unblocked") or not values:
                     return
                 raise Gap("de quelle créature parlez-vous ?")
@@ -340,9 +420,14 @@ class Builder:
         return None
 
     # ---------------------------------------------------------------- the moment
-    def _moment(self) -> None:
+    def _moment(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
         moments = [p.values for p in self.parts if p.kind == "moment"]
+        if question["ask"] == "triggers" and len({(m["phase"], m["step"]) for m in moments}) > 1:
+            # « déclenchée pendant mon dégagement : qu'est-ce qui va sur la pile au début de
+            # l'entretien ? »: the moment of the question; the others, of what triggered
+            after = [p.values for p in self.parts[at + 1:] if p.kind == "moment"]
+            moments = after[-1:] or moments[-1:]
         precise = [m for m in moments if not (m["phase"] == "combat" and m["step"] is None and not m.get("end"))]
         moments = precise or moments  # « pendant le combat, à l'étape des bloqueurs »: the step
         places = {(m["phase"], m["step"]) for m in moments}
@@ -408,6 +493,13 @@ class Builder:
         for entity in self.entities:
             entity.name = self._name(entity, taken)
             taken.add(entity.name)
+        for item in plan.pending_triggers:
+            if item["controller"] == "?":
+                item["controller"] = plan.active
+        for entity in self.entities:
+            if entity.state.get("pending") and not entity.trigger:
+                entity.trigger = True
+                plan.pending_triggers.append({"name": entity.name, "controller": self._controller(entity)})
         attackers = [e for e in self.entities if e.attacking or e.words.role == "attacker"]
         for entity in self.entities:  # « le bloqueur » of the only attacker blocks it
             if entity.words.role == "blocker" and entity.blocking is None and len(attackers) == 1 \
@@ -415,6 +507,8 @@ class Builder:
                 entity.blocking = str(id(attackers[0]))
         names = {str(id(e)): e.name for e in self.entities}
         for entity in self.entities:
+            if entity.trigger or entity.state.get("planeswalker"):
+                continue
             words = entity.words
             controller = self._controller(entity)
             data: dict[str, Any] = {"name": entity.name, "controller": controller}
@@ -459,6 +553,12 @@ class Builder:
 
     def _controller(self, entity: Entity) -> str:
         words = entity.words
+        if self.plan.players:  # players named: an attacker is the active player's
+            if entity.state.get("controller"):
+                return str(entity.state["controller"])
+            if entity.attacking or words.role == "attacker":
+                return self.plan.active
+            raise Gap(f"à qui est {words.name or 'cette créature'} ?")
         if entity.state.get("taken_by") in (ME, OPPONENT):  # « dont j'ai pris le contrôle »
             return self.player(entity.state["taken_by"])
         if words.owner is not None:
@@ -631,9 +731,49 @@ class Builder:
             self._q_untap(at, question)
         elif step == "cleanup":
             self._fill_owned(self.plan.me)
+            self.plan.effects = [dict(p.values) for p in self.parts if p.kind == "effect"]
             self.plan.questions.append({"ask": "cleanup"})
         else:
             raise Gap("« que se passe-t-il » : à quelle étape, et qu'est-ce que vous voulez savoir ?")
+
+    def _q_triggers(self, at: int, question: dict[str, Any]) -> None:
+        """« Dans quel ordre vont-elles sur la pile ? »: each card named is the source of a
+        triggered ability « au début de » the step asked about (of an earlier step: waiting)."""
+        plan = self.plan
+        step = plan.step or (plan.phase if plan.phase in ("precombat_main", "postcombat_main") else None)
+        if step is None:
+            raise Gap("au début de quelle étape ?")
+        if not self.entities:
+            raise Gap("quelles capacités se déclenchent ?")
+        for entity in self.entities:
+            words = entity.words
+            if words.name is None or words.power is not None or entity.attacking or entity.blocking:
+                raise Gap("quelles capacités se déclenchent, de quelles cartes ?")
+            entity.trigger = True
+            controller = self.player(words.owner) if words.owner else plan.me
+            triggered_at = entity.state.get("triggered_at")
+            if triggered_at in _ORDER and step in _ORDER and _ORDER.index(triggered_at) < _ORDER.index(step):
+                plan.pending_triggers.append({"name": words.name, "controller": controller})
+                continue
+            trigger: dict[str, Any] = {"name": words.name, "controller": controller, "at": step}
+            if entity.state.get("entered") and entity.state.get("entered_at") in (None, step):
+                trigger["entered_this_step"] = True
+            plan.triggers.append(trigger)
+        plan.questions.append({"ask": "triggers"})
+
+    def _q_turn_order(self, at: int, question: dict[str, Any]) -> None:
+        if not question.get("count"):
+            raise Gap("combien de tours ?")
+        self.plan.questions.append({"ask": "turn_order", "count": question["count"]})
+
+    def _q_combat_timing(self, at: int, question: dict[str, Any]) -> None:
+        """« Je peux le lancer ? » of a spell « seulement avant la déclaration des bloqueurs »."""
+        said = [p.values["when"] for p in self.parts if p.kind == "timing"]
+        when = question.get("when") or (said[-1] if said else None)
+        if when is None:
+            raise Gap("lancer quoi ? (un éphémère, un rituel… ou un sort « seulement avant/après … » du combat)")
+        self._fill_owned(self.plan.me)
+        self.plan.questions.append({"ask": "combat_timing", "when": when})
 
     def _q_discard(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "hand" for p in self.parts):
