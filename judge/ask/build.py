@@ -61,6 +61,7 @@ class Plan:
     hands: dict[str, int] = field(default_factory=dict)
     mana: dict[str, int] = field(default_factory=dict)
     lands_played: int = 0
+    land_plays: int = 1
     first_turn: bool = False
     skip: list[str] = field(default_factory=list)
     max_hand: int | None = 7
@@ -97,6 +98,8 @@ class Plan:
                 data["lands_played"] = self.lands_played
             if self.skip:
                 data["skip"] = self.skip
+        if self.land_plays != 1:
+            data["land_plays"] = self.land_plays
         if self.hands:
             data["hands"] = self.hands
         if self.mana:
@@ -129,6 +132,8 @@ class Builder:
         self.plan = Plan(edition=edition)
         self.entities: list[Entity] = []
         self.entity_of: dict[int, Entity] = {}
+        self.walkers: list[tuple[str, str | None]] = []  # planeswalkers attacked, with their controller
+        self.effect: Entity | None = None  # a creature regenerated or taken control of, in combat
 
     # ---------------------------------------------------------------- players
     def player(self, word: str | None, *, at: int | None = None, default: str | None = None) -> str:
@@ -201,6 +206,15 @@ class Builder:
     def build(self) -> Plan:
         plan = self.plan
         questions = [(i, p) for i, p in enumerate(self.parts) if p.kind == "question"]
+        said = [p for p in self.parts if p.kind not in ("edition", "nothing")]
+        if not questions and said and all(p.kind == "events" and all(k == "step" for k, _ in p.values["events"])
+                                          for p in said):
+            # « En 2004, après l'étape de fin du tour ? »: what follows
+            questions = [(len(self.parts), Part(kind="question", values={"ask": "next"}))]
+            self.parts = (*self.parts, questions[0][1])
+        strong = [(i, p) for i, p in questions if not p.values.get("weak")]
+        if len({p.values["ask"] for _, p in questions}) > 1 and strong:
+            questions = strong  # « l'étape suivante, c'est quoi ? »: the question is `next`
         if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
         asks = {p.values["ask"] for _, p in questions}
@@ -287,6 +301,10 @@ class Builder:
         values = part.values
         if part.kind == "creature":
             self.entity(values["creature"])
+        elif part.kind == "state" and values.get("creature") is not None:
+            # « mon adversaire prend le contrôle de ma créature attaquante »
+            target = self.entity(values["creature"])
+            target.state.update({k: v for k, v in values.items() if k != "creature"})
         elif part.kind == "state" and values.get("same"):
             # « son Loup aussi »: what was said of the creature before is said of this one
             said = next((p.values for p in reversed(self.parts[:index]) if p.kind == "state"
@@ -306,8 +324,8 @@ class Builder:
                 if values.get("pending"):  # « une capacité attend d'aller sur la pile »
                     self.plan.pending_triggers.append({"name": "capacité déclenchée", "controller": "?"})
                     return
-                if values.get("unblocked") or not values:
-                    return
+                if values.get("unblocked") or not values or values == {"phased_out": False}:
+                    return  # « toujours dans cette phase »: no creature is said to be in phase
                 raise Gap("de quelle créature parlez-vous ?")
             target.state.update({k: v for k, v in values.items() if k not in ("without", "abilities")})
             if values.get("taken_by") in (ME, OPPONENT) and target.words.owner is not None:
@@ -348,6 +366,10 @@ class Builder:
                     last.attacking = True
             for words in creatures:
                 self.entity(words).attacking = True
+                if values.get("planeswalker"):  # « son Ours attaque le planeswalker « Jace » de Chloé »
+                    self.entity(words).state["attacks"] = values["planeswalker"]
+            if values.get("planeswalker"):
+                self.walkers.append((values["planeswalker"], values["planeswalker_controller"]))
 
     def _after_is_next(self, question: dict[str, Any]) -> None:
         """« Après l'entretien, quelle étape ? »: steps only, then where or next: the step that
@@ -430,6 +452,15 @@ class Builder:
             moments = after[-1:] or moments[-1:]
         precise = [m for m in moments if not (m["phase"] == "combat" and m["step"] is None and not m.get("end"))]
         moments = precise or moments  # « pendant le combat, à l'étape des bloqueurs »: the step
+        steps = {m["phase"] for m in moments if m["step"] is not None}
+        if len(steps) == 1:  # « pendant mon entretien … de toute la phase de début »: the step
+            moments = [m for m in moments if m["step"] is not None or m["phase"] not in steps]
+        if not moments:  # « j'ai joué un terrain dans ma phase principale »: that phase
+            moments = [{"phase": p.values["place"][0], "step": p.values["place"][1], "owner": None}
+                       for p in self.parts if p.kind == "land_played" and p.values.get("place")]
+        if not moments and any(p.kind == "stack" and (p.values.get("item") or {}).get("kind") == "combat_damage"
+                               for p in self.parts):
+            moments = [{"phase": "combat", "step": "combat_damage", "owner": None}]  # blessures sur la pile
         places = {(m["phase"], m["step"]) for m in moments}
         if len(places) > 1:
             if any(p.kind in ("pass", "events") for p in self.parts):
@@ -457,6 +488,10 @@ class Builder:
             item = values["item"] or {"kind": "instant", "owner": None}
             plan.stack.append({"kind": item["kind"], "controller": "?" if item["owner"] is None
                                else self.player(item["owner"])})
+            if item.get("cost"):  # « je joue un éphémère qui coûte 2 »: paid from the mana said before
+                if "?" not in plan.mana or plan.mana["?"] < item["cost"]:
+                    raise Gap("payé avec quel mana ?")
+                plan.mana["?"] -= item["cost"]
             plan.response = plan.response or bool(values.get("response"))
         elif part.kind == "response":
             plan.response = True
@@ -472,6 +507,8 @@ class Builder:
             plan.priority = self.player(values["player"])
         elif part.kind == "skip":
             plan.skip.append(values["place"])
+        elif part.kind == "land_plays":
+            plan.land_plays = values["count"]
         elif part.kind == "max_hand":
             plan.max_hand = values["size"]
             plan.max_hand_said = True
@@ -493,6 +530,11 @@ class Builder:
         for entity in self.entities:
             entity.name = self._name(entity, taken)
             taken.add(entity.name)
+        for walker, controller in self.walkers:
+            if controller is None:
+                raise Gap(f"à qui est le planeswalker {walker} ?")
+            controller = controller if controller in plan.players else self.player(controller)
+            plan.permanents.append({"name": walker, "controller": controller, "card_types": ["planeswalker"]})
         for item in plan.pending_triggers:
             if item["controller"] == "?":
                 item["controller"] = plan.active
@@ -525,6 +567,11 @@ class Builder:
                 data["card_types"] = list(words.card_types)
             if entity.state.get("damage_order"):
                 data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
+            if entity.state.get("attacks"):
+                data["attacks"] = entity.state["attacks"]
+            if entity.state.get("arrived_in_turn_of") and entity.state.get("since_turn_start") is None:
+                # « arrivée pendant le tour de mon adversaire »: since the start of this turn if that was another turn
+                data["since_turn_start"] = self.player(entity.state["arrived_in_turn_of"]) != plan.active
             for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature"):
                 if entity.state.get(key) is not None:
                     data[key] = entity.state[key]
@@ -609,9 +656,10 @@ class Builder:
         entity = self._question_creature(at, question)
         if entity is None:
             raise Gap("quelle créature ?")
-        known = entity.state.get("since_turn_start") is not None or any(
+        controller = self._controller(entity)
+        known = entity.state.get("since_turn_start") is not None or controller != FIRST or any(
             a in entity.words.abilities for a in ("haste", "defender")) or "Mur" in entity.words.types \
-            or entity.state.get("tapped") or entity.state.get("phased_out")
+            or entity.state.get("tapped") or entity.state.get("phased_out") or entity.state.get("arrived_in_turn_of")
         if not known:
             raise Gap("depuis quand contrôlez-vous cette créature ? (arrivée ce tour-ci, ou depuis le début du tour)")
         entity.attacking = False
@@ -699,7 +747,7 @@ class Builder:
         if entity is None:
             raise Gap("quelle créature ?")
         if entity.state.get("regenerates") or entity.state.get("control_taken"):
-            raise Gap("une régénération ou un changement de contrôleur se rejoue, il ne se décrit pas")
+            self.effect = entity  # replayed: declared, then the effect (`_effect_replay`)
         in_combat_said = entity.attacking or entity.blocking is not None or entity.words.role is not None
         if not in_combat_said:
             raise Gap("cette créature attaque-t-elle ou bloque-t-elle ?")
@@ -849,7 +897,14 @@ class Builder:
                 q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
                                    for t, n in q["assignment"]}
         told = [p for p in self.parts if p.kind in ("pass", "events", "no_attackers")]
+        if self.effect is not None:
+            if told:
+                raise Gap("je ne sais pas rejouer à la fois ce qui est raconté et cet effet")
+            self._effect_replay(self.effect)
+            return
         if told and plan.events is None:
+            if any(p.kind == "declared" for p in self.parts) and not any(e.attacking for e in self.entities):
+                raise Gap("quelles créatures attaquent et bloquent ?")
             for data in plan.creatures:  # declared by the replay
                 data.pop("attacking", None)
                 data.pop("blocking", None)
@@ -934,6 +989,33 @@ class Builder:
         answer: dict[str, Any] = self.run(probe)["answers"][0]["answer"]
         return answer
 
+    def _effect_replay(self, entity: Entity) -> None:
+        """« Mon Ours attaquant régénère pendant l'étape des bloqueurs »: the turn replayed to
+        that step, attackers and blockers declared as described, then the effect."""
+        plan = self.plan
+        step = plan.step if plan.step in _COMBAT_STEPS[:2] else None
+        if step is None:
+            raise Gap("pendant quelle étape du combat ?")
+        attackers = [c["name"] for c in plan.creatures if c.pop("attacking", False)]
+        blocks = {c["name"]: c.pop("blocking") for c in plan.creatures if "blocking" in c}
+        plan.events = []
+        self._pass_until(lambda w: w.get("step") == "declare_attackers")
+        plan.events.append({"declare_attackers": attackers})
+        if step == "declare_blockers":
+            self._pass_until(lambda w: w.get("step") == "declare_blockers")
+            plan.events.append({"declare_blockers": blocks})
+        plan.notes.append(("attaquants déclarés : " + ", ".join(attackers)) if attackers else "aucun attaquant")
+        if entity.state.get("regenerates"):
+            plan.events.append({"regenerate": entity.name})
+            plan.notes.append(f"{entity.name} est régénérée")
+        else:
+            controller = self._controller(entity)
+            by = self.player(entity.state["by"]) if entity.state.get("by") not in (None, HE) else other(controller)
+            if by == controller:
+                raise Gap("qui prend le contrôle de cette créature ?")
+            plan.events.append({"gain_control": {"creature": entity.name, "by": by}})
+            plan.notes.append(f"{by} prend le contrôle de {entity.name}")
+
     def _combat_replay(self) -> None:
         """The turn replayed from its start up to its combat damage: declarations as described."""
         plan = self.plan
@@ -950,6 +1032,7 @@ class Builder:
         self._pass_until(lambda w: w.get("step") == "declare_blockers")
         plan.events.append({"declare_blockers": blocks})
         strikes = any(a in c.get("abilities", ()) for c in plan.creatures for a in ("first_strike", "double_strike"))
+        strikes = strikes and plan.damage_step != "first_strike"  # « dans la première étape des blessures »
         self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes else bool(self._dealt()))
 
     def _dealt(self) -> list[Any]:
@@ -1008,6 +1091,8 @@ def _creature_words(part: Part) -> list[CreatureWords]:
         return list(values["creatures"])
     if part.kind == "question":
         return [w for w in (values.get("attacker"), values.get("creature")) if isinstance(w, CreatureWords)]
+    if part.kind == "state" and isinstance(values.get("creature"), CreatureWords):
+        return [values["creature"]]
     return []
 
 

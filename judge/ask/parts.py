@@ -365,7 +365,8 @@ class _Parts(Transformer[Token, Any]):
         return self._state(regenerates=True)
 
     def st_control(self, children: list[Any]) -> Part:
-        return self._state(control_taken=True)
+        creatures = _creatures(children)
+        return self._state(control_taken=True, by=_player(children), **({"creature": creatures[0]} if creatures else {}))
 
     def st_triggered(self, _: list[Any]) -> Part:
         return self._state(triggered=True)
@@ -375,6 +376,9 @@ class _Parts(Transformer[Token, Any]):
 
     def st_entered(self, _: list[Any]) -> Part:
         return self._state(since_turn_start=False, entered=True)
+
+    def st_arrived_in_turn(self, children: list[Any]) -> Part:
+        return self._state(arrived_in_turn_of=_player(children))
 
     def st_same(self, _: list[Any]) -> Part:
         return self._state(same=True)
@@ -394,6 +398,12 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="attack", values={"creatures": tuple(_creatures(children))})
 
     attacks = attacks_with
+
+    def attacks_planeswalker(self, children: list[Any]) -> Part:
+        walker = next(str(c) for c in children if isinstance(c, Token) and c.type == "NAME")
+        owner = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "pname"), None)
+        return Part(kind="attack", values={"creatures": tuple(_creatures(children)), "planeswalker": walker,
+                                           "planeswalker_controller": owner or _player(children)})
 
     def attacks_said(self, _: list[Any]) -> Part:
         return Part(kind="attack", values={"creatures": ()})
@@ -423,7 +433,11 @@ class _Parts(Transformer[Token, Any]):
         owner = _player(children)
         if any(isinstance(c, Tree) and c.data == "owner_word" for c in children):
             owner = OPPONENT
-        return {"kind": kind, "owner": owner}
+        cost = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "cost"), None)
+        return {"kind": kind, "owner": owner, **({"cost": cost} if cost is not None else {})}
+
+    def cost(self, children: list[Any]) -> tuple[str, int]:
+        return ("cost", _number(children))
 
     def stack_response(self, children: list[Any]) -> Part:
         return Part(kind="stack", values={"item": children[-1], "response": True})
@@ -474,8 +488,15 @@ class _Parts(Transformer[Token, Any]):
     def hand_count(self, children: list[Any]) -> Part:
         return Part(kind="hand", values={"count": _number(children)})
 
-    def land_played(self, _: list[Any]) -> Part:
-        return Part(kind="land_played", values={"played": 1})
+    def land_played(self, children: list[Any]) -> Part:
+        place = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "place"), None)
+        return Part(kind="land_played", values={"played": 1, "place": place})
+
+    def extra_land(self, _: list[Any]) -> Part:
+        return Part(kind="land_plays", values={"count": 2})
+
+    def declared(self, _: list[Any]) -> Part:
+        return Part(kind="declared")
 
     def no_land_played(self, _: list[Any]) -> Part:
         return Part(kind="land_played", values={"played": 0})
@@ -669,6 +690,12 @@ class _Parts(Transformer[Token, Any]):
 
     def next(self, children: list[Any]) -> Part:
         return _question("next")
+
+    def where_weak(self, children: list[Any]) -> Part:
+        return _question("where", weak=True)  # « c'est quoi ? »: where, unless another question is asked
+
+    def next_weak(self, children: list[Any]) -> Part:
+        return _question("next", weak=True)  # « et après, on est où ? »: a sequence, not the question
 
     def rest_of_turn(self, children: list[Any]) -> Part:
         return _question("rest_of_turn")
