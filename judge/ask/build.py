@@ -445,6 +445,12 @@ class Builder:
     def _moment(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
         moments = [p.values for p in self.parts if p.kind == "moment"]
+        # « un 1/1 que mon adversaire sacrifie pendant l'étape des bloqueurs »: when it left, not
+        # the moment asked about (when another is said)
+        attached = [p.values for i, p in enumerate(self.parts) if p.kind == "moment" and i > 0
+                    and self.parts[i - 1].kind == "state" and self.parts[i - 1].values.get("leaves")]
+        if attached and len(attached) < len(moments):
+            moments = [m for m in moments if not any(m is a for a in attached)]
         if question["ask"] == "triggers" and len({(m["phase"], m["step"]) for m in moments}) > 1:
             # « déclenchée pendant mon dégagement : qu'est-ce qui va sur la pile au début de
             # l'entretien ? »: the moment of the question; the others, of what triggered
@@ -548,9 +554,16 @@ class Builder:
                     and attackers[0] is not entity:
                 entity.blocking = str(id(attackers[0]))
         names = {str(id(e)): e.name for e in self.entities}
+        gone = {str(id(e)) for e in self.entities if e.state.get("leaves")}
+        if gone and plan.events is None and not self._asks() & {"deals_damage"}:
+            raise Gap("une créature sacrifiée ou détruite : à quelle question ?")
         for entity in self.entities:
             if entity.trigger or entity.state.get("planeswalker"):
                 continue
+            if str(id(entity)) in gone and plan.events is None:
+                plan.notes.append(f"{entity.name} a quitté le champ de bataille")
+                continue  # not in the situation
+            words = entity.words
             words = entity.words
             controller = self._controller(entity)
             data: dict[str, Any] = {"name": entity.name, "controller": controller}
@@ -572,7 +585,8 @@ class Builder:
             if entity.state.get("arrived_in_turn_of") and entity.state.get("since_turn_start") is None:
                 # « arrivée pendant le tour de mon adversaire »: since the start of this turn if that was another turn
                 data["since_turn_start"] = self.player(entity.state["arrived_in_turn_of"]) != plan.active
-            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature"):
+            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature",
+                        "cant_attack_alone", "attack_cost"):
                 if entity.state.get(key) is not None:
                     data[key] = entity.state[key]
             attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
@@ -580,6 +594,8 @@ class Builder:
                 data["attacking"] = True
             if plan.events is None and entity.blocking is not None and plan.step in _COMBAT_STEPS[1:]:
                 data["blocking"] = names[entity.blocking]
+            if plan.events is None and any(e.blocking == str(id(entity)) and str(id(e)) in gone for e in self.entities):
+                data["blocked"] = True  # its blocker has left: it stays blocked
             plan.creatures.append(data)
 
     def _asks(self) -> set[str]:
@@ -809,6 +825,24 @@ class Builder:
             plan.triggers.append(trigger)
         plan.questions.append({"ask": "triggers"})
 
+    def _q_declare_attackers(self, at: int, question: dict[str, Any]) -> None:
+        """« Je peux déclarer mon Ours comme attaquant ? », « j'attaque avec … : c'est une
+        déclaration légale ? »: that set of attackers, with what is said of costs."""
+        plan = self.plan
+        declared = [self.entity(question["creature"])] if question.get("creature") is not None else \
+            [e for e in self.entities if e.attacking]
+        if not declared:
+            raise Gap("quelles créatures attaquent ?")
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+        costs = [p.values["cost"] for p in self.parts if p.kind == "attack_cost"]
+        for entity in self.entities:
+            entity.attacking = False  # being declared: not attacking yet
+            if costs:
+                entity.state["attack_cost"] = costs[-1]
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "declare_attackers", "creatures": [id(e) for e in declared]})
+
     def _q_turn_order(self, at: int, question: dict[str, Any]) -> None:
         if not question.get("count"):
             raise Gap("combien de tours ?")
@@ -893,6 +927,8 @@ class Builder:
             for key in ("creature", "attacker"):
                 if key in q:
                     q[key] = names[q[key]]
+            if "creatures" in q:
+                q["creatures"] = [names[c] for c in q["creatures"]]
             if "assignment" in q:
                 q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
                                    for t, n in q["assignment"]}
@@ -1031,9 +1067,18 @@ class Builder:
         plan.events.append({"declare_attackers": attackers})
         self._pass_until(lambda w: w.get("step") == "declare_blockers")
         plan.events.append({"declare_blockers": blocks})
+        gone = [e.name for e in self.entities if e.state.get("leaves")]
+        if gone:
+            on_stack = any(p.kind == "stack" and (p.values.get("item") or {}).get("kind") == "combat_damage"
+                           for p in self.parts)
+            if on_stack:  # « une fois les blessures sur la pile, il sacrifie le Fanatique »
+                self._pass_until(lambda w: w.get("step") == "combat_damage")
+            plan.events.extend({"leaves_play": name} for name in gone)
+            plan.notes.append(", ".join(gone) + " quitte le champ de bataille"
+                              + (" (blessures sur la pile)" if on_stack else " après les déclarations"))
         strikes = any(a in c.get("abilities", ()) for c in plan.creatures for a in ("first_strike", "double_strike"))
         strikes = strikes and plan.damage_step != "first_strike"  # « dans la première étape des blessures »
-        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes else bool(self._dealt()))
+        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes or gone else bool(self._dealt()))
 
     def _dealt(self) -> list[Any]:
         probe = self.plan.situation()

@@ -51,6 +51,12 @@ def _creature(data: dict[str, Any]) -> str:
         details.append("engagée")
     if data.get("damage"):
         details.append(f"{data['damage']} blessure{'s' if data['damage'] > 1 else ''}")
+    if data.get("cant_attack_alone"):
+        details.append("ne peut pas attaquer seule")
+    if data.get("attack_cost"):
+        details.append(f"coût d'attaque : {data['attack_cost']} mana")
+    if data.get("blocked"):
+        details.append("bloquée")
     if data.get("attacking"):
         details.append("attaquante")
     if data.get("attacks"):
@@ -103,7 +109,7 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             place = ("à la fin de l'" if place.startswith("étape") else "à la fin de la ") + place
         pieces.append(place)
     pieces.extend(n for n in plan.notes if n != "to_player")
-    if plan.stack:
+    if plan.stack and plan.events is None:
         pieces.append("sur la pile : " + ", ".join(
             f"{KIND_LABELS.get(i['kind'], i['kind'])} de {i['controller']}" for i in plan.stack))
     if plan.priority:

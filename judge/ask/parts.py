@@ -377,6 +377,20 @@ class _Parts(Transformer[Token, Any]):
     def st_entered(self, _: list[Any]) -> Part:
         return self._state(since_turn_start=False, entered=True)
 
+    def st_leaves(self, children: list[Any]) -> Part:
+        creatures = _creatures(children)
+        return self._state(leaves=True, **({"creature": creatures[0]} if creatures else {}))
+
+    def st_cant_attack_alone(self, _: list[Any]) -> Part:
+        return self._state(cant_attack_alone=True)
+
+    def attack_cost(self, children: list[Any]) -> Part:
+        return Part(kind="attack_cost", values={"cost": _number(children)})
+
+    def declare_attackers(self, children: list[Any]) -> Part:
+        creatures = _creatures(children)
+        return _question("declare_attackers", creature=creatures[0] if creatures else None)
+
     def st_arrived_in_turn(self, children: list[Any]) -> Part:
         return self._state(arrived_in_turn_of=_player(children))
 
