@@ -303,8 +303,8 @@ class Builder:
             self.entity(values["creature"])
         elif part.kind == "state" and values.get("creature") is not None:
             # « mon adversaire prend le contrôle de ma créature attaquante »
-            target = self.entity(values["creature"])
-            target.state.update({k: v for k, v in values.items() if k != "creature"})
+            taken = self.entity(values["creature"])
+            taken.state.update({k: v for k, v in values.items() if k != "creature"})
         elif part.kind == "state" and values.get("same"):
             # « son Loup aussi »: what was said of the creature before is said of this one
             said = next((p.values for p in reversed(self.parts[:index]) if p.kind == "state"
