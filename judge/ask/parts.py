@@ -387,7 +387,7 @@ class _Parts(Transformer[Token, Any]):
     def attack_cost(self, children: list[Any]) -> Part:
         return Part(kind="attack_cost", values={"cost": _number(children)})
 
-    def declare_attackers(self, children: list[Any]) -> Part:
+    def declare_attackers_q(self, children: list[Any]) -> Part:
         creatures = _creatures(children)
         return _question("declare_attackers", creature=creatures[0] if creatures else None)
 
