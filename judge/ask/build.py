@@ -23,6 +23,8 @@ _PHASE_OF = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning", "
              "declare_attackers": "combat", "declare_blockers": "combat", "combat_damage": "combat",
              "end_of_combat": "combat", "end_of_turn": "ending", "cleanup": "ending"}
 _SORCERY_SPEED = ("sorcery", "creature", "artifact", "enchantment", "planeswalker")
+_ANY_MOMENT = ("turn_order",)  # questions whose answer is the same at every moment of the turn
+_NAMED_ASKS = ("turn_order", "defending_players", "defending_player")
 
 
 class Gap(Exception):
@@ -38,6 +40,7 @@ class Entity:
     attacking: bool = False
     blocking: str | None = None
     name: str = ""
+    trigger: bool = False  # a permanent said only as the source of a triggered ability
 
 
 @dataclass(slots=True)
@@ -58,6 +61,7 @@ class Plan:
     hands: dict[str, int] = field(default_factory=dict)
     mana: dict[str, int] = field(default_factory=dict)
     lands_played: int = 0
+    land_plays: int = 1
     first_turn: bool = False
     skip: list[str] = field(default_factory=list)
     max_hand: int | None = 7
@@ -65,10 +69,22 @@ class Plan:
     events: list[Any] | None = None
     questions: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    players: tuple[str, ...] = ()  # named players, in turn order (else A and B)
+    active: str = FIRST
+    game: dict[str, Any] = field(default_factory=dict)  # variant, attack_option, teams, archenemy
+    extra_turns: list[str] = field(default_factory=list)
+    triggers: list[dict[str, Any]] = field(default_factory=list)
+    pending_triggers: list[dict[str, Any]] = field(default_factory=list)
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    permanents: list[dict[str, Any]] = field(default_factory=list)
 
     def situation(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"edition": self.edition, "players": [FIRST, SECOND], "active": FIRST}
-        if self.events is None:
+        data: dict[str, Any] = {"edition": self.edition, "players": list(self.players or (FIRST, SECOND)),
+                                "active": self.active}
+        data.update(self.game)
+        if self.extra_turns:
+            data["extra_turns"] = self.extra_turns
+        if self.events is None and self.phase is not None:
             data["phase"] = self.phase
             if self.step is not None:
                 data["step"] = self.step
@@ -82,6 +98,8 @@ class Plan:
                 data["lands_played"] = self.lands_played
             if self.skip:
                 data["skip"] = self.skip
+        if self.land_plays != 1:
+            data["land_plays"] = self.land_plays
         if self.hands:
             data["hands"] = self.hands
         if self.mana:
@@ -92,6 +110,9 @@ class Plan:
             data["max_hand_size"] = self.max_hand
         if self.creatures:
             data["creatures"] = self.creatures
+        for key in ("triggers", "pending_triggers", "effects", "permanents"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
         if self.events is not None:
             data["events"] = self.events
         data["questions"] = self.questions
@@ -111,6 +132,8 @@ class Builder:
         self.plan = Plan(edition=edition)
         self.entities: list[Entity] = []
         self.entity_of: dict[int, Entity] = {}
+        self.walkers: list[tuple[str, str | None]] = []  # planeswalkers attacked, with their controller
+        self.effect: Entity | None = None  # a creature regenerated or taken control of, in combat
 
     # ---------------------------------------------------------------- players
     def player(self, word: str | None, *, at: int | None = None, default: str | None = None) -> str:
@@ -183,6 +206,15 @@ class Builder:
     def build(self) -> Plan:
         plan = self.plan
         questions = [(i, p) for i, p in enumerate(self.parts) if p.kind == "question"]
+        said = [p for p in self.parts if p.kind not in ("edition", "nothing")]
+        if not questions and said and all(p.kind == "events" and all(k == "step" for k, _ in p.values["events"])
+                                          for p in said):
+            # « En 2004, après l'étape de fin du tour ? »: what follows
+            questions = [(len(self.parts), Part(kind="question", values={"ask": "next"}))]
+            self.parts = (*self.parts, questions[0][1])
+        strong = [(i, p) for i, p in questions if not p.values.get("weak")]
+        if len({p.values["ask"] for _, p in questions}) > 1 and strong:
+            questions = strong  # « l'étape suivante, c'est quoi ? »: the question is `next`
         if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
         asks = {p.values["ask"] for _, p in questions}
@@ -196,25 +228,83 @@ class Builder:
         for index, part in enumerate(self.parts):
             self._creature_part(index, part)
         self._after_is_next(question)
-        owner = self._turn_owner()
-        if owner is None:
+        named = self._named_game(question)
+        owner = None if named else self._turn_owner()
+        if owner is None and not named:
             owner = self._default_owner(at, question)
-        plan.turn_said = owner is not None
+        plan.turn_said = owner is not None or named
         plan.me = FIRST if owner in (None, ME) else SECOND
-        self._moment()
+        self._moment(at, question)
         for part in self.parts:
             self._state(part)
         getattr(self, "_q_" + question["ask"])(at, question)
         self._creatures_out()
         self._replay()
-        if plan.phase is None and plan.events is None:
+        if plan.phase is None and plan.events is None and question["ask"] not in _ANY_MOMENT:
             raise Gap("à quel moment du tour ? (étape ou phase)")
         return plan
+
+    # ---------------------------------------------------------------- players named
+    def _named_game(self, question: dict[str, Any]) -> bool:
+        """« Partie à quatre, ordre du tour Alice, Bruno… ; c'est le tour de Chloé »: the players
+        by their names, whose turn, the variant; and the extra turns said (« A se donne un tour
+        supplémentaire »). True when the players are named."""
+        plan = self.plan
+        game: dict[str, Any] = {}
+        for part in self.parts:
+            if part.kind == "game":
+                for key, value in part.values.items():
+                    if key == "players" and len(value) <= len(game.get("players", ())):
+                        continue
+                    game[key] = value
+        turn_names = [n for p in self.parts if p.kind == "turn" for n in p.values.get("named", ())]
+        extra = [p.values for p in self.parts if p.kind == "extra_turn"]
+        names = {*turn_names, *(e["who"] for e in extra if e["named"])}
+        size = game.pop("size", None)
+        if not names and not game.get("players"):
+            if size is not None and size != 2:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            if game:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            for values in extra:
+                plan.extra_turns.extend([self.player(values["who"])] * values["count"])
+            return False
+        if question["ask"] not in _NAMED_ASKS:
+            raise Gap("avec des joueurs nommés, je ne réponds qu'à l'ordre des tours et aux joueurs défenseurs")
+        players = tuple(game.pop("players", ()))
+        if not players:
+            if not names <= {FIRST, SECOND}:
+                raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+            players = (FIRST, SECOND)
+        if size is not None and size != len(players):
+            raise Gap(f"une partie à {size} joueurs, mais {len(players)} joueurs nommés")
+        if len(set(players)) != len(players) or not names <= set(players):
+            raise Gap("qui sont les joueurs, dans l'ordre du tour ?")
+        if "teams" in game:
+            game["teams"] = [list(team) for team in game["teams"]]
+            game.setdefault("variant", "two_headed_giant")
+        active = turn_names[0] if turn_names else None
+        if active is None and any(p.kind == "turn" and p.values.get("owner") == OPPONENT for p in self.parts):
+            subjects = [e["who"] for e in extra if e["named"]]
+            active = subjects[0] if subjects else None  # « pendant son tour, Chloé obtient… »
+        if active is None:
+            raise Gap("c'est le tour de qui ?")
+        for values in extra:
+            if not values["named"]:
+                raise Gap("quel joueur prend un tour supplémentaire ?")
+            plan.extra_turns.extend([values["who"]] * values["count"])
+        plan.players, plan.active, plan.game = players, active, game
+        return True
+
 
     def _creature_part(self, index: int, part: Part) -> None:
         values = part.values
         if part.kind == "creature":
             self.entity(values["creature"])
+        elif part.kind == "state" and values.get("creature") is not None:
+            # « mon adversaire prend le contrôle de ma créature attaquante »
+            taken = self.entity(values["creature"])
+            taken.state.update({k: v for k, v in values.items() if k != "creature"})
         elif part.kind == "state" and values.get("same"):
             # « son Loup aussi »: what was said of the creature before is said of this one
             said = next((p.values for p in reversed(self.parts[:index]) if p.kind == "state"
@@ -224,10 +314,18 @@ class Builder:
                 return  # « mon adversaire passe aussi »: nothing more said of a creature
             target.state.update({k: v for k, v in said.items() if k not in ("without", "abilities")})
         elif part.kind == "state":
+            following = self.parts[index + 1] if index + 1 < len(self.parts) else None
+            if following is not None and following.kind == "moment" and (values.get("triggered") or values.get("entered")):
+                # « déclenchée pendant mon dégagement », « arrivée pendant mon étape de fin »
+                place = following.values["step"] or following.values["phase"]
+                values = {**values, ("triggered_at" if values.get("triggered") else "entered_at"): place}
             target = self._last_entity(index) or self._next_entity(index)
             if target is None:
-                if values.get("unblocked") or not values:
+                if values.get("pending"):  # « une capacité attend d'aller sur la pile »
+                    self.plan.pending_triggers.append({"name": "capacité déclenchée", "controller": "?"})
                     return
+                if values.get("unblocked") or not values or values == {"phased_out": False}:
+                    return  # « toujours dans cette phase »: no creature is said to be in phase
                 raise Gap("de quelle créature parlez-vous ?")
             target.state.update({k: v for k, v in values.items() if k not in ("without", "abilities")})
             if values.get("taken_by") in (ME, OPPONENT) and target.words.owner is not None:
@@ -268,6 +366,10 @@ class Builder:
                     last.attacking = True
             for words in creatures:
                 self.entity(words).attacking = True
+                if values.get("planeswalker"):  # « son Ours attaque le planeswalker « Jace » de Chloé »
+                    self.entity(words).state["attacks"] = values["planeswalker"]
+            if values.get("planeswalker"):
+                self.walkers.append((values["planeswalker"], values["planeswalker_controller"]))
 
     def _after_is_next(self, question: dict[str, Any]) -> None:
         """« Après l'entretien, quelle étape ? »: steps only, then where or next: the step that
@@ -340,11 +442,31 @@ class Builder:
         return None
 
     # ---------------------------------------------------------------- the moment
-    def _moment(self) -> None:
+    def _moment(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
         moments = [p.values for p in self.parts if p.kind == "moment"]
+        # « un 1/1 que mon adversaire sacrifie pendant l'étape des bloqueurs »: when it left, not
+        # the moment asked about (when another is said)
+        attached = [p.values for i, p in enumerate(self.parts) if p.kind == "moment" and i > 0
+                    and self.parts[i - 1].kind == "state" and self.parts[i - 1].values.get("leaves")]
+        if attached and len(attached) < len(moments):
+            moments = [m for m in moments if not any(m is a for a in attached)]
+        if question["ask"] == "triggers" and len({(m["phase"], m["step"]) for m in moments}) > 1:
+            # « déclenchée pendant mon dégagement : qu'est-ce qui va sur la pile au début de
+            # l'entretien ? »: the moment of the question; the others, of what triggered
+            after = [p.values for p in self.parts[at + 1:] if p.kind == "moment"]
+            moments = after[-1:] or moments[-1:]
         precise = [m for m in moments if not (m["phase"] == "combat" and m["step"] is None and not m.get("end"))]
         moments = precise or moments  # « pendant le combat, à l'étape des bloqueurs »: the step
+        steps = {m["phase"] for m in moments if m["step"] is not None}
+        if len(steps) == 1:  # « pendant mon entretien … de toute la phase de début »: the step
+            moments = [m for m in moments if m["step"] is not None or m["phase"] not in steps]
+        if not moments:  # « j'ai joué un terrain dans ma phase principale »: that phase
+            moments = [{"phase": p.values["place"][0], "step": p.values["place"][1], "owner": None}
+                       for p in self.parts if p.kind == "land_played" and p.values.get("place")]
+        if not moments and any(p.kind == "stack" and (p.values.get("item") or {}).get("kind") == "combat_damage"
+                               for p in self.parts):
+            moments = [{"phase": "combat", "step": "combat_damage", "owner": None}]  # blessures sur la pile
         places = {(m["phase"], m["step"]) for m in moments}
         if len(places) > 1:
             if any(p.kind in ("pass", "events") for p in self.parts):
@@ -372,6 +494,10 @@ class Builder:
             item = values["item"] or {"kind": "instant", "owner": None}
             plan.stack.append({"kind": item["kind"], "controller": "?" if item["owner"] is None
                                else self.player(item["owner"])})
+            if item.get("cost"):  # « je joue un éphémère qui coûte 2 »: paid from the mana said before
+                if "?" not in plan.mana or plan.mana["?"] < item["cost"]:
+                    raise Gap("payé avec quel mana ?")
+                plan.mana["?"] -= item["cost"]
             plan.response = plan.response or bool(values.get("response"))
         elif part.kind == "response":
             plan.response = True
@@ -387,6 +513,8 @@ class Builder:
             plan.priority = self.player(values["player"])
         elif part.kind == "skip":
             plan.skip.append(values["place"])
+        elif part.kind == "land_plays":
+            plan.land_plays = values["count"]
         elif part.kind == "max_hand":
             plan.max_hand = values["size"]
             plan.max_hand_said = True
@@ -408,13 +536,34 @@ class Builder:
         for entity in self.entities:
             entity.name = self._name(entity, taken)
             taken.add(entity.name)
+        for walker, controller in self.walkers:
+            if controller is None:
+                raise Gap(f"à qui est le planeswalker {walker} ?")
+            controller = controller if controller in plan.players else self.player(controller)
+            plan.permanents.append({"name": walker, "controller": controller, "card_types": ["planeswalker"]})
+        for item in plan.pending_triggers:
+            if item["controller"] == "?":
+                item["controller"] = plan.active
+        for entity in self.entities:
+            if entity.state.get("pending") and not entity.trigger:
+                entity.trigger = True
+                plan.pending_triggers.append({"name": entity.name, "controller": self._controller(entity)})
         attackers = [e for e in self.entities if e.attacking or e.words.role == "attacker"]
         for entity in self.entities:  # « le bloqueur » of the only attacker blocks it
             if entity.words.role == "blocker" and entity.blocking is None and len(attackers) == 1 \
                     and attackers[0] is not entity:
                 entity.blocking = str(id(attackers[0]))
         names = {str(id(e)): e.name for e in self.entities}
+        gone = {str(id(e)) for e in self.entities if e.state.get("leaves")}
+        if gone and plan.events is None and not self._asks() & {"deals_damage"}:
+            raise Gap("une créature sacrifiée ou détruite : à quelle question ?")
         for entity in self.entities:
+            if entity.trigger or entity.state.get("planeswalker"):
+                continue
+            if str(id(entity)) in gone and plan.events is None:
+                plan.notes.append(f"{entity.name} a quitté le champ de bataille")
+                continue  # not in the situation
+            words = entity.words
             words = entity.words
             controller = self._controller(entity)
             data: dict[str, Any] = {"name": entity.name, "controller": controller}
@@ -431,7 +580,13 @@ class Builder:
                 data["card_types"] = list(words.card_types)
             if entity.state.get("damage_order"):
                 data["damage_order"] = [names[i] for i in entity.state["damage_order"]]
-            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature"):
+            if entity.state.get("attacks"):
+                data["attacks"] = entity.state["attacks"]
+            if entity.state.get("arrived_in_turn_of") and entity.state.get("since_turn_start") is None:
+                # « arrivée pendant le tour de mon adversaire »: since the start of this turn if that was another turn
+                data["since_turn_start"] = self.player(entity.state["arrived_in_turn_of"]) != plan.active
+            for key in ("tapped", "since_turn_start", "phased_out", "phasing", "doesnt_untap", "damage", "is_creature",
+                        "cant_attack_alone", "attack_cost"):
                 if entity.state.get(key) is not None:
                     data[key] = entity.state[key]
             attacking = entity.attacking or words.role == "attacker" or bool(entity.state.get("unblocked"))
@@ -439,6 +594,8 @@ class Builder:
                 data["attacking"] = True
             if plan.events is None and entity.blocking is not None and plan.step in _COMBAT_STEPS[1:]:
                 data["blocking"] = names[entity.blocking]
+            if plan.events is None and any(e.blocking == str(id(entity)) and str(id(e)) in gone for e in self.entities):
+                data["blocked"] = True  # its blocker has left: it stays blocked
             plan.creatures.append(data)
 
     def _asks(self) -> set[str]:
@@ -459,6 +616,12 @@ class Builder:
 
     def _controller(self, entity: Entity) -> str:
         words = entity.words
+        if self.plan.players:  # players named: an attacker is the active player's
+            if entity.state.get("controller"):
+                return str(entity.state["controller"])
+            if entity.attacking or words.role == "attacker":
+                return self.plan.active
+            raise Gap(f"à qui est {words.name or 'cette créature'} ?")
         if entity.state.get("taken_by") in (ME, OPPONENT):  # « dont j'ai pris le contrôle »
             return self.player(entity.state["taken_by"])
         if words.owner is not None:
@@ -509,9 +672,10 @@ class Builder:
         entity = self._question_creature(at, question)
         if entity is None:
             raise Gap("quelle créature ?")
-        known = entity.state.get("since_turn_start") is not None or any(
+        controller = self._controller(entity)
+        known = entity.state.get("since_turn_start") is not None or controller != FIRST or any(
             a in entity.words.abilities for a in ("haste", "defender")) or "Mur" in entity.words.types \
-            or entity.state.get("tapped") or entity.state.get("phased_out")
+            or entity.state.get("tapped") or entity.state.get("phased_out") or entity.state.get("arrived_in_turn_of")
         if not known:
             raise Gap("depuis quand contrôlez-vous cette créature ? (arrivée ce tour-ci, ou depuis le début du tour)")
         entity.attacking = False
@@ -599,7 +763,7 @@ class Builder:
         if entity is None:
             raise Gap("quelle créature ?")
         if entity.state.get("regenerates") or entity.state.get("control_taken"):
-            raise Gap("une régénération ou un changement de contrôleur se rejoue, il ne se décrit pas")
+            self.effect = entity  # replayed: declared, then the effect (`_effect_replay`)
         in_combat_said = entity.attacking or entity.blocking is not None or entity.words.role is not None
         if not in_combat_said:
             raise Gap("cette créature attaque-t-elle ou bloque-t-elle ?")
@@ -631,9 +795,67 @@ class Builder:
             self._q_untap(at, question)
         elif step == "cleanup":
             self._fill_owned(self.plan.me)
+            self.plan.effects = [dict(p.values) for p in self.parts if p.kind == "effect"]
             self.plan.questions.append({"ask": "cleanup"})
         else:
             raise Gap("« que se passe-t-il » : à quelle étape, et qu'est-ce que vous voulez savoir ?")
+
+    def _q_triggers(self, at: int, question: dict[str, Any]) -> None:
+        """« Dans quel ordre vont-elles sur la pile ? »: each card named is the source of a
+        triggered ability « au début de » the step asked about (of an earlier step: waiting)."""
+        plan = self.plan
+        step = plan.step or (plan.phase if plan.phase in ("precombat_main", "postcombat_main") else None)
+        if step is None:
+            raise Gap("au début de quelle étape ?")
+        if not self.entities:
+            raise Gap("quelles capacités se déclenchent ?")
+        for entity in self.entities:
+            words = entity.words
+            if words.name is None or words.power is not None or entity.attacking or entity.blocking:
+                raise Gap("quelles capacités se déclenchent, de quelles cartes ?")
+            entity.trigger = True
+            controller = self.player(words.owner) if words.owner else plan.me
+            triggered_at = entity.state.get("triggered_at")
+            if triggered_at in _ORDER and step in _ORDER and _ORDER.index(triggered_at) < _ORDER.index(step):
+                plan.pending_triggers.append({"name": words.name, "controller": controller})
+                continue
+            trigger: dict[str, Any] = {"name": words.name, "controller": controller, "at": step}
+            if entity.state.get("entered") and entity.state.get("entered_at") in (None, step):
+                trigger["entered_this_step"] = True
+            plan.triggers.append(trigger)
+        plan.questions.append({"ask": "triggers"})
+
+    def _q_declare_attackers(self, at: int, question: dict[str, Any]) -> None:
+        """« Je peux déclarer mon Ours comme attaquant ? », « j'attaque avec … : c'est une
+        déclaration légale ? »: that set of attackers, with what is said of costs."""
+        plan = self.plan
+        declared = [self.entity(question["creature"])] if question.get("creature") is not None else \
+            [e for e in self.entities if e.attacking]
+        if not declared:
+            raise Gap("quelles créatures attaquent ?")
+        if plan.phase is None:
+            plan.phase, plan.step = "combat", "declare_attackers"
+        costs = [p.values["cost"] for p in self.parts if p.kind == "attack_cost"]
+        for entity in self.entities:
+            entity.attacking = False  # being declared: not attacking yet
+            if costs:
+                entity.state["attack_cost"] = costs[-1]
+        self._fill_owned(FIRST)
+        plan.questions.append({"ask": "declare_attackers", "creatures": [id(e) for e in declared]})
+
+    def _q_turn_order(self, at: int, question: dict[str, Any]) -> None:
+        if not question.get("count"):
+            raise Gap("combien de tours ?")
+        self.plan.questions.append({"ask": "turn_order", "count": question["count"]})
+
+    def _q_combat_timing(self, at: int, question: dict[str, Any]) -> None:
+        """« Je peux le lancer ? » of a spell « seulement avant la déclaration des bloqueurs »."""
+        said = [p.values["when"] for p in self.parts if p.kind == "timing"]
+        when = question.get("when") or (said[-1] if said else None)
+        if when is None:
+            raise Gap("lancer quoi ? (un éphémère, un rituel… ou un sort « seulement avant/après … » du combat)")
+        self._fill_owned(self.plan.me)
+        self.plan.questions.append({"ask": "combat_timing", "when": when})
 
     def _q_discard(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "hand" for p in self.parts):
@@ -705,11 +927,20 @@ class Builder:
             for key in ("creature", "attacker"):
                 if key in q:
                     q[key] = names[q[key]]
+            if "creatures" in q:
+                q["creatures"] = [names[c] for c in q["creatures"]]
             if "assignment" in q:
                 q["assignment"] = {names.get(t, SECOND) if t != "player" else SECOND: n
                                    for t, n in q["assignment"]}
         told = [p for p in self.parts if p.kind in ("pass", "events", "no_attackers")]
+        if self.effect is not None:
+            if told:
+                raise Gap("je ne sais pas rejouer à la fois ce qui est raconté et cet effet")
+            self._effect_replay(self.effect)
+            return
         if told and plan.events is None:
+            if any(p.kind == "declared" for p in self.parts) and not any(e.attacking for e in self.entities):
+                raise Gap("quelles créatures attaquent et bloquent ?")
             for data in plan.creatures:  # declared by the replay
                 data.pop("attacking", None)
                 data.pop("blocking", None)
@@ -794,6 +1025,33 @@ class Builder:
         answer: dict[str, Any] = self.run(probe)["answers"][0]["answer"]
         return answer
 
+    def _effect_replay(self, entity: Entity) -> None:
+        """« Mon Ours attaquant régénère pendant l'étape des bloqueurs »: the turn replayed to
+        that step, attackers and blockers declared as described, then the effect."""
+        plan = self.plan
+        step = plan.step if plan.step in _COMBAT_STEPS[:2] else None
+        if step is None:
+            raise Gap("pendant quelle étape du combat ?")
+        attackers = [c["name"] for c in plan.creatures if c.pop("attacking", False)]
+        blocks = {c["name"]: c.pop("blocking") for c in plan.creatures if "blocking" in c}
+        plan.events = []
+        self._pass_until(lambda w: w.get("step") == "declare_attackers")
+        plan.events.append({"declare_attackers": attackers})
+        if step == "declare_blockers":
+            self._pass_until(lambda w: w.get("step") == "declare_blockers")
+            plan.events.append({"declare_blockers": blocks})
+        plan.notes.append(("attaquants déclarés : " + ", ".join(attackers)) if attackers else "aucun attaquant")
+        if entity.state.get("regenerates"):
+            plan.events.append({"regenerate": entity.name})
+            plan.notes.append(f"{entity.name} est régénérée")
+        else:
+            controller = self._controller(entity)
+            by = self.player(entity.state["by"]) if entity.state.get("by") not in (None, HE) else other(controller)
+            if by == controller:
+                raise Gap("qui prend le contrôle de cette créature ?")
+            plan.events.append({"gain_control": {"creature": entity.name, "by": by}})
+            plan.notes.append(f"{by} prend le contrôle de {entity.name}")
+
     def _combat_replay(self) -> None:
         """The turn replayed from its start up to its combat damage: declarations as described."""
         plan = self.plan
@@ -809,8 +1067,18 @@ class Builder:
         plan.events.append({"declare_attackers": attackers})
         self._pass_until(lambda w: w.get("step") == "declare_blockers")
         plan.events.append({"declare_blockers": blocks})
+        gone = [e.name for e in self.entities if e.state.get("leaves")]
+        if gone:
+            on_stack = any(p.kind == "stack" and (p.values.get("item") or {}).get("kind") == "combat_damage"
+                           for p in self.parts)
+            if on_stack:  # « une fois les blessures sur la pile, il sacrifie le Fanatique »
+                self._pass_until(lambda w: w.get("step") == "combat_damage")
+            plan.events.extend({"leaves_play": name} for name in gone)
+            plan.notes.append(", ".join(gone) + " quitte le champ de bataille"
+                              + (" (blessures sur la pile)" if on_stack else " après les déclarations"))
         strikes = any(a in c.get("abilities", ()) for c in plan.creatures for a in ("first_strike", "double_strike"))
-        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes else bool(self._dealt()))
+        strikes = strikes and plan.damage_step != "first_strike"  # « dans la première étape des blessures »
+        self._pass_until(lambda w: w.get("step") == "end_of_combat" if strikes or gone else bool(self._dealt()))
 
     def _dealt(self) -> list[Any]:
         probe = self.plan.situation()
@@ -868,6 +1136,8 @@ def _creature_words(part: Part) -> list[CreatureWords]:
         return list(values["creatures"])
     if part.kind == "question":
         return [w for w in (values.get("attacker"), values.get("creature")) if isinstance(w, CreatureWords)]
+    if part.kind == "state" and isinstance(values.get("creature"), CreatureWords):
+        return [values["creature"]]
     return []
 
 

@@ -9,93 +9,67 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.ask.build import FIRST, Plan, other
+from judge.ask.build import Plan
 from judge.ask.parts import Part
+from judge.checks.questions import KIND_LABELS, QUESTION_BY_ASK
+from judge.checks.report import question_text
+from judge.game.aliases import ABILITY_NAMES
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS
 
-_PLACES = {
-    "untap": "étape de dégagement", "upkeep": "étape d'entretien", "draw": "étape de pioche",
-    "precombat_main": "première phase principale", "beginning_of_combat": "étape de début du combat",
-    "declare_attackers": "étape de déclaration des attaquants",
-    "declare_blockers": "étape de déclaration des bloqueurs", "combat_damage": "étape des blessures de combat",
-    "end_of_combat": "étape de fin du combat", "postcombat_main": "seconde phase principale",
-    "end_of_turn": "étape de fin du tour", "cleanup": "étape de nettoyage", "beginning": "phase de début",
-    "combat": "phase de combat", "ending": "phase de fin",
-}
-_KINDS = {"instant": "un éphémère", "sorcery": "un rituel", "creature": "un sort de créature",
-          "artifact": "un artefact", "enchantment": "un enchantement", "planeswalker": "un planeswalker",
-          "ability": "une capacité activée", "trigger": "une capacité déclenchée"}
-_ABILITIES = {"haste": "célérité", "first_strike": "initiative", "double_strike": "double initiative",
-              "defender": "défenseur", "vigilance": "vigilance", "trample": "piétinement", "flash": "flash",
-              "flying": "vol", "reach": "portée", "fear": "peur", "banding": "regroupement"}
+_UNTIL = {"end_of_turn": "jusqu'à la fin du tour", "end_of_combat": "jusqu'à la fin du combat",
+          "this_turn": "ce tour-ci"}
 
 
-def who(player: str, me: str) -> str:
-    return f"{player} (vous)" if player == me else f"{player} (votre adversaire)"
+def _place(slug: str) -> str:
+    """A step or a phase as the checks' answers name it (« l'étape « entretien » » there)."""
+    if slug in STEP_LABELS:
+        return f"étape « {STEP_LABELS[slug]} »"
+    return PHASE_LABELS.get(slug, slug)
+
+
+def _ability(slug: str) -> str:
+    names = ABILITY_NAMES.get(slug, ())
+    return names[0] if names else slug
+
+
+def who(player: str, plan: Plan) -> str:
+    if plan.players:
+        return player
+    return f"{player} (vous)" if player == plan.me else f"{player} (votre adversaire)"
 
 
 def _creature(data: dict[str, Any]) -> str:
     text = str(data["name"])
     details = []
     if data.get("abilities"):
-        details.append(", ".join(_ABILITIES.get(a, a) for a in data["abilities"]))
+        details.append(", ".join(_ability(a) for a in data["abilities"]))
     if "Mur" in data.get("types", ()):
         details.append("un Mur")
     if data.get("since_turn_start") is False:
         details.append("arrivée ce tour-ci")
     if data.get("tapped"):
         details.append("engagée")
+    if data.get("damage"):
+        details.append(f"{data['damage']} blessure{'s' if data['damage'] > 1 else ''}")
+    if data.get("cant_attack_alone"):
+        details.append("ne peut pas attaquer seule")
+    if data.get("attack_cost"):
+        details.append(f"coût d'attaque : {data['attack_cost']} mana")
+    if data.get("blocked"):
+        details.append("bloquée")
     if data.get("attacking"):
         details.append("attaquante")
+    if data.get("attacks"):
+        details.append(f"attaque {data['attacks']}")
     if data.get("blocking"):
         details.append(f"bloque {data['blocking']}")
     return text + (f" ({' ; '.join(details)})" if details else "")
 
 
-def _question(plan: Plan, question: dict[str, Any]) -> str:
-    ask = question["ask"]
-    player = question.get("player")
-    if ask == "cast":
-        return f"{player} demande s'il peut lancer {_KINDS.get(question['kind'], question['kind'])}"
-    if ask == "play_land":
-        return f"{player} demande s'il peut jouer un terrain"
-    if ask == "attack":
-        return f"{question['creature']} peut-elle attaquer ?"
-    if ask == "block":
-        return f"{question['creature']} peut-elle bloquer {question['attacker']} ?"
-    if ask == "priority":
-        return "qui reçoit la priorité ?"
-    if ask == "where":
-        return "où en est le tour ?"
-    if ask == "next":
-        return "qu'est-ce qui suit ?"
-    if ask == "defending_players":
-        return "qui sont les joueurs défenseurs ?"
-    if ask == "defending_player":
-        return f"qui est le joueur défenseur pour {question['creature']} ?"
-    if ask == "in_combat":
-        return f"{question['creature']} est-elle encore en combat ?"
-    if ask == "untap":
-        return "que se passe-t-il au dégagement ?"
-    if ask == "cleanup":
-        return "que se passe-t-il au nettoyage ?"
-    if ask == "rest_of_turn":
-        return "que reste-t-il du tour ?"
-    if ask == "assign_damage":
-        shares = ", ".join(f"{n} à {t}" for t, n in question["assignment"].items())
-        return f"{question['creature']} peut-elle assigner {shares} ?"
-    if ask == "discard":
-        return f"combien de cartes {player} défausse-t-il au nettoyage ?"
-    if ask == "mana_burn":
-        return f"combien de points de vie {player} perd-il par brûlure de mana ?"
-    if ask == "damage_dealt":
-        if "to_player" in plan.notes:
-            return f"combien de blessures {other(FIRST)} reçoit-il ?"
-        return "quelles blessures de combat sont infligées ?"
-    if ask == "damage_steps":
-        return "combien d'étapes de blessures de combat ?"
-    if ask == "deals_damage":
-        return f"{question['creature']} inflige-t-elle ses blessures maintenant ?"
-    return str(ask)
+def _question(question: dict[str, Any]) -> str:
+    """The question as the report words it (`judge.checks.questions`, one home for them)."""
+    text = question_text(question["ask"], tuple((k, v) for k, v in question.items() if k != "ask"))
+    return text[:1].lower() + text[1:]
 
 
 def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str, ...],
@@ -110,25 +84,34 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         if reason:
             text += f" Il manque : {reason}." if not unknown else f" ({reason}.)"
         return text + " Je ne réponds pas à une question que je n'ai pas entièrement comprise."
-    pieces = [f"règles de {plan.edition}", f"c'est le tour de {who(FIRST, plan.me)}"]
+    pieces = [f"règles de {plan.edition}"]
+    if plan.players:
+        pieces.append(f"{len(plan.players)} joueurs dans l'ordre du tour : {', '.join(plan.players)}")
+        for team in plan.game.get("teams", ()):
+            pieces.append("équipe de " + " et ".join(team))
+        if plan.game.get("archenemy"):
+            pieces.append(f"archennemi : {plan.game['archenemy']}")
+    pieces.append(f"c'est le tour de {who(plan.active, plan)}")
+    if plan.extra_turns:
+        pieces.append("tours supplémentaires créés ce tour-ci, dans l'ordre : " + ", ".join(plan.extra_turns))
     if plan.damage_step:
         pieces.append("première étape de blessures (initiative)" if plan.damage_step == "first_strike"
                       else "seconde étape de blessures")
     if plan.skip:
-        pieces.append("sauté ce tour-ci : " + ", ".join(_PLACES.get(s, s) for s in plan.skip))
+        pieces.append("sauté ce tour-ci : " + ", ".join(_place(s) for s in plan.skip))
     if plan.first_turn:
         pieces.append("premier tour de la partie")
     if plan.events is not None:
         pieces.append(f"le tour rejoué depuis son début ({len(plan.events)} événements)")
     elif plan.phase is not None:
-        place = _PLACES.get(plan.step or plan.phase, plan.step or plan.phase)
+        place = _place(plan.step or plan.phase)
         if plan.moment_end:
             place = ("à la fin de l'" if place.startswith("étape") else "à la fin de la ") + place
         pieces.append(place)
     pieces.extend(n for n in plan.notes if n != "to_player")
-    if plan.stack:
+    if plan.stack and plan.events is None:
         pieces.append("sur la pile : " + ", ".join(
-            f"{_KINDS.get(i['kind'], i['kind'])} de {i['controller']}" for i in plan.stack))
+            f"{KIND_LABELS.get(i['kind'], i['kind'])} de {i['controller']}" for i in plan.stack))
     if plan.priority:
         pieces.append(f"{plan.priority} a la priorité")
     for player, count in plan.hands.items():
@@ -139,8 +122,21 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         pieces.append("un terrain déjà joué ce tour-ci")
     for creature in plan.creatures:
         pieces.append(_creature(creature))
+    for walker in plan.permanents:
+        pieces.append(f"le planeswalker {walker['name']} de {walker['controller']}")
+    for trigger in plan.triggers:
+        late = " (arrivée pendant l'étape)" if trigger.get("entered_this_step") else ""
+        pieces.append(f"{trigger['name']}{late} : capacité déclenchée de {trigger['controller']} au début de "
+                      f"{'l' + chr(39) if trigger['at'] in STEP_LABELS else 'la '}{_place(trigger['at'])}")
+    for waiting in plan.pending_triggers:
+        pieces.append(f"{waiting['name']} : capacité déclenchée de {waiting['controller']} en attente d'aller sur la pile")
+    for effect in plan.effects:
+        pieces.append(f"effet « {effect['name']} » {_UNTIL.get(effect['until'], effect['until'])}")
     for question in plan.questions:
-        pieces.append(_question(plan, question))
+        if question["ask"] == "damage_dealt" and "to_player" in plan.notes:
+            pieces.append("combien de blessures de combat le joueur défenseur reçoit-il ?")
+        else:
+            pieces.append(_question(question))
     return "J'ai compris : " + " ; ".join(pieces) + "."
 
 
@@ -155,14 +151,12 @@ def _part(part: Part) -> str:
             return "règles " + ("avec" if values["mana_burn"] else "sans") + " brûlure de mana"
         return "anciennes règles"
     if part.kind == "moment":
-        return _PLACES.get(values["step"] or values["phase"] or "", "")
+        slug = values["step"] or values["phase"]
+        return _place(slug) if slug else ""
     if part.kind == "question":
-        return str({"cast": "pouvoir lancer un sort", "play_land": "pouvoir jouer un terrain",
-                "attack": "pouvoir attaquer", "block": "pouvoir bloquer", "priority": "qui a la priorité",
-                "where": "où en est le tour", "next": "ce qui suit", "discard": "combien défausser",
-                "mana_burn": "la brûlure de mana", "damage_dealt": "les blessures infligées",
-                "damage_steps": "le nombre d'étapes de blessures",
-                "deals_damage": "si une créature inflige ses blessures"}.get(values["ask"], values["ask"]))
+        spec = QUESTION_BY_ASK.get(values["ask"])
+        label = spec.label if spec is not None else "Que se passe-t-il ?"  # `happens`: untap or cleanup
+        return f"la question « {label[:1].lower() + label[1:]} »"
     if part.kind == "turn":
         return "le tour d'un joueur"
     if part.kind in ("creature", "blocked", "attack"):

@@ -55,6 +55,8 @@ _KINDS = {"combat_damage_kind": "combat_damage", "instant": "instant", "sorcery"
           "enchantment": "enchantment", "planeswalker": "planeswalker", "ability_kind": "ability",
           "trigger_kind": "trigger"}
 _DAMAGE_STEPS = {"first_strike_step": "first_strike", "regular_step": "regular", "only_step": None}
+_COMBAT_POINTS = ("before_attackers", "after_attackers", "before_blockers", "after_blockers",
+                  "during_combat_after_blockers")
 
 
 def _is_player(value: Any) -> bool:
@@ -95,6 +97,8 @@ class _Parts(Transformer[Token, Any]):
             return ("kind", _KINDS[name])
         if name in _DAMAGE_STEPS:
             return ("damage_step", _DAMAGE_STEPS[name])
+        if name in _COMBAT_POINTS:
+            return ("when", name)
         return Tree(data, children, meta)
 
     # ---- players
@@ -188,6 +192,10 @@ class _Parts(Transformer[Token, Any]):
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "combat", "step": "declare_blockers"})
 
+    def at_beginning_of_combat(self, children: list[Any]) -> Part:
+        part = self._moment(children, start=True)
+        return Part(kind="moment", values={**part.values, "phase": "combat", "step": "beginning_of_combat"})
+
     def end_of_phase(self, _: list[Any]) -> Part:
         return Part(kind="phase_end")
 
@@ -204,6 +212,10 @@ class _Parts(Transformer[Token, Any]):
 
     def turn_of(self, children: list[Any]) -> Part:
         return Part(kind="turn", values={"owner": _player(children)})
+
+    def turn_of_named(self, children: list[Any]) -> Part:
+        names = tuple(c[1] for c in children if isinstance(c, tuple) and c[0] == "pname")
+        return Part(kind="turn", values={"owner": None, "named": names})
 
     def first_turn(self, _: list[Any]) -> Part:
         return Part(kind="first_turn")
@@ -353,7 +365,34 @@ class _Parts(Transformer[Token, Any]):
         return self._state(regenerates=True)
 
     def st_control(self, children: list[Any]) -> Part:
-        return self._state(control_taken=True)
+        creatures = _creatures(children)
+        return self._state(control_taken=True, by=_player(children), **({"creature": creatures[0]} if creatures else {}))
+
+    def st_triggered(self, _: list[Any]) -> Part:
+        return self._state(triggered=True)
+
+    def st_pending(self, _: list[Any]) -> Part:
+        return self._state(pending=True)
+
+    def st_entered(self, _: list[Any]) -> Part:
+        return self._state(since_turn_start=False, entered=True)
+
+    def st_leaves(self, children: list[Any]) -> Part:
+        creatures = _creatures(children)
+        return self._state(leaves=True, **({"creature": creatures[0]} if creatures else {}))
+
+    def st_cant_attack_alone(self, _: list[Any]) -> Part:
+        return self._state(cant_attack_alone=True)
+
+    def attack_cost(self, children: list[Any]) -> Part:
+        return Part(kind="attack_cost", values={"cost": _number(children)})
+
+    def declare_attackers_q(self, children: list[Any]) -> Part:
+        creatures = _creatures(children)
+        return _question("declare_attackers", creature=creatures[0] if creatures else None)
+
+    def st_arrived_in_turn(self, children: list[Any]) -> Part:
+        return self._state(arrived_in_turn_of=_player(children))
 
     def st_same(self, _: list[Any]) -> Part:
         return self._state(same=True)
@@ -373,6 +412,12 @@ class _Parts(Transformer[Token, Any]):
         return Part(kind="attack", values={"creatures": tuple(_creatures(children))})
 
     attacks = attacks_with
+
+    def attacks_planeswalker(self, children: list[Any]) -> Part:
+        walker = next(str(c) for c in children if isinstance(c, Token) and c.type == "NAME")
+        owner = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "pname"), None)
+        return Part(kind="attack", values={"creatures": tuple(_creatures(children)), "planeswalker": walker,
+                                           "planeswalker_controller": owner or _player(children)})
 
     def attacks_said(self, _: list[Any]) -> Part:
         return Part(kind="attack", values={"creatures": ()})
@@ -402,7 +447,11 @@ class _Parts(Transformer[Token, Any]):
         owner = _player(children)
         if any(isinstance(c, Tree) and c.data == "owner_word" for c in children):
             owner = OPPONENT
-        return {"kind": kind, "owner": owner}
+        cost = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "cost"), None)
+        return {"kind": kind, "owner": owner, **({"cost": cost} if cost is not None else {})}
+
+    def cost(self, children: list[Any]) -> tuple[str, int]:
+        return ("cost", _number(children))
 
     def stack_response(self, children: list[Any]) -> Part:
         return Part(kind="stack", values={"item": children[-1], "response": True})
@@ -453,8 +502,15 @@ class _Parts(Transformer[Token, Any]):
     def hand_count(self, children: list[Any]) -> Part:
         return Part(kind="hand", values={"count": _number(children)})
 
-    def land_played(self, _: list[Any]) -> Part:
-        return Part(kind="land_played", values={"played": 1})
+    def land_played(self, children: list[Any]) -> Part:
+        place = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "place"), None)
+        return Part(kind="land_played", values={"played": 1, "place": place})
+
+    def extra_land(self, _: list[Any]) -> Part:
+        return Part(kind="land_plays", values={"count": 2})
+
+    def declared(self, _: list[Any]) -> Part:
+        return Part(kind="declared")
 
     def no_land_played(self, _: list[Any]) -> Part:
         return Part(kind="land_played", values={"played": 0})
@@ -511,6 +567,93 @@ class _Parts(Transformer[Token, Any]):
     def assign(self, children: list[Any]) -> Part:
         return Part(kind="assignment", values={"shares": tuple(c for c in children if isinstance(c, tuple))})
 
+    # ---- players named, multiplayer games, extra turns, effects, combat timing
+    def pname(self, children: list[Any]) -> tuple[str, str]:
+        return ("pname", str(children[0]))
+
+    def pnames(self, children: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("pnames", tuple(c[1] for c in children if isinstance(c, tuple) and c[0] == "pname"))
+
+    def _game(self, **values: Any) -> Part:
+        return Part(kind="game", values=values)
+
+    def game_size(self, children: list[Any]) -> Part:
+        return self._game(size=_number(children))
+
+    def n_two(self, _: list[Any]) -> int:
+        return 2
+
+    def n_three(self, _: list[Any]) -> int:
+        return 3
+
+    def n_four(self, _: list[Any]) -> int:
+        return 4
+
+    def n_five(self, _: list[Any]) -> int:
+        return 5
+
+    def n_six(self, _: list[Any]) -> int:
+        return 6
+
+    def roster(self, children: list[Any]) -> Part:
+        names: list[str] = []
+        for child in children:
+            if isinstance(child, tuple) and child[0] == "pnames":
+                names.extend(child[1])
+            elif isinstance(child, tuple) and child[0] == "pname":
+                names.append(child[1])
+        return self._game(players=tuple(names))
+
+    def teams(self, children: list[Any]) -> Part:
+        teams = tuple(c[1] for c in children if isinstance(c, tuple) and c[0] == "pnames")
+        return self._game(teams=teams, players=tuple(n for team in teams for n in team))
+
+    def archenemy_is(self, children: list[Any]) -> Part:
+        one = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "pname")
+        others = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "pnames")
+        return self._game(variant="archenemy", archenemy=one, players=(one, *others))
+
+    def free_for_all(self, _: list[Any]) -> Part:
+        return self._game(variant="free_for_all")
+
+    def two_headed_giant(self, _: list[Any]) -> Part:
+        return self._game(variant="two_headed_giant")
+
+    def archenemy_game(self, _: list[Any]) -> Part:
+        return self._game(variant="archenemy")
+
+    def attack_multiple(self, _: list[Any]) -> Part:
+        return self._game(attack_option="multiple")
+
+    def attack_left(self, _: list[Any]) -> Part:
+        return self._game(attack_option="left")
+
+    def attack_right(self, _: list[Any]) -> Part:
+        return self._game(attack_option="right")
+
+    def extra_turn(self, children: list[Any]) -> Part:
+        named = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "pname"), None)
+        numbers = [c for c in children if isinstance(c, int) and not isinstance(c, bool)]
+        return Part(kind="extra_turn", values={"who": named or _player(children), "named": named is not None,
+                                               "count": numbers[0] if numbers else 1})
+
+    def until_end_of_turn(self, _: list[Any]) -> tuple[str, str]:
+        return ("until", "end_of_turn")
+
+    def until_end_of_combat(self, _: list[Any]) -> tuple[str, str]:
+        return ("until", "end_of_combat")
+
+    def until_this_turn(self, _: list[Any]) -> tuple[str, str]:
+        return ("until", "this_turn")
+
+    def effect(self, children: list[Any]) -> Part:
+        name = next(str(c) for c in children if isinstance(c, Token) and c.type == "NAME")
+        until = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "until")
+        return Part(kind="effect", values={"name": name, "until": until})
+
+    def timing_said(self, children: list[Any]) -> Part:
+        return Part(kind="timing", values={"when": next(c[1] for c in children if isinstance(c, tuple))})
+
     # ---- questions
     def question(self, children: list[Any]) -> Part:
         return children[0]  # type: ignore[no-any-return]
@@ -562,6 +705,12 @@ class _Parts(Transformer[Token, Any]):
     def next(self, children: list[Any]) -> Part:
         return _question("next")
 
+    def where_weak(self, children: list[Any]) -> Part:
+        return _question("where", weak=True)  # « c'est quoi ? »: where, unless another question is asked
+
+    def next_weak(self, children: list[Any]) -> Part:
+        return _question("next", weak=True)  # « et après, on est où ? »: a sequence, not the question
+
     def rest_of_turn(self, children: list[Any]) -> Part:
         return _question("rest_of_turn")
 
@@ -582,6 +731,17 @@ class _Parts(Transformer[Token, Any]):
 
     def deals_damage(self, children: list[Any]) -> Part:
         return _question("deals_damage")
+
+    def triggers(self, children: list[Any]) -> Part:
+        return _question("triggers")
+
+    def turn_order(self, children: list[Any]) -> Part:
+        numbers = [c for c in children if isinstance(c, int) and not isinstance(c, bool)]
+        return _question("turn_order", count=numbers[0] if numbers else None)
+
+    def timing_question(self, children: list[Any]) -> Part:
+        point = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "when"), None)
+        return _question("combat_timing", player=_player(children), when=point)
 
     def assign_damage(self, children: list[Any]) -> Part:
         assignment = next(c for c in children if isinstance(c, Part))

@@ -205,7 +205,8 @@ def _marked(words: tuple[Word, ...]) -> list[str]:
     texts = []
     for index, word in enumerate(words):
         text = word.text
-        if word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text):
+        letter = index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z"  # « le tour de A »
+        if letter or (word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)):
             text = _NAME_MARK + word.typed.rstrip("'’")
         elif text in ("de", "du"):
             following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]

@@ -86,7 +86,7 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
 
 
-@check("turn_order", cites=("turn.extra_turns",))
+@check("turn_order", cites=("turn.order", "turn.extra_turns"))
 def check_turn_order(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     count = question.count or len(s.players)
@@ -99,7 +99,7 @@ def check_turn_order(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(list(order), ("turn.extra_turns",), why, "les tours supplémentaires")
     why += (" Sans tour supplémentaire (qui viendrait juste après le tour en cours), les joueurs "
             "jouent chacun leur tour dans l'ordre des places.")
-    return ctx.verdict(list(order), ("turn.extra_turns",), why, "l'ordre des tours")
+    return ctx.verdict(list(order), ("turn.order", "turn.extra_turns"), why, "l'ordre des tours")
 
 
 # -- the replay's rules ------------------------------------------------------------------------
