@@ -59,8 +59,8 @@ _NO_CORPUS = ("lark", "judge.corpus.parser", "judge.corpus.graph", "jinja2", "st
 _NO_REPLAY = ("judge.procedure.replay", "judge.procedure.trail", "judge.game.events", "judge.game.eventreaders")
 _CHECK_ONLY_ASKED = ("judge.checks.coverage", "judge.game.objects", *_NO_REPLAY)
 NOT_IMPORTED: dict[str, tuple[str, ...]] = {
-    "judge rule 300.3": (*_NO_CORPUS, "whoosh", "tomllib", "pickle", "judge.checks.report"),
-    "judge search": ("lark", "judge.corpus.parser", "jinja2", "starlette", "judge.checks.report"),
+    "judge rule 300.3": (*_NO_CORPUS, "whoosh", "tomllib", "pickle", "judge.checks.report", "tomllib"),
+    "judge search": ("lark", "judge.corpus.parser", "jinja2", "starlette", "judge.checks.report", "tomllib"),
     "judge check": (*_NO_CORPUS, "whoosh", *_CHECK_ONLY_ASKED),
     "judge check (JSON)": (*_NO_CORPUS, "whoosh", "tomllib", *_CHECK_ONLY_ASKED),
     "judge check (rejeu)": (*_NO_CORPUS, "whoosh", "judge.checks.coverage"),

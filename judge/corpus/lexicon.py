@@ -1,8 +1,9 @@
 """The FR↔EN terminology of game terms (`rules/glossary-fr-en.toml`): each notion's names, rules
 and acronyms.
 
-Data, read once per process: search expands a query with it, lint and the rule views use it
-to tell whether a citation's words name the cited rule in the other language of a release.
+Data, read once per process (its parsed TOML cached in the knowledge base,
+`judge.corpus.tomlcache`): search expands a query with it, lint and the rule views use it to
+tell whether a citation's words name the cited rule in the other language of a release.
 """
 
 from __future__ import annotations
@@ -44,16 +45,19 @@ class GlossaryTerm:
 
 def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
     """The entries of `rules/glossary-fr-en.toml` (or `path`)."""
-    import tomllib  # only when a glossary is needed: keeps `judge rule` start-up light
+    from judge.corpus.tomlcache import toml_data
+    from judge.errors import ManifestError
 
     path = path or rules_dir() / GLOSSARY_NAME
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise JudgeError(f"{path} : glossaire illisible ({exc})") from None
+        data = toml_data(str(path))
+    except ManifestError as exc:
+        raise JudgeError(f"{path} : glossaire illisible ({exc.reason})") from None
+    found = data.get("term", [])
     terms = []
-    for i, raw in enumerate(data.get("term", [])):
+    for i, raw in enumerate(found if isinstance(found, list) else ()):
+        if not isinstance(raw, dict):
+            raise JudgeError(f"{path} (term[{i}]) : table attendue")
         en, fr = raw.get("en", []), raw.get("fr", [])
         if not isinstance(en, list) or not isinstance(fr, list) or not fr:
             raise JudgeError(f"{path} (term[{i}]) : listes « en » et « fr » attendues")

@@ -5,7 +5,7 @@ step (with their rules), who receives priority where, the facts that differ betw
 (mana burn, when mana empties, combat damage on the stack, Walls, spell kinds, first-turn draw),
 the evasion rules, the known keyword abilities and the rules deciding each question
 (`rules["land.play"]`). Errors are `ManifestError`s naming the file and the field, in French.
-The file's TOML is parsed once per version of it (`judge.game.modelcache`); it is validated
+The file's TOML is parsed once per version of it (`judge.corpus.tomlcache`); it is validated
 into the model on every load.
 No edition is named in code: an edition says which model it follows (`game` in its manifest).
 """
@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from judge.corpus.tomlcache import toml_data
 from judge.errors import ManifestError
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
-from judge.game.modelcache import model_data
 from judge.game.turnplan import PHASE_STEPS, PHASES
 from judge.resources import rules_folder
 
@@ -239,7 +239,7 @@ def load_game_model(game: str) -> GameModel:
 
 @lru_cache(maxsize=64)
 def _load(path: str, mtime_ns: int, size: int) -> GameModel:
-    return _Reader(path).model(model_data(path))
+    return _Reader(path).model(toml_data(path))
 
 
 class _Reader:

@@ -14,9 +14,9 @@ from cache_support import parts, spoil
 
 from judge.cache import read_part, stamps, write_kb
 from judge.corpus.config import current_knowledge_base
+from judge.corpus.tomlcache import KIND, toml_data
 from judge.errors import ManifestError
 from judge.game.gamemodel import load_game_model, model_path
-from judge.game.modelcache import KIND, model_data
 
 OLD = 1_000_000_000  # a file time long past: the file's stamp is not "racy"
 
@@ -56,33 +56,33 @@ def _plant(path: str, tables: dict[str, object], mode: int) -> None:
 
 def test_the_first_load_parses_and_caches_the_model_file(model: str) -> None:
     assert _cached(model) is None
-    assert model_data(model) == _tables(model)
+    assert toml_data(model) == _tables(model)
     assert _kb().stat().st_mode & 0o077 == 0
     assert json.loads(_cached(model) or "") == _tables(model)
-    assert model_data(model) == _tables(model)
+    assert toml_data(model) == _tables(model)
     assert load_game_model(model).turn_rule == _tables(model)["turn_rule"]
 
 
 def test_a_fresh_trusted_entry_is_read_instead_of_the_file(model: str) -> None:
-    model_data(model)
+    toml_data(model)
     planted = dict(_tables(model), description="lu dans le cache")
     _plant(model, planted, 0o600)
-    assert model_data(model)["description"] == "lu dans le cache"
+    assert toml_data(model)["description"] == "lu dans le cache"
 
 
 def test_an_entry_others_can_write_is_ignored_and_rewritten(model: str, caplog: pytest.LogCaptureFixture) -> None:
-    model_data(model)
+    toml_data(model)
     _plant(model, dict(_tables(model), description="planté"), 0o666)
     with caplog.at_level(logging.WARNING, logger="judge.cache"):
-        assert model_data(model) == _tables(model)
+        assert toml_data(model) == _tables(model)
     assert any("cache ignoré" in message for message in caplog.messages)
     assert _kb().stat().st_mode & 0o077 == 0
-    assert model_data(model) == _tables(model)
+    assert toml_data(model) == _tables(model)
 
 
 @pytest.mark.parametrize("damage", ["empty file", "not sqlite", "not json", "not a table", "checksum"])
 def test_a_corrupt_entry_is_rebuilt(model: str, damage: str) -> None:
-    model_data(model)
+    toml_data(model)
     where, name = _kb(), os.path.abspath(model)
     if damage in ("empty file", "not sqlite"):
         where.write_bytes(b"" if damage == "empty file" else b"\x00pas une base" * 300)
@@ -92,22 +92,22 @@ def test_a_corrupt_entry_is_rebuilt(model: str, damage: str) -> None:
         found = read_part(str(where), KIND, name)
         assert found is not None
         write_kb(str(where), [(KIND, name, found[0], stamps((model,)), "{" if damage == "not json" else "[1]")])
-    assert model_data(model) == _tables(model)
+    assert toml_data(model) == _tables(model)
     assert json.loads(parts(where)[(KIND, name)][1]) == _tables(model)
 
 
 def test_a_changed_model_file_is_parsed_again(model: str) -> None:
-    model_data(model)
+    toml_data(model)
     text = Path(model).read_text(encoding="utf-8")
     assert 'description = "' in text
     Path(model).write_text(text.replace('description = "', 'description = "Modifié. ', 1), encoding="utf-8")
-    assert str(model_data(model)["description"]).startswith("Modifié. ")
+    assert str(toml_data(model)["description"]).startswith("Modifié. ")
     os.utime(model, (OLD + 10, OLD + 10))  # touched again, same bytes: same tables
-    assert str(model_data(model)["description"]).startswith("Modifié. ")
+    assert str(toml_data(model)["description"]).startswith("Modifié. ")
 
 
 def test_a_file_that_is_not_toml_is_refused_and_not_cached(model: str) -> None:
     Path(model).write_text("format = \n", encoding="utf-8")
     with pytest.raises(ManifestError, match="TOML invalide"):
-        model_data(model)
+        toml_data(model)
     assert _cached(model) is None

@@ -1,14 +1,16 @@
-"""The parsed TOML of each game model file, cached on disk: a warm start parses no model.
+"""The parsed TOML of the corpus's data files (game models, the FR↔EN terminology), cached
+on disk: a warm start parses no TOML.
 
-`model_data(path)` returns what `tomllib` reads from a model file (tables, lists, strings,
-numbers, booleans), which `judge.game.gamemodel` then validates into a `GameModel` as always:
-the cache holds the parser's output only, so it depends on the file's bytes alone, never on
-our code. One part of the knowledge base (`judge.cache.write_kb`) per model file, named by
-its path: the tables as JSON (reading them runs no code). Freshness as in the rule store
+`toml_data(path)` returns what `tomllib` reads from the file (tables, lists, strings,
+numbers, booleans), which its reader then validates as always (`judge.game.gamemodel` into a
+`GameModel`, `judge.corpus.lexicon` into `GlossaryTerm`s): the cache holds the parser's output
+only, so it depends on the file's bytes alone, never on our code. One part of the knowledge
+base (`judge.cache.write_kb`) per file, named by its path: the tables as JSON (reading them
+runs no code). Freshness as in the rule store
 (`judge.checks.store`): the file's stamp, taken before reading it, decides at once; when it
 differs, the digest of the bytes does (same digest: new stamp; else parsed again). A corrupt
-or planted part is ignored and rewritten. A `judge check` of a JSON situation thus never
-imports `tomllib`.
+or planted part is ignored and rewritten. A `judge check` of a JSON situation and a warm
+`judge search` thus never import `tomllib`.
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ from judge.cache import Part, digest, read_part, stamps, unchanged, write_kb
 from judge.corpus.config import current_knowledge_base
 from judge.errors import ManifestError
 
-KIND = "game"
+KIND = "toml"
 
 
-def model_data(path: str) -> dict[str, object]:
-    """The tables of the model file at `path` (ManifestError when unreadable or not TOML)."""
+def toml_data(path: str) -> dict[str, object]:
+    """The tables of the TOML file at `path` (ManifestError when unreadable or not TOML)."""
     where, name = current_knowledge_base(), os.path.abspath(path)
     entry = read_part(where, KIND, name)
     tables = _tables(entry)
