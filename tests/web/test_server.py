@@ -30,17 +30,6 @@ ATTACK_2004: dict[str, Any] = {
 }
 
 
-@pytest.fixture(scope="module")
-def app(graph):  # type: ignore[no-untyped-def]
-    return create_app(graph)
-
-
-@pytest.fixture(scope="module")
-def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
 def _error_message(html: str) -> str:
     found = re.search(r'class="error-message"[^>]*>(.*?)</p>', html, re.S)
     assert found, html[:500]
@@ -412,7 +401,7 @@ def test_overlong_url_is_414(client: TestClient) -> None:
 
 
 def test_internal_error_is_french_500_without_traceback(graph) -> None:  # type: ignore[no-untyped-def]
-    app = create_app(graph)
+    app = create_app(graph, processes=1)
 
     async def broken(request: Any) -> Any:
         raise RuntimeError("secret interne")
