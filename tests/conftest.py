@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("JUDGE_SHARED", ROOT.parent / "shared"))
 EN_DIR = SHARED / "corpora" / "en"
+STARTUP = 300.0  # seconds for a served app to start (its worker process) on a loaded machine
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -73,7 +74,8 @@ def served(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
 
     from judge.web.app import background_server, create_app
 
-    with background_server(unhurried(create_app(graph))) as url:
+    # Its lifespan starts the worker: on a loaded machine that takes more than the default 10 s.
+    with background_server(unhurried(create_app(graph, processes=1)), timeout=STARTUP) as url:
         yield url
 
 
