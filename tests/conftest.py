@@ -1,8 +1,13 @@
-"""Shared fixtures: the real corpus graph, the reference texts in ../shared (skipped when absent)."""
+"""Shared fixtures: the real corpus graph, the reference texts in ../shared (skipped when absent),
+and what is costly to make and only read by the tests that use it, made once per session: the
+static book (`site`, `site_under_base_url`), the app and its test client (`app`, `client`), the
+app served on loopback (`served`), Chromium (`browser`) and its tabs (`page`, `phone`). A test
+that changes one of them makes its own (a copy of the book, an app of its own)."""
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,11 +17,66 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("JUDGE_SHARED", ROOT.parent / "shared"))
 EN_DIR = SHARED / "corpora" / "en"
+STARTUP = 300.0  # seconds for a served app to start (its worker process) on a loaded machine
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["JUDGE_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
+
+
+@pytest.fixture(scope="session")
+def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+    """The static book as `judge build` writes it (relative links), built once: read it, never
+    change it (copy it first)."""
+    from judge.site.build import build_site
+
+    return build_site(graph, tmp_path_factory.mktemp("book") / "site").parent
+
+
+@pytest.fixture(scope="session")
+def site_under_base_url(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+    """A root folder holding, in `regles/`, the book built with `--base-url /regles/`."""
+    from judge.site.build import build_site
+
+    root = tmp_path_factory.mktemp("base")
+    build_site(graph, root / "regles", base_url="/regles/")
+    return root
+
+
+@pytest.fixture(scope="session")
+def app(graph):  # type: ignore[no-untyped-def]
+    """The web app with one worker process and a loaded machine's time budget
+    (`app_support.unhurried`), shared by the tests that send it requests. A test that changes
+    its state (a budget, the pool's capacity) puts it back before it ends."""
+    from app_support import unhurried
+
+    from judge.web.app import create_app
+
+    return unhurried(create_app(graph, processes=1))
+
+
+@pytest.fixture(scope="session")
+def client(app) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    """A test client of `app`, its lifespan (the worker) started once for the session."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's notice about httpx
+        from starlette.testclient import TestClient
+
+    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="session")
+def served(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """The web app served by uvicorn on a free loopback port, for the browser tests; its address."""
+    from app_support import unhurried
+
+    from judge.web.app import background_server, create_app
+
+    # Its lifespan starts the worker: on a loaded machine that takes more than the default 10 s.
+    with background_server(unhurried(create_app(graph, processes=1)), timeout=STARTUP) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -64,15 +124,17 @@ def en2022() -> Path:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh French-locale tab of the session's Chromium; its console errors and uncaught
-    exceptions are collected in `page.console_errors`."""
-    context = browser.new_context(locale="fr-FR")
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.console_errors = errors
-    try:
+    """A fresh French-locale tab of the session's Chromium (`browser_support.new_tab`)."""
+    from browser_support import new_tab
+
+    with new_tab(browser) as tab:
         yield tab
-    finally:
-        context.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A fresh tab of the session's Chromium on a phone (`browser_support.PHONE`)."""
+    from browser_support import PHONE, new_tab
+
+    with new_tab(browser, **PHONE) as tab:
+        yield tab

@@ -5,19 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browser_support import BROWSER_MARKS
 
-from judge.site.build import build_site
-
 pytestmark = BROWSER_MARKS
-
-
-@pytest.fixture(scope="module")
-def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("browser") / "site").parent
-
-
 
 
 def test_browser_follows_cross_reference_302_3_to_303(site: Path, page: Any) -> None:

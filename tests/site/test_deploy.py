@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ import pytest
 from links_support import PageLinks, page_links
 
 from judge.cli import main
-from judge.site.build import base_url, build_site
+from judge.site.build import base_url
 
 
 def _crawl(start: str) -> tuple[int, set[str]]:
@@ -65,9 +66,10 @@ def _http_server(folder: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def relative_site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+def relative_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A web root holding the session's book (built with relative links) two folders down."""
     www = tmp_path_factory.mktemp("www")
-    build_site(graph, www / "livre" / "de-poche")
+    shutil.copytree(site, www / "livre" / "de-poche")
     return www
 
 
@@ -85,15 +87,15 @@ def test_relative_book_opens_from_file_urls(relative_site: Path) -> None:
     assert all(urlsplit(p).scheme == "file" for p in pages)
 
 
-def test_base_url_book_is_served_under_its_sub_path(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    build_site(graph, tmp_path / "regles", base_url="/regles/")
-    html = (tmp_path / "regles" / "2004" / "index.html").read_text(encoding="utf-8")
+def test_base_url_book_is_served_under_its_sub_path(site_under_base_url: Path) -> None:
+    root = site_under_base_url
+    html = (root / "regles" / "2004" / "index.html").read_text(encoding="utf-8")
     assert 'href="/regles/style.css"' in html and '"../' not in html
-    with _http_server(tmp_path) as server:
+    with _http_server(root) as server:
         checked, pages = _crawl(f"{server}/regles/index.html")
     assert checked > 500
     # the same pages as the relative book
-    relative = {p.relative_to(tmp_path / "regles").as_posix() for p in (tmp_path / "regles").rglob("*")
+    relative = {p.relative_to(root / "regles").as_posix() for p in (root / "regles").rglob("*")
                 if p.is_file()}
     assert {p.removeprefix(f"{server}/regles/") for p in pages} <= relative
 

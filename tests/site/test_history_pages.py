@@ -6,15 +6,9 @@ import re
 from pathlib import Path
 
 import html5lib
-import pytest
 
 from judge.corpus.concordance import concordance
-from judge.site.build import SiteRenderer, build_site
-
-
-@pytest.fixture(scope="module")
-def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("site") / "out").parent
+from judge.site.build import SiteRenderer
 
 
 def _article(html: str, anchor: str) -> str:

@@ -6,82 +6,26 @@ index loads; nothing of this from file:// (no service worker there)."""
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import json
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER_MARKS
-
-from judge.site.build import build_site
+from browser_support import BROWSER_MARKS, PHONE, new_tab, static_server
 
 pytestmark = BROWSER_MARKS
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "fr-FR"}
 STORED = "document.getElementById('offline-status').textContent.startsWith('Livre entier')"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def static_server(folder: Path) -> Iterator[str]:
-    """`folder` served on a free loopback port by Python's own static server."""
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def book(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("offline") / "site").parent
-
-
-@pytest.fixture(scope="module")
-def book_under_base_url(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    """A book built with --base-url /regles/, in the folder `regles` of the served root."""
-    root = tmp_path_factory.mktemp("base")
-    build_site(graph, root / "regles", base_url="/regles/")
-    return root
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 @pytest.fixture
 def plain(browser: Any) -> Iterator[Any]:
     """A phone without service workers: its requests all reach `page.route`."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
+    with new_tab(browser, **PHONE, service_workers="block") as tab:
+        yield tab
 
 
 def _wait_stored(page: Any) -> None:
@@ -91,9 +35,9 @@ def _wait_stored(page: Any) -> None:
 
 @pytest.mark.parametrize("where", ["root", "base-url"])
 def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
-    where: str, book: Path, book_under_base_url: Path, phone: Any,
+    where: str, site: Path, site_under_base_url: Path, phone: Any,
 ) -> None:
-    folder, prefix = (book, "/") if where == "root" else (book_under_base_url, "/regles/")
+    folder, prefix = (site, "/") if where == "root" else (site_under_base_url, "/regles/")
     with static_server(folder) as url:
         base = url + prefix
         phone.goto(base + "index.html")
@@ -121,8 +65,8 @@ def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
     assert phone.errors == []
 
 
-def test_filling_resumes_after_the_network_drops(book: Path, phone: Any) -> None:
-    with static_server(book) as url:
+def test_filling_resumes_after_the_network_drops(site: Path, phone: Any) -> None:
+    with static_server(site) as url:
         phone.goto(url + "/2004/300.html")
         phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
         # Installed: the first-language pages and the index are there before anything else.
@@ -141,9 +85,9 @@ def test_filling_resumes_after_the_network_drops(book: Path, phone: Any) -> None
         phone.context.set_offline(False)
 
 
-def test_a_new_build_replaces_the_old_cache_when_asked(book: Path, phone: Any, tmp_path: Path) -> None:
+def test_a_new_build_replaces_the_old_cache_when_asked(site: Path, phone: Any, tmp_path: Path) -> None:
     deployed = tmp_path / "deployed"
-    shutil.copytree(book, deployed)
+    shutil.copytree(site, deployed)
     with static_server(deployed) as url:
         phone.goto(url + "/index.html")
         _wait_stored(phone)
@@ -166,10 +110,10 @@ def test_a_new_build_replaces_the_old_cache_when_asked(book: Path, phone: Any, t
                                 timeout=60_000)
 
 
-def test_file_url_registers_no_worker_and_still_searches(book: Path, phone: Any) -> None:
+def test_file_url_registers_no_worker_and_still_searches(site: Path, phone: Any) -> None:
     requested: list[str] = []
     phone.on("request", lambda r: requested.append(r.url))
-    phone.goto((book / "search.html").as_uri() + "?q=mana")
+    phone.goto((site / "search.html").as_uri() + "?q=mana")
     phone.locator("#results li").first.wait_for()
     assert phone.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     assert not [u for u in requested if u.endswith("sw.js")]
@@ -194,10 +138,10 @@ AMBIGUOUS_FORMS = [
 
 
 @pytest.mark.parametrize(("query", "target"), NUMBER_FORMS)
-def test_a_typed_rule_number_opens_its_rule_without_the_index(book: Path, plain: Any, query: str, target: str) -> None:
+def test_a_typed_rule_number_opens_its_rule_without_the_index(site: Path, plain: Any, query: str, target: str) -> None:
     requested: list[str] = []
     plain.on("request", lambda r: requested.append(r.url))
-    with static_server(book) as url:
+    with static_server(site) as url:
         # Typed in a rule page's box: the rule opens directly.
         plain.goto(f"{url}/2004/302.html")
         plain.fill("#q", query)
@@ -212,11 +156,11 @@ def test_a_typed_rule_number_opens_its_rule_without_the_index(book: Path, plain:
 
 @pytest.mark.parametrize(("query", "targets"), AMBIGUOUS_FORMS)
 def test_a_number_of_several_editions_offers_them_before_the_index(
-    book: Path, plain: Any, query: str, targets: list[str],
+    site: Path, plain: Any, query: str, targets: list[str],
 ) -> None:
     held: list[Any] = []
     plain.route("**/search/index.*.js", lambda route: held.append(route))  # the index does not arrive
-    with static_server(book) as url:
+    with static_server(site) as url:
         plain.goto(f"{url}/search.html?q={query}", wait_until="domcontentloaded")
         choice = plain.locator("#rule-choice a")
         choice.first.wait_for()
@@ -226,10 +170,10 @@ def test_a_number_of_several_editions_offers_them_before_the_index(
         assert held, "the full search is asked for too"
 
 
-def test_the_query_shows_at_once_while_the_index_loads(book: Path, plain: Any) -> None:
+def test_the_query_shows_at_once_while_the_index_loads(site: Path, plain: Any) -> None:
     held: list[Any] = []
     plain.route("**/search/index.*.js", lambda route: held.append(route))
-    with static_server(book) as url:
+    with static_server(site) as url:
         plain.goto(f"{url}/search.html?q=phase de combat", wait_until="domcontentloaded")
         plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('chargement')")
         assert plain.input_value("#q") == "phase de combat"
@@ -240,7 +184,7 @@ def test_the_query_shows_at_once_while_the_index_loads(book: Path, plain: Any) -
         assert "résultat" in plain.locator("#search-status").inner_text()
 
 
-def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place(book: Path, plain: Any) -> None:
+def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place(site: Path, plain: Any) -> None:
     """The index is fetched in chunks: a first query reads a small part of it; a second
     query typed in the page's box is searched without a new page, its URL pushed."""
     fetched: dict[str, int] = {}
@@ -251,8 +195,8 @@ def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place
             fetched[request.url] = len(response.body())
 
     plain.on("requestfinished", finished)
-    index = sum(path.stat().st_size for path in (book / "search").glob("*.js"))
-    with static_server(book) as url:
+    index = sum(path.stat().st_size for path in (site / "search").glob("*.js"))
+    with static_server(site) as url:
         plain.goto(f"{url}/search.html?q=phase de combat")
         plain.locator("#results li").first.wait_for()
         assert plain.locator("#results li a").first.inner_text().startswith("306 ")

@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import BROWSER_MARKS
 
-from judge.site.build import build_site
-
 pytestmark = BROWSER_MARKS
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 1, "locale": "fr-FR"}
 ATTACK = {"edition": "2004", "phase": "combat", "step": "declare_attackers", "priority": "A",
           "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
           "questions": [{"ask": "attack", "creature": "Ours runeguerrier"}]}
@@ -49,32 +44,6 @@ SMALL_TARGETS = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("phone") / "site").parent
-
-
-@pytest.fixture(scope="module")
-def served(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    from judge.web.app import background_server, create_app
-
-    with background_server(create_app(graph)) as url:
-        yield url
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def _static(site: Path, path: str) -> str:

@@ -15,7 +15,6 @@ from browser_support import BROWSER_MARKS
 
 from judge.search.engine import index_for
 from judge.search.query import QueryError, search_with
-from judge.site.build import build_site
 
 pytestmark = BROWSER_MARKS
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,13 +33,6 @@ def eval_queries() -> list[str]:
     sys.modules["eval_search"] = module
     spec.loader.exec_module(module)
     return [case.q for case in module.load_cases()]
-
-
-@pytest.fixture(scope="module")
-def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("search") / "site").parent
-
-
 
 
 def _html(pieces: list[list[Any]]) -> str:

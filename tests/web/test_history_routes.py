@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
-
-import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -14,13 +11,6 @@ with warnings.catch_warnings():
 from judge.corpus.history import histories, history_json
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
-from judge.web.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def test_api_history_is_the_cli_json(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import jsonschema_rs
@@ -16,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from judge.web.app import OPENAPI_PATH, create_app
+from judge.web.app import OPENAPI_PATH
 
 DOC: dict[str, Any] = json.loads(OPENAPI_PATH.read_text(encoding="utf-8"))
 ATTACK_2004 = {
@@ -24,12 +23,6 @@ ATTACK_2004 = {
     "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
     "questions": [{"ask": "attack", "creature": "Ours runeguerrier"}],
 }
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def test_document_is_openapi_3_1_and_served(client: TestClient) -> None:
@@ -40,9 +33,9 @@ def test_document_is_openapi_3_1_and_served(client: TestClient) -> None:
     assert response.json() == DOC
 
 
-def test_every_api_route_is_documented_and_nothing_else(graph) -> None:  # type: ignore[no-untyped-def]
+def test_every_api_route_is_documented_and_nothing_else(app) -> None:  # type: ignore[no-untyped-def]
     served: set[tuple[str, str]] = set()
-    for route in create_app(graph).routes:
+    for route in app.routes:
         assert isinstance(route, Route)
         if route.path.startswith("/api/"):
             served |= {(route.path, m.lower()) for m in route.methods or () if m != "HEAD"}

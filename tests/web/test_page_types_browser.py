@@ -7,17 +7,13 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER_MARKS
+from browser_support import BROWSER_MARKS, DESKTOP, PHONE, new_tab
 
-from judge.site.build import build_site
-from judge.web.app import background_server, create_app
-
-SIZES = {"telephone": (390, 844), "bureau": (1280, 800)}
+SIZES = {"telephone": PHONE, "bureau": DESKTOP}
 ATTACK = {"edition": "2004", "phase": "combat", "step": "declare_attackers", "priority": "A",
           "creatures": [{"name": "Ours runeguerrier", "controller": "A", "since_turn_start": False}],
           "questions": [{"ask": "attack", "creature": "Ours runeguerrier"}]}
@@ -43,17 +39,6 @@ pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
-def site(graph, tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
-    return build_site(graph, tmp_path_factory.mktemp("types") / "site").parent
-
-
-@pytest.fixture(scope="module")
-def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    with background_server(create_app(graph)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
     folder = Path(os.environ.get("JUDGE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -62,40 +47,35 @@ def shots(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
 
 def _targets() -> list[Any]:
     out = []
-    for name, static, served in PAGE_TYPES:
+    for name, static, on_server in PAGE_TYPES:
         for size in SIZES:
             if static is not None:
                 out.append(pytest.param("static", name, static, size, id=f"livre-{name}-{size}"))
-            if served is not None:
-                out.append(pytest.param("served", name, served, size, id=f"serveur-{name}-{size}"))
+            if on_server is not None:
+                out.append(pytest.param("served", name, on_server, size, id=f"serveur-{name}-{size}"))
     return out
 
 
-def _open(browser: Any, size: str) -> tuple[Any, Any]:
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR",
-                                  is_mobile=size == "telephone", device_scale_factor=1)
-    return context, context.new_page()
+def _open(browser: Any, size: str) -> Any:
+    """A tab on that screen (`browser_support.new_tab`)."""
+    return new_tab(browser, **SIZES[size])
 
 
-def _url(where: str, path: str, site: Path, base_url: str) -> str:
+def _url(where: str, path: str, site: Path, served: str) -> str:
     if where == "static":
         page, _, query = path.partition("?")
         return (site / page).as_uri() + (f"?{query}" if query else "")
-    return base_url + path
+    return served + path
 
 
 @pytest.mark.parametrize(("where", "name", "path", "size"), _targets())
 def test_page_type_fits_the_screen_and_passes_axe(
-    where: str, name: str, path: str, size: str, site: Path, base_url: str, browser: Any, shots: Path,
+    where: str, name: str, path: str, size: str, site: Path, served: str, browser: Any, shots: Path,
 ) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    context, page = _open(browser, size)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(_url(where, path, site, base_url))
+    with _open(browser, size) as page:
+        page.goto(_url(where, path, site, served))
         page.wait_for_load_state("load")
         if "306.2a" in path:
             page.wait_for_url("**/306.html#R3062a")
@@ -113,28 +93,22 @@ def test_page_type_fits_the_screen_and_passes_axe(
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")
         ]
         assert serious == []
-        assert errors == []
-    finally:
-        context.close()
+        assert page.errors == []
 
 
-def test_served_pages_have_no_offline_wording_and_a_favicon(base_url: str, browser: Any) -> None:
-    context, page = _open(browser, "bureau")
-    try:
-        for _, _, served in PAGE_TYPES:
-            page.goto(base_url + served)
+def test_served_pages_have_no_offline_wording_and_a_favicon(served: str, browser: Any) -> None:
+    with _open(browser, "bureau") as page:
+        for _, _, path in PAGE_TYPES:
+            page.goto(served + path)
             assert "hors ligne" not in page.locator("body").inner_text()
             icon = page.locator("link[rel=icon]").get_attribute("href")
-            assert icon and page.request.get(base_url + icon).status == 200
-    finally:
-        context.close()
+            assert icon and page.request.get(served + icon).status == 200
 
 
 def test_keyboard_skip_link_then_search_box(site: Path, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    context, page = _open(browser, "bureau")
-    try:
+    with _open(browser, "bureau") as page:
         # Every step waits for the page to have done it (no fixed delay, no read before the
         # browser has moved the focus or followed the link: a loaded machine is only slower).
         page.goto((site / "2004" / "300.html").as_uri())
@@ -150,33 +124,27 @@ def test_keyboard_skip_link_then_search_box(site: Path, browser: Any) -> None:
             if page.evaluate("document.activeElement.id") == "q":
                 break
         expect(search_box).to_be_focused()
-    finally:
-        context.close()
 
 
-def test_turn_diagram_labels_fit_and_stack_below_600_px(site: Path, browser: Any) -> None:
-    for size in SIZES:
-        context, page = _open(browser, size)
-        try:
-            page.goto((site / "2004" / "index.html").as_uri())
-            boxes = page.locator(".turn-box")
-            assert boxes.count() == 15
-            overflowing = page.evaluate(
-                "[...document.querySelectorAll('.turn-box')]"
-                ".filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)")
-            assert overflowing == []
-            xs = {round(page.locator(".turn-phase").nth(i).bounding_box()["x"]) for i in range(5)}
-            assert (len(xs) == 1) == (size == "telephone")  # one column on a phone, five on a desktop
-            font = page.evaluate("getComputedStyle(document.querySelector('.turn-box')).fontFamily")
-            assert font == page.evaluate("getComputedStyle(document.body).fontFamily")
-            assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('.turn-box.step')).fontSize)") >= 14
-        finally:
-            context.close()
+@pytest.mark.parametrize("size", SIZES)
+def test_turn_diagram_labels_fit_and_stack_below_600_px(site: Path, browser: Any, size: str) -> None:
+    with _open(browser, size) as page:
+        page.goto((site / "2004" / "index.html").as_uri())
+        boxes = page.locator(".turn-box")
+        assert boxes.count() == 15
+        overflowing = page.evaluate(
+            "[...document.querySelectorAll('.turn-box')]"
+            ".filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)")
+        assert overflowing == []
+        xs = {round(page.locator(".turn-phase").nth(i).bounding_box()["x"]) for i in range(5)}
+        assert (len(xs) == 1) == (size == "telephone")  # one column on a phone, five on a desktop
+        font = page.evaluate("getComputedStyle(document.querySelector('.turn-box')).fontFamily")
+        assert font == page.evaluate("getComputedStyle(document.body).fontFamily")
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('.turn-box.step')).fontSize)") >= 14
 
 
 def test_print_stylesheet_prints_the_section_on_a4(site: Path, browser: Any) -> None:
-    context, page = _open(browser, "bureau")
-    try:
+    with _open(browser, "bureau") as page:
         page.goto((site / "2004" / "300.html").as_uri())
         page.emulate_media(media="print")
         assert page.locator(".site-header").is_hidden() and page.locator(".section-nav").is_hidden()
@@ -185,5 +153,3 @@ def test_print_stylesheet_prints_the_section_on_a4(site: Path, browser: Any) -> 
         assert pdf[:5] == b"%PDF-"
         # A4 media box: 595 × 842 points.
         assert b"/MediaBox [0 0 595" in pdf or b"/MediaBox [0 0 594" in pdf
-    finally:
-        context.close()

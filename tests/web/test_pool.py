@@ -12,11 +12,11 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from app_support import unhurried
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -35,17 +35,6 @@ JSON = {"content-type": "application/json"}
 
 def test_a_big_situation_goes_to_the_workers() -> None:
     assert len(BIG) > SMALL_CHECK
-
-
-@pytest.fixture(scope="module")
-def app(graph):  # type: ignore[no-untyped-def]
-    return create_app(graph, processes=1)
-
-
-@pytest.fixture(scope="module")
-def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def _answers(response: httpx.Response) -> list[object]:
@@ -71,11 +60,11 @@ def test_the_workers_search_and_answer_the_form(client: TestClient) -> None:
 
 def test_a_task_past_its_deadline_is_a_french_json_503(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
     state = app.state.judge
-    state.time_budget = 0.0
+    budget, state.time_budget = state.time_budget, 0.0
     try:
         response = client.post("/api/check", content=BIG, headers=JSON)
     finally:
-        state.time_budget = 2.0
+        state.time_budget = budget
     assert response.status_code == 503
     assert "temps de calcul" in response.json()["error"]
     assert _answers(client.post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
@@ -137,7 +126,7 @@ def test_a_killed_worker_is_replaced_and_the_server_still_serves(client: TestCli
 
 
 def test_an_app_used_without_its_lifespan_starts_its_workers_at_the_first_task(graph) -> None:  # type: ignore[no-untyped-def]
-    app = create_app(graph, processes=1)
+    app = unhurried(create_app(graph, processes=1))  # the first task waits for its worker to start
     pool = app.state.judge.pool
     assert pool.worker_pids() == ()
     try:

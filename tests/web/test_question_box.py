@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import html5lib
@@ -13,14 +12,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from judge.web.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph, processes=1), base_url="http://localhost",
-                    raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def _page(client: TestClient, url: str) -> tuple[int, str]:

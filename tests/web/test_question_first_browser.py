@@ -6,26 +6,14 @@ Screenshots at phone and desktop width go to $JUDGE_SCREENSHOTS when it is set."
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import BROWSER_MARKS
 
-from judge.web.app import background_server, create_app
-
 pytestmark = BROWSER_MARKS
 TRAMPLE = "Mon 3/3 avec le piétinement est bloqué par un 1/1 : combien au joueur ?"
-
-
-@pytest.fixture(scope="module")
-def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    app = create_app(graph)
-    # A shared machine may be loaded: the budget's 503 is tested in test_work, not here.
-    app.state.judge.time_budget = 60.0
-    with background_server(app, timeout=120.0) as url:
-        yield url
 
 
 def _shot(page: Any, name: str) -> None:
@@ -35,8 +23,8 @@ def _shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def test_the_question_decides_which_fields_appear(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/situation")
+def test_the_question_decides_which_fields_appear(page: Any, served: str) -> None:
+    page.goto(f"{served}/situation")
     assert page.locator("fieldset.creatures").is_hidden() and page.locator("#hands").is_hidden()
     page.select_option("#question0_ask", "discard")
     assert page.locator("#hands").is_visible() and page.locator("fieldset.creatures").is_hidden()
@@ -47,9 +35,9 @@ def test_the_question_decides_which_fields_appear(page: Any, base_url: str) -> N
     assert not page.console_errors
 
 
-def test_event_builder_and_mana_buttons_answer_in_french(page: Any, base_url: str) -> None:
+def test_event_builder_and_mana_buttons_answer_in_french(page: Any, served: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{base_url}/situation")
+    page.goto(f"{served}/situation")
     page.select_option("#question0_ask", "mana_burn")
     page.select_option("#edition", "2004")
     # « Tout le monde passe jusqu'à… » shows the moment, not the player.
@@ -75,8 +63,8 @@ def test_event_builder_and_mana_buttons_answer_in_french(page: Any, base_url: st
     assert not page.console_errors
 
 
-def test_mana_pool_buttons_write_the_active_players_part_and_show_symbols(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/situation")
+def test_mana_pool_buttons_write_the_active_players_part_and_show_symbols(page: Any, served: str) -> None:
+    page.goto(f"{served}/situation")
     page.select_option("#question0_ask", "mana_burn")
     for symbol in ("R", "R", "G"):
         page.click(f".mana-keys[data-for=mana_pools] button[data-mana={symbol}]")
@@ -86,8 +74,8 @@ def test_mana_pool_buttons_write_the_active_players_part_and_show_symbols(page: 
     assert page.input_value("#mana_pools") == "A=RR"
 
 
-def test_a_wrong_field_is_focused_with_its_message(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/situation")
+def test_a_wrong_field_is_focused_with_its_message(page: Any, served: str) -> None:
+    page.goto(f"{served}/situation")
     page.select_option("#question0_ask", "attack")
     page.fill("#creature0_name", "Ours")
     page.fill("#creature0_power", "beaucoup")
@@ -99,11 +87,11 @@ def test_a_wrong_field_is_focused_with_its_message(page: Any, base_url: str) -> 
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_question_page_answers_with_divisions_and_book_links(browser: Any, base_url: str, width: int) -> None:
+def test_question_page_answers_with_divisions_and_book_links(browser: Any, served: str, width: int) -> None:
     context = browser.new_context(locale="fr-FR", viewport={"width": width, "height": 900})
     page = context.new_page()
     try:
-        page.goto(f"{base_url}/2004/300.html")
+        page.goto(f"{served}/2004/300.html")
         page.fill("#header-q", TRAMPLE)
         page.press("#header-q", "Enter")
         page.wait_for_selector("#damage-options")
@@ -118,11 +106,11 @@ def test_question_page_answers_with_divisions_and_book_links(browser: Any, base_
         context.close()
 
 
-def test_the_ask_works_without_javascript(browser: Any, base_url: str) -> None:
+def test_the_ask_works_without_javascript(browser: Any, served: str) -> None:
     context = browser.new_context(locale="fr-FR", java_script_enabled=False)
     page = context.new_page()
     try:
-        page.goto(f"{base_url}/situation")
+        page.goto(f"{served}/situation")
         assert page.locator("fieldset.creatures").is_visible()  # every field, without the script
         page.fill("#ask-q", TRAMPLE)
         page.click(".ask-box button[type=submit]")
@@ -132,9 +120,9 @@ def test_the_ask_works_without_javascript(browser: Any, base_url: str) -> None:
         context.close()
 
 
-def test_a_combat_is_built_with_buttons_and_menus(page: Any, base_url: str) -> None:
+def test_a_combat_is_built_with_buttons_and_menus(page: Any, served: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(f"{base_url}/situation")
+    page.goto(f"{served}/situation")
     page.select_option("#question0_ask", "damage_dealt")
     page.fill("#creature0_name", "Ours")
     page.fill("#creature0_controller", "A")

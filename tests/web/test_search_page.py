@@ -4,7 +4,6 @@ rule is marked « historique, supprimée en 2010 »."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 
 import pytest
 
@@ -12,13 +11,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
-from judge.web.app import create_app
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 @pytest.mark.parametrize(("query", "edition", "target"), [

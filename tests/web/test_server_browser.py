@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from browser_support import BROWSER_MARKS
-
-from judge.web.app import background_server, create_app
 
 pytestmark = BROWSER_MARKS
 
 
-@pytest.fixture(scope="module")
-def base_url(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    with background_server(create_app(graph)) as url:
-        yield url
-
-
-
-
-def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/situation")
+def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, served: str) -> None:
+    page.goto(f"{served}/situation")
     # The question first: its fields (the creatures) appear once it is picked.
     assert page.locator("fieldset.creatures").is_hidden()
     page.select_option("select[name=question0_ask]", "attack")
@@ -50,8 +38,8 @@ def test_situation_form_in_browser_answers_attack_with_308_2a(page: Any, base_ur
     assert page.locator("#R3082a").is_visible()
 
 
-def test_search_in_browser_from_rulebook_header(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/2004/index.html")
+def test_search_in_browser_from_rulebook_header(page: Any, served: str) -> None:
+    page.goto(f"{served}/2004/index.html")
     page.fill("#q", "brûlure de mana")
     page.press("#q", "Enter")
     page.wait_for_selector("ol.search-results")
@@ -60,18 +48,18 @@ def test_search_in_browser_from_rulebook_header(page: Any, base_url: str) -> Non
     assert page.locator('a[href="/2004/300.html#R3003"]').count() == 1
 
 
-def test_error_page_in_browser_is_french(page: Any, base_url: str) -> None:
-    response = page.goto(f"{base_url}/2004/999.html")
+def test_error_page_in_browser_is_french(page: Any, served: str) -> None:
+    response = page.goto(f"{served}/2004/999.html")
     assert response is not None and response.status == 404
     assert page.locator("h1").inner_text() == "Page introuvable"
     assert page.locator("html").get_attribute("lang") == "fr"
 
 
-def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any, base_url: str) -> None:
+def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any, served: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, locale="fr-FR")
     tab = context.new_page()
     try:
-        tab.goto(f"{base_url}/situation")
+        tab.goto(f"{served}/situation")
         tab.select_option("#moment", "end_of_turn")
         tab.click("#check-button")
         tab.wait_for_selector("#answers")
@@ -82,8 +70,8 @@ def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any
         context.close()
 
 
-def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, base_url: str) -> None:
-    page.goto(f"{base_url}/situation")
+def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, served: str) -> None:
+    page.goto(f"{served}/situation")
     page.select_option("#question0_ask", "block")
     page.select_option("#edition", "2004")
     page.select_option("#moment", "declare_blockers")
@@ -104,14 +92,14 @@ def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, ba
     assert answer.locator(".answer-value").inner_text() in ("oui", "non")
 
 
-def test_pages_break_no_rule_of_the_content_security_policy(page: Any, base_url: str) -> None:
+def test_pages_break_no_rule_of_the_content_security_policy(page: Any, served: str) -> None:
     """Served under the strict CSP (no inline script or style), every page type loads with no
     violation, and its scripts run: the form's script hides a question's unused parameters."""
     page.add_init_script("window.__csp = []; document.addEventListener('securitypolicyviolation',"
                          " (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")
     for path in ("/", "/2004/index.html", "/2004/308.html", "/2010/glossaire.html", "/changes/2004-2010.html",
                  "/recherche?q=mana", "/situation"):
-        response = page.goto(f"{base_url}{path}")
+        response = page.goto(f"{served}{path}")
         assert response is not None and response.status == 200
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         assert page.evaluate("window.__csp") == [], path

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -13,7 +12,6 @@ import pytest
 from links_support import page_links
 
 from judge.site.build import build_site
-from judge.web.app import create_app
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
@@ -21,12 +19,6 @@ with warnings.catch_warnings():
 
 # Pages only the server can give (they answer requests); everything else is a book page.
 SERVER_ONLY = ("/recherche", "/situation", "/question", "/api/")
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def test_every_internal_link_of_the_app_resolves(client: TestClient, graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -8,9 +8,7 @@ import json
 import re
 import tomllib
 import warnings
-from collections.abc import Iterator
 
-import pytest
 from markupsafe import escape
 
 with warnings.catch_warnings():
@@ -22,7 +20,6 @@ from judge.checks.report import TimelineEntry
 from judge.game.share import decode_permalink, encode_permalink, to_toml
 from judge.game.situation import load_situation
 from judge.game.turnplan import PHASE_STEPS, STEP_LABELS
-from judge.web.app import create_app
 from judge.web.forms import MOMENTS, FormState, form_to_situation, situation_to_form
 from judge.web.timeline import timeline
 
@@ -32,12 +29,6 @@ ATTACK = {
     "question0_ask": "attack", "question0_creature": "Ours runeguerrier",
 }
 CODE_NAMES = re.compile(r"\b(declare_attackers|precombat_main|since_turn_start|attack|creature)\s*[=:]")
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph), base_url="http://localhost", raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def _visible_text(page: str) -> str:
