@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import re
 import warnings
-from collections.abc import Iterator
 
 import html5lib
 import pytest
@@ -17,15 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
-from judge.web.app import create_app
 from judge.web.forms import FormState, form_to_situation, situation_to_form
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    with TestClient(create_app(graph, processes=1), base_url="http://localhost",
-                    raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def _post(client: TestClient, data: dict[str, str]) -> tuple[int, str]:
