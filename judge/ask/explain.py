@@ -78,7 +78,7 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
     if plan is None:
         said = [_part(p) for p in parts]
         said = [s for s in said if s]
-        text = "J'ai compris : " + (" ; ".join(said) if said else "rien") + "."
+        text = _sentence("J'ai compris : " + (" ; ".join(said) if said else "rien"))
         if unknown:
             text += " Je n'ai pas compris : " + ", ".join(f"« {w} »" for w in unknown) + "."
         if reason:
@@ -137,7 +137,7 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             pieces.append("combien de blessures de combat le joueur défenseur reçoit-il ?")
         else:
             pieces.append(_question(question))
-    return "J'ai compris : " + " ; ".join(pieces) + "."
+    return _sentence("J'ai compris : " + " ; ".join(pieces))
 
 
 def _part(part: Part) -> str:
@@ -168,3 +168,8 @@ def _part(part: Part) -> str:
     if part.kind == "hand":
         return f"{values['count']} cartes en main"
     return ""
+
+
+def _sentence(text: str) -> str:
+    """`text` ended with a full stop, unless it ends with a question's own mark."""
+    return text if text.endswith(("?", "!", ".")) else text + "."

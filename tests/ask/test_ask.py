@@ -58,6 +58,7 @@ def test_text_output_says_what_it_understood_first() -> None:
 def test_trample_damage_to_the_player(capsys: pytest.CaptureFixture[str]) -> None:
     code, data = asked(capsys, "Mon 3/3 avec le piétinement est bloqué par un 1/1 : combien au joueur ?")
     assert code == 0
+    assert data["understood_as"].endswith("reçoit-il ?")  # a question's mark, no full stop after it
     (answer,) = data["answers"]
     to_player = [d for d in answer["answer"] if d["target"] == "B"]
     assert [d["amount"] for d in to_player] == [2]
