@@ -471,6 +471,24 @@
     var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set();
     planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
 
+    // query._section_coverage: a stem the heading lacks counts when every rule of its edition
+    // that holds it is in the heading's section (the documents right after it).
+    function sectionCoverage(language, d, wanted) {
+      var all = core.docs(p, language), exported = D.documents(language);
+      var last = d.docnum + (exported ? exported.descendants[d.docnum] : 0);
+      return coverage(function (s) {
+        var held = clause(p, language, s), found = 0, inside = 0;
+        if (held.has(d.docnum)) return true;
+        held.forEach(function (_, n) {
+          if (all[n] && all[n][0] === d.edition) {
+            found++;
+            if (n > d.docnum && n <= last) inside++;
+          }
+        });
+        return found > 0 && inside === found;
+      }, wanted);
+    }
+
     function runIn(language) {
       var stop = p.lang[language].stop, stemOf = function (w) { return stem(p, language, w); };
       var q = compose(words, planned, language, stemOf, stop);
@@ -491,12 +509,13 @@
         if (notionsWanted.length) {
           bestNotions = Math.max(bestNotions, coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted));
         }
+        var name = new Set(names[docnum]);
+        var named = name.size && Array.from(name).every(function (s) { return asked.has(s); });
+        if (c < 1.0 && named) c = sectionCoverage(language, d, wanted);  // query._section_coverage
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
         if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
-        var name = new Set(names[docnum]);
-        if (name.size && Array.from(name).every(function (s) { return asked.has(s); })
-            && coverage(function (s) { return name.has(s); }, wanted) === 1.0) score *= NAME_MATCH;
+        if (named && c === 1.0) score *= 1.0 + (NAME_MATCH - 1.0) * coverage(function (s) { return name.has(s); }, wanted);
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
       covered[language] = [bestNotions, best];

@@ -293,6 +293,21 @@ def _coverage(has: Callable[[str], bool], concepts: list[tuple[frozenset[str], .
     return covered / len(concepts)
 
 
+def _section_coverage(index: Index, doc: Doc, concepts: list[tuple[frozenset[str], ...]],
+                      holds: Callable[[str], bool], docs_of: Callable[[str], dict[int, float]]) -> float:
+    """The share of the notions a heading rule answers with its section (« sous-partie
+    Shahrazad » -> 506 Subgames): a stem the heading lacks counts when every rule of its edition
+    that holds it (`docs_of`) is in the heading's section — the word is that section's topic."""
+    section = frozenset(d.docnum for d in index.descendants(doc))
+    edition = index.edition_docs(doc.language, doc.edition)
+
+    def topic(stem: str) -> bool:
+        found = [n for n in docs_of(stem) if n in edition]
+        return holds(stem) or (bool(found) and all(n in section for n in found))
+
+    return _coverage(topic, concepts)
+
+
 def _known(index: Index, language: str, word: str) -> bool:
     """Does the language's index hold the word (as typed, or its stem in a ranked field)?"""
     if index.exact_frequency(language, word) > 0:
@@ -554,14 +569,20 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 best = max(best, coverage)
                 if notions:
                     best_notions = max(best_notions, _coverage(holds, notions))
+                name = index.name_stems(doc)
+                if coverage < 1.0 and name and name <= asked:
+                    # A heading the query names: what it lacks may be its section's topic.
+                    coverage = _section_coverage(index, doc, concepts, holds,
+                                                 lambda stem: postings.clause(source, stem))
                 score *= coverage * coverage
                 if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
                     score *= VARIANT
                 if f"{doc.edition}:{doc.number}" in defining:
                     score *= DEFINES
-                name = index.name_stems(doc)
-                if name and name <= asked and _coverage(name.__contains__, concepts) == 1.0:
-                    score *= NAME_MATCH
+                if name and name <= asked and coverage == 1.0:
+                    # The heading is the query (or part of it, its section's topic the rest):
+                    # the definition, before the sub-rules that repeat its words.
+                    score *= 1.0 + (NAME_MATCH - 1.0) * _coverage(name.__contains__, concepts)
                 if score > 0:  # a rule that answers none of the notions is no hit
                     found.append((doc, score))
         covered[language] = (best_notions, best)

@@ -371,3 +371,12 @@ def test_search_reads_the_french_decimal_comma(graph, query: str, first: str) ->
 def test_search_comma_between_sections_stays_two_sections(graph) -> None:  # type: ignore[no-untyped-def]
     numbers = {h.number for h in search("302,303", graph=graph).hits}
     assert {"302", "303"} <= numbers
+
+
+def test_search_heading_named_by_the_query_comes_before_its_sub_rules(graph) -> None:  # type: ignore[no-untyped-def]
+    # « sous-partie » is Subgames (2004 506, 2010 713); Shahrazad is named only in those sections:
+    # the heading rules, not their first sub-rules that repeat both words, come first.
+    assert set(numbers(search("sous-partie Shahrazad", graph=graph))[:2]) == {"2004:506", "2010:713"}
+    # « pile » is all over the edition, not the topic of 310 Combat Damage Step: a sub-rule first.
+    first = numbers(search("les blessures de combat vont-elles sur la pile", graph=graph))[0]
+    assert first in {"2004:310.1", "2004:310.3", "2004:310.4"}
