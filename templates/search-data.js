@@ -16,8 +16,9 @@
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
   var decoded = new Map(), missing = new Set(), pending = new Map();
 
-  // The manifest, its FR↔EN glossary decoded once ([[English names], [French names], [rules],
-  // variant]: offline_index._glossary writes it as one string, a line per term).
+  // The manifest, decoded once: its FR↔EN glossary ([[English names], [French names], [rules],
+  // variant]: offline_index._glossary writes it as one string, a line per term) and the first
+  // keys of its series of chunks (offline_index._firsts).
   function manifest() {
     var data = global.JUDGE_SEARCH_INDEX;
     if (data && typeof data.glossary === "string") {
@@ -25,6 +26,17 @@
         var parts = line.split("\t");
         return [0, 1, 2].map(function (i) { return parts[i] ? parts[i].split("|") : []; }).concat([parts[3] === "1"]);
       }) : [];
+      Object.keys(data.chunks).forEach(function (series) {  // offline_index._firsts
+        var firsts = data.chunks[series], previous = "";
+        if (typeof firsts === "string") {  // "<shared prefix length><rest>", space-separated
+          data.chunks[series] = firsts.split(" ").map(function (f) {
+            previous = previous.slice(0, f.charCodeAt(0) - 48) + f.slice(1);
+            return previous;
+          });
+        } else {
+          for (var i = 1; i < firsts.length; i++) firsts[i] += firsts[i - 1];
+        }
+      });
     }
     return data;
   }

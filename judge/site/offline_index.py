@@ -10,7 +10,7 @@ and from any static host):
   (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
   language's document count, field averages and `irregular` words (whose stem does not
   begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
-  its first keys (or first document numbers), and `version`, the digest of every chunk; the same
+  its first keys (words as `_prefixed`, document numbers as the differences from the one before), and `version`, the digest of every chunk; the same
   file adds the chunks every query reads (`len.<l>`, `docs.<l>`) to `window.JUDGE_SEARCH_CHUNKS`:
   they come with it, in no request of their own;
 - every chunk, `search/<id>.<version>.js`, adds itself to `window.JUDGE_SEARCH_CHUNKS[id]`.
@@ -177,6 +177,16 @@ def _prefixed(numbers: list[str]) -> str:
     return " ".join(out)
 
 
+def _firsts(firsts: list[Any]) -> str | list[int]:
+    """A series' first keys as the manifest holds them (decoded by search-data.js): words as
+    `_prefixed` (space-separated), document numbers as the differences from the one before."""
+    if all(isinstance(f, int) for f in firsts):
+        return [f - before for f, before in zip(firsts, [0, *firsts], strict=False)]
+    if any(not isinstance(f, str) or " " in f for f in firsts):
+        raise ValueError("a first key that is not a word")
+    return _prefixed(firsts)
+
+
 def _names(names: list[str]) -> str:
     """The documents' name stems, `|`-separated (most are empty)."""
     if any("|" in name for name in names):
@@ -243,7 +253,7 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected")
     manifest = {**{k: data[k] for k in small}, "glossary": _glossary(data["glossary"]), "languages": languages,
-                "chunks": chunks, "version": out.version}
+                "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
     return SearchFiles(manifest=path, files=((path, content), *out.files()))
