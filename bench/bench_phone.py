@@ -9,8 +9,8 @@ network throttled through the DevTools protocol (400 kbit/s both ways, 400 ms la
 run starts from an empty browser profile (a first visit) and measures:
 
 - first result: `search.html?q=<query>` opened, until the first result is drawn (ms from the
-  navigation's start; search.js draws the first screen of results, five, once their cards are
-  in, then the others), and the bytes fetched before it (encoded, as the network carried them);
+  navigation's start; search.js draws the first result once its card is in (the next four
+  cards fetched meanwhile), then the rest of the first screen, then the others), and the bytes fetched before it (encoded, as the network carried them);
 - rule number: from a rule page (2004/302.html, already open), `--number` typed in the
   header's box (a key every 150 ms) and Enter: from Enter until the rule's page has loaded;
 - second query: another query typed in the search page's box, until its first result;

@@ -16,7 +16,30 @@
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
   var decoded = new Map(), missing = new Set(), pending = new Map();
 
-  function manifest() { return global.JUDGE_SEARCH_INDEX; }
+  // The manifest, decoded once: its FR↔EN glossary ([[English names], [French names], [rules],
+  // variant]: offline_index._glossary writes it as one string, a line per term) and the first
+  // keys of its series of chunks (offline_index._firsts).
+  function manifest() {
+    var data = global.JUDGE_SEARCH_INDEX;
+    if (data && typeof data.glossary === "string") {
+      data.glossary = data.glossary ? data.glossary.split("\n").map(function (line) {
+        var parts = line.split("\t");
+        return [0, 1, 2].map(function (i) { return parts[i] ? parts[i].split("|") : []; }).concat([parts[3] === "1"]);
+      }) : [];
+      Object.keys(data.chunks).forEach(function (series) {  // offline_index._firsts
+        var firsts = data.chunks[series], previous = "";
+        if (typeof firsts === "string") {  // "<shared prefix length><rest>", space-separated
+          data.chunks[series] = firsts.split(" ").map(function (f) {
+            previous = previous.slice(0, f.charCodeAt(0) - 48) + f.slice(1);
+            return previous;
+          });
+        } else {
+          for (var i = 1; i < firsts.length; i++) firsts[i] += firsts[i - 1];
+        }
+      });
+    }
+    return data;
+  }
 
   // A chunk by id: its data, or null (noted as missing) when it is not loaded yet.
   function chunk(id) {
@@ -89,6 +112,11 @@
       var descendants = raw.descendants.split(",").map(function (c) { return c ? parseInt(c, 10) : 0; });
       return { docs: docs, descendants: descendants, names: names };
     });
+  }
+
+  // The chunk that holds a document's card.
+  function cardId(language, docnum) {
+    return "c." + language + "." + (bisectRight(manifest().chunks["c." + language], docnum) - 1);
   }
 
   // A document's card [title, status, url, null, removed in, texts, French name] (null: missing).
@@ -169,6 +197,12 @@
 
   function load(ids) { return Promise.all(Array.from(ids).map(loadOne)); }
 
+  // Chunks a next run will likely read, fetched once the current run's missing ones are asked
+  // for (a task later: they take the connections left); a failure is met again by that run.
+  function prefetch(ids) {
+    setTimeout(function () { load(ids).catch(function () {}); }, 0);
+  }
+
   // `run()` (synchronous, reading through the accessors) until a run misses no chunk; `forget`
   // drops what a run that missed chunks computed and kept. At most `rounds` loads.
   function complete(run, forget, rounds) {
@@ -209,17 +243,13 @@
     }
   }
 
-  // The chunks every query reads (each language's documents and field lengths), fetched as
-  // soon as the manifest is there: they arrive while the search's scripts start.
-  if (global.document && manifest()) {
-    load(Object.keys(manifest().languages).reduce(function (ids, language) {
-      return ids.concat(["docs." + language, "len." + language]);
-    }, [])).catch(function () {});  // a failure is met again (and said) by the search
-  }
+  // The chunks every query reads (each language's documents and field lengths) are in the
+  // manifest's own file: they arrive with it, no round of their own.
+  manifest();
 
   global.judgeSearchData = {
-    manifest: manifest, term: term, lengths: lengths, documents: documents, card: card,
+    manifest: manifest, term: term, lengths: lengths, documents: documents, card: card, cardId: cardId,
     initials: initials, real: real, entriesWith: entriesWith, entry: entry,
-    load: load, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix,
+    load: load, prefetch: prefetch, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix,
   };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -23,7 +23,7 @@
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0;
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
-  var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5;
+  var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
   var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]/g;
   var DECIMAL_COMMA = /(?<![\p{L}\p{N}_.,])(\p{Nd}{3}),(\p{Nd}{1,2}[a-z]?)(?![\p{L}\p{N}_,])/gu;
   var NUMBER = /(?<![\p{L}\p{N}_.])\p{Nd}{3}(?:\.\p{Nd}+[a-z]?)?(?![\p{L}\p{N}_])/gu;
@@ -431,7 +431,7 @@
   }
 
   function run(query, limit, options) {
-    var data = global.JUDGE_SEARCH_INDEX;
+    var data = D.manifest();
     limit = limit || 10;
     options = options || {};
     if (!data) return { results: [], suggestion: null, glossary: [], notice: null };
@@ -551,6 +551,10 @@
       }
     });
     var cards = ready.map(function (h) { return D.card(h[0].language, h[0].docnum); });
+    if (D.incomplete() && options.soon) {
+      // The cards of the results drawn next are fetched too, after the ones this run waits for.
+      D.prefetch(shown.slice(ready.length, options.soon).map(function (h) { return D.cardId(h[0].language, h[0].docnum); }));
+    }
     if (D.incomplete()) {
       // With the cards: the chunks of the words that begin with a marked stem (the extracts').
       Object.keys(marks).forEach(function (language) {
@@ -604,7 +608,7 @@
     return lo[0] <= k[0] && k[0] <= hi[0] && compareKeys(lo, k) <= 0 && (compareKeys(k, hi) <= 0 || number.startsWith(high));
   }
   function ruleTarget(query) {
-    var data = global.JUDGE_SEARCH_INDEX;
+    var data = D.manifest();
     if (!data) return null;
     var q = normalizeQuery(query), span = RULE_RANGE.exec(q);
     if (!span && !RULE_ONE.test(q)) return null;
@@ -631,7 +635,7 @@
   // A run until it misses no chunk of the index (search-data.js); what a run that missed
   // chunks kept is forgotten before the next.
   function complete(compute) {
-    var data = global.JUDGE_SEARCH_INDEX;
+    var data = D.manifest();
     if (!data) return Promise.resolve(null);
     var p = prepare(data);
     return D.complete(compute, function () { core.forget(p); });
@@ -667,12 +671,19 @@
     complete(function () { return ruleTarget(query); }).then(function (target) {
       if (asked !== current) return null;
       if (target) { global.location.replace(target); return null; }
-      // The first screen of results first, then the others (their cards loaded meanwhile).
-      return search(query, PAGE_HITS, { first: FIRST_SCREEN }).then(function (found) {
-        if (asked !== current) return null;
-        draw(doc, query, found, 0);
-        if (found.results.length >= (found.total || 0)) return null;
-        return search(query, PAGE_HITS).then(function (all) { if (asked === current) draw(doc, query, all, found.results.length); });
+      // The first result as soon as its card is there, then the rest of the first screen
+      // (their cards fetched meanwhile), then the others.
+      var drawn = 0;
+      function next(options) {
+        return search(query, PAGE_HITS, options).then(function (found) {
+          if (asked !== current) return false;
+          if (found.results.length > drawn || !drawn) draw(doc, query, found, drawn);
+          drawn = Math.max(drawn, found.results.length);
+          return drawn < (found.total || 0);
+        });
+      }
+      return next({ first: FIRST_DRAWN, soon: FIRST_SCREEN }).then(function (more) {
+        return more && next({ first: FIRST_SCREEN }).then(function (rest) { return rest && next({}); });
       });
     }).catch(function () {
       if (asked === current && status) {

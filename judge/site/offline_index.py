@@ -10,13 +10,15 @@ and from any static host):
   (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
   language's document count, field averages and `irregular` words (whose stem does not
   begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
-  its first keys (or first document numbers), and `version`, the digest of every chunk;
+  its first keys (words as `_prefixed`, document numbers as the differences from the one before), and `version`, the digest of every chunk; the same
+  file adds the chunks every query reads (`len.<l>`, `docs.<l>`) to `window.JUDGE_SEARCH_CHUNKS`:
+  they come with it, in no request of their own;
 - every chunk, `search/<id>.<version>.js`, adds itself to `window.JUDGE_SEARCH_CHUNKS[id]`.
 
 Chunk series (`<l>` a language): `t.<l>.<n>` the terms and query words of a range of keys
 (sorted), each with its stem (`s`: a stem, or the length of the word's prefix that is its
 stem) and its postings per field (`f`: [idf, docs, term frequencies, (positions)], as
-exported); `len.<l>` the field lengths, by field (Whoosh stores at most 256 values: a table of
+exported); (in the manifest's file) `len.<l>` the field lengths, by field (Whoosh stores at most 256 values: a table of
 the values and one character per document); `docs.<l>` the documents ([edition, first
 document] runs, their numbers (each as the length of the prefix it shares with the one before
 and the rest), how many documents follow each one that are its descendants (comma-separated,
@@ -89,6 +91,24 @@ def _ranges(items: list[tuple[Any, Any]], target: int) -> list[list[tuple[Any, A
     return out
 
 
+def _chunk_script(chunk_id: str, value: Any) -> str:
+    """The statement that adds a chunk to `window.JUDGE_SEARCH_CHUNKS`."""
+    return f'(self.{CHUNKS_NAME}||(self.{CHUNKS_NAME}={{}}))["{chunk_id}"]={_json(value)};\n'
+
+
+def _glossary(terms: list[list[Any]]) -> str:
+    """The FR↔EN glossary [[English names], [French names], [rules], variant] as one string
+    (fewer bytes than its JSON): a line per term, its parts tab-separated (the variant one as
+    `1` or empty), the names and rules of a part `|`-separated (decoded by search-data.js)."""
+    lines = []
+    for en, fr, rules, variant in terms:
+        parts = [*en, *fr, *rules]
+        if any(not part or any(c in part for c in "|\t\n") for part in parts):
+            raise ValueError(f"a glossary name or rule holds a separator: {parts}")
+        lines.append("\t".join(["|".join(en), "|".join(fr), "|".join(rules), "1" if variant else ""]))
+    return "\n".join(lines)
+
+
 class _Writer:
     """The chunks, then their files: each named by its id and the digest of every chunk's
     content (`version`), so that a name always holds the same content."""
@@ -97,7 +117,7 @@ class _Writer:
         self.chunks: list[tuple[str, str]] = []
 
     def add(self, chunk_id: str, value: Any) -> None:
-        self.chunks.append((chunk_id, f'(self.{CHUNKS_NAME}||(self.{CHUNKS_NAME}={{}}))["{chunk_id}"]={_json(value)};\n'))
+        self.chunks.append((chunk_id, _chunk_script(chunk_id, value)))
 
     def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True) -> list[Any]:
         """Chunks `prefix.0`, `prefix.1`… of `items` (sorted by key), each a {key: value}
@@ -157,6 +177,16 @@ def _prefixed(numbers: list[str]) -> str:
     return " ".join(out)
 
 
+def _firsts(firsts: list[Any]) -> str | list[int]:
+    """A series' first keys as the manifest holds them (decoded by search-data.js): words as
+    `_prefixed` (space-separated), document numbers as the differences from the one before."""
+    if all(isinstance(f, int) for f in firsts):
+        return [f - before for f, before in zip(firsts, [0, *firsts], strict=False)]
+    if any(not isinstance(f, str) or " " in f for f in firsts):
+        raise ValueError("a first key that is not a word")
+    return _prefixed(firsts)
+
+
 def _names(names: list[str]) -> str:
     """The documents' name stems, `|`-separated (most are empty)."""
     if any("|" in name for name in names):
@@ -177,6 +207,7 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     data = unpack(export_of(graph)[0])
     out = _Writer()
     chunks: dict[str, Any] = {}
+    base: dict[str, Any] = {}  # the chunks every query reads: in the manifest's file
     languages = {}
     for language, part in data["languages"].items():
         keys: dict[str, dict[str, Any]] = {}
@@ -188,13 +219,13 @@ def search_files(graph: RuleGraph) -> SearchFiles:
                 value = [idf, docs, [_number(tf) for tf in tfs], *([list(p) for p in ps] for ps in positions)]
                 keys.setdefault(term, {}).setdefault("f", {})[field] = value
         chunks[f"t.{language}"] = out.series(f"t.{language}", sorted(keys.items()), TERM_CHUNK)
-        out.add(f"len.{language}", {field: _lengths(lengths) for field, lengths in part["lengths"].items()})
+        base[f"len.{language}"] = {field: _lengths(lengths) for field, lengths in part["lengths"].items()}
         docs = part["docs"]
-        out.add(f"docs.{language}", {
+        base[f"docs.{language}"] = {
             "runs": _runs(docs), "numbers": _prefixed([n for _, n in docs]),
             "descendants": ",".join(str(c or "") for c in _descendant_counts(part["descendants"])),
             "names": _names([" ".join(name) for name in part["names"]]),
-        })
+        }
         initials: dict[str, list[list[Any]]] = {}
         for term, entry in sorted(part["terms"]["exact"].items()):
             initials.setdefault(term[:1], []).append([term, len(entry[1])])
@@ -219,10 +250,11 @@ def search_files(graph: RuleGraph) -> SearchFiles:
         entries.append((n, [text, glossary_url(edition, term, "")]))
     chunks["g"] = out.series("g", sorted(by_word.items()), GLOSSARY_CHUNK)
     chunks["e"] = out.series("e", entries, ENTRY_CHUNK, keyed=False)
-    small = ("format", "key", "bm25", "boosts", "query_stop", "glossary", "small_words", "editions",
+    small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected")
-    manifest = {**{k: data[k] for k in small}, "languages": languages, "chunks": chunks, "version": out.version}
-    content = f"window.{GLOBAL_NAME}={_json(manifest)};\n"
+    manifest = {**{k: data[k] for k in small}, "glossary": _glossary(data["glossary"]), "languages": languages,
+                "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
+    content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
     return SearchFiles(manifest=path, files=((path, content), *out.files()))
 
