@@ -7,6 +7,8 @@ for a worker too."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 LOADED_MACHINE_BUDGET = 120.0  # seconds
@@ -16,3 +18,32 @@ def unhurried(app: Any) -> Any:
     """`app` (from `judge.web.app.create_app`) with the budget of a loaded machine."""
     app.state.judge.time_budget = LOADED_MACHINE_BUDGET
     return app
+
+
+@contextlib.contextmanager
+def tasks_in_process(graph: Any) -> Iterator[Any]:
+    """A test client of the app whose tasks run in this process instead of a worker's (the
+    same task functions, the same pages; the process boundary itself is tested by
+    tests/web/test_pool.py): the coverage of the pages' code is then measured."""
+    import asyncio
+
+    from starlette.testclient import TestClient
+
+    from judge.search.engine import index_for
+    from judge.web import pool
+    from judge.web.app import create_app
+    from judge.web.state import page_environment
+
+    saved = list(pool._CONTEXT)
+    pool._CONTEXT[:] = [pool.WorkerContext(graph=graph, env=page_environment(), search_index=index_for(graph))]
+    app = unhurried(create_app(graph, processes=1))
+
+    async def here(budget: float, task: Any, *args: Any) -> Any:
+        return await asyncio.wait_for(asyncio.to_thread(task, *args), budget)
+
+    app.state.judge.pool.run = here
+    try:
+        with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
+            yield client
+    finally:
+        pool._CONTEXT[:] = saved

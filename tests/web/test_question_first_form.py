@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 import warnings
+from collections.abc import Iterator
 
 import html5lib
 import pytest
@@ -17,6 +18,14 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from judge.web.forms import FormState, form_to_situation, situation_to_form
+
+
+@pytest.fixture(scope="module")
+def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    from app_support import tasks_in_process
+
+    with tasks_in_process(graph) as test_client:
+        yield test_client
 
 
 def _post(client: TestClient, data: dict[str, str]) -> tuple[int, str]:

@@ -54,7 +54,9 @@ def test_rulebook_pages_are_the_static_templates_with_server_root(client: TestCl
     served = client.get("/2004/308.html")
     assert served.status_code == 200
     assert 'id="R3082a"' in served.text
-    assert 'href="/style.css"' in served.text
+    from judge.site.templating import asset_name
+
+    assert f'href="/{asset_name("style.css")}"' in served.text
     static = SiteRenderer(graph).render_section("2004", "308", "/")
     # Same templates and view models: only the search box target (server route) and the
     # footer (served, not offline) differ.

@@ -8,7 +8,9 @@ import json
 import re
 import tomllib
 import warnings
+from collections.abc import Iterator
 
+import pytest
 from markupsafe import escape
 
 with warnings.catch_warnings():
@@ -29,6 +31,14 @@ ATTACK = {
     "question0_ask": "attack", "question0_creature": "Ours runeguerrier",
 }
 CODE_NAMES = re.compile(r"\b(declare_attackers|precombat_main|since_turn_start|attack|creature)\s*[=:]")
+
+
+@pytest.fixture(scope="module")
+def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    from app_support import tasks_in_process
+
+    with tasks_in_process(graph) as test_client:
+        yield test_client
 
 
 def _visible_text(page: str) -> str:
