@@ -7,7 +7,7 @@ The layers and how data flows through them: `docs/architecture.md`.
 
 from __future__ import annotations
 
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 # The name the package is installed under (`pip install judge-mtg-fr`): `judge` is taken on PyPI.
 DISTRIBUTION = "judge-mtg-fr"
 
