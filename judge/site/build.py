@@ -518,34 +518,31 @@ def render_section(graph: RuleGraph, edition: str, section_number: str, root: st
     return SiteRenderer(graph).render_section(edition, section_number, root, language)
 
 
-_BASE_URL = re.compile(r"^(?:https?://[A-Za-z0-9.-]+(?::\d+)?)?/(?:[A-Za-z0-9._~-]+/)*$")
+_SITE = r"https?://[A-Za-z0-9.-]+(?::\d+)?"
+_PATH = r"/(?:[A-Za-z0-9._~-]+/)*$"
+_BASE_URL = re.compile(rf"^(?:{_SITE})?{_PATH}")
+_APP_URL = re.compile(rf"^{_SITE}{_PATH}")
+
+
+def _url(value: str, pattern: re.Pattern[str], option: str, expected: str) -> str:
+    """`value` with a final `/`, checked against `pattern` (no `..` or `.` segment)."""
+    url = value if value.endswith("/") else value + "/"
+    if not pattern.match(url) or "/../" in url or "/./" in url:
+        raise JudgeError(f"{option} invalide : « {value[:80]} » (attendu {expected})")
+    return url
 
 
 def base_url(value: str) -> str:
     """A validated prefix for every link of the site: `/regles/` (a sub-path of the server),
     or `https://exemple.org/regles/`; a missing final `/` is added."""
-    url = value if value.endswith("/") else value + "/"
-    if not _BASE_URL.match(url) or "/../" in url or "/./" in url:
-        raise JudgeError(
-            f"--base-url invalide : « {value[:80]} » (attendu un chemin comme /regles/ "
-            "ou une adresse comme https://exemple.org/regles/)"
-        )
-    return url
-
-
-_APP_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(?::\d+)?/(?:[A-Za-z0-9._~-]+/)*$")
+    return _url(value, _BASE_URL, "--base-url",
+                "un chemin comme /regles/ ou une adresse comme https://exemple.org/regles/")
 
 
 def app_url(value: str) -> str:
     """A validated address of a `judge serve` (`http://192.168.1.10:8000/`) that the static book
     links to for questions and situations; a missing final `/` is added."""
-    url = value if value.endswith("/") else value + "/"
-    if not _APP_URL.match(url) or "/../" in url or "/./" in url:
-        raise JudgeError(
-            f"--app-url invalide : « {value[:80]} » (attendu l'adresse d'un judge serve, "
-            "comme http://192.168.1.10:8000/)"
-        )
-    return url
+    return _url(value, _APP_URL, "--app-url", "l'adresse d'un judge serve, comme http://192.168.1.10:8000/")
 
 
 # The file a build writes first into its folder: it says the folder is judge's, and (once the
