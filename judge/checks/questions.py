@@ -12,46 +12,61 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QuestionSpec:
-    """A question the form offers: its `ask`, its French wording, the parameters it takes."""
+    """A question the form offers: its `ask`, its French wording, the parameters it takes and
+    the parts of a situation it reads besides the moment (`PARTS`)."""
 
     ask: str
     label: str
     params: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
 
+
+# The parts of a situation a question may read besides the moment: the stack, lands played,
+# hands, mana, creatures, and "more" (players, skipped steps, extra turns, the attack option).
+PARTS = ("stack", "lands", "hands", "mana", "creatures", "more")
 
 # The one table of questions: a new check adds its row here and the form offers it.
 QUESTIONS: tuple[QuestionSpec, ...] = (
-    QuestionSpec(ask="where", label="Où en est le tour ?"),
-    QuestionSpec(ask="priority", label="Qui reçoit la priorité ?"),
-    QuestionSpec(ask="next", label="Quelle étape suit ?"),
-    QuestionSpec(ask="rest_of_turn", label="Que reste-t-il du tour ?"),
-    QuestionSpec(ask="play_land", label="Ce joueur peut-il jouer un terrain ?", params=("player",)),
-    QuestionSpec(ask="cast", label="Ce joueur peut-il lancer un sort de ce type ?", params=("player", "kind")),
-    QuestionSpec(ask="attack", label="Cette créature peut-elle attaquer ?", params=("creature",)),
+    QuestionSpec(ask="where", label="Où en est le tour ?", reads=("stack", "more")),
+    QuestionSpec(ask="priority", label="Qui reçoit la priorité ?", reads=("stack",)),
+    QuestionSpec(ask="next", label="Quelle étape suit ?", reads=("more",)),
+    QuestionSpec(ask="rest_of_turn", label="Que reste-t-il du tour ?", reads=("more",)),
+    QuestionSpec(ask="play_land", label="Ce joueur peut-il jouer un terrain ?", params=("player",),
+                 reads=("stack", "lands")),
+    QuestionSpec(ask="cast", label="Ce joueur peut-il lancer un sort de ce type ?", params=("player", "kind"),
+                 reads=("stack",)),
+    QuestionSpec(ask="attack", label="Cette créature peut-elle attaquer ?", params=("creature",),
+                 reads=("creatures",)),
     QuestionSpec(ask="block", label="Cette créature peut-elle bloquer cet attaquant ?",
-                 params=("creature", "attacker")),
-    QuestionSpec(ask="damage_steps", label="Combien d'étapes de blessures de combat ?"),
+                 params=("creature", "attacker"), reads=("creatures",)),
+    QuestionSpec(ask="damage_steps", label="Combien d'étapes de blessures de combat ?", reads=("creatures",)),
     QuestionSpec(ask="deals_damage", label="Cette créature inflige-t-elle ses blessures maintenant ?",
-                 params=("creature",)),
+                 params=("creature",), reads=("creatures",)),
     QuestionSpec(ask="discard", label="Combien de cartes ce joueur défausse-t-il au nettoyage ?",
-                 params=("player",)),
+                 params=("player",), reads=("hands", "more")),
     QuestionSpec(ask="mana_burn", label="Combien de points de vie ce joueur perd-il par brûlure de mana ?",
-                 params=("player",)),
-    QuestionSpec(ask="turn_order", label="À qui sont les prochains tours ?", params=("count",)),
-    QuestionSpec(ask="untap", label="Que se passe-t-il au dégagement (déphasage, dégagement) ?"),
-    QuestionSpec(ask="triggers", label="Quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?"),
+                 params=("player",), reads=("mana",)),
+    QuestionSpec(ask="turn_order", label="À qui sont les prochains tours ?", params=("count",),
+                 reads=("more",)),
+    QuestionSpec(ask="untap", label="Que se passe-t-il au dégagement (déphasage, dégagement) ?",
+                 reads=("creatures",)),
+    QuestionSpec(ask="triggers", label="Quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?",
+                 reads=("creatures",)),
     QuestionSpec(ask="declare_attackers", label="Ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
-                 params=("creatures",)),
+                 params=("creatures",), reads=("creatures", "mana")),
     QuestionSpec(ask="declare_blockers", label="Ces blocages sont-ils permis, pour quel coût ?",
-                 params=("blocks",)),
+                 params=("blocks",), reads=("creatures", "mana")),
     QuestionSpec(ask="assign_damage", label="Cette répartition des blessures de combat est-elle permise ?",
-                 params=("creature", "assignment")),
-    QuestionSpec(ask="damage_dealt", label="Quelles blessures de combat ont été infligées ?"),
-    QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",)),
-    QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?"),
-    QuestionSpec(ask="defending_players", label="Qui sont les joueurs défenseurs de ce combat ?"),
+                 params=("creature", "assignment"), reads=("creatures",)),
+    QuestionSpec(ask="damage_dealt", label="Quelles blessures de combat ont été infligées ?",
+                 reads=("creatures",)),
+    QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",),
+                 reads=("creatures",)),
+    QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?", reads=("hands", "more")),
+    QuestionSpec(ask="defending_players", label="Qui sont les joueurs défenseurs de ce combat ?",
+                 reads=("more",)),
     QuestionSpec(ask="defending_player", label="Qui est « le joueur défenseur » pour cette créature attaquante ?",
-                 params=("creature",)),
+                 params=("creature",), reads=("creatures", "more")),
     QuestionSpec(ask="combat_timing", label="Un sort « seulement avant/après … » du combat peut-il "
                  "être lancé maintenant ?", params=("when",)),
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge.checks.questions import PARAM_LABELS as PARAM_LABELS_FR
-from judge.checks.questions import QUESTION_BY_ASK
+from judge.checks.questions import PARTS, QUESTION_BY_ASK
 from judge.errors import SituationError
 from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
 
@@ -99,20 +99,6 @@ EVENT_PARAM_LABELS = {
 EVENT_AMOUNT_PLACEHOLDERS = {"all_pass": "1", "cast": "0, 2 ou RR", "add_mana": "RR ou 2", "set_power": "4"}
 EVENT_AMOUNT_LABELS = {"all_pass": "combien de fois", "cast": "coût payé (mana)", "add_mana": "mana ajouté",
                        "set_power": "nouvelle force"}
-
-# Which parts of the form a question needs (the form shows those once a question is picked;
-# « Où en est le tour » and « Ce qui s'est passé ce tour » always).
-FORM_GROUPS = ("stack", "lands", "hands", "mana", "creatures", "more")
-QUESTION_GROUPS: dict[str, tuple[str, ...]] = {
-    "where": ("stack", "more"), "priority": ("stack",), "next": ("more",), "rest_of_turn": ("more",),
-    "play_land": ("stack", "lands"), "cast": ("stack",), "attack": ("creatures",),
-    "block": ("creatures",), "damage_steps": ("creatures",), "deals_damage": ("creatures",),
-    "discard": ("hands", "more"), "mana_burn": ("mana",), "turn_order": ("more",),
-    "untap": ("creatures",), "triggers": ("creatures",), "declare_attackers": ("creatures", "mana"),
-    "declare_blockers": ("creatures", "mana"), "assign_damage": ("creatures",),
-    "damage_dealt": ("creatures",), "in_combat": ("creatures",), "cleanup": ("hands", "more"),
-    "defending_players": ("more",), "defending_player": ("creatures", "more"), "combat_timing": (),
-}
 
 # The form's labels of the situation's keys: an error names the field as the form does.
 FIELD_LABELS = {
@@ -222,7 +208,8 @@ class FormState:
         """The parts of the form the chosen questions need (all of them when none is chosen
         yet would be a wall of fields: only the turn's, which « Où en est le tour ? » needs)."""
         asks = [row["ask"] for row in self.questions if row.get("ask")] or ["where"]
-        return tuple(g for g in FORM_GROUPS if any(g in QUESTION_GROUPS.get(a, FORM_GROUPS) for a in asks))
+        reads = {part for ask in asks for part in (QUESTION_BY_ASK[ask].reads if ask in QUESTION_BY_ASK else PARTS)}
+        return tuple(part for part in PARTS if part in reads)
 
 
 # ---------------------------------------------------------------------- conversion
