@@ -143,7 +143,7 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
             raise SituationError(source, "TOML refusé (nombre trop long ou imbrication trop profonde)") from None
     else:
         raise SituationError("", f"format inconnu « {fmt} » (toml ou json)")
-    if has_surrogate(data):
+    if has_surrogate(data, text):
         raise SituationError(source, "caractère invalide (demi-paire de substitution, comme \\ud800)")
     return data
 
@@ -505,50 +505,51 @@ def _color(value: object, path: str) -> str:
     return read_slug(value, path, COLOR_ALIASES, "couleur")
 
 
+def _int_any(value: object, path: str) -> int:
+    return read_int(value, path, minimum=None)
+
+
+def _strings(value: object, path: str) -> tuple[str, ...]:
+    return read_items(value, path, read_string)
+
+
+def _supertypes(value: object, path: str) -> tuple[str, ...]:
+    return read_items(value, path, readers.supertype)
+
+
+# The keys a creature may give as null (JSON): their default.
+_MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", "timestamp",
+                          "blocking"})
+# How each key of a creature is read (`controller` needs the players: read apart); a key left
+# out keeps the `Creature` default.
+_CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
+    **dict.fromkeys(("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
+                     "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
+                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block"),
+                    read_bool),
+    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp"), read_int),
+    **dict.fromkeys(("power", "toughness"), _int_any),
+    **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
+    **dict.fromkeys(("types", "damage_order"), _strings),
+    "abilities": lambda v, p: read_items(v, p, _ability),
+    "colors": lambda v, p: read_items(v, p, _color),
+    "card_types": lambda v, p: read_items(v, p, readers.card_type),
+    "blocking": _blocking,
+    "supertypes": _supertypes,
+}
+
+
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, CREATURE_KEYS)
-
-    def sub(key: str) -> str:
-        return join_path(path, key)
-
     if "name" not in table:
-        raise SituationError(sub("name"), "clé obligatoire manquante")
-    flags = {
-        key: read_bool(table[key], sub(key))
-        for key in ("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                    "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
-                    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block")
-        if key in table
-    }
-    damage, attack_cost, block_cost, min_blockers = (
-        read_int(table.get(key, 0), sub(key))
-        for key in ("damage", "attack_cost", "block_cost", "min_blockers"))
-    supertypes, card_name, stamp = readers.uniqueness(table, path)
-    return Creature(
-        name=read_string(table["name"], sub("name")),
-        controller=(read_player(table["controller"], sub("controller"), players)
-                    if "controller" in table else active),
-        abilities=read_items(table.get("abilities", []), sub("abilities"), _ability),
-        types=read_items(table.get("types", []), sub("types"), read_string),
-        colors=read_items(table.get("colors", []), sub("colors"), _color),
-        card_types=read_items(table.get("card_types", ["creature"]), sub("card_types"), readers.card_type),
-        power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
-        toughness=read_optional(table.get("toughness"), sub("toughness"),
-                            lambda v, p: read_int(v, p, minimum=None)),
-        blocking=_blocking(table.get("blocking"), sub("blocking")),
-        attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
-        band=read_optional(table.get("band"), sub("band"), read_string),
-        entered=None,
-        destroyed=None,
-        damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
-        damage=damage,
-        attack_cost=attack_cost,
-        block_cost=block_cost,
-        min_blockers=min_blockers,
-        **flags,
-        supertypes=supertypes, card_name=card_name, timestamp=stamp,
-    )
+        raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
+    fields = {key: _CREATURE_READERS[key](item, join_path(path, key))
+              for key, item in table.items()
+              if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
+    controller = (read_player(table["controller"], join_path(path, "controller"), players)
+                  if "controller" in table else active)
+    return Creature(controller=controller, **fields)  # type: ignore[arg-type]
 
 
 def _question(
