@@ -172,12 +172,11 @@ def report_json(report: CheckReport) -> dict[str, object]:
             for index, e in enumerate(ctx.plan)
         ],
     }
-    trail = report.trail
-    if trail is not None:
+    if report.entries is not None:  # the trail's fields, straight from the replay's entries
         out["trail"] = [
             {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
-             "priority": t.priority, "rules": list(t.rules)}
-            for t in trail
+             "priority": t.priority, "rules": list(ctx.cited(t.concepts))}
+            for t in report.entries
         ]
     return out
 
