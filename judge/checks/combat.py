@@ -318,7 +318,8 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",
                                    "attack.restrictions", "attack.requirements",
-                                   "attack.announce", "attack.bands", "attack.band_target"))
+                                   "attack.announce", "attack.bands", "attack.band_target",
+                                   "sba.check", "sba.legend_rule", "sba.removed_from_combat"))
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"
