@@ -22,6 +22,8 @@ from judge.checks.report import check, report_json  # noqa: E402
 from judge.corpus.loader import load_graph  # noqa: E402
 from judge.game.situation import load_situation  # noqa: E402
 
+CEILING = 2.0  # seconds, for 10,000 situations loaded and checked (issue 23)
+
 
 def situation_texts() -> list[str]:
     texts = []
@@ -39,11 +41,11 @@ def main() -> None:
     texts = situation_texts()
     batch = [texts[i % len(texts)] for i in range(count)]
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     answers = 0
     for text in batch:
         answers += len(report_json(check(graph, load_situation(text, fmt="json")))["answers"])
-    full = time.perf_counter() - start
+    full, full_cpu = time.perf_counter() - start, time.process_time() - cpu
 
     loaded = [load_situation(text, fmt="json") for text in batch]
     start, cpu = time.perf_counter(), time.process_time()
@@ -52,10 +54,13 @@ def main() -> None:
     only, only_cpu = time.perf_counter() - start, time.process_time() - cpu
 
     print(f"{count} situations ({len(texts)} distinctes), {answers} réponses")
-    print(f"chargement + vérification + JSON : {full:.3f} s ({count / full:,.0f} situations/s)")
-    print(f"vérification seule : {only:.3f} s ({count / only:,.0f} situations/s ; "
+    print(f"LE CHIFFRE (issue 23 : {count} situations, chargement + vérification, avec le JSON) : "
+          f"{full:.3f} s, temps processeur {full_cpu:.3f} s — plafond {CEILING:.0f} s : "
+          f"{'tenu' if full <= CEILING else 'DÉPASSÉ'}")
+    print(f"  dont vérification seule : {only:.3f} s ({count / only:,.0f} situations/s ; "
           f"temps processeur {only_cpu:.3f} s)")
-    print("objectif : ≤ 2 s —", "atteint" if full <= 2.0 else "NON atteint")
+    print("  (machine partagée : comparer les temps processeur, ou deux commits dans un même "
+          "passage)")
 
 
 if __name__ == "__main__":

@@ -101,12 +101,17 @@ def decode_utf8(data: bytes, path: str) -> str:
 
 
 # -- structure, before parsing ---------------------------------------------------------
-_TOML_BLANK = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
-_JSON_BLANK = re.compile(r'"(?:[^"\\]|\\.)*"')
+# A string is `"`, runs of plain characters between escapes, `"` (the unrolled form: no
+# alternation tried at each character).
+_TOML_BLANK = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'|#[^\n]*')
+_JSON_BLANK = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _BRACKETS = re.compile(r"[^\[\]{}]+")
 _DOTTED = re.compile(rf"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+){{{MAX_KEY_DEPTH},}}")
 _LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
 _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
+# A surrogate, or the JSON escape of one (TOML refuses such escapes).
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def structure_problem(text: str, fmt: str) -> str | None:
@@ -114,10 +119,13 @@ def structure_problem(text: str, fmt: str) -> str | None:
     over `MAX_KEY_DEPTH` parts, a number over `MAX_NUMBER_DIGITS` digits; None if it may be.
     Strings and comments are blanked first (one `s` each), so what they hold never counts."""
     blank = (_JSON_BLANK if fmt == "json" else _TOML_BLANK).sub("s", text)
+    brackets = _BRACKETS.sub("", blank)
     depth = deepest = 0
-    for ch in _BRACKETS.sub("", blank):
-        depth = max(depth + _DEPTH[ch], 0)
-        deepest = max(deepest, depth)
+    # nesting can go no deeper than the number of opening brackets: counted only when it could
+    if brackets.count("[") + brackets.count("{") > MAX_NESTING + 1:
+        for ch in brackets:
+            depth = max(depth + _DEPTH[ch], 0)
+            deepest = max(deepest, depth)
     # TOML table headers nest too: `[[a]]` counts one bracket level more, `[a.b]` by its key.
     if deepest > MAX_NESTING + 1:
         return f"imbrication trop profonde (plus de {MAX_NESTING} niveaux de listes ou de tables)"
@@ -128,10 +136,15 @@ def structure_problem(text: str, fmt: str) -> str | None:
     return None
 
 
-def has_surrogate(data: object) -> bool:
-    """Whether parsed data holds a lone surrogate (JSON's `"\\ud800"`): it cannot be printed."""
+def has_surrogate(data: object, text: str | None = None) -> bool:
+    """Whether parsed data holds a lone surrogate (JSON's `"\\ud800"`): it cannot be printed.
+    Given the `text` it was parsed from, the data is searched only when the text holds a
+    surrogate or a `\\uD800`–`\\uDFFF` escape (the only ways to write one)."""
     import json
 
+    if text is not None and not _SURROGATE_ESCAPE.search(text) and (
+            text.isascii() or not _SURROGATE.search(text)):
+        return False
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

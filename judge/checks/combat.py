@@ -143,7 +143,7 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "damage.power", "damage.unblocked", "damage.blocked",
                               "damage.blocker", "damage.trample", "damage.two_steps",
                               "combat.walker_removed", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
-                              "phasing.absent", "damage.blocker_gone"))
+                              "phasing.absent", "damage.blocker_gone", "sba.legend_rule"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -318,7 +318,8 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
                                    "combat.players", "attack.costs", "attack.mana_abilities",
                                    "attack.pay", "attack.becomes", "attack.declare",
                                    "attack.restrictions", "attack.requirements",
-                                   "attack.announce", "attack.bands", "attack.band_target"))
+                                   "attack.announce", "attack.bands", "attack.band_target",
+                                   "sba.check", "sba.legend_rule", "sba.removed_from_combat"))
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"

@@ -229,7 +229,7 @@ def _assigned(record: DamageRecord) -> str:
                               "damage.order", "damage.blocker", "damage.tapped",
                               "damage.two_steps", "ability.first_strike", "ability.double_strike",
                               "sba.lethal_damage", "sba.zero_toughness", "sba.removed_from_combat",
-                              "combat.walker_removed"))
+                              "sba.legend_rule", "combat.walker_removed"))
 def check_damage_dealt(ctx: Context, question: Question) -> Verdict:
     topic = "les blessures de combat infligées"
     record = ctx.damage

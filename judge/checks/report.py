@@ -114,19 +114,21 @@ def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
     return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
 
 
+def _state(entry: PlannedStep, index: int, current: int, ended: bool) -> str:
+    """A plan entry's state in the timeline: skipped, past, current or future."""
+    if entry.skipped:
+        return "skipped"
+    if index < current or (index == current and ended):
+        return "past"
+    return "current" if index == current else "future"
+
+
 @lru_cache(maxsize=1024)
 def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []
     for index, entry in enumerate(plan):
-        if entry.skipped:
-            state = "skipped"
-        elif index < current or (index == current and ended):
-            state = "past"
-        elif index == current:
-            state = "current"
-        else:
-            state = "future"
+        state = _state(entry, index, current, ended)
         m = entry.moment
         skip_rule = model.rules(entry.skip_reason)[0] if entry.skip_reason else None
         entries.append(TimelineEntry(phase=m.phase, step=m.step, damage_step=m.damage_step,
@@ -159,21 +161,22 @@ def answer_json(item: Answer) -> dict[str, object]:
 
 def report_json(report: CheckReport) -> dict[str, object]:
     """The `judge check --json` document (docs/situation-format.md)."""
+    ctx = report.context
     out: dict[str, object] = {
         "edition": report.edition,
         "where": report.where,
         "answers": [answer_json(item) for item in report.answers],
-        "timeline": [
-            {"phase": e.phase, "step": e.step, "damage_step": e.damage_step, "state": e.state}
-            for e in report.timeline
+        "timeline": [  # the timeline's fields, straight from the plan
+            {"phase": e.moment.phase, "step": e.moment.step, "damage_step": e.moment.damage_step,
+             "state": _state(e, index, ctx.index, ctx.ended)}
+            for index, e in enumerate(ctx.plan)
         ],
     }
-    trail = report.trail
-    if trail is not None:
+    if report.entries is not None:  # the trail's fields, straight from the replay's entries
         out["trail"] = [
             {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
-             "priority": t.priority, "rules": list(t.rules)}
-            for t in trail
+             "priority": t.priority, "rules": list(ctx.cited(t.concepts))}
+            for t in report.entries
         ]
     return out
 

@@ -29,7 +29,8 @@ def untap_plan(ctx: Context) -> tuple[list[str], list[str], list[str], list[str]
     """The active player's untap step: what phases out, phases in, untaps, and stays tapped."""
     s = ctx.situation
     things: list[Creature | Permanent] = [*s.creatures, *s.permanents]
-    mine = [p for p in things if p.controller == ctx.active]
+    # a creature a state-based action put into the graveyard is no longer there
+    mine = [p for p in things if p.controller == ctx.active and getattr(p, "in_play", True)]
     phase_out = [p.name for p in mine if p.phasing and not p.phased_out]
     phase_in = [p.name for p in mine if p.phased_out]
     present = [p for p in mine if p.name not in phase_out]
@@ -43,7 +44,8 @@ def _names(names: list[str]) -> str:
 
 
 @check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
-                       "priority.untap", "turn.skip", "phasing.skipped_untap"))
+                       "priority.untap", "turn.skip", "phasing.skipped_untap", "sba.check",
+                       "sba.legend_rule"))
 def check_untap(ctx: Context, question: Question) -> Verdict:
     topic = "l'étape de dégagement"
     if ctx.skip_reason("untap") == "turn.skip":
@@ -84,6 +86,11 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
         why += f" Un effet l'en empêche : {_names(kept)} {verb}."
     if phase_out:
         why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
+    for creature in s.creatures:
+        gone = absent(ctx, creature) if creature.controller == ctx.active else None
+        if creature.destroyed is not None and gone is not None:
+            concepts += [creature.destroyed, "sba.check"]
+            why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
     if others:
         why += (f" Seuls les permanents du joueur actif se déphasent ou se rephasent : "
                 f"{_names(others)} ne change pas.")
@@ -362,7 +369,7 @@ def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
 
 @check("cleanup", cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
                          "effects.until", "cleanup.no_priority", "cleanup.repeat", "sba.cleanup",
-                         "sba.zero_toughness"))
+                         "sba.zero_toughness", "sba.legend_rule", "sba.world_rule"))
 def check_cleanup(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     topic = "l'étape de nettoyage"
@@ -376,7 +383,7 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     combat = [e.name for e in s.effects if e.until == "end_of_combat"]
     # the state-based actions checked in the cleanup step, after the damage is removed (2004
     # 420.3, 314.3; 2010 704.3, 514.3): any performed gives the active player priority
-    performed = [c for c in ctx.performed if c != "sba.lethal_damage"]
+    performed = list(ctx.cleanup_actions)
     priority = bool(s.pending_triggers) or bool(performed and ctx.moment.step == "cleanup")
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}

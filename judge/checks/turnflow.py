@@ -13,11 +13,27 @@ from judge.legality.context import JSON, Context, Verdict, priority_concept, whe
 
 # -- where, priority, next, rest of turn ------------------------------------------------
 
+# The state-based actions a described cleanup step performs (`Context.cleanup_actions`).
+SBA_CLEANUP = ("sba.cleanup", "sba.legend_rule", "sba.world_rule")
+
+
+def cleanup_sba(ctx: Context) -> tuple[tuple[str, ...], str]:
+    """The concepts and the French sentence of the state-based actions performed in this
+    cleanup step (they give the active player priority), or nothing."""
+    acted = ctx.cleanup_actions
+    if not acted:
+        return (), ""
+    name = str(ctx.fact("state_based_name"))
+    return (("sba.cleanup", *acted),
+            f" {name[0].upper()}{name[1:]} s'applique pendant le nettoyage : le joueur actif "
+            f"({ctx.active}) reçoit la priorité, et une fois la pile vide et tous les joueurs "
+            "ayant passé, une nouvelle étape de nettoyage commence.")
+
 
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
                        "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
                        "damage.resolves", "holder.*", "stack.resolves", "turn.first_turn",
-                       "turn.first_turn_team"))
+                       "turn.first_turn_team", *SBA_CLEANUP))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
     main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
@@ -39,14 +55,16 @@ def check_where(ctx: Context, question: Question) -> Verdict:
     if ctx.arrival:
         # After a replay: why we are here (the transitions and who got priority last).
         return ctx.verdict(value, ctx.arrival, why, "l'enchaînement des étapes")
-    concepts = ("turn.phases", f"phase.{moment.phase}", *(("main.which",) if main else ()))
-    return ctx.verdict(value, concepts, why, "les phases et étapes")
+    acted, said = cleanup_sba(ctx)
+    concepts = ("turn.phases", f"phase.{moment.phase}", *(("main.which",) if main else ()),
+                *acted)
+    return ctx.verdict(value, concepts, why + said, "les phases et étapes")
 
 
-@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat"))
+@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat", *SBA_CLEANUP))
 def check_priority(ctx: Context, question: Question) -> Verdict:
     step = ctx.moment.step
-    rules = (priority_concept(ctx),)
+    rules: tuple[str, ...] = (priority_concept(ctx),)
     if ctx.ended:
         return ctx.verdict(None, ("turn.ends",), "Le tour est terminé : personne ne reçoit "
                            "plus la priorité.", "l'étape de nettoyage")
@@ -59,7 +77,11 @@ def check_priority(ctx: Context, question: Question) -> Verdict:
                            "sauf si une capacité s'est déclenchée ou qu'un effet basé sur un état "
                            "s'applique ; ici rien de tel (pile vide).", "l'étape de nettoyage")
     why = f"Dans {where_label(ctx.moment)}, le joueur actif ({ctx.active}) reçoit la priorité."
-    if step == "cleanup":
+    acted, said = cleanup_sba(ctx)
+    if step == "cleanup" and acted and not ctx.situation.pending_triggers:
+        why = said.strip()
+        rules = (*acted, "cleanup.repeat")
+    elif step == "cleanup":
         why = (f"Une capacité s'est déclenchée pendant le nettoyage : le joueur actif "
                f"({ctx.active}) reçoit la priorité, puis une nouvelle étape de nettoyage suivra.")
         rules = ("cleanup.repeat",)
@@ -113,7 +135,7 @@ TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "da
                "combat.end", "turn.ends", "cleanup.repeat", "turn.extra_phases", "turn.extra_steps")
 
 
-@check("next", cites=(*TRANSITIONS, "turn.extra_turns"))
+@check("next", cites=(*TRANSITIONS, "turn.extra_turns", *SBA_CLEANUP))
 def check_next(ctx: Context, question: Question) -> Verdict:
     later = None if ctx.ended else next_step(ctx.plan, ctx.index)
     rules = transition_concepts(ctx, ctx.index, later)
@@ -131,7 +153,11 @@ def check_next(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(value, rules, why, "l'enchaînement des étapes")
     moment = ctx.plan[later].moment
     why = f"Après {where_label(ctx.moment)} vient {where_label(moment)}{skipped_text}."
-    if moment.repeat:
+    acted, said = cleanup_sba(ctx) if moment.repeat else ((), "")
+    if acted and not ctx.situation.pending_triggers:
+        why += said
+        rules = (*rules, *acted)
+    elif moment.repeat:
         why += (" Une capacité s'est déclenchée pendant le nettoyage : une autre étape de "
                 "nettoyage commence.")
     if moment.damage_step == "regular":

@@ -65,7 +65,8 @@ def read_list(value: object, path: str) -> list[object]:
 
 
 def read_items(value: object, path: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
-    return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(read_list(value, path)))
+    items = read_list(value, path)
+    return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(items)) if items else ()
 
 
 def read_slug(value: object, path: str, aliases: Mapping[str, str], what: str) -> str:

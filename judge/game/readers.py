@@ -84,8 +84,7 @@ def uniqueness(table: Mapping[str, object], path: str
                ) -> tuple[tuple[str, ...], str | None, int | None]:
     """A creature's or permanent's `supertypes`, `card_name` and `timestamp` (the legend and
     world rules)."""
-    supertypes = read_items(table.get("supertypes", []), join_path(path, "supertypes"),
-                            lambda v, p: read_slug(v, p, SUPERTYPE_ALIASES, "surtype"))
+    supertypes = read_items(table.get("supertypes", []), join_path(path, "supertypes"), supertype)
     card_name = table.get("card_name")
     stamp = table.get("timestamp")
     return (supertypes,
@@ -204,6 +203,10 @@ def extra_step(value: object, path: str) -> ExtraStep:
         raise SituationError(join_path(path, where), f"l'étape {step} n'appartient pas à la "
                              f"phase de l'étape {anchor}")
     return ExtraStep(anchor=anchor, step=step, before=where == "before")
+
+
+def supertype(value: object, path: str) -> str:
+    return read_slug(value, path, SUPERTYPE_ALIASES, "surtype")
 
 
 def card_type(value: object, path: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import SituationError
@@ -143,7 +143,7 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
             raise SituationError(source, "TOML refusé (nombre trop long ou imbrication trop profonde)") from None
     else:
         raise SituationError("", f"format inconnu « {fmt} » (toml ou json)")
-    if has_surrogate(data):
+    if has_surrogate(data, text):
         raise SituationError(source, "caractère invalide (demi-paire de substitution, comme \\ud800)")
     return data
 
@@ -216,54 +216,69 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
                              creature=_creature)
     _check_attacks(creatures, players, permanents)
     variant, teams = _variant(top, players, active)
+    known = _Known(players=players, active=active, owners=owners)
+    given = {key: _TOP_READERS[key](value, known) for key, value in top.items()
+             if key in _TOP_READERS}  # a key left out keeps the `Situation` default
     situation = Situation(
         edition=edition,
         players=players,
         active=active,
         phase=phase,
         step=step,
-        damage_step=_damage_step(top.get("damage_step"), step),
-        priority=read_optional(top.get("priority"), "priority", lambda v, p: read_player(v, p, players)),
-        stack=read_items(top.get("stack", []), "stack", lambda v, p: _stack_item(v, p, players, active)),
-        lands_played=read_int(top.get("lands_played", 0), "lands_played"),
-        land_plays=read_int(top.get("land_plays", 1), "land_plays"),
-        hands=_counts(top.get("hands", {}), "hands", players),
-        first_turn=read_bool(top.get("first_turn", False), "first_turn"),
-        max_hand_size=_max_hand(top.get("max_hand_size", 7)),
-        mana_pools=_counts(top.get("mana_pools", {}), "mana_pools", players),
-        life=_counts(top.get("life", {}), "life", players, minimum=None),
         creatures=creatures,
         permanents=permanents,
-        effects=read_items(top.get("effects", []), "effects", readers.effect),
-        triggers=read_items(top.get("triggers", []), "triggers",
-                            lambda v, p: readers.trigger(v, p, players, active, pending=False,
-                                                         owners=owners)),
-        pending_triggers=read_items(top.get("pending_triggers", []), "pending_triggers",
-                                    lambda v, p: readers.trigger(v, p, players, active,
-                                                                 pending=True, owners=owners)),
-        mana_available=_counts(top.get("mana_available", {}), "mana_available", players),
-        extra_phases=read_items(top.get("extra_phases", []), "extra_phases", readers.extra_phase),
-        extra_steps=read_items(top.get("extra_steps", []), "extra_steps", readers.extra_step),
-        extra_turns=read_items(top.get("extra_turns", []), "extra_turns",
-                           lambda v, p: read_player(v, p, players)),
         skip=_skips(top.get("skip", []), phase, step, has_events),
         variant=variant,
-        attack_option=read_optional(top.get("attack_option"), "attack_option",
-                                    lambda v, p: read_slug(v, p, ATTACK_OPTION_ALIASES,
-                                                           "option d'attaque")),
         teams=teams,
         defending=_defending(top.get("defending"), players, active, teams),
         archenemy=(read_player(top["archenemy"], "archenemy", players) if "archenemy" in top
                    else None),
-        max_attackers=read_optional(top.get("max_attackers"), "max_attackers",
-                                    lambda v, p: read_int(v, p)),
         events=events,
         questions=read_items(
             readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
             lambda v, p: _question(v, p, players, names, active, everything)),
         source=source,
+        **given,  # type: ignore[arg-type]
     )
     return situation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Known:
+    """What reading the other keys of a situation needs: its players, the active player, and
+    the controller of each creature (the triggers' default)."""
+
+    players: tuple[str, ...]
+    active: str
+    owners: dict[str, str]
+
+
+# How each key that depends on no other key but `_Known` is read (`situation_from_data`).
+_TOP_READERS: dict[str, Callable[[object, _Known], object]] = {
+    "damage_step": lambda v, k: _damage_step(v),
+    "priority": lambda v, k: read_optional(v, "priority", lambda w, p: read_player(w, p, k.players)),
+    "stack": lambda v, k: read_items(v, "stack", lambda w, p: _stack_item(w, p, k.players, k.active)),
+    "lands_played": lambda v, k: read_int(v, "lands_played"),
+    "land_plays": lambda v, k: read_int(v, "land_plays"),
+    "hands": lambda v, k: _counts(v, "hands", k.players),
+    "first_turn": lambda v, k: read_bool(v, "first_turn"),
+    "max_hand_size": lambda v, k: _max_hand(v),
+    "mana_pools": lambda v, k: _counts(v, "mana_pools", k.players),
+    "life": lambda v, k: _counts(v, "life", k.players, minimum=None),
+    "effects": lambda v, k: read_items(v, "effects", readers.effect),
+    "triggers": lambda v, k: read_items(v, "triggers", lambda w, p: readers.trigger(
+        w, p, k.players, k.active, pending=False, owners=k.owners)),
+    "pending_triggers": lambda v, k: read_items(v, "pending_triggers", lambda w, p: readers.trigger(
+        w, p, k.players, k.active, pending=True, owners=k.owners)),
+    "mana_available": lambda v, k: _counts(v, "mana_available", k.players),
+    "extra_phases": lambda v, k: read_items(v, "extra_phases", readers.extra_phase),
+    "extra_steps": lambda v, k: read_items(v, "extra_steps", readers.extra_step),
+    "extra_turns": lambda v, k: read_items(v, "extra_turns",
+                                           lambda w, p: read_player(w, p, k.players)),
+    "attack_option": lambda v, k: read_optional(v, "attack_option", lambda w, p: read_slug(
+        w, p, ATTACK_OPTION_ALIASES, "option d'attaque")),
+    "max_attackers": lambda v, k: read_optional(v, "max_attackers", lambda w, p: read_int(w, p)),
+}
 
 
 def _variant(top: Mapping[str, object], players: tuple[str, ...], active: str
@@ -359,7 +374,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
     return phase, step
 
 
-def _damage_step(value: object, step: str | None) -> str | None:
+def _damage_step(value: object) -> str | None:
     if value is None:
         return None
     return read_slug(value, "damage_step", DAMAGE_STEP_ALIASES, "étape de blessures")
@@ -505,50 +520,70 @@ def _color(value: object, path: str) -> str:
     return read_slug(value, path, COLOR_ALIASES, "couleur")
 
 
+def _int_any(value: object, path: str) -> int:
+    return read_int(value, path, minimum=None)
+
+
+def _strings(value: object, path: str) -> tuple[str, ...]:
+    return read_items(value, path, read_string)
+
+
+def _supertypes(value: object, path: str) -> tuple[str, ...]:
+    return read_items(value, path, readers.supertype)
+
+
+# The keys a creature may give as null (JSON): their default.
+_MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", "timestamp",
+                          "blocking"})
+# How each key of a creature is read (`controller` needs the players: read apart); a key left
+# out keeps the `Creature` default.
+_CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
+    **dict.fromkeys(("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
+                     "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
+                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block"),
+                    read_bool),
+    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp"), read_int),
+    **dict.fromkeys(("power", "toughness"), _int_any),
+    **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
+    **dict.fromkeys(("types", "damage_order"), _strings),
+    "abilities": lambda v, p: read_items(v, p, _ability),
+    "colors": lambda v, p: read_items(v, p, _color),
+    "card_types": lambda v, p: read_items(v, p, readers.card_type),
+    "blocking": _blocking,
+    "supertypes": _supertypes,
+}
+
+
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
     check_keys(table, path, CREATURE_KEYS)
-
-    def sub(key: str) -> str:
-        return join_path(path, key)
-
     if "name" not in table:
-        raise SituationError(sub("name"), "clé obligatoire manquante")
-    flags = {
-        key: read_bool(table[key], sub(key))
-        for key in ("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                    "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
-                    "cant_attack_alone", "must_attack", "cant_block_alone", "must_block")
-        if key in table
-    }
-    damage, attack_cost, block_cost, min_blockers = (
-        read_int(table.get(key, 0), sub(key))
-        for key in ("damage", "attack_cost", "block_cost", "min_blockers"))
-    supertypes, card_name, stamp = readers.uniqueness(table, path)
-    return Creature(
-        name=read_string(table["name"], sub("name")),
-        controller=(read_player(table["controller"], sub("controller"), players)
-                    if "controller" in table else active),
-        abilities=read_items(table.get("abilities", []), sub("abilities"), _ability),
-        types=read_items(table.get("types", []), sub("types"), read_string),
-        colors=read_items(table.get("colors", []), sub("colors"), _color),
-        card_types=read_items(table.get("card_types", ["creature"]), sub("card_types"), readers.card_type),
-        power=read_optional(table.get("power"), sub("power"), lambda v, p: read_int(v, p, minimum=None)),
-        toughness=read_optional(table.get("toughness"), sub("toughness"),
-                            lambda v, p: read_int(v, p, minimum=None)),
-        blocking=_blocking(table.get("blocking"), sub("blocking")),
-        attacks=read_optional(table.get("attacks"), sub("attacks"), read_string),
-        band=read_optional(table.get("band"), sub("band"), read_string),
-        entered=None,
-        destroyed=None,
-        damage_order=read_items(table.get("damage_order", []), sub("damage_order"), read_string),
-        damage=damage,
-        attack_cost=attack_cost,
-        block_cost=block_cost,
-        min_blockers=min_blockers,
-        **flags,
-        supertypes=supertypes, card_name=card_name, timestamp=stamp,
-    )
+        raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
+    fields = {key: _CREATURE_READERS[key](item, join_path(path, key))
+              for key, item in table.items()
+              if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
+    controller = (read_player(table["controller"], join_path(path, "controller"), players)
+                  if "controller" in table else active)
+    return Creature(controller=controller, **fields)  # type: ignore[arg-type]
+
+
+# How each parameter of a question is read: (value, path, the situation's players, creature
+# names, names of everything on the battlefield).
+_Reader = Callable[[object, str, tuple[str, ...], set[str], set[str]], object]
+_PARAM_READERS: dict[str, _Reader] = {
+    "player": lambda v, p, players, names, everything: read_player(v, p, players),
+    "kind": lambda v, p, players, names, everything: readers.spell_kind(v, p)[0],
+    "creature": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
+    "attacker": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
+    "count": lambda v, p, players, names, everything: _count(v, p),
+    "creatures": lambda v, p, players, names, everything: read_items(
+        v, p, lambda w, q: readers.creature_name(w, q, names)),
+    "blocks": lambda v, p, players, names, everything: readers.blocks(v, p, names),
+    "assignment": lambda v, p, players, names, everything: readers.assignment(
+        v, p, everything, players),
+    "when": lambda v, p, players, names, everything: read_slug(v, p, WHEN_ALIASES,
+                                                               "moment du combat"),
+}
 
 
 def _question(
@@ -566,21 +601,11 @@ def _question(
         )
     params = ASKS[ask]
     check_keys(table, path, ("ask", *params))
-    read: dict[str, Callable[[object, str], object]] = {
-        "player": lambda v, p: read_player(v, p, players),
-        "kind": lambda v, p: readers.spell_kind(v, p)[0],
-        "creature": lambda v, p: readers.creature_name(v, p, names),
-        "attacker": lambda v, p: readers.creature_name(v, p, names),
-        "count": _count,
-        "creatures": lambda v, p: read_items(v, p, lambda w, q: readers.creature_name(w, q, names)),
-        "blocks": lambda v, p: readers.blocks(v, p, names),
-        "assignment": lambda v, p: readers.assignment(v, p, everything, players),
-        "when": lambda v, p: read_slug(v, p, WHEN_ALIASES, "moment du combat"),
-    }
     values: dict[str, object] = {}
     for param in params:
         if param in table:
-            values[param] = read[param](table[param], join_path(path, param))
+            values[param] = _PARAM_READERS[param](table[param], join_path(path, param), players,
+                                                  names, everything)
         elif param == "player":
             values[param] = active
         elif param == "count":

@@ -125,6 +125,11 @@ class Context:
         return self.plan[self.index].moment
 
     @property
+    def cleanup_actions(self) -> tuple[str, ...]:
+        """The state-based actions performed in this cleanup step (`cleanup_actions`)."""
+        return cleanup_actions(self.situation.step, self.performed)
+
+    @property
     def active(self) -> str:
         return self.situation.active
 
@@ -198,6 +203,15 @@ def where_label(moment: Moment) -> str:
     return f"l'étape « {moment.label} » de la {PHASE_LABELS[moment.phase]}"
 
 
+def cleanup_actions(step: str | None, performed: tuple[str, ...]) -> tuple[str, ...]:
+    """The state-based actions performed on a described cleanup step: checked after the damage
+    is removed (2004 314.2, 2010 514.2), so never lethal damage; any of them gives the active
+    player priority, and another cleanup step follows (2004 420.3, 314.3; 2010 704.3, 514.3a)."""
+    if step != "cleanup":
+        return ()
+    return tuple(c for c in performed if c != "sba.lethal_damage")
+
+
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
@@ -225,7 +239,8 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     if step == "combat_damage" and two and damage_step is None:
         damage_step = "regular" if any_dealt else "first_strike"
     no_priority = not model.step(s.phase, step).priority
-    waiting = s.stack or s.priority is not None or s.pending_triggers
+    acted = cleanup_actions(step, performed)
+    waiting = s.stack or s.priority is not None or s.pending_triggers or acted
     repeats = repeat + (1 if no_priority and step == "cleanup" and waiting else 0)
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
                      two_damage_steps=two, cleanup_repeats=repeats,
@@ -237,7 +252,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         holder = None
     elif s.priority is not None:
         holder = s.priority
-    elif not no_priority or s.stack or (step == "cleanup" and s.pending_triggers):
+    elif not no_priority or s.stack or (step == "cleanup" and (s.pending_triggers or acted)):
         holder = s.active
     else:
         holder = None

@@ -105,8 +105,9 @@ class TurnActions(TurnState):
             self.note("Fin de la phase de combat : toutes les créatures sont retirées du combat.",
                       "combat.end")
         for name, creature in self.creatures.items():
-            self.creatures[name] = replace(creature, attacking=False, blocking=(),
-                                           blocked=False)
+            if creature.attacking or creature.blocking or creature.blocked:
+                self.creatures[name] = replace(creature, attacking=False, blocking=(),
+                                               blocked=False)
         self.no_attackers = None  # an extra combat phase has its own declarations
         self.pending_attackers = False
         ending = [e.name for e in self.effects if e.until == "end_of_combat"]
