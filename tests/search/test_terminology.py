@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from judge.corpus.lexicon import glossary
+from judge.search.analysis import QUERY_STOP
 from judge.search.engine import index_for
 from judge.search.output import SearchResult
-from judge.search.analysis import QUERY_STOP
 from judge.search.query import name_key, plan_query, search_with
 
 
