@@ -216,3 +216,14 @@ def test_an_attacking_creature_is_not_the_declare_attackers_step(graph) -> None:
         terms = plan_query(query, glossary(), QUERY_STOP).terms
         assert terms and all(step not in term.rules for term in terms)
     assert numbers(run(graph, "étape des bloqueurs"))[0] == "2004:309"  # the step still, by its name
+
+
+def test_a_name_whose_words_the_query_holds_apart_names_its_notion(graph) -> None:  # type: ignore[no-untyped-def]
+    """« mettre une machination à exécution » is « mettre à exécution » (set in motion) and a
+    scheme; a name is never made of some of its words only (« à la fin de mon tour » is not
+    « jusqu'à la fin du tour »)."""
+    terms = plan_query("mettre une machination à exécution", glossary(), QUERY_STOP).terms
+    assert {"set in motion", "scheme"} <= {name for term in terms for name in term.en}
+    assert "2010:701.21" in numbers(run(graph, "mettre une machination à exécution"))
+    terms = plan_query("à la fin de mon tour", glossary(), QUERY_STOP).terms
+    assert "until end of turn" not in {name for term in terms for name in term.en}
