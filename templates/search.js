@@ -20,7 +20,7 @@
   var singular = core.singular, termKey = core.nameKey;
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
-  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2;
+  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -537,7 +537,7 @@
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
       var names = (D.documents(language) || { names: [] }).names, best = 0.0;
-      var hits = top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
+      var hits = top(evaluate(p, language, q), 3 * limit + CANDIDATES + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
         best = Math.max(best, c);

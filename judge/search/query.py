@@ -55,6 +55,9 @@ VARIANT = 0.5
 # When another language's best hit answers more of the query than the first language's best,
 # that language's best is scaled to this much of the first's (the only good hit is not buried).
 BETTER_LANGUAGE = 1.25
+# The best BM25 hits of each language that the ranking weighs (coverage, definitions…), beyond
+# three per result asked: enough that a rule answering every notion is not cut before it is weighed.
+CANDIDATES = 100
 # A name's words the query holds apart: at most this many other words between them beyond the
 # name's own (« mettre une machination à exécution »).
 NAME_GAP = 2
@@ -596,7 +599,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         best = 0.0
         best_notions = 0.0
         scores = postings.evaluate(source, q)
-        for docnum, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
+        for docnum, score in postings.top(scores, 3 * limit + CANDIDATES + len(ranked), allowed):
             doc = index.doc(language, docnum)
             if doc is not None:
                 # Coordination: a rule that answers every notion of the query beats one

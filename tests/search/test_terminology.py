@@ -227,3 +227,13 @@ def test_a_name_whose_words_the_query_holds_apart_names_its_notion(graph) -> Non
     assert "2010:701.21" in numbers(run(graph, "mettre une machination à exécution"))
     terms = plan_query("à la fin de mon tour", glossary(), QUERY_STOP).terms
     assert "until end of turn" not in {name for term in terms for name in term.en}
+
+
+def test_a_rule_that_answers_every_notion_is_weighed_whatever_the_limit(graph) -> None:  # type: ignore[no-untyped-def]
+    """« général » is EDH's general (2010): the rule on 21 combat damage from the same general
+    answers all of the query though plain BM25 ranks it far down; it comes first whether one
+    result or ten are asked."""
+    index = index_for(graph)
+    query = "général EDH 21 blessures de combat"
+    first = [numbers(search_with(index, query, limit=limit))[0] for limit in (1, 10)]
+    assert first[0] == first[1] and first[0] in {"2010:704.5u", "2010:104.3j"}
