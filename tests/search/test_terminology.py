@@ -196,6 +196,7 @@ def test_the_french_words_of_cards_and_judges_open_the_english_only_rule(graph, 
     ("taille maximale de la main", {"2010:402.2", "2004:217.3b"}, 3),
     ("boucle infinie partie nulle", {"2010:104.4b", "2004:102.6"}, 2),
     ("que se passe-t-il si le bloqueur est détruit avant les blessures de combat ?", {"2010:510.1c", "2004:310.2c"}, 4),
+    ("j'ai dix marqueurs poison, j'ai perdu ?", {"2010:704.5c", "2010:104.3d", "2004:420.5h", "2004:102.8"}, 1),
 ])
 def test_a_french_phrasing_of_an_english_rule_ranks_it(graph, query: str, answers: set[str],  # type: ignore[no-untyped-def]
                                                        within: int) -> None:
