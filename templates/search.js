@@ -20,7 +20,7 @@
   var singular = core.singular, termKey = core.nameKey;
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
-  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0;
+  var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -63,6 +63,34 @@
     return spans;
   }
 
+  // query._names_apart: a name of two content words or more whose words stand in order among
+  // the words no other name took, at most NAME_GAP other words between: [[places], key].
+  function namesApart(p, text, spans, stop) {
+    var words = [], free = [], found = [];
+    for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, singular(m[0])]);
+    words.forEach(function (w) { free.push(!spans.some(function (s) { return s[0] <= w[0] && w[0] < s[1]; })); });
+    words.forEach(function (w, i) {
+      if (!free[i] || stop.has(w[2])) return;
+      (p.firsts.get(w[2]) || []).some(function (key) {
+        if (key.filter(function (k) { return !stop.has(k); }).length < 2) return false;
+        var places = [i], last = Math.min(i + key.length - 1 + NAME_GAP, words.length - 1);
+        for (var k = 1; k < key.length; k++) {
+          var next = -1;
+          for (var j = places[places.length - 1] + 1; j <= last; j++) {
+            if (free[j] && words[j][2] === key[k]) { next = j; break; }
+          }
+          if (next < 0) break;
+          places.push(next);
+        }
+        if (places.length !== key.length || places[places.length - 1] - i <= key.length - 1) return false;
+        places.forEach(function (j) { free[j] = false; });
+        found.push([places.map(function (j) { return [words[j][0], words[j][1]]; }), key]);
+        return true;
+      });
+    });
+    return found;
+  }
+
   // query._name_words: a name's words without stop words, all of them when it is only stop words.
   function nameWords(p, name, stop) {
     var words = foldTerms(p, name, stop);
@@ -85,8 +113,12 @@
     var rest = folded.replace(/["«»]/g, " ");
     var every = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
     var expansions = [], english = [], typed = [], named = [], spans = namesIn(p, rest);
-    spans.forEach(function (span) {
-      var name = rest.slice(span[0], span[1]), k = span[2].join(" "), entry = p.names.get(k).term;
+    var apart = namesApart(p, rest, spans, stop);
+    var found = spans.map(function (s) { return [rest.slice(s[0], s[1]), s[2]]; }).concat(apart.map(function (a) {
+      return [a[0].map(function (place) { return rest.slice(place[0], place[1]); }).join(" "), a[1]];
+    }));
+    found.forEach(function (span) {
+      var name = span[0], k = span[1].join(" "), entry = p.names.get(k).term;
       if (named.indexOf(entry) < 0) named.push(entry);
       var inFr = entry[1].some(function (n) { return termKey(n).join(" ") === k; });
       var inEn = entry[0].some(function (n) { return termKey(n).join(" ") === k; });
@@ -97,7 +129,10 @@
         english.push(unique(entry[0].concat(entry[1]).map(function (n) { return nameWords(p, n, stop); }).filter(nonEmpty)));
       }
     });
-    for (var s = spans.length - 1; s >= 0; s--) rest = rest.slice(0, spans[s][0]) + " " + rest.slice(spans[s][1]);
+    var cut = spans.map(function (s) { return [s[0], s[1]]; });
+    apart.forEach(function (a) { cut = cut.concat(a[0]); });
+    cut.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    for (var s = cut.length - 1; s >= 0; s--) rest = rest.slice(0, cut[s][0]) + " " + rest.slice(cut[s][1]);
     var plain = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
     if (numbers.length) plain = plain.filter(function (w) { return !NUMBER_WORDS.has(w); });
     if (!numbers.length && !plain.length && !expansions.length && !phrases.length) return null;
@@ -502,7 +537,7 @@
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
       var names = (D.documents(language) || { names: [] }).names, best = 0.0;
-      var hits = top(evaluate(p, language, q), 3 * limit + 20 + ranked.size, allowed).map(function (h) {
+      var hits = top(evaluate(p, language, q), 3 * limit + CANDIDATES + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
         best = Math.max(best, c);

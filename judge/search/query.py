@@ -55,6 +55,12 @@ VARIANT = 0.5
 # When another language's best hit answers more of the query than the first language's best,
 # that language's best is scaled to this much of the first's (the only good hit is not buried).
 BETTER_LANGUAGE = 1.25
+# The best BM25 hits of each language that the ranking weighs (coverage, definitions…), beyond
+# three per result asked: enough that a rule answering every notion is not cut before it is weighed.
+CANDIDATES = 100
+# A name's words the query holds apart: at most this many other words between them beyond the
+# name's own (« mettre une machination à exécution »).
+NAME_GAP = 2
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
 # A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
 DEFINES = 2.0
@@ -156,6 +162,39 @@ def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list
     return spans
 
 
+def _names_apart(text: str, spans: list[tuple[int, int, tuple[str, ...]]],
+                 firsts: dict[str, tuple[tuple[str, ...], ...]],
+                 stop: frozenset[str]) -> list[tuple[list[tuple[int, int]], tuple[str, ...]]]:
+    """The names that the query holds with other words between theirs (« mettre une
+    machination à exécution » is « mettre à exécution »): a name of two content words or more
+    whose every word stands in order among the words no other name took, with at most
+    `NAME_GAP` other words between its first and its last: (its words' places, its key)."""
+    taken = [(start, end) for start, end, _ in spans]
+    words = [(m.start(), m.end(), _singular(m.group(0))) for m in _NAME_WORD.finditer(text)]
+    free = [not any(s <= w[0] < e for s, e in taken) for w in words]
+    found = []
+    for i, (_, _, word) in enumerate(words):
+        if not free[i] or word in stop:
+            continue
+        for key in firsts.get(word, ()):
+            if sum(1 for w in key if w not in stop) < 2:
+                continue
+            places = [i]
+            for w in key[1:]:
+                last = i + len(key) - 1 + NAME_GAP
+                nxt = next((j for j in range(places[-1] + 1, min(last, len(words) - 1) + 1)
+                            if free[j] and words[j][2] == w), None)
+                if nxt is None:
+                    break
+                places.append(nxt)
+            if len(places) == len(key) and places[-1] - i > len(key) - 1:
+                for j in places:
+                    free[j] = False
+                found.append(([(words[j][0], words[j][1]) for j in places], key))
+                break
+    return found
+
+
 # ---------------------------------------------------------------------- queries
 def _clean(raw: str) -> tuple[str, list[str]]:
     notices = []
@@ -196,8 +235,10 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     named: list[GlossaryTerm] = []
     firsts, names = _glossary(terms)
     spans = _names_in(rest, firsts)
-    for start, end, key in spans:
-        name = rest[start:end]
+    apart = _names_apart(rest, spans, firsts, stop)
+    found = [(rest[start:end], key) for start, end, key in spans]
+    found.extend((" ".join(rest[s:e] for s, e in places), key) for places, key in apart)
+    for name, key in found:
         term = names[key]
         if term not in named:
             named.append(term)
@@ -210,7 +251,8 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
             english.append(tuple(dict.fromkeys(
                 w for w in (_name_words(n, stop) for n in (*term.en, *term.fr)) if w)))
     # The matched words now count as one notion (any of its French names).
-    for start, end, _ in reversed(spans):
+    cut = sorted([(start, end) for start, end, _ in spans] + [place for places, _ in apart for place in places])
+    for start, end in reversed(cut):
         rest = rest[:start] + " " + rest[end:]
     plain = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     if numbers:
@@ -557,7 +599,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         best = 0.0
         best_notions = 0.0
         scores = postings.evaluate(source, q)
-        for docnum, score in postings.top(scores, 3 * limit + 20 + len(ranked), allowed):
+        for docnum, score in postings.top(scores, 3 * limit + CANDIDATES + len(ranked), allowed):
             doc = index.doc(language, docnum)
             if doc is not None:
                 # Coordination: a rule that answers every notion of the query beats one

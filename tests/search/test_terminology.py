@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from judge.corpus.lexicon import glossary
+from judge.search.analysis import QUERY_STOP
 from judge.search.engine import index_for
 from judge.search.output import SearchResult
-from judge.search.query import name_key, search_with
+from judge.search.query import name_key, plan_query, search_with
 
 
 def numbers(result: SearchResult) -> list[str]:
@@ -178,3 +179,62 @@ def test_a_french_word_of_the_rules_finds_its_english_counterpart_in_the_english
     hits = run(graph, query, lang="en").hits
     assert hits
     assert any(f"<mark>{english}" in hit.snippet.lower() for hit in hits[:3])
+
+
+@pytest.mark.parametrize(("query", "answers"), [
+    ("intervertir force et endurance", {"2004:418.5i", "2010:613.3e"}),  # the French cards' verb
+    ("capacité définissant une caractéristique", {"2004:405.2", "2010:604.3"}),
+    ("partie nulle", {"2010:104.4"}),
+    ("rediriger", {"2010:614.9"}),
+])
+def test_the_french_words_of_cards_and_judges_open_the_english_only_rule(graph, query: str,  # type: ignore[no-untyped-def]
+                                                                         answers: set[str]) -> None:
+    assert numbers(run(graph, query))[0] in answers
+
+
+@pytest.mark.parametrize(("query", "answers", "within"), [
+    ("taille maximale de la main", {"2010:402.2", "2004:217.3b"}, 3),
+    ("boucle infinie partie nulle", {"2010:104.4b", "2004:102.6"}, 2),
+    ("que se passe-t-il si le bloqueur est détruit avant les blessures de combat ?", {"2010:510.1c", "2004:310.2c"}, 4),
+    ("j'ai dix marqueurs poison, j'ai perdu ?", {"2010:704.5c", "2010:104.3d", "2004:420.5h", "2004:102.8"}, 1),
+])
+def test_a_french_phrasing_of_an_english_rule_ranks_it(graph, query: str, answers: set[str],  # type: ignore[no-untyped-def]
+                                                       within: int) -> None:
+    assert answers & set(numbers(run(graph, query))[:within])
+
+
+@pytest.mark.parametrize(("query", "english"), [
+    ("mon sort est contrecarré", "counter"), ("le bloqueur est détruit", "destroy"),
+    ("les blessures sont retirées du combat", "removed from combat"),
+])
+def test_an_inflected_french_form_names_its_notion(query: str, english: str) -> None:
+    terms = plan_query(query, glossary(), QUERY_STOP).terms
+    assert english in {name for term in terms for name in term.en}
+
+
+def test_an_attacking_creature_is_not_the_declare_attackers_step(graph) -> None:  # type: ignore[no-untyped-def]
+    for query, step in (("créature attaquante", "2004:308"), ("créature bloqueuse", "2004:309")):
+        terms = plan_query(query, glossary(), QUERY_STOP).terms
+        assert terms and all(step not in term.rules for term in terms)
+    assert numbers(run(graph, "étape des bloqueurs"))[0] == "2004:309"  # the step still, by its name
+
+
+def test_a_name_whose_words_the_query_holds_apart_names_its_notion(graph) -> None:  # type: ignore[no-untyped-def]
+    """« mettre une machination à exécution » is « mettre à exécution » (set in motion) and a
+    scheme; a name is never made of some of its words only (« à la fin de mon tour » is not
+    « jusqu'à la fin du tour »)."""
+    terms = plan_query("mettre une machination à exécution", glossary(), QUERY_STOP).terms
+    assert {"set in motion", "scheme"} <= {name for term in terms for name in term.en}
+    assert "2010:701.21" in numbers(run(graph, "mettre une machination à exécution"))
+    terms = plan_query("à la fin de mon tour", glossary(), QUERY_STOP).terms
+    assert "until end of turn" not in {name for term in terms for name in term.en}
+
+
+def test_a_rule_that_answers_every_notion_is_weighed_whatever_the_limit(graph) -> None:  # type: ignore[no-untyped-def]
+    """« général » is EDH's general (2010): the rule on 21 combat damage from the same general
+    answers all of the query though plain BM25 ranks it far down; it comes first whether one
+    result or ten are asked."""
+    index = index_for(graph)
+    query = "général EDH 21 blessures de combat"
+    first = [numbers(search_with(index, query, limit=limit))[0] for limit in (1, 10)]
+    assert first[0] == first[1] and first[0] in {"2010:704.5u", "2010:104.3j"}
