@@ -1,5 +1,5 @@
 """The static book's search index, in chunks loaded on demand, and its rule numbers
-(`rule-numbers.js`, read before the index to open a typed rule number).
+(`rule-numbers.<digest>.js`, read before the index to open a typed rule number).
 
 The index is the export of the Whoosh index of record (`judge.search.export`: the very data
 `judge search` ranks with), cut into small script files under `search/` so that a query
@@ -264,8 +264,9 @@ def _initial_id(initial: str) -> str:
     return format(ord(initial), "x")
 
 
-def rule_numbers_js(graph: RuleGraph, language_name: Callable[[str], str]) -> str:
-    """`rule-numbers.js`: every rule number of each edition and language, so that a typed
+def rule_numbers_file(graph: RuleGraph, language_name: Callable[[str], str]) -> tuple[str, str]:
+    """`rule-numbers.<digest>.js` (its name carries a digest of its content, as the assets'),
+    path and content: every rule number of each edition and language, so that a typed
     number opens its rule without the search index (templates/rule-jump.js). Per edition: its
     id, label and languages (first one first), and for each language its numbers, space-separated
     (the URL of a rule is made from its number as `judge.site.templating.rule_url` makes it)."""
@@ -276,4 +277,5 @@ def rule_numbers_js(graph: RuleGraph, language_name: Callable[[str], str]) -> st
         for e in graph.editions
     ]
     payload = json.dumps({"editions": editions}, ensure_ascii=False, separators=(",", ":"))
-    return f"window.{NUMBERS_NAME} = {payload};\n"
+    content = f"window.{NUMBERS_NAME} = {payload};\n"
+    return f"rule-numbers.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js", content
