@@ -7,7 +7,7 @@ fetches only what it reads (as Pagefind does, but as scripts: the book works fro
 and from any static host):
 
 - the manifest, `search/index.<hash>.js`, assigns `window.JUDGE_SEARCH_INDEX`: the small data
-  (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
+  (BM25 parameters, boosts, stop words, the FR↔EN glossary's variant terms, editions, elisions…), each
   language's document count, field averages and `irregular` words (whose stem does not
   begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
   its first keys (words as `_prefixed`, document numbers as the differences from the one before), and `version`, the digest of every chunk; the same
@@ -27,7 +27,9 @@ document frequencies (typo correction); `c.<l>.<n>` the cards of a range of docu
 ([title, status, URL, null, removed in, texts, French name]); `r.<n>` the real words (a
 range); `g.<n>` the Comprehensive Rules glossary entries by the words of their names
 (word: [[entry, edition, language, term, name key]]) and `e.<n>` a range of entries'
-[definition, URL]. File names carry a digest of their content: a name never changes its
+[definition, URL]; `n.<n>` the FR↔EN glossary a word at a time (the names that begin with it,
+the notions it names, the terms; `_glossary`) and `w.<c>` the terminology words beginning with
+`c` (typo correction). File names carry a digest of their content: a name never changes its
 content, so the files are cached as immutable. `templates/search-data.js` loads them; `search-match.js` and
 `search.js` search them as `judge search` does.
 """
@@ -41,8 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.corpus.graph import RuleGraph
+from judge.corpus.names import name_key as notion_key
 from judge.search.export import unpack
 from judge.search.index import export_of
+from judge.search.query import name_key
+from judge.search.tokens import fold_terms
 from judge.site.templating import glossary_url, rule_url
 
 GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
@@ -55,6 +60,7 @@ CARD_CHUNK = 1600
 REAL_CHUNK = 8000
 GLOSSARY_CHUNK = 3000
 ENTRY_CHUNK = 3000
+NAME_CHUNK = 1200
 # The characters that stand for a field length's rank in its table (no quote, no backslash).
 LENGTH_CHARS = "".join(chr(c) for c in range(35, 127) if chr(c) != "\\")
 
@@ -96,17 +102,54 @@ def _chunk_script(chunk_id: str, value: Any) -> str:
     return f'(self.{CHUNKS_NAME}||(self.{CHUNKS_NAME}={{}}))["{chunk_id}"]={_json(value)};\n'
 
 
-def _glossary(terms: list[list[Any]]) -> str:
-    """The FR↔EN glossary [[English names], [French names], [rules], variant] as one string
-    (fewer bytes than its JSON): a line per term, its parts tab-separated (the variant one as
-    `1` or empty), the names and rules of a part `|`-separated (decoded by search-data.js)."""
-    lines = []
-    for en, fr, rules, variant in terms:
-        parts = [*en, *fr, *rules]
-        if any(not part or any(c in part for c in "|\t\n") for part in parts):
-            raise ValueError(f"a glossary name or rule holds a separator: {parts}")
-        lines.append("\t".join(["|".join(en), "|".join(fr), "|".join(rules), "1" if variant else ""]))
-    return "\n".join(lines)
+def _glossary(terms: list[list[Any]]) -> tuple[list[Any], list[tuple[str, list[Any]]], list[list[Any]],
+                                               dict[str, list[str]]]:
+    """The FR↔EN glossary ([[English names], [French names], [rules], variant], its terms
+    numbered in order) as the static search reads it, a word at a time
+    (`judge.search.query._glossary` and `RuleIndex.terminology_words`, made here once):
+
+    - the variant terms, for the manifest: [[number, English names, French names, rules]];
+    - by word (sorted), [names, notions, terminology word]: `names` the query name keys
+      (`judge.search.query.name_key`) that begin with the word, longest first, each as [its
+      words, the number of its term]; `notions` the name keys of `judge.corpus.names` (sorted
+      words, NUL-joined) whose first word it is, each with the numbers of the terms that
+      have a name with that key; `terminology word` 1 when a name holds the word (folded, as
+      `judge search` corrects words), else 0;
+    - each term, by its number: [English names, French names, rules, variant];
+    - the terminology words by first character."""
+    names: dict[tuple[str, ...], int] = {}
+    notions: dict[str, list[int]] = {}
+    words: set[str] = set()
+    for number, (en, fr, _rules, _variant) in enumerate(terms):
+        for name in (*en, *fr):
+            if key := name_key(name):
+                names.setdefault(key, number)
+            notion = "\0".join(sorted(notion_key(name)))
+            if notion and number not in notions.setdefault(notion, []):
+                notions[notion].append(number)
+            words.update(fold_terms(name, frozenset()))
+    by_word: dict[str, list[Any]] = {}
+
+    def entry(word: str) -> list[Any]:
+        return by_word.setdefault(word, [[], {}, 0])
+
+    for key in sorted(names, key=len, reverse=True):  # as judge.search.query._glossary: longest first
+        entry(key[0])[0].append([list(key), names[key]])
+    for notion, numbers in notions.items():
+        entry(notion.split("\0", 1)[0])[1][notion] = numbers
+    for word in words:
+        entry(word)[2] = 1
+    initials: dict[str, list[str]] = {}
+    for word in sorted(words):
+        initials.setdefault(word[:1], []).append(word)
+    variants = [[n, en, fr, rules] for n, (en, fr, rules, variant) in enumerate(terms) if variant]
+    values = [[en, fr, rules, bool(variant)] for en, fr, rules, variant in terms]
+    return variants, sorted(by_word.items()), values, initials
+
+
+def _named(entry: list[Any]) -> set[int]:
+    """The terms a word's glossary entry names."""
+    return {number for _, number in entry[0]} | {n for numbers in entry[1].values() for n in numbers}
 
 
 class _Writer:
@@ -250,9 +293,19 @@ def search_files(graph: RuleGraph) -> SearchFiles:
         entries.append((n, [text, glossary_url(edition, term, "")]))
     chunks["g"] = out.series("g", sorted(by_word.items()), GLOSSARY_CHUNK)
     chunks["e"] = out.series("e", entries, ENTRY_CHUNK, keyed=False)
+    variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
+    # A chunk of words holds the terms they name (under " ", which no word is), once.
+    chunks["n"] = []
+    for n, run in enumerate(_ranges(glossary_words, NAME_CHUNK)):
+        named = sorted(set().union(*(_named(e) for _, e in run)))
+        out.add(f"n.{n}", {**dict(run), " ": {str(i): glossary_terms[i] for i in named}})
+        chunks["n"].append(run[0][0])
+    for initial, words in term_initials.items():
+        out.add(f"w.{_initial_id(initial)}", words)
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected")
-    manifest = {**{k: data[k] for k in small}, "glossary": _glossary(data["glossary"]), "languages": languages,
+    manifest = {**{k: data[k] for k in small}, "glossary": variants, "term_initials": sorted(term_initials),
+                "languages": languages,
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
