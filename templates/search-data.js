@@ -10,7 +10,7 @@
    (and in the service worker's cache). */
 (function (global) {
   "use strict";
-  var FIELD_SEP = " ", STEM_MIN = 3, STEM_CUT = 4;
+  var FIELD_SEP = " ";
   var script = global.document ? global.document.currentScript : null;
   var root = script ? new URL(".", script.src).href : "";
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
@@ -74,7 +74,7 @@
     var id = seriesId("t." + language, key);
     if (id === null) return undefined;
     var found = chunk(id);
-    if (found === null) { wantStems(language, key, id); return null; }
+    if (found === null) return null;
     return Object.prototype.hasOwnProperty.call(found, key) ? found[key] : undefined;
   }
 
@@ -139,16 +139,6 @@
     return found === null ? null : found.has(word);
   }
 
-  // A word's stem is most often one of its prefixes (a few letters shorter), whose entry may be
-  // in the chunk before the word's: that chunk is loaded with the word's, not one round later.
-  function wantStems(language, key, id) {
-    var before = seriesId("t." + language, key.slice(0, Math.max(STEM_MIN, key.length - STEM_CUT)));
-    if (before === null || before === id) return;
-    var series = "t." + language, low = +before.slice(series.length + 1), high = +id.slice(series.length + 1);
-    if (high - low > 1) return;
-    for (var at = low; at < high; at++) chunk(series + "." + at);
-  }
-
   // The Comprehensive Rules glossary entries whose name holds `word`:
   // [[entry, edition, language, term, name key]] (null: missing).
   function entriesWith(word) {
@@ -175,14 +165,15 @@
   }
 
   // A word's glossary entry (offline_index._glossary) [names, notions, terminology word] and
-  // its chunk's terms (as entry[3]): undefined when it has none, null when its chunk is missing.
+  // its chunk's terms (as entry[3]), read with the terms of the manifest's `glossary_host`
+  // language: undefined when it has none, null when its chunk is missing.
   function glossaryWord(word) {
-    var id = seriesId("n", word);
+    var series = "t." + manifest().glossary_host, id = seriesId(series, word);
     if (id === null || word === " ") return undefined;
     var found = chunk(id);
     if (found === null) return null;
-    if (!Object.prototype.hasOwnProperty.call(found, word)) return undefined;
-    var entry = found[word];
+    if (!Object.prototype.hasOwnProperty.call(found, word) || !found[word].n) return undefined;
+    var entry = found[word].n;
     if (entry.length < 4) entry.push(found[" "]);
     return entry;
   }
@@ -270,7 +261,11 @@
           reject(error);
           return;
         }
-        if (!missing.size) { resolve(result); return; }
+        if (!missing.size) {
+          if (deferred.size) { prefetch(Array.from(deferred)); deferred.clear(); }
+          resolve(result);
+          return;
+        }
         var wanted = Array.from(missing);
         missing.clear();
         forget();
@@ -280,8 +275,10 @@
     });
   }
 
-  // `f()`, the chunks it misses fetched (`prefetch`) rather than awaited (`missed()` is called):
-  // its answer as the loaded chunks give it (search.js: the glossary entries of a first result).
+  // `f()`, the chunks it misses not awaited (`missed()` is called): its answer as the loaded
+  // chunks give it (search.js: the glossary entries of a first result). They are fetched once
+  // the search has its answer (`complete`), after what it waits for.
+  var deferred = new Set();
   function aside(f, missed) {
     var outer = missing;
     missing = new Set();
@@ -290,7 +287,8 @@
     } finally {
       var extra = missing;
       missing = outer;
-      if (extra.size) { prefetch(extra); if (missed) missed(); }
+      extra.forEach(function (id) { deferred.add(id); });
+      if (extra.size && missed) missed();
     }
   }
 

@@ -528,12 +528,13 @@
     // Its chunks are loaded with the ranking's, its definitions with the cards; for the first
     // result (`options.first`), only if they are there: the others are fetched meanwhile.
     var ranking = !D.incomplete(), later = false;
-    var glossary = planned.numbers.length ? [] : (options.first ? D.aside : call)(function () {
+    var glossary = planned.numbers.length ? [] : (options.first || options.ahead ? D.aside : call)(function () {
       return glossaryHits(data, planned.text, edition, GLOSSARY_HITS);
     }, function () { later = true; }).filter(function (g) { return !lang || g.language === lang; });
     if (later) glossary = [];  // not all there yet: shown with the next results
     var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
     if (!ranking) return none;  // the ranking is not known yet: no card loaded for it
+    if (options.ahead) return none;  // a query being typed: its ranking's chunks only (`ahead`)
     var shown = Array.from(ranked.values()).slice(0, limit);
     // `options.first`: only the first results get their cards (the first screen, drawn at once).
     var ready = options.first ? shown.slice(0, options.first) : shown;
@@ -693,10 +694,28 @@
     show(doc, query);
   }
 
+  // While a query is typed in the page's box, the chunks its ranking reads are fetched (the
+  // search is run, nothing drawn, no card): at Enter, most of the answer is there. Run for the
+  // words typed so far at each space, and for the whole text after a pause.
+  var TYPING_PAUSE = 400, pause = null, asked = "";
+  function ahead(query) {
+    query = query.trim();
+    if (!query || query === asked || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
+    asked = query;
+    search(query, PAGE_HITS, { ahead: true }).catch(function () {});
+  }
+
   function listen(doc) {
     var form = doc.querySelector("form.search-box"), box = doc.getElementById("q");
     if (form && box) {
+      box.addEventListener("input", function () {
+        var text = box.value;
+        clearTimeout(pause);
+        if (/\s$/.test(text)) ahead(text);
+        pause = setTimeout(function () { ahead(box.value); }, TYPING_PAUSE);
+      });
       form.addEventListener("submit", function (event) {
+        clearTimeout(pause);
         var query = box.value;
         // A rule number: the page opens it (rule-jump.js, without the index).
         if (!query.trim() || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;

@@ -60,7 +60,6 @@ CARD_CHUNK = 1600
 REAL_CHUNK = 8000
 GLOSSARY_CHUNK = 3000
 ENTRY_CHUNK = 3000
-NAME_CHUNK = 1200
 # The characters that stand for a field length's rank in its table (no quote, no backslash).
 LENGTH_CHARS = "".join(chr(c) for c in range(35, 127) if chr(c) != "\\")
 
@@ -83,18 +82,30 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-def _ranges(items: list[tuple[Any, Any]], target: int) -> list[list[tuple[Any, Any]]]:
-    """`items` (key, value), in order, cut into runs of about `target` bytes of JSON."""
+def _ranges(items: list[tuple[Any, Any]], target: int, cuts: list[bool] | None = None) -> list[list[tuple[Any, Any]]]:
+    """`items` (key, value), in order, cut into runs of about `target` bytes of JSON (only
+    before an item `i` whose `cuts[i]` is true, when given)."""
     out: list[list[tuple[Any, Any]]] = []
     size = target
-    for key, value in items:
+    for i, (key, value) in enumerate(items):
         cost = len(_json(key)) + len(_json(value)) + 2
-        if size + cost > target and (not out or out[-1]):
+        if size + cost > target and (not out or out[-1]) and (cuts is None or cuts[i]):
             out.append([])
             size = 0
         out[-1].append((key, value))
         size += cost
     return out
+
+
+def _stem_cuts(keys: list[str], stems: list[str]) -> list[bool]:
+    """Where a series of words (sorted) may be cut so that every word's stem (one of its
+    prefixes) is in the word's own chunk: before a word that no later word's stem precedes."""
+    cuts = [True] * len(keys)
+    lowest = None
+    for i in range(len(keys) - 1, -1, -1):
+        lowest = stems[i] if lowest is None else min(lowest, stems[i])
+        cuts[i] = lowest >= keys[i]
+    return cuts
 
 
 def _chunk_script(chunk_id: str, value: Any) -> str:
@@ -162,12 +173,17 @@ class _Writer:
     def add(self, chunk_id: str, value: Any) -> None:
         self.chunks.append((chunk_id, _chunk_script(chunk_id, value)))
 
-    def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True) -> list[Any]:
+    def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True,
+               cuts: list[bool] | None = None, extra: Callable[[list[tuple[Any, Any]]], Any] | None = None) -> list[Any]:
         """Chunks `prefix.0`, `prefix.1`… of `items` (sorted by key), each a {key: value}
-        (`keyed`) or the list of its values: their first keys."""
+        (`keyed`, with `extra(run)` under the key " " when given) or the list of its values:
+        their first keys."""
         firsts = []
-        for n, run in enumerate(_ranges(items, target)):
-            self.add(f"{prefix}.{n}", dict(run) if keyed else [v for _, v in run])
+        for n, run in enumerate(_ranges(items, target, cuts)):
+            value: Any = dict(run) if keyed else [v for _, v in run]
+            if extra is not None and (more := extra(run)):
+                value[" "] = more
+            self.add(f"{prefix}.{n}", value)
             firsts.append(run[0][0])
         return firsts
 
@@ -249,6 +265,10 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     """The static search index of the graph's index (built if needed), in chunks."""
     data = unpack(export_of(graph)[0])
     out = _Writer()
+    variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
+    # The glossary's words are read with the terms of one language (the query's words are
+    # looked up there anyway): English when the index has it.
+    host = "en" if "en" in data["languages"] else next(iter(data["languages"]))
     chunks: dict[str, Any] = {}
     base: dict[str, Any] = {}  # the chunks every query reads: in the manifest's file
     languages = {}
@@ -261,7 +281,15 @@ def search_files(graph: RuleGraph) -> SearchFiles:
                 idf, docs, tfs, *positions = entry
                 value = [idf, docs, [_number(tf) for tf in tfs], *([list(p) for p in ps] for ps in positions)]
                 keys.setdefault(term, {}).setdefault("f", {})[field] = value
-        chunks[f"t.{language}"] = out.series(f"t.{language}", sorted(keys.items()), TERM_CHUNK)
+        if language == host:  # the FR↔EN glossary's words, with this language's terms (`_glossary`)
+            for word, entry in glossary_words:
+                keys.setdefault(word, {})["n"] = entry
+        items = sorted(keys.items())
+        stems = [(k[: v["s"]] if isinstance(v.get("s"), int) else k) for k, v in items]
+        chunks[f"t.{language}"] = out.series(
+            f"t.{language}", items, TERM_CHUNK, cuts=_stem_cuts([k for k, _ in items], stems),
+            extra=(lambda run: {str(i): glossary_terms[i] for i in sorted(set().union(
+                *(_named(v["n"]) for _, v in run if "n" in v)))}) if language == host else None)
         base[f"len.{language}"] = {field: _lengths(lengths) for field, lengths in part["lengths"].items()}
         docs = part["docs"]
         base[f"docs.{language}"] = {
@@ -293,18 +321,11 @@ def search_files(graph: RuleGraph) -> SearchFiles:
         entries.append((n, [text, glossary_url(edition, term, "")]))
     chunks["g"] = out.series("g", sorted(by_word.items()), GLOSSARY_CHUNK)
     chunks["e"] = out.series("e", entries, ENTRY_CHUNK, keyed=False)
-    variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
-    # A chunk of words holds the terms they name (under " ", which no word is), once.
-    chunks["n"] = []
-    for n, run in enumerate(_ranges(glossary_words, NAME_CHUNK)):
-        named = sorted(set().union(*(_named(e) for _, e in run)))
-        out.add(f"n.{n}", {**dict(run), " ": {str(i): glossary_terms[i] for i in named}})
-        chunks["n"].append(run[0][0])
-    for initial, words in term_initials.items():
-        out.add(f"w.{_initial_id(initial)}", words)
+    for initial, terminology in term_initials.items():
+        out.add(f"w.{_initial_id(initial)}", terminology)
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected")
-    manifest = {**{k: data[k] for k in small}, "glossary": variants, "term_initials": sorted(term_initials),
+    manifest = {**{k: data[k] for k in small}, "glossary": variants, "glossary_host": host, "term_initials": sorted(term_initials),
                 "languages": languages,
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
