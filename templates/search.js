@@ -534,7 +534,6 @@
     if (later) glossary = [];  // not all there yet: shown with the next results
     var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
     if (!ranking) return none;  // the ranking is not known yet: no card loaded for it
-    if (options.ahead) return none;  // a query being typed: its ranking's chunks only (`ahead`)
     var shown = Array.from(ranked.values()).slice(0, limit);
     // `options.first`: only the first results get their cards (the first screen, drawn at once).
     var ready = options.first ? shown.slice(0, options.first) : shown;
@@ -544,6 +543,12 @@
         marks[language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, language, w); }));
       }
     });
+    if (options.ahead) {  // a query being typed (`ahead`): its ranking's chunks and its extracts', no card
+      Object.keys(marks).forEach(function (language) {
+        marks[language].forEach(function (s) { if (!s.startsWith(UNKNOWN) && s) D.wantPrefix(language, s, 3); });
+      });
+      return none;
+    }
     var cards = ready.map(function (h) { return D.card(h[0].language, h[0].docnum); });
     if (D.incomplete() && options.soon) {
       // The cards of the results drawn next are fetched too, after the ones this run waits for.
