@@ -27,9 +27,12 @@ document frequencies (typo correction); `c.<l>.<n>` the cards of a range of docu
 ([title, status, URL, null, removed in, texts, French name]); `r.<n>` the real words (a
 range); `g.<n>` the Comprehensive Rules glossary entries by the words of their names
 (word: [[entry, edition, language, term, name key]]) and `e.<n>` a range of entries'
-[definition, URL]; `n.<n>` the FR↔EN glossary a word at a time (the names that begin with it,
-the notions it names, the terms; `_glossary`) and `w.<c>` the terminology words beginning with
-`c` (typo correction). File names carry a digest of their content: a name never changes its
+[definition, URL]; `w.<c>` the terminology words beginning with `c` (typo correction). The
+FR↔EN glossary is read a word at a time with the terms of one language (`glossary_host`,
+English: every query word is looked up there anyway): a word's entry in `t.en.<n>` holds, as
+`n`, the names that begin with it and the notions it names (`_glossary`), and the chunk, under
+the key " " (no word), the terms they name. A series of terms is cut only between stem groups
+(`_stem_cuts`): a word's stem is in its own chunk. File names carry a digest of their content: a name never changes its
 content, so the files are cached as immutable. `templates/search-data.js` loads them; `search-match.js` and
 `search.js` search them as `judge search` does.
 """
