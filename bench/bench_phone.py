@@ -13,7 +13,8 @@ run starts from an empty browser profile (a first visit) and measures:
   cards fetched meanwhile), then the rest of the first screen, then the others), and the bytes fetched before it (encoded, as the network carried them);
 - rule number: from a rule page (2004/302.html, already open), `--number` typed in the
   header's box (a key every 150 ms) and Enter: from Enter until the rule's page has loaded;
-- second query: another query typed in the search page's box, until its first result;
+- second query: another query typed in the search page's box (a key every 150 ms; pasted at
+  once with `--paste`), from Enter until its first result;
 - offline: once the service worker controls the page (the first-language pages and the
   index stored), the network cut: an unopened page and a new query, each must work (ok/échec,
   and the time they took).
@@ -133,10 +134,14 @@ def typed_number(browser: Any, base: str, number: str) -> float:
         phone.close()
 
 
-def second_query(phone: Throttled, query: str) -> float:
+def second_query(phone: Throttled, query: str, *, paste: bool = False) -> float:
     page = phone.page
     page.wait_for_load_state("load", timeout=300_000)
-    page.fill("#q", query)
+    if paste:
+        page.fill("#q", query)
+    else:  # typed with a thumb, as the rule number
+        page.fill("#q", "")
+        page.type("#q", query, delay=KEY_DELAY_MS)
     start = time.perf_counter()
     page.press("#q", "Enter")
     page.wait_for_url(lambda url: "q=" in url and query.split()[0] in url.replace("%20", " ").replace("+", " "),
@@ -172,7 +177,7 @@ def offline_checks(phone: Throttled, base: str, page_path: str, query: str) -> t
 def one_run(browser: Any, base: str, args: argparse.Namespace) -> Run:
     first_ms, first_bytes, phone = first_result(browser, base, args.query)
     try:
-        second = second_query(phone, args.second)
+        second = second_query(phone, args.second, paste=args.paste)
         offline_page, offline_query = offline_checks(phone, base, args.offline_page, args.offline_query)
     finally:
         phone.close()
@@ -190,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--number", default="300.3")
     parser.add_argument("--offline-page", default="2004/308.html")
     parser.add_argument("--offline-query", default="mana")
+    parser.add_argument("--paste", action="store_true", help="the second query pasted (at once), not typed")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 

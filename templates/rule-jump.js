@@ -9,7 +9,8 @@
 
    A rule number, a range or a section, in every form `judge search` reads (300.3, R305.4,
    r. 309.2a, 310.2 c, CR 704.5g, règle 502, 303,1, § 308, 302-303), is looked up in
-   rule-numbers.js (every rule number of each edition and language, judge/site/offline_index.py):
+   rule-numbers.<digest>.js (named by this script's data-numbers: every rule number of each
+   edition and language, judge/site/offline_index.py):
    one edition has it, its rule opens (first language that has it, as judge.corpus.selection);
    several have it, a choice of editions is shown above the search results. The URL of a rule
    is made as judge.site.templating.rule_url makes it. */
@@ -17,6 +18,7 @@
   "use strict";
   var doc = global.document, script = doc.currentScript;
   var root = script ? new URL(".", script.src).href : "";
+  var NUMBERS = (script && script.getAttribute("data-numbers")) || "rule-numbers.js";
   var ONE = "(\\d{3})(?:[.,](\\d+)(?: ?([a-z]))?)?";
   var SINGLE = new RegExp("^" + ONE + "$"), RANGE = new RegExp("^" + ONE + " ?[-–] ?" + ONE + "$");
   var PREFIX = /^(?:règles?|regles?|rules?|cr|r\.?|§|n°|no\.?)\s*/;
@@ -123,7 +125,7 @@
     var ready = null;
     var numbers = function (done) {
       if (global.JUDGE_RULE_NUMBERS) { done(); return; }
-      if (!ready) { ready = []; load(["rule-numbers.js"], function () { ready.forEach(function (f) { f(); }); }); }
+      if (!ready) { ready = []; load([NUMBERS], function () { ready.forEach(function (f) { f(); }); }); }
       ready.push(done);
     };
     var form = doc.querySelector("form.search-box"), input = form && form.querySelector("input[name=q]");
@@ -177,7 +179,7 @@
     if (asked) say("ouverture de la règle…");
   });
   if (!asked) { search(); return; }
-  load(["rule-numbers.js"], function () {
+  load([NUMBERS], function () {
     var data = global.JUDGE_RULE_NUMBERS, found = data ? targets(data, asked) : [];
     if (found.length === 1) { global.location.replace(found[0].url); return; }
     ready(function () {

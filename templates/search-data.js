@@ -10,22 +10,19 @@
    (and in the service worker's cache). */
 (function (global) {
   "use strict";
-  var FIELD_SEP = " ", STEM_MIN = 3, STEM_CUT = 4;
+  var FIELD_SEP = " ";
   var script = global.document ? global.document.currentScript : null;
   var root = script ? new URL(".", script.src).href : "";
   var loaded = global.JUDGE_SEARCH_CHUNKS || (global.JUDGE_SEARCH_CHUNKS = {});
-  var decoded = new Map(), missing = new Set(), pending = new Map();
+  var decoded = new Map(), missing = new Set(), pending = new Map(), terms = new Map();
 
-  // The manifest, decoded once: its FR↔EN glossary ([[English names], [French names], [rules],
-  // variant]: offline_index._glossary writes it as one string, a line per term) and the first
-  // keys of its series of chunks (offline_index._firsts).
+  // The manifest, decoded once: the first keys of its series of chunks (offline_index._firsts)
+  // and its variant terms (the rest of the FR↔EN glossary is read a word at a time: `names`).
   function manifest() {
     var data = global.JUDGE_SEARCH_INDEX;
-    if (data && typeof data.glossary === "string") {
-      data.glossary = data.glossary ? data.glossary.split("\n").map(function (line) {
-        var parts = line.split("\t");
-        return [0, 1, 2].map(function (i) { return parts[i] ? parts[i].split("|") : []; }).concat([parts[3] === "1"]);
-      }) : [];
+    if (data && !data.decoded) {
+      data.decoded = true;
+      data.glossary = data.glossary.map(function (t) { return glossaryTerm(t[0], [t[1], t[2], t[3], true]); });
       Object.keys(data.chunks).forEach(function (series) {  // offline_index._firsts
         var firsts = data.chunks[series], previous = "";
         if (typeof firsts === "string") {  // "<shared prefix length><rest>", space-separated
@@ -77,7 +74,7 @@
     var id = seriesId("t." + language, key);
     if (id === null) return undefined;
     var found = chunk(id);
-    if (found === null) { wantStems(language, key, id); return null; }
+    if (found === null) return null;
     return Object.prototype.hasOwnProperty.call(found, key) ? found[key] : undefined;
   }
 
@@ -142,16 +139,6 @@
     return found === null ? null : found.has(word);
   }
 
-  // A word's stem is most often one of its prefixes (a few letters shorter), whose entry may be
-  // in the chunk before the word's: that chunk is loaded with the word's, not one round later.
-  function wantStems(language, key, id) {
-    var before = seriesId("t." + language, key.slice(0, Math.max(STEM_MIN, key.length - STEM_CUT)));
-    if (before === null || before === id) return;
-    var series = "t." + language, low = +before.slice(series.length + 1), high = +id.slice(series.length + 1);
-    if (high - low > 1) return;
-    for (var at = low; at < high; at++) chunk(series + "." + at);
-  }
-
   // The Comprehensive Rules glossary entries whose name holds `word`:
   // [[entry, edition, language, term, name key]] (null: missing).
   function entriesWith(word) {
@@ -167,6 +154,62 @@
     var firsts = manifest().chunks.e, at = bisectRight(firsts, n) - 1;
     var found = chunk("e." + at);
     return found === null ? null : found[n - firsts[at]];
+  }
+
+  // ------------------------------------------------------------------ the FR↔EN glossary
+  // Its terms [English names, French names, rules, variant], one object per term
+  // (search.js compares them by identity), from the manifest (variants) or the word chunks.
+  function glossaryTerm(number, value) {
+    if (!terms.has(number)) terms.set(number, value);
+    return terms.get(number);
+  }
+
+  // A word's glossary entry (offline_index._glossary) [names, notions, terminology word] and
+  // its chunk's terms (as entry[3]), read with the terms of the manifest's `glossary_host`
+  // language: undefined when it has none, null when its chunk is missing.
+  function glossaryWord(word) {
+    var series = "t." + manifest().glossary_host, id = seriesId(series, word);
+    if (id === null || word === " ") return undefined;
+    var found = chunk(id);
+    if (found === null) return null;
+    if (!Object.prototype.hasOwnProperty.call(found, word) || !found[word].n) return undefined;
+    var entry = found[word].n;
+    if (entry.length < 4) entry.push(found[" "]);
+    return entry;
+  }
+
+  // The query name keys (judge.search.query._glossary) that begin with a word: [[words]]
+  // longest first (undefined: none, or its chunk missing).
+  var firsts = { get: function (word) {
+    var found = glossaryWord(word);
+    return found ? found[0].map(function (k) { return k[0]; }) : undefined;
+  } };
+
+  // A query name key (its words space-joined): {key, term}.
+  var names = { get: function (key) {
+    var words = key.split(" "), found = glossaryWord(words[0]);
+    var hit = found ? found[0].find(function (k) { return k[0].join(" ") === key; }) : undefined;
+    return hit ? { key: hit[0], term: glossaryTerm(hit[1], found[3][hit[1]]) } : undefined;
+  } };
+
+  // The terminology words (RuleIndex.terminology_words) of a first character: `has` reads the
+  // word's own chunk, `forEach` (typo correction) the chunk of every word of that character.
+  var terminology = { get: function (initial) {
+    return {
+      has: function (word) { var found = glossaryWord(word); return !!(found && found[2]); },
+      forEach: function (f) {
+        if (manifest().term_initials.indexOf(initial) < 0) return;
+        (chunk("w." + initial.codePointAt(0).toString(16)) || []).forEach(function (w) { f(w); });
+      },
+    };
+  } };
+
+  // The notions [English names, French names, rules, variant] that have a name of key `key`
+  // (judge.corpus.names: sorted words, NUL-joined): [] when none, or while missing.
+  function notionsNamed(key) {
+    var found = glossaryWord(key.split("\u0000")[0]);
+    if (!found || !Object.prototype.hasOwnProperty.call(found[1], key)) return [];
+    return found[1][key].map(function (n) { return glossaryTerm(n, found[3][n]); });
   }
 
   // ------------------------------------------------------------------ loading
@@ -218,7 +261,11 @@
           reject(error);
           return;
         }
-        if (!missing.size) { resolve(result); return; }
+        if (!missing.size) {
+          if (deferred.size) { prefetch(Array.from(deferred)); deferred.clear(); }
+          resolve(result);
+          return;
+        }
         var wanted = Array.from(missing);
         missing.clear();
         forget();
@@ -226,6 +273,23 @@
         load(wanted).then(function () { attempt(left - 1); }, reject);
       })(rounds);
     });
+  }
+
+  // `f()`, the chunks it misses not awaited (`missed()` is called): its answer as the loaded
+  // chunks give it (search.js: the glossary entries of a first result). They are fetched once
+  // the search has its answer (`complete`), after what it waits for.
+  var deferred = new Set();
+  function aside(f, missed) {
+    var outer = missing;
+    missing = new Set();
+    try {
+      return f();
+    } finally {
+      var extra = missing;
+      missing = outer;
+      extra.forEach(function (id) { deferred.add(id); });
+      if (extra.size && missed) missed();
+    }
   }
 
   // Has the current run missed a chunk (its result will not be used)?
@@ -250,6 +314,7 @@
   global.judgeSearchData = {
     manifest: manifest, term: term, lengths: lengths, documents: documents, card: card, cardId: cardId,
     initials: initials, real: real, entriesWith: entriesWith, entry: entry,
-    load: load, prefetch: prefetch, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix,
+    glossary: { firsts: firsts, names: names, terminology: terminology }, notionsNamed: notionsNamed,
+    load: load, prefetch: prefetch, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix, aside: aside,
   };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -60,32 +60,11 @@
       p.lang[language] = { part: part, stop: new Set(part.stop), terms: new Map(), clauses: new Map(),
                            numbers: null, initials: new Map(), frequencies: new Map(), docs: [] };
     });
-    // judge.search.query._glossary: each name's key (its folded words without a plural) by its
-    // first word, longest first, and each key's notion [en, fr, rules, variant].
-    var names = new Map(), firsts = new Map();
-    data.glossary.forEach(function (term) {
-      term[0].concat(term[1]).forEach(function (name) {
-        var k = nameKey(name);
-        if (k.length && !names.has(k.join(" "))) names.set(k.join(" "), { key: k, term: term });
-      });
-    });
-    Array.from(names.values()).sort(function (a, b) { return b.key.length - a.key.length; }).forEach(function (n) {
-      if (!firsts.has(n.key[0])) firsts.set(n.key[0], []);
-      firsts.get(n.key[0]).push(n.key);
-    });
-    p.names = names;
-    p.firsts = firsts;
-    // RuleIndex.terminology_words: the folded words of the names, by first character.
-    p.termWords = new Map();
-    data.glossary.forEach(function (term) {
-      term[0].concat(term[1]).forEach(function (name) {
-        tokens(p, name, new Set()).forEach(function (t) {
-          var c = t[0].slice(0, 1);
-          if (!p.termWords.has(c)) p.termWords.set(c, new Set());
-          p.termWords.get(c).add(t[0]);
-        });
-      });
-    });
+    // judge.search.query._glossary (each name's key by its first word, longest first, and each
+    // key's notion) and RuleIndex.terminology_words, read a word at a time (search-data.js).
+    p.names = D.glossary.names;
+    p.firsts = D.glossary.firsts;
+    p.termWords = D.glossary.terminology;
     p.primary = {};
     data.editions.forEach(function (e) { p.primary[e[0]] = e[1][0]; });
     prepared = p;

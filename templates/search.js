@@ -420,22 +420,12 @@
   // The entries come from the chunks of the words they are named by ([entry, edition,
   // language, term, name key]): every entry a query can find holds its first word or the
   // first word of one of its translations; their definitions, for the ones shown.
-  // Each notion's name keys, made once per index (every run of every query reads them).
-  var notionCache = new WeakMap();
-  function notionKeys(data, small) {
-    if (!notionCache.has(data)) {
-      notionCache.set(data, data.glossary.map(function (term) {
-        return term[0].concat(term[1]).map(function (n) { return nameKey(small, n).join("\u0000"); });
-      }));
-    }
-    return notionCache.get(data);
-  }
   function glossaryHits(data, text, edition, limit) {
     var small = new Set(data.small_words), words = nameKey(small, text), k = words.join("\u0000");
     if (!words.length) return [];
     var translated = new Set();
-    notionKeys(data, small).forEach(function (names) {  // judge.corpus.glossary.notion_keys
-      if (names.indexOf(k) >= 0) names.forEach(function (n) { translated.add(n); });
+    D.notionsNamed(k).forEach(function (term) {  // judge.corpus.glossary.notion_keys
+      term[0].concat(term[1]).forEach(function (n) { translated.add(nameKey(small, n).join("\u0000")); });
     });
     translated.delete(k);
     var candidates = new Map();
@@ -570,10 +560,13 @@
     planned.expansions.concat(planned.english).forEach(function (e) {
       e.forEach(function (alt) { alt.forEach(function (w) { askedWords.add(w); }); });
     });
-    // Its chunks are loaded with the ranking's, its definitions with the cards.
-    var ranking = !D.incomplete();
-    var glossary = planned.numbers.length ? [] : glossaryHits(data, planned.text, edition, GLOSSARY_HITS)
-      .filter(function (g) { return !lang || g.language === lang; });
+    // Its chunks are loaded with the ranking's, its definitions with the cards; for the first
+    // result (`options.first`), only if they are there: the others are fetched meanwhile.
+    var ranking = !D.incomplete(), later = false;
+    var glossary = planned.numbers.length ? [] : (options.first || options.ahead ? D.aside : call)(function () {
+      return glossaryHits(data, planned.text, edition, GLOSSARY_HITS);
+    }, function () { later = true; }).filter(function (g) { return !lang || g.language === lang; });
+    if (later) glossary = [];  // not all there yet: shown with the next results
     var marks = {}, irregulars = {}, none = { results: [], suggestion: null, glossary: [], notice: null };
     if (!ranking) return none;  // the ranking is not known yet: no card loaded for it
     var shown = Array.from(ranked.values()).slice(0, limit);
@@ -585,6 +578,12 @@
         marks[language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, language, w); }));
       }
     });
+    if (options.ahead) {  // a query being typed (`ahead`): its ranking's chunks and its extracts', no card
+      Object.keys(marks).forEach(function (language) {
+        marks[language].forEach(function (s) { if (!s.startsWith(UNKNOWN) && s) D.wantPrefix(language, s, 3); });
+      });
+      return none;
+    }
     var cards = ready.map(function (h) { return D.card(h[0].language, h[0].docnum); });
     if (D.incomplete() && options.soon) {
       // The cards of the results drawn next are fetched too, after the ones this run waits for.
@@ -615,7 +614,7 @@
       };
     });
     return { results: results, suggestion: suggestion(p, planned.text, corrections), glossary: glossary,
-             notice: notices.length ? notices.join(" ; ") : null, total: shown.length };
+             notice: notices.length ? notices.join(" ; ") : null, total: shown.length, later: later };
   }
 
   // A query that is only a rule number or a range (`300.3`, `règle 300,3`, `302-303`) opens
@@ -666,6 +665,7 @@
   }
 
   var EMPTY = { results: [], suggestion: null, glossary: [], notice: null };
+  function call(f) { return f(); }
 
   // A run until it misses no chunk of the index (search-data.js); what a run that missed
   // chunks kept is forgotten before the next.
@@ -713,8 +713,9 @@
         return search(query, PAGE_HITS, options).then(function (found) {
           if (asked !== current) return false;
           if (found.results.length > drawn || !drawn) draw(doc, query, found, drawn);
+          else drawGlossary(doc, found);
           drawn = Math.max(drawn, found.results.length);
-          return drawn < (found.total || 0);
+          return drawn < (found.total || 0) || found.later;  // later: the glossary entries are still to come
         });
       }
       return next({ first: FIRST_DRAWN, soon: FIRST_SCREEN }).then(function (more) {
@@ -733,10 +734,28 @@
     show(doc, query);
   }
 
+  // While a query is typed in the page's box, the chunks its ranking reads are fetched (the
+  // search is run, nothing drawn, no card): at Enter, most of the answer is there. Run for the
+  // words typed so far at each space, and for the whole text after a pause.
+  var TYPING_PAUSE = 400, pause = null, asked = "";
+  function ahead(query) {
+    query = query.trim();
+    if (!query || query === asked || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
+    asked = query;
+    search(query, PAGE_HITS, { ahead: true }).catch(function () {});
+  }
+
   function listen(doc) {
     var form = doc.querySelector("form.search-box"), box = doc.getElementById("q");
     if (form && box) {
+      box.addEventListener("input", function () {
+        var text = box.value;
+        clearTimeout(pause);
+        if (/\s$/.test(text)) ahead(text);
+        pause = setTimeout(function () { ahead(box.value); }, TYPING_PAUSE);
+      });
       form.addEventListener("submit", function (event) {
+        clearTimeout(pause);
         var query = box.value;
         // A rule number: the page opens it (rule-jump.js, without the index).
         if (!query.trim() || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
@@ -763,6 +782,7 @@
   function draw(doc, query, found, from) {
     var list = doc.getElementById("results"), status = doc.getElementById("search-status");
     var results = found.results.slice(from), hint = doc.getElementById("search-suggestion");
+    drawGlossary(doc, found);
     if (from) { results.forEach(function (r) { drawResult(doc, list, r); }); return; }
     if (hint && found.suggestion) {
       var link = doc.createElement("a");
@@ -772,8 +792,17 @@
       hint.appendChild(link);
       hint.hidden = false;
     }
+    var total = found.total || 0;
+    status.textContent = total
+      ? total + " résultat" + (total > 1 ? "s" : "") + " pour « " + query + " »"
+      : "Aucun résultat pour « " + query + " ».";
+    results.forEach(function (r) { drawResult(doc, list, r); });
+  }
+
+  // The glossary entries, once (they may come with the first result or the next ones).
+  function drawGlossary(doc, found) {
     var terms = doc.getElementById("glossary-results");
-    if (terms && found.glossary.length) {
+    if (terms && found.glossary.length && terms.hidden) {
       var items = terms.querySelector("ul");
       found.glossary.forEach(function (g) {
         var li = doc.createElement("li"), a = doc.createElement("a"), where = doc.createElement("span");
@@ -788,11 +817,6 @@
       });
       terms.hidden = false;
     }
-    var total = found.total || 0;
-    status.textContent = total
-      ? total + " résultat" + (total > 1 ? "s" : "") + " pour « " + query + " »"
-      : "Aucun résultat pour « " + query + " ».";
-    results.forEach(function (r) { drawResult(doc, list, r); });
   }
 
   function drawResult(doc, list, r) {

@@ -35,7 +35,7 @@ from judge.resources import templates_dir
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
 from judge.site.offline import offline_files
-from judge.site.offline_index import SearchFiles, rule_numbers_js, search_files
+from judge.site.offline_index import SearchFiles, rule_numbers_file, search_files
 from judge.site.templating import (
     FINGERPRINTED,
     asset_name,
@@ -54,7 +54,7 @@ from judge.site.templating import (
 LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
-# Written under their fingerprinted names (`asset_name`), but the favicon (the manifest's icon too).
+# Written under their fingerprinted names (`asset_name`).
 STATIC_FILES = ("style.css", "search-match.js", "search-data.js", "search.js", "favicon.svg", "book.js", "rule-jump.js")
 
 
@@ -162,6 +162,7 @@ class SiteRenderer:
         self.history = HistoryViews(graph, self.url)
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
         self._search: SearchFiles | None = None
+        self._numbers: tuple[str, str] | None = None
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -314,7 +315,16 @@ class SiteRenderer:
             "bilingual": len(languages) > 1,
         }
 
+    @property
+    def rule_numbers(self) -> tuple[str, str]:
+        """The static book's rule number list (`rule-numbers.<digest>.js`): path and content."""
+        if self._numbers is None:
+            self._numbers = rule_numbers_file(self.graph, language_name)
+        return self._numbers
+
     def _render(self, template: str, **context: object) -> str:
+        if not self.env.globals.get("served"):
+            context.setdefault("rule_numbers", self.rule_numbers[0])
         return self.env.get_template(template).render(**context)
 
     # -------------------------------------------------------------- pages
@@ -487,7 +497,7 @@ class SiteRenderer:
                     yield changes_section_path(older, newer, key), self.render_changes_section(
                         older, newer, key, base_url or "../../")
         yield from self.search_files.files
-        yield "rule-numbers.js", rule_numbers_js(self.graph, language_name)
+        yield self.rule_numbers
         for name in STATIC_FILES:
             yield (name if name not in FINGERPRINTED else asset_name(name)), _static_text(name)
 

@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 
 from judge.resources import templates_dir
+from judge.site.templating import asset_name
 
 MANIFEST = "manifest.webmanifest"
 WORKER = "sw.js"
@@ -56,7 +57,7 @@ def manifest(version: str) -> str:
         "theme_color": THEME,
         "background_color": BACKGROUND,
         "icons": [{"src": icon_path(size), "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
-                  for size in ICON_SIZES] + [{"src": "favicon.svg", "sizes": "any", "type": "image/svg+xml"}],
+                  for size in ICON_SIZES] + [{"src": asset_name("favicon.svg"), "sizes": "any", "type": "image/svg+xml"}],
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 

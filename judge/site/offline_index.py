@@ -1,5 +1,5 @@
 """The static book's search index, in chunks loaded on demand, and its rule numbers
-(`rule-numbers.js`, read before the index to open a typed rule number).
+(`rule-numbers.<digest>.js`, read before the index to open a typed rule number).
 
 The index is the export of the Whoosh index of record (`judge.search.export`: the very data
 `judge search` ranks with), cut into small script files under `search/` so that a query
@@ -7,7 +7,7 @@ fetches only what it reads (as Pagefind does, but as scripts: the book works fro
 and from any static host):
 
 - the manifest, `search/index.<hash>.js`, assigns `window.JUDGE_SEARCH_INDEX`: the small data
-  (BM25 parameters, boosts, stop words, the FR↔EN glossary, editions, elisions…), each
+  (BM25 parameters, boosts, stop words, the FR↔EN glossary's variant terms, editions, elisions…), each
   language's document count, field averages and `irregular` words (whose stem does not
   begin them: every other word's stem is one of its prefixes), and `chunks`: for each series of chunks
   its first keys (words as `_prefixed`, document numbers as the differences from the one before), and `version`, the digest of every chunk; the same
@@ -27,7 +27,12 @@ document frequencies (typo correction); `c.<l>.<n>` the cards of a range of docu
 ([title, status, URL, null, removed in, texts, French name]); `r.<n>` the real words (a
 range); `g.<n>` the Comprehensive Rules glossary entries by the words of their names
 (word: [[entry, edition, language, term, name key]]) and `e.<n>` a range of entries'
-[definition, URL]. File names carry a digest of their content: a name never changes its
+[definition, URL]; `w.<c>` the terminology words beginning with `c` (typo correction). The
+FR↔EN glossary is read a word at a time with the terms of one language (`glossary_host`,
+English: every query word is looked up there anyway): a word's entry in `t.en.<n>` holds, as
+`n`, the names that begin with it and the notions it names (`_glossary`), and the chunk, under
+the key " " (no word), the terms they name. A series of terms is cut only between stem groups
+(`_stem_cuts`): a word's stem is in its own chunk. File names carry a digest of their content: a name never changes its
 content, so the files are cached as immutable. `templates/search-data.js` loads them; `search-match.js` and
 `search.js` search them as `judge search` does.
 """
@@ -41,8 +46,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.corpus.graph import RuleGraph
+from judge.corpus.names import name_key as notion_key
 from judge.search.export import unpack
 from judge.search.index import export_of
+from judge.search.query import name_key
+from judge.search.tokens import fold_terms
 from judge.site.templating import glossary_url, rule_url
 
 GLOBAL_NAME = "JUDGE_SEARCH_INDEX"
@@ -77,13 +85,14 @@ def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
-def _ranges(items: list[tuple[Any, Any]], target: int) -> list[list[tuple[Any, Any]]]:
-    """`items` (key, value), in order, cut into runs of about `target` bytes of JSON."""
+def _ranges(items: list[tuple[Any, Any]], target: int, cuts: list[bool] | None = None) -> list[list[tuple[Any, Any]]]:
+    """`items` (key, value), in order, cut into runs of about `target` bytes of JSON (only
+    before an item `i` whose `cuts[i]` is true, when given)."""
     out: list[list[tuple[Any, Any]]] = []
     size = target
-    for key, value in items:
+    for i, (key, value) in enumerate(items):
         cost = len(_json(key)) + len(_json(value)) + 2
-        if size + cost > target and (not out or out[-1]):
+        if size + cost > target and (not out or out[-1]) and (cuts is None or cuts[i]):
             out.append([])
             size = 0
         out[-1].append((key, value))
@@ -91,22 +100,70 @@ def _ranges(items: list[tuple[Any, Any]], target: int) -> list[list[tuple[Any, A
     return out
 
 
+def _stem_cuts(keys: list[str], stems: list[str]) -> list[bool]:
+    """Where a series of words (sorted) may be cut so that every word's stem (one of its
+    prefixes) is in the word's own chunk: before a word that no later word's stem precedes."""
+    cuts = [True] * len(keys)
+    lowest = None
+    for i in range(len(keys) - 1, -1, -1):
+        lowest = stems[i] if lowest is None else min(lowest, stems[i])
+        cuts[i] = lowest >= keys[i]
+    return cuts
+
+
 def _chunk_script(chunk_id: str, value: Any) -> str:
     """The statement that adds a chunk to `window.JUDGE_SEARCH_CHUNKS`."""
     return f'(self.{CHUNKS_NAME}||(self.{CHUNKS_NAME}={{}}))["{chunk_id}"]={_json(value)};\n'
 
 
-def _glossary(terms: list[list[Any]]) -> str:
-    """The FR↔EN glossary [[English names], [French names], [rules], variant] as one string
-    (fewer bytes than its JSON): a line per term, its parts tab-separated (the variant one as
-    `1` or empty), the names and rules of a part `|`-separated (decoded by search-data.js)."""
-    lines = []
-    for en, fr, rules, variant in terms:
-        parts = [*en, *fr, *rules]
-        if any(not part or any(c in part for c in "|\t\n") for part in parts):
-            raise ValueError(f"a glossary name or rule holds a separator: {parts}")
-        lines.append("\t".join(["|".join(en), "|".join(fr), "|".join(rules), "1" if variant else ""]))
-    return "\n".join(lines)
+def _glossary(terms: list[list[Any]]) -> tuple[list[Any], list[tuple[str, list[Any]]], list[list[Any]],
+                                               dict[str, list[str]]]:
+    """The FR↔EN glossary ([[English names], [French names], [rules], variant], its terms
+    numbered in order) as the static search reads it, a word at a time
+    (`judge.search.query._glossary` and `RuleIndex.terminology_words`, made here once):
+
+    - the variant terms, for the manifest: [[number, English names, French names, rules]];
+    - by word (sorted), [names, notions, terminology word]: `names` the query name keys
+      (`judge.search.query.name_key`) that begin with the word, longest first, each as [its
+      words, the number of its term]; `notions` the name keys of `judge.corpus.names` (sorted
+      words, NUL-joined) whose first word it is, each with the numbers of the terms that
+      have a name with that key; `terminology word` 1 when a name holds the word (folded, as
+      `judge search` corrects words), else 0;
+    - each term, by its number: [English names, French names, rules, variant];
+    - the terminology words by first character."""
+    names: dict[tuple[str, ...], int] = {}
+    notions: dict[str, list[int]] = {}
+    words: set[str] = set()
+    for number, (en, fr, _rules, _variant) in enumerate(terms):
+        for name in (*en, *fr):
+            if key := name_key(name):
+                names.setdefault(key, number)
+            notion = "\0".join(sorted(notion_key(name)))
+            if notion and number not in notions.setdefault(notion, []):
+                notions[notion].append(number)
+            words.update(fold_terms(name, frozenset()))
+    by_word: dict[str, list[Any]] = {}
+
+    def entry(word: str) -> list[Any]:
+        return by_word.setdefault(word, [[], {}, 0])
+
+    for key in sorted(names, key=len, reverse=True):  # as judge.search.query._glossary: longest first
+        entry(key[0])[0].append([list(key), names[key]])
+    for notion, numbers in notions.items():
+        entry(notion.split("\0", 1)[0])[1][notion] = numbers
+    for word in words:
+        entry(word)[2] = 1
+    initials: dict[str, list[str]] = {}
+    for word in sorted(words):
+        initials.setdefault(word[:1], []).append(word)
+    variants = [[n, en, fr, rules] for n, (en, fr, rules, variant) in enumerate(terms) if variant]
+    values = [[en, fr, rules, bool(variant)] for en, fr, rules, variant in terms]
+    return variants, sorted(by_word.items()), values, initials
+
+
+def _named(entry: list[Any]) -> set[int]:
+    """The terms a word's glossary entry names."""
+    return {number for _, number in entry[0]} | {n for numbers in entry[1].values() for n in numbers}
 
 
 class _Writer:
@@ -119,12 +176,17 @@ class _Writer:
     def add(self, chunk_id: str, value: Any) -> None:
         self.chunks.append((chunk_id, _chunk_script(chunk_id, value)))
 
-    def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True) -> list[Any]:
+    def series(self, prefix: str, items: list[tuple[Any, Any]], target: int, *, keyed: bool = True,
+               cuts: list[bool] | None = None, extra: Callable[[list[tuple[Any, Any]]], Any] | None = None) -> list[Any]:
         """Chunks `prefix.0`, `prefix.1`… of `items` (sorted by key), each a {key: value}
-        (`keyed`) or the list of its values: their first keys."""
+        (`keyed`, with `extra(run)` under the key " " when given) or the list of its values:
+        their first keys."""
         firsts = []
-        for n, run in enumerate(_ranges(items, target)):
-            self.add(f"{prefix}.{n}", dict(run) if keyed else [v for _, v in run])
+        for n, run in enumerate(_ranges(items, target, cuts)):
+            value: Any = dict(run) if keyed else [v for _, v in run]
+            if extra is not None and (more := extra(run)):
+                value[" "] = more
+            self.add(f"{prefix}.{n}", value)
             firsts.append(run[0][0])
         return firsts
 
@@ -206,6 +268,10 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     """The static search index of the graph's index (built if needed), in chunks."""
     data = unpack(export_of(graph)[0])
     out = _Writer()
+    variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
+    # The glossary's words are read with the terms of one language (the query's words are
+    # looked up there anyway): English when the index has it.
+    host = "en" if "en" in data["languages"] else next(iter(data["languages"]))
     chunks: dict[str, Any] = {}
     base: dict[str, Any] = {}  # the chunks every query reads: in the manifest's file
     languages = {}
@@ -218,7 +284,15 @@ def search_files(graph: RuleGraph) -> SearchFiles:
                 idf, docs, tfs, *positions = entry
                 value = [idf, docs, [_number(tf) for tf in tfs], *([list(p) for p in ps] for ps in positions)]
                 keys.setdefault(term, {}).setdefault("f", {})[field] = value
-        chunks[f"t.{language}"] = out.series(f"t.{language}", sorted(keys.items()), TERM_CHUNK)
+        if language == host:  # the FR↔EN glossary's words, with this language's terms (`_glossary`)
+            for word, entry in glossary_words:
+                keys.setdefault(word, {})["n"] = entry
+        items = sorted(keys.items())
+        stems = [(k[: v["s"]] if isinstance(v.get("s"), int) else k) for k, v in items]
+        chunks[f"t.{language}"] = out.series(
+            f"t.{language}", items, TERM_CHUNK, cuts=_stem_cuts([k for k, _ in items], stems),
+            extra=(lambda run: {str(i): glossary_terms[i] for i in sorted(set().union(
+                *(_named(v["n"]) for _, v in run if "n" in v)))}) if language == host else None)
         base[f"len.{language}"] = {field: _lengths(lengths) for field, lengths in part["lengths"].items()}
         docs = part["docs"]
         base[f"docs.{language}"] = {
@@ -250,9 +324,12 @@ def search_files(graph: RuleGraph) -> SearchFiles:
         entries.append((n, [text, glossary_url(edition, term, "")]))
     chunks["g"] = out.series("g", sorted(by_word.items()), GLOSSARY_CHUNK)
     chunks["e"] = out.series("e", entries, ENTRY_CHUNK, keyed=False)
+    for initial, terminology in term_initials.items():
+        out.add(f"w.{_initial_id(initial)}", terminology)
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected")
-    manifest = {**{k: data[k] for k in small}, "glossary": _glossary(data["glossary"]), "languages": languages,
+    manifest = {**{k: data[k] for k in small}, "glossary": variants, "glossary_host": host, "term_initials": sorted(term_initials),
+                "languages": languages,
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
@@ -264,8 +341,9 @@ def _initial_id(initial: str) -> str:
     return format(ord(initial), "x")
 
 
-def rule_numbers_js(graph: RuleGraph, language_name: Callable[[str], str]) -> str:
-    """`rule-numbers.js`: every rule number of each edition and language, so that a typed
+def rule_numbers_file(graph: RuleGraph, language_name: Callable[[str], str]) -> tuple[str, str]:
+    """`rule-numbers.<digest>.js` (its name carries a digest of its content, as the assets'),
+    path and content: every rule number of each edition and language, so that a typed
     number opens its rule without the search index (templates/rule-jump.js). Per edition: its
     id, label and languages (first one first), and for each language its numbers, space-separated
     (the URL of a rule is made from its number as `judge.site.templating.rule_url` makes it)."""
@@ -276,4 +354,5 @@ def rule_numbers_js(graph: RuleGraph, language_name: Callable[[str], str]) -> st
         for e in graph.editions
     ]
     payload = json.dumps({"editions": editions}, ensure_ascii=False, separators=(",", ":"))
-    return f"window.{NUMBERS_NAME} = {payload};\n"
+    content = f"window.{NUMBERS_NAME} = {payload};\n"
+    return f"rule-numbers.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js", content

@@ -88,7 +88,7 @@ def register_filters(env: jinja2.Environment) -> None:
 
 # The book's assets whose names carry a digest of their content (`asset_name`).
 FINGERPRINTED = ("style.css", "book.js", "rule-jump.js", "search-data.js", "search-match.js", "search.js",
-                 "situation.js")
+                 "situation.js", "favicon.svg")
 
 
 @lru_cache(maxsize=32)

@@ -216,3 +216,31 @@ def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place
         plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('phase de combat')"
                                 " && document.querySelector('#results li') !== null")
         assert plain.evaluate("window.samePage") is True
+
+
+def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site: Path, plain: Any) -> None:
+    """While a second query is typed in the search page's box, the chunks its ranking reads are
+    fetched (nothing drawn); at Enter, only cards and glossary entries are left to fetch. The
+    manifest holds no FR↔EN glossary beyond its variant terms (the rest comes a word at a time)."""
+    fetched: list[str] = []
+    plain.on("request", lambda r: fetched.append(r.url) if "/search/" in r.url else None)
+    with static_server(site) as url:
+        plain.goto(f"{url}/search.html?q=phase de combat")
+        plain.locator("#results li").first.wait_for()
+        plain.wait_for_load_state("networkidle")
+        before = len(fetched)
+        plain.fill("#q", "")
+        plain.type("#q", "dégâts de combat", delay=60)
+        plain.wait_for_load_state("networkidle")
+        typed = fetched[before:]
+        assert [u for u in typed if "/search/t." in u], "the typed words' chunks"
+        assert plain.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
+        after = len(fetched)
+        plain.press("#q", "Enter")
+        plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('dégâts')"
+                                " && document.querySelector('#results li') !== null")
+        assert not [u for u in fetched[after:] if "/search/t." in u or "/search/index." in u]
+    manifest = next(site.glob("search/index.*.js")).read_text(encoding="utf-8")
+    data = json.loads(manifest.split("\n", 1)[0].split("=", 1)[1].rstrip(";"))
+    assert data["glossary"] and all(len(term) == 4 for term in data["glossary"])
+    assert len(json.dumps(data["glossary"])) < 2000

@@ -304,7 +304,7 @@ def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str
     renderer = SiteRenderer(graph, checks_for=fixed_checks)
     html = getattr(renderer, method)(*args) if args else renderer.render_index("")
     # An asset's name carries a digest of its content (style.0123456789.css): not the page's matter.
-    html = re.sub(r"\.[0-9a-f]{10}\.(css|js)\b", r".\1", html)
+    html = re.sub(r"\.[0-9a-f]{10}\.(css|js|svg)\b", r".\1", html)
     golden = GOLDEN / name.replace("/", "_")
     if os.environ.get("JUDGE_REGENERATE_GOLDEN"):
         golden.write_text(html, encoding="utf-8")
@@ -378,3 +378,21 @@ def test_site_scripts_keep_their_code_lines_without_indentation_and_comments(sit
         # every line of code is there, in order (the block comments and // lines are not)
         code = [line.strip() for line in re.sub(r"^\s*/\*.*?\*/", "", source, flags=re.S | re.M).splitlines()]
         assert lines == [line for line in code if line and not line.startswith("//")], name
+
+
+def test_every_asset_of_the_book_is_fingerprinted_and_stored_by_the_worker(site: Path) -> None:
+    # Only the pages, the web app manifest, the icons it names and the worker keep their names:
+    # every script, stylesheet and picture the pages load is named by a digest of its content.
+    digest = re.compile(r"\.[0-9a-f]{10}\.(?:js|css|svg)$")
+    kept = {"sw.js", "manifest.webmanifest", "icon-192.png", "icon-512.png", ".judge-build"}
+    top = [p.name for p in site.iterdir() if p.is_file() and not p.name.endswith(".html")]
+    assert [name for name in top if name not in kept and not digest.search(name)] == []
+    assert [p.name for p in (site / "search").iterdir() if not digest.search(p.name)] == []
+    assert any(name.startswith("rule-numbers.") for name in top) and any(name.startswith("favicon.") for name in top)
+    page = (site / "2004" / "302.html").read_text(encoding="utf-8")
+    numbers = re.search(r'data-numbers="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    icon = re.search(r'rel="icon" href="\.\./([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    assert (site / numbers).is_file() and (site / icon).is_file()
+    worker = (site / "sw.js").read_text(encoding="utf-8")
+    manifest = (site / "manifest.webmanifest").read_text(encoding="utf-8")
+    assert f'"{numbers}"' in worker and f'"{icon}"' in worker and f'"{icon}"' in manifest

@@ -12,6 +12,7 @@ import pytest
 from links_support import page_links
 
 from judge.site.build import build_site
+from judge.site.templating import asset_name
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
@@ -42,7 +43,7 @@ def test_every_internal_link_of_the_app_resolves(client: TestClient, graph, tmp_
         ids[urlsplit(url).path] = links.ids
         # A served page is not the offline book, and each has the favicon.
         assert "hors ligne" not in response.text, url
-        assert "/favicon.svg" in links.links, url
+        assert "/" + asset_name("favicon.svg") in links.links, url
         for link in links.links:
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, f"{url} : lien externe {link}"
