@@ -486,16 +486,14 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
 
 
 class _FolderLock:
-    """An exclusive lock on the cache folder (`flock`; none where there is no `fcntl`)."""
+    """An exclusive lock on the cache folder (`flock`: judge runs on POSIX systems)."""
 
     def __init__(self, folder: str) -> None:
         self.folder, self.fd = folder, -1
 
     def __enter__(self) -> None:
-        try:
-            import fcntl
-        except ImportError:
-            return
+        import fcntl
+
         self.fd = os.open(self.folder, os.O_RDONLY)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
 
