@@ -104,9 +104,14 @@ def cmd_concordance(args: Arguments) -> int:
 
 
 def cmd_export(args: Arguments) -> int:
+    from judge.checks.store import load_store, store_path
     from judge.corpus.sqlite_export import export_sqlite
 
-    counts = export_sqlite(_graph(args), args.sqlite)
+    def knowledge_base() -> str:  # the file copied, its tables fresh
+        load_store(args.config)
+        return store_path(args.config)
+
+    counts = export_sqlite(args.sqlite, knowledge_base, lambda: _graph(args))
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
     print(f"Base SQLite écrite : {args.sqlite} ({rows})")
     return 0
