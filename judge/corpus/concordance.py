@@ -278,7 +278,7 @@ def _override(raw: dict[str, Any], path: Path, field: str) -> Override:
 def generate(graph: RuleGraph, first: str, second: str) -> tuple[Path, str]:
     """The data file of two editions (release order) written again: its folds and overrides,
     and the `[computed]` pairs aligned from the texts now (needs the matcher)."""
-    found = _concordance(graph, first, second, use_cache=use_cache, compute=True)
+    found = _concordance(graph, first, second, use_cache=use_cache, computing=True)
     assert found is not None  # computed when not at hand
     return found
 
@@ -286,11 +286,11 @@ def generate(graph: RuleGraph, first: str, second: str) -> tuple[Path, str]:
 def known_concordance(graph: RuleGraph, first: str, second: str) -> Concordance | None:
     """`concordance` when it is at hand without computing it (a data file's pairs, or the
     knowledge base's cache), else None."""
-    return _concordance(graph, first, second, use_cache=True, compute=False)
+    return _concordance(graph, first, second, use_cache=True, computing=False)
 
 
 def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
-                 compute: bool) -> Concordance | None:
+                 computing: bool) -> Concordance | None:
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
     table = load_table(source, target)
@@ -452,7 +452,7 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
     or computed, by data file and digest, or by cache file (whose name is the key: a changed
     text, table or code is seen).
     """
-    found = _concordance(graph, first, second, use_cache=use_cache, compute=True)
+    found = _concordance(graph, first, second, use_cache=use_cache, computing=True)
     assert found is not None  # computed when not at hand
     return found
 
@@ -460,11 +460,11 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
 def known_concordance(graph: RuleGraph, first: str, second: str) -> Concordance | None:
     """`concordance` when it is at hand without computing it (a data file's pairs, or the
     knowledge base's cache), else None."""
-    return _concordance(graph, first, second, use_cache=True, compute=False)
+    return _concordance(graph, first, second, use_cache=True, computing=False)
 
 
 def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
-                 compute: bool) -> Concordance | None:
+                 computing: bool) -> Concordance | None:
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
     table = load_table(source, target)
@@ -483,7 +483,7 @@ def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
     if result is None:
         result = _cached(name, key) if use_cache else None
         if result is None:
-            if not compute:
+            if not computing:
                 return None
             from judge.progress import say
 
