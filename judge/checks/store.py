@@ -251,7 +251,6 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
 
     from judge.corpus.loader import corpus_inputs
     from judge.game.gamemodel import model_path
-
     from judge.resources import rules_dir
 
     models = (Path(model_path(edition.game)) for edition in editions if edition.game is not None)

@@ -278,19 +278,6 @@ def _override(raw: dict[str, Any], path: Path, field: str) -> Override:
 def generate(graph: RuleGraph, first: str, second: str) -> tuple[Path, str]:
     """The data file of two editions (release order) written again: its folds and overrides,
     and the `[computed]` pairs aligned from the texts now (needs the matcher)."""
-    found = _concordance(graph, first, second, use_cache=use_cache, computing=True)
-    assert found is not None  # computed when not at hand
-    return found
-
-
-def known_concordance(graph: RuleGraph, first: str, second: str) -> Concordance | None:
-    """`concordance` when it is at hand without computing it (a data file's pairs, or the
-    knowledge base's cache), else None."""
-    return _concordance(graph, first, second, use_cache=True, computing=False)
-
-
-def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
-                 computing: bool) -> Concordance | None:
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
     table = load_table(source, target)
