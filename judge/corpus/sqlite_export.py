@@ -87,12 +87,12 @@ def public_tables(graph: RuleGraph) -> tuple[dict[str, Table], str]:
     return {name: (SCHEMA[name], rows) for name, rows in tables.items()}, "\n".join(missing)
 
 
-def export_sqlite(path: str, kb_of: Callable[[], str], graph_of: Callable[[], RuleGraph]) -> dict[str, int]:
+def export_sqlite(path: str, kb_of: Callable[[], str | None], graph_of: Callable[[], RuleGraph]) -> dict[str, int]:
     """Copy the knowledge base (`kb_of` makes it fresh, with its rule store: `judge.checks.store`,
-    and names it; called once `path` is known to be writable) to `path`, without the cache's
-    own tables, atomically; the rows of each public table. `graph_of` gives the graph when the
-    copy needs it: history pairs left out of the knowledge base, or no readable knowledge base
-    (a cache that cannot be written)."""
+    and names it, or None when it could not be written; called once `path` is known to be
+    writable) to `path`, without the cache's own tables, atomically; the rows of each public
+    table. `graph_of` gives the graph when the copy needs it: history pairs left out of the
+    knowledge base, or no fresh knowledge base (a cache that cannot be written)."""
     target = os.path.abspath(path)
     folder = os.path.dirname(target)
     if os.path.isdir(target):
@@ -139,7 +139,7 @@ def _is_export(path: str) -> bool:
     return row is not None and row[0] == GENERATOR
 
 
-def _write(kb_path: str, path: str, graph_of: Callable[[], RuleGraph]) -> dict[str, int]:
+def _write(kb_path: str | None, path: str, graph_of: Callable[[], RuleGraph]) -> dict[str, int]:
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA journal_mode = OFF")  # a temporary file: the rename is the commit
@@ -164,11 +164,11 @@ def _write(kb_path: str, path: str, graph_of: Callable[[], RuleGraph]) -> dict[s
         db.close()
 
 
-def _copy(kb_path: str, db: sqlite3.Connection) -> str | None:
+def _copy(kb_path: str | None, db: sqlite3.Connection) -> str | None:
     """The knowledge base copied into `db`, and the history pairs it left out (one a line,
     empty when none); None when there is none to copy, or it lacks the public tables (then
     `db` has the knowledge base's `meta` table only)."""
-    kb = open_kb(kb_path)
+    kb = None if kb_path is None else open_kb(kb_path)
     if kb is not None:
         try:
             missing = kb.part(HISTORY_PART)
