@@ -167,7 +167,7 @@ def _write(kb_path: str | None, path: str, graph_of: Callable[[], RuleGraph]) ->
 def _copy(kb_path: str | None, db: sqlite3.Connection) -> str | None:
     """The knowledge base copied into `db`, and the history pairs it left out (one a line,
     empty when none); None when there is none to copy, or it lacks the public tables (then
-    `db` has the knowledge base's `meta` table only)."""
+    `db` holds only a `meta` table, with the knowledge base's rows)."""
     kb = None if kb_path is None else open_kb(kb_path)
     if kb is not None:
         try:
