@@ -19,7 +19,10 @@ in `IMPORTED`. A module found where it should not be, or missing, is printed and
 exits 1, as for a ceiling passed.
 `--instructions` also counts the instructions of one run of each under `valgrind
 --tool=callgrind` (independent of the load of a shared machine, though blind to what the
-system does for a process: page faults, reads).
+system does for a process: page faults, reads). With `--against DIR` (another version's source
+tree, e.g. `git archive main | tar -x -C DIR`), the judge commands are also counted as that
+tree runs them (`python -m judge` with `PYTHONPATH=DIR`, its own cache filled first), each
+beside this version's run as the same `python -m judge`, alternately: a before/after in one run.
 """
 
 from __future__ import annotations
@@ -128,6 +131,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--instructions", action="store_true", help="compter aussi sous callgrind")
+    parser.add_argument("--against", type=Path, metavar="DOSSIER",
+                        help="avec --instructions : compter aussi les commandes d'un autre arbre source")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, JUDGE_CACHE_DIR=cache)
@@ -182,7 +187,30 @@ def main() -> int:
             for name, (_, target) in runs.items():
                 extra = f" [plafond <= {target}x]" if target is not None else ""
                 print(f"{name:<22} {counts[name] / 1e6:7.1f} M  rapport {counts[name] / bare_count:4.2f}x{extra}")
+            if args.against is not None:
+                compare(args.against.resolve(), env, bare_count)
     return 1 if failed else 0
+
+
+def compare(other: Path, env: dict[str, str], bare_count: int) -> None:
+    """Instructions of each judge command as this tree and `other` run it (`python -m judge`),
+    one after the other, each with its own filled cache."""
+    trees = {"ici": (ROOT, dict(env, PYTHONPATH=str(ROOT))), "autre": (other, dict(env, PYTHONPATH=str(other)))}
+    with tempfile.TemporaryDirectory() as cache:
+        trees["autre"][1]["JUDGE_CACHE_DIR"] = cache
+        print(f"instructions, python -m judge, ici ({ROOT}) et autre ({other}) :")
+        for name, (command, _) in COMMANDS.items():
+            if name == "python -c pass":
+                continue
+            argv = [sys.executable, "-m", "judge", *command[len(JUDGE):]]
+            counts = {}
+            for label, (tree, tree_env) in trees.items():
+                for _ in range(2):  # fill this tree's caches
+                    subprocess.run(argv, env=tree_env, cwd=tree, capture_output=True, check=True)
+                counts[label] = instructions(argv, tree_env)
+            print(f"{name:<22} ici {counts['ici'] / 1e6:7.1f} M ({counts['ici'] / bare_count:4.2f}x), autre "
+                  f"{counts['autre'] / 1e6:7.1f} M ({counts['autre'] / bare_count:4.2f}x), "
+                  f"écart {100 * (counts['ici'] / counts['autre'] - 1):+5.2f} %")
 
 
 if __name__ == "__main__":

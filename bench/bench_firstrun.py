@@ -10,7 +10,10 @@ site-packages (`du -sh`'s figure, in MB); with `--venv DIR`, measures that envir
 `judge` instead (e.g. one of an earlier version, for a before/after). Each timed run is a
 fresh process with an empty cache folder; the machine's load average is printed beside the
 figures with the processor time (user + system) of the run, which a loaded machine inflates
-much less than the wall time: compare runs made under the same load.
+much less than the wall time: compare runs made under the same load. `--profile` then runs each
+command once more from an empty cache under cProfile and prints where its time went: the
+processor time by package (Whoosh, judge's subpackages, the standard library…) and the
+costliest functions by their own time.
 """
 
 from __future__ import annotations
@@ -63,6 +66,40 @@ def first_run(venv: Path, work: Path, *args: str) -> tuple[float, float]:
     return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def profile(venv: Path, work: Path, *args: str) -> None:
+    """One run of `judge ARGS` from an empty cache under cProfile: its time by package, and
+    the 12 functions of most own time."""
+    import collections
+    import pstats
+
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
+    out = work / "profile.out"
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(cache)}
+    subprocess.run([str(venv / "bin" / "python"), "-m", "cProfile", "-o", str(out), "-m", "judge", *args],
+                   env=env, cwd=work, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.rmtree(cache, ignore_errors=True)
+    stats = pstats.Stats(str(out))
+    by_package: collections.Counter[str] = collections.Counter()
+    rows = []
+    for (file, line, name), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        if "/judge/" in file:
+            package = "judge." + file.rsplit("/judge/", 1)[1].split("/")[0].removesuffix(".py")
+        elif "site-packages/" in file:
+            package = file.split("site-packages/", 1)[1].split("/")[0]
+        elif file.startswith("~"):
+            package = "(fonctions C)"
+        else:
+            package = "(bibliothèque standard)"
+        by_package[package] += own
+        rows.append((own, f"{file.rsplit('/', 2)[-2:][-1]}:{line} {name}"))
+    total = sum(by_package.values()) or 1.0
+    print(f"  profil de judge {' '.join(args)} (temps propre sous cProfile, qui le gonfle) :")
+    for package, own in by_package.most_common(10):
+        print(f"    {100 * own / total:5.1f} %  {package}")
+    for own, where in sorted(rows, reverse=True)[:12]:
+        print(f"    {own:6.2f} s  {where}")
+
+
 def verdict(value: float, goal: float) -> str:
     return "OK" if value <= goal else "au-dessus"
 
@@ -72,6 +109,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--venv", type=Path, help="an existing environment with judge installed")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--profile", action="store_true", help="profile one more run of each (cProfile)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="judge-firstrun-"))
     try:
@@ -92,6 +130,8 @@ def main() -> None:
                 print(f"  judge {name} (cache vide) : {wall:.2f} s, processeur {used:.2f} s (charge {load:.1f})")
             print(f"premier judge {name} : min {min(times):.2f} s / max {max(times):.2f} s, processeur min "
                   f"{min(cpu):.2f} s (objectif {GOALS[name]:.0f} s) {verdict(min(times), GOALS[name])}")
+            if args.profile:
+                profile(venv, work, *command)
     finally:
         if args.keep:
             print(f"gardé : {work}")

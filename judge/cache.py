@@ -236,9 +236,12 @@ def unchanged(recorded: tuple[Stamp, ...]) -> bool:
 # ---------------------------------------------------------------------- knowledge base
 # One SQLite file per corpus configuration (`judge.corpus.config.knowledge_base`): every value
 # judge caches, apart from Whoosh's own index folder.
-KB_FORMAT = 1
+KB_FORMAT = 2
+GENERATOR = "judge"
 _SCHEMA = (
-    "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # `format` (KB_FORMAT), `generator` (judge) and `judge_version`: the columns and the last
+    # two rows are those of the public `meta` table (docs/sqlite.md).
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # One value per kind and name: the digest of its inputs, the value (text, JSON for most:
     # plain data, reading it runs no code) and the value's checksum.
     "CREATE TABLE parts (kind TEXT NOT NULL, name TEXT NOT NULL, digest TEXT NOT NULL,"
@@ -249,10 +252,12 @@ _SCHEMA = (
     " PRIMARY KEY (kind, name, position))",
 )
 _TABLES = ("meta", "parts", "stamps")
+INTERNAL_TABLES = ("parts", "stamps")
 # (digest of the inputs, their stamps, the value's text)
 Part = tuple[str, "tuple[Stamp, ...]", str]
-# A table a part's owner adds (`write_kb`): its CREATE statement and its rows.
-Table = tuple[str, "Iterable[tuple[Any, ...]]"]
+# A table a part's owner adds (`write_kb`): its CREATE TABLE statement, then those run once
+# its rows are in (its indexes), and its rows.
+Table = tuple["tuple[str, ...]", "Iterable[tuple[Any, ...]]"]
 
 
 class KnowledgeBase:
@@ -288,6 +293,10 @@ class KnowledgeBase:
                              " ORDER BY position", (kind, name))
         return key, tuple((p, None if size is None else (size, m, c, i)) for p, size, m, c, i in recorded), value
 
+    def backup(self, db: sqlite3.Connection) -> None:
+        """Copy the whole file into `db` (SQLite's backup API)."""
+        self._db.backup(db)
+
     def discard(self) -> None:
         """Remove the file, found unreadable while read: it is rebuilt next time."""
         discard(self.path)
@@ -315,7 +324,7 @@ def open_kb(path: str) -> KnowledgeBase | None:
     except sqlite3.Error:
         return None
     try:
-        found = db.execute("SELECT value FROM meta WHERE name = 'format'").fetchall()
+        found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchall()
     except sqlite3.DatabaseError:
         found = []
     if found != [(str(KB_FORMAT),)]:
@@ -442,13 +451,7 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
                             db.executemany("INSERT INTO stamps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                            ((kind, name, n, p, *(signature or (None,) * 4))
                                             for n, (p, signature) in enumerate(recorded)))
-                        for table, (create, rows) in (tables or {}).items():
-                            if table in _TABLES:
-                                raise ValueError(table)
-                            db.execute(f"DROP TABLE IF EXISTS {table}")
-                            db.execute(create)
-                            columns = len(db.execute(f"PRAGMA table_info({table})").fetchall())
-                            db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * columns)})", rows)
+                        fill_tables(db, tables or {})
                 finally:
                     db.close()
                 os.chmod(tmp, 0o600)
@@ -462,6 +465,20 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
     return True
 
 
+def fill_tables(db: sqlite3.Connection, tables: dict[str, Table]) -> None:
+    """Replace (drop, create, fill, index) each of `tables` in `db`, within its transaction;
+    none may be one of the knowledge base's own (`meta`, `parts`, `stamps`)."""
+    for table, (statements, rows) in tables.items():
+        if table in _TABLES:
+            raise ValueError(table)
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+        db.execute(statements[0])
+        columns = len(db.execute(f"PRAGMA table_info({table})").fetchall())
+        db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * columns)})", rows)
+        for statement in statements[1:]:
+            db.execute(statement)
+
+
 def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
     """The current file's content copied into `db`, or a new, empty knowledge base when there
     is none readable (absent, untrusted, corrupt, of another format)."""
@@ -471,7 +488,7 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
     old = open_kb(path)
     if old is not None:
         try:
-            old._db.backup(db)
+            old.backup(db)
             return
         except sqlite3.DatabaseError:
             pass
@@ -482,20 +499,19 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
     with db:
         for statement in _SCHEMA:
             db.execute(statement)
-        db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("judge", __version__)))
+        db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("generator", GENERATOR),
+                                                          ("judge_version", __version__)))
 
 
 class _FolderLock:
-    """An exclusive lock on the cache folder (`flock`; none where there is no `fcntl`)."""
+    """An exclusive lock on the cache folder (`flock`: judge runs on POSIX systems)."""
 
     def __init__(self, folder: str) -> None:
         self.folder, self.fd = folder, -1
 
     def __enter__(self) -> None:
-        try:
-            import fcntl
-        except ImportError:
-            return
+        import fcntl
+
         self.fd = os.open(self.folder, os.O_RDONLY)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
 

@@ -84,7 +84,7 @@ def test_a_spoiled_knowledge_base_is_not_read_and_the_next_write_starts_afresh(t
     assert write_kb(str(path), [_part("a", '"one"'), _part("b", '"two"')])
     whole = path.read_bytes()
     if damage == "other format":
-        spoil(path, "UPDATE meta SET value = '0' WHERE name = 'format'")
+        spoil(path, "UPDATE meta SET value = '0' WHERE key = 'format'")
     elif damage == "checksum":
         spoil(path, "UPDATE parts SET value = '\"planted\"' WHERE kind = 'a'")
     else:

@@ -17,12 +17,14 @@ part (the newest edition, with the digest and the stamps of its inputs) and thre
 its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
 titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
 as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
-decodes no JSON and reading runs no code. `load_store()` uses it as it is when the stamps of
+decodes no JSON and reading runs no code. The same write puts there the knowledge base's
+public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
+made from the same graph: `judge export --sqlite` copies the file. `load_store()` uses it as it is when the stamps of
 its inputs match; else the digest of the inputs decides — the same digest keeps the store
 (new stamps), another one rebuilds it from the graph and the checks' rule map. The inputs
 are every file the store's content depends on: the package's top-level modules and the
 corpus, game and checks subpackages, the manifest and the user's file, every rule text, the
-FR↔EN glossary and each edition's game model.
+FR↔EN glossary, each edition's game model and the concordance data files.
 """
 
 from __future__ import annotations
@@ -205,14 +207,14 @@ def _tables(graph: RuleGraph, rows: list[Row]) -> dict[str, Table] | None:
             " " in n for _, numbers, _, _ in languages for n in numbers):
         return None
     return {
-        "store_editions": (TABLES["store_editions"], [
+        "store_editions": ((TABLES["store_editions"],), [
             (n, i, label, released, " ".join(langs), " ".join(removed), removed_by, game)
             for n, (i, label, released, langs, removed, removed_by, game) in enumerate(editions)]),
-        "store_languages": (TABLES["store_languages"], [
+        "store_languages": ((TABLES["store_languages"],), [
             (n, edition, language, "\n".join(numbers), "\n".join(_NO_TITLE if t is None else t for t in titles),
              "\n".join(" ".join(s) for s in subrules))
             for n, ((edition, language), numbers, titles, subrules) in enumerate(languages)]),
-        "store_records": (TABLES["store_records"], rows),
+        "store_records": ((TABLES["store_records"],), rows),
     }
 
 
@@ -249,9 +251,13 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
 
     from judge.corpus.loader import corpus_inputs
     from judge.game.gamemodel import model_path
+    from judge.resources import rules_dir
 
     models = (Path(model_path(edition.game)) for edition in editions if edition.game is not None)
-    return (*code_inputs("corpus", "game", "legality", "procedure", "checks"), *corpus_inputs(editions, config), *models)
+    # The concordance data files (the `history` table), with their folder: one added shows.
+    tables = rules_dir() / "concordance"
+    return (*code_inputs("corpus", "game", "legality", "procedure", "checks"), *corpus_inputs(editions, config), *models,
+            tables, *sorted(tables.glob("*.toml")))
 
 
 def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
@@ -280,7 +286,13 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
 
     rows = store_rows(graph, checks_for, worded)
     tables = _tables(graph, rows)
-    if tables is not None and write_kb(path, [(KIND, "", key, recorded, graph.newest_edition)], tables):
+    # The knowledge base's public tables (docs/sqlite.md), made from the same graph and
+    # written with the store: one write, so that they are always of the same inputs.
+    from judge.corpus.sqlite_export import HISTORY_PART, public_tables
+
+    public, missing = public_tables(graph)
+    parts = [(KIND, "", key, recorded, graph.newest_edition), (HISTORY_PART, "", key, (), missing)]
+    if tables is not None and write_kb(path, parts, {**public, **tables}):
         store = read_store(path)
         if store is not None and store.digest == key:
             return store

@@ -104,9 +104,15 @@ def cmd_concordance(args: Arguments) -> int:
 
 
 def cmd_export(args: Arguments) -> int:
+    from judge.checks.store import load_store, read_store, store_path
     from judge.corpus.sqlite_export import export_sqlite
 
-    counts = export_sqlite(_graph(args), args.sqlite)
+    def knowledge_base() -> str | None:  # the file copied, its tables fresh (None: not written)
+        store, path = load_store(args.config), store_path(args.config)
+        found = read_store(path)
+        return path if found is not None and found.digest == store.digest else None
+
+    counts = export_sqlite(args.sqlite, knowledge_base, lambda: _graph(args))
     rows = ", ".join(f"{name} {count}" for name, count in counts.items())
     print(f"Base SQLite écrite : {args.sqlite} ({rows})")
     return 0

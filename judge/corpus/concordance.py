@@ -416,6 +416,8 @@ def common_language(graph: RuleGraph, source: str, target: str) -> str:
     return "en" if "en" in shared else shared[0]
 
 
+_tables_read: weakref.WeakKeyDictionary[RuleGraph, dict[tuple[object, ...], tuple[Table, bool]]] = (
+    weakref.WeakKeyDictionary())
 _loaded: weakref.WeakKeyDictionary[RuleGraph, dict[str, Concordance]] = (
     weakref.WeakKeyDictionary())
 
@@ -439,13 +441,25 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
     or computed, by data file and digest, or by cache file (whose name is the key: a changed
     text, table or code is seen).
     """
+    found = _concordance(graph, first, second, use_cache=use_cache, computing=True)
+    assert found is not None  # computed when not at hand
+    return found
+
+
+def known_concordance(graph: RuleGraph, first: str, second: str) -> Concordance | None:
+    """`concordance` when it is at hand without computing it (a data file's pairs, or the
+    knowledge base's cache), else None."""
+    return _concordance(graph, first, second, use_cache=True, computing=False)
+
+
+def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
+                 computing: bool) -> Concordance | None:
     source, target = ordered(graph, first, second)
     language = common_language(graph, source, target)
-    table = load_table(source, target)
+    table, current = _table_of(graph, source, target, language)
     memo = _loaded.setdefault(graph, {})
     shipped = table.computed
-    if shipped is not None and shipped.language == language and shipped.texts == texts_digest(
-            graph, source, target, language, table):
+    if shipped is not None and current:
         key = f"{table.path} {shipped.texts}"
         result = memo.get(key)
         if result is None:
@@ -457,6 +471,8 @@ def concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool = 
     if result is None:
         result = _cached(name, key) if use_cache else None
         if result is None:
+            if not computing:
+                return None
             from judge.progress import say
 
             say(f"Concordance {source} → {target} (une seule fois) : appariement des règles…")
@@ -478,6 +494,30 @@ def _cached(name: str, key: str) -> Concordance | None:
     except ValueError:
         return None
     return result if isinstance(result, Concordance) else None
+
+
+def _table_of(graph: RuleGraph, source: str, target: str, language: str) -> tuple[Table, bool]:
+    """The data file of `source` -> `target` (`load_table`), and whether its `[computed]` pairs
+    are those of the graph's texts in `language`: read and checked once per graph and state of
+    the file (its size, time and inode), not at each of a book's hundred history pages."""
+    import os
+
+    path = table_path(source, target)
+    try:
+        info = os.stat(path)
+        signature: tuple[int, ...] = (info.st_size, info.st_mtime_ns, info.st_ino)
+    except OSError:
+        signature = ()
+    seen = _tables_read.setdefault(graph, {})
+    key = (source, target, language, signature)
+    found = seen.get(key)
+    if found is None:
+        table = load_table(source, target)
+        shipped = table.computed
+        current = (shipped is not None and shipped.language == language
+                   and shipped.texts == texts_digest(graph, source, target, language, table))
+        found = seen[key] = (table, current)
+    return found
 
 
 def texts_digest(graph: RuleGraph, source: str, target: str, language: str, table: Table) -> str:

@@ -109,8 +109,16 @@ def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, Any]]:
         }
 
 
+def _writer(ix: Any) -> Any:
+    """A writer of one segment with uncompressed postings: zlib costs a first run more than
+    the bigger files (read whole into memory) cost a search."""
+    from whoosh.codec.whoosh3 import W3Codec
+
+    return ix.writer(limitmb=128, codec=W3Codec(compression=0))
+
+
 def _fill(ix: Any, graph: RuleGraph, language: str) -> None:
-    writer = ix.writer(limitmb=128)
+    writer = _writer(ix)
     for doc in _documents(graph, language):
         writer.add_document(**doc)
     writer.commit()
@@ -120,7 +128,7 @@ def _fill_glossary(ix: Any, graph: RuleGraph) -> None:
     from judge.corpus.glossary import entries
     from judge.corpus.names import term_key
 
-    writer = ix.writer()
+    writer = _writer(ix)
     for edition, language, entry in entries(graph):
         writer.add_document(edition=edition, language=language, term=entry.term, text=entry.text,
                             key=tuple(sorted(term_key(entry.term))))

@@ -9,6 +9,8 @@ loads wordfreq.
 
 from __future__ import annotations
 
+import functools
+
 from judge.normalize import fold
 
 WORDS_FILE = "words.txt"
@@ -30,6 +32,7 @@ def read_words(path: str) -> frozenset[str] | None:
             return None
 
 
+@functools.cache  # an index and the book's export, built in one run, read them once
 def real_words() -> list[str]:
     """The folded real words of French and English, sorted."""
     from wordfreq import get_frequency_dict

@@ -1,16 +1,21 @@
 """`judge export --sqlite`: the knowledge base as a user opens it (sqlite-utils), the schema of
-docs/sqlite.md, atomic writing and what it refuses to replace."""
+docs/sqlite.md, a copy of the cache's own file, atomic writing and what it refuses to replace."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 import source_text
 import sqlite_utils
 
+from judge import DISTRIBUTION
+from judge.checks.store import store_path
 from judge.cli import main
+from judge.corpus.sqlite_export import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,3 +109,77 @@ def test_writing_is_atomic_and_never_replaces_what_judge_did_not_write(tmp_path:
     assert main(["export", "--sqlite", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "n'existe pas" in err and "est un dossier" in err and "Traceback" not in err
+
+
+def test_the_export_is_the_knowledge_base_without_the_cache_s_own_tables(exported: Path) -> None:
+    """The tables a user reads are those `judge rule` and `judge check` keep beside the rule
+    store, in the same file: the export copies them, and only them."""
+    kb = sqlite3.connect(f"file:{store_path()}?mode=ro", uri=True)
+    out = sqlite3.connect(exported)
+    names = {n for (n,) in kb.execute("select name from sqlite_master where type = 'table'")}
+    assert {"parts", "stamps", "store_records", *TABLES} <= names  # the cache's own tables, and the public ones
+    for table in TABLES:
+        assert kb.execute(f"select * from {table}").fetchall() == out.execute(f"select * from {table}").fetchall()
+    assert not {"parts", "stamps", "store_records"} & {n for (n,) in out.execute("select name from sqlite_master")}
+    assert dict(out.execute("select key, value from meta")) == {
+        **dict(kb.execute("select key, value from meta where key != 'format'")), "schema_version": "1"}
+
+
+def test_without_a_writable_cache_the_export_is_made_from_the_graph(tmp_path: Path, exported: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(blocker / "cache"))  # cannot be created
+    path = tmp_path / "regles.sqlite"
+    assert main(["export", "--sqlite", str(path)]) == 0
+    expected, found = sqlite3.connect(exported), sqlite3.connect(path)
+    for table in TABLES:
+        assert found.execute(f"select * from {table}").fetchall() == expected.execute(
+            f"select * from {table}").fetchall(), table
+    assert found.execute("pragma user_version").fetchone() == (1,)
+
+
+def _house(tmp_path: Path) -> Path:
+    """A user's configuration with an edition released after 2010, in English."""
+    text = tmp_path / "house.txt"
+    text.write_text("500. Turn Structure\n\n500.1. A turn has five phases (see rule 505).\n", encoding="utf-8")
+    config = tmp_path / "judge.toml"
+    config.write_text('[[edition]]\nid = "maison"\nlabel = "Règles maison"\nreleased = "2011-01-01"\n'
+                      '[[edition.text]]\nlanguage = "en"\nfiles = ["house.txt"]\n', encoding="utf-8")
+    return config
+
+
+def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(tmp_path: Path) -> None:
+    """The knowledge base's history leaves out a pair whose concordance is to compute: `judge
+    rule` works without the matcher, and the export says which extra it needs, writing nothing."""
+    from test_concordance_data import run_blocked
+
+    config = _house(tmp_path)
+    rule = run_blocked(tmp_path, "rule", "500.1", "--edition", "maison", "--config", str(config))
+    assert rule.returncode == 0, rule.stderr
+    assert "A turn has five phases" in rule.stdout and "appariement" not in rule.stderr
+    (kb,) = (tmp_path / "cache").glob("kb-*.sqlite")
+    db = sqlite3.connect(kb)
+    assert db.execute("select value from parts where kind = 'history'").fetchone() == ("2010 maison",)
+    assert db.execute("select count(*) from history where from_edition = '2004'").fetchone()[0] > 500
+    assert db.execute("select count(*) from rules where edition = 'maison'").fetchone() == (2,)
+    target = tmp_path / "regles.sqlite"
+    export = run_blocked(tmp_path, "export", "--sqlite", str(target), "--config", str(config))
+    assert export.returncode == 2 and f"pip install '{DISTRIBUTION}[history]'" in export.stderr
+    assert not target.exists() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "cache", "house.txt", "judge.toml"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("scipy") is None,
+                    reason="extra history absent : pip install -e '.[test,history]'")
+def test_the_export_computes_the_history_the_knowledge_base_left_out(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    config = _house(tmp_path)
+    target = tmp_path / "regles.sqlite"
+    assert main(["--config", str(config), "export", "--sqlite", str(target)]) == 0
+    db = sqlite_utils.Database(target)
+    # every rule of the user's edition has its line (whatever the matcher made of it)
+    assert {r["to_number"] for r in db["history"].rows_where("to_edition = 'maison' and to_number is not null")} == {
+        "500", "500.1"}
+    assert db["history"].count_where("from_edition = '2004'") > 500  # the shipped pair too
