@@ -131,7 +131,8 @@ def test_static_search_opens_a_rule_number(site: Path, page: Any, query: str, ta
 
 def test_static_search_shows_the_glossary_entries_a_query_names(site: Path, page: Any) -> None:
     # « initiative » is First Strike in the FR↔EN glossary: each edition's Comprehensive Rules
-    # glossary entry is listed above the rules, linked to its place in the glossary page.
+    # glossary entry is listed after the rules (it never pushes a result down), linked to its
+    # place in the glossary page.
     page.goto((site / "search.html").as_uri() + "?q=initiative")
     section = page.locator("#glossary-results")
     section.wait_for()
@@ -141,6 +142,8 @@ def test_static_search_shows_the_glossary_entries_a_query_names(site: Path, page
     assert first.locator("a").inner_text() == "First Strike"
     assert "(édition 2004, texte anglais)" in first.inner_text()
     assert "—" in first.inner_text()
+    results, glossary = page.locator("#results li").first.bounding_box(), section.bounding_box()
+    assert results is not None and glossary is not None and results["y"] < glossary["y"]
     first.locator("a").click()
     page.wait_for_url("**/2004/glossaire.html#G-first-strike")
     assert "First Strike" in page.locator("#G-first-strike").inner_text()

@@ -60,5 +60,7 @@ def test_the_glossary_entries_a_query_names_are_listed_and_open(client: TestClie
         served = client.get(href.split("#")[0])
         assert served.status_code == 200 and f'id="{href.split("#")[1]}"' in served.text
     assert section.count("<li>") == len(expected)
+    # After the results: the rules keep a phone's first screen.
+    assert page.index('class="search-results"') < page.index('class="glossary-hits"')
     # A rule number is not a glossary query.
     assert 'class="glossary-hits"' not in client.get("/recherche", params={"q": "initiative 502"}).text
