@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import struct
 import zlib
@@ -74,40 +75,49 @@ def service_worker(first: list[str], rest: list[str], version: str) -> str:
 
 
 # ---------------------------------------------------------------------- icons
-def _inside_glyph(x: float, y: float) -> bool:
-    """The favicon's white « J » (viewBox 0 0 32 32): top bar, stem, the hook at the bottom."""
-    if 9 <= x <= 23 and 7 <= y <= 10:
-        return True
-    if 15 <= x <= 18 and 10 <= y <= 21:
-        return True
-    if 8 <= x <= 11 and 20 <= y <= 21:
-        return True
-    if y >= 21:
-        r2 = (x - 13) ** 2 + (y - 21) ** 2
-        return 4 <= r2 <= 25
-    return False
-
-
-def _inside_square(x: float, y: float, radius: float = 6.0) -> bool:
-    cx = min(max(x, radius), 32 - radius)
+def _spans(y: float, radius: float = 6.0) -> tuple[tuple[float, float] | None, list[tuple[float, float]]]:
+    """Row `y` of the favicon (viewBox 0 0 32 32): the rounded blue square's span of x, and the
+    spans of its white « J » (top bar, stem, the hook at the bottom)."""
     cy = min(max(y, radius), 32 - radius)
-    return (x - cx) ** 2 + (y - cy) ** 2 <= radius * radius
+    dy2 = (y - cy) ** 2
+    square = None if dy2 > radius * radius else (radius - math.sqrt(radius * radius - dy2),
+                                                  32 - radius + math.sqrt(radius * radius - dy2))
+    glyph = []
+    if 7 <= y <= 10:
+        glyph.append((9.0, 23.0))
+    if 10 <= y <= 21:
+        glyph.append((15.0, 18.0))
+    if 20 <= y <= 21:
+        glyph.append((8.0, 11.0))
+    if y >= 21 and (y - 21) ** 2 <= 25:  # the hook: a ring of radii 2 and 5 around (13, 21)
+        outer = math.sqrt(25 - (y - 21) ** 2)
+        inner = math.sqrt(4 - (y - 21) ** 2) if (y - 21) ** 2 < 4 else 0.0
+        glyph += [(13 - outer, 13 - inner), (13 + inner, 13 + outer)]
+    return square, glyph
 
 
 def icon_png(size: int) -> bytes:
-    """The book's icon as an RGBA PNG of `size`×`size` pixels."""
+    """The book's icon as an RGBA PNG of `size`×`size` pixels (pixel centres sampled, row by
+    row: each row's spans of colour computed, then painted)."""
     blue = bytes((0x1A, 0x4F, 0x8B, 255))
     white = bytes((255, 255, 255, 255))
-    clear = bytes((0, 0, 0, 0))
     scale = 32 / size
+
+    def pixels(span: tuple[float, float]) -> range:  # the pixels whose centre lies in the span
+        return range(max(0, math.ceil(span[0] / scale - 0.5)), min(size, math.floor(span[1] / scale - 0.5) + 1))
+
     rows = []
     for j in range(size):
-        y = (j + 0.5) * scale
-        row = bytearray(b"\x00")
-        for i in range(size):
-            x = (i + 0.5) * scale
-            row += (white if _inside_glyph(x, y) else blue) if _inside_square(x, y) else clear
-        rows.append(bytes(row))
+        square, glyph = _spans((j + 0.5) * scale)
+        row = bytearray(4 * size)  # transparent
+        if square is not None:
+            inside = pixels(square)
+            row[4 * inside.start:4 * inside.stop] = blue * len(inside)
+            for span in glyph:
+                stroke = range(max(inside.start, pixels(span).start), min(inside.stop, pixels(span).stop))
+                if stroke:
+                    row[4 * stroke.start:4 * stroke.stop] = white * len(stroke)
+        rows.append(b"\x00" + bytes(row))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
