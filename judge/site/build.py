@@ -565,14 +565,15 @@ _SIDE = re.compile(r"^\.(?P<name>.+)-(?:build|old)-(?:(?P<pid>\d+)-)?[a-z0-9_]{8
 _LEGACY_STALE_SECONDS = 3600
 
 
-def _inside(folder: Path, relative: str) -> Path:
-    """`folder / relative`, refused unless it lies inside `folder` (no absolute path, no `..`)."""
+def _inside(folder: Path, relative: str, resolved: Path) -> Path:
+    """`folder / relative`, refused unless it lies inside `folder` (no absolute path, no `..`;
+    `resolved`: the folder's real path, found once for a whole build)."""
     parts = relative.split("/")
     if (not relative or relative.startswith("/") or "\\" in relative or "\x00" in relative
             or any(part in ("", ".", "..") for part in parts)):
         raise SiteError(folder, f"chemin de page refusé : « {relative[:80]} » (hors du dossier du site)")
     target = folder / relative
-    if not target.resolve().is_relative_to(folder.resolve()):
+    if not target.resolve().is_relative_to(resolved):
         raise SiteError(folder, f"chemin de page refusé : « {relative[:80]} » (hors du dossier du site)")
     return target
 
@@ -587,8 +588,9 @@ def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None =
     say("Livre de règles : écriture des pages…")
     written: list[str] = []
     renderer = SiteRenderer(graph, checks_for=checks_for, env=make_environment(app_url=app_url))
+    resolved = folder.resolve()
     for relative, content in renderer.pages(base_url):
-        target = _inside(folder, relative)
+        target = _inside(folder, relative, resolved)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
         written.append(relative)

@@ -122,6 +122,7 @@ class HistoryViews:
         self.editions = chronological(graph)
         self._tables: dict[tuple[str, str], Concordance | None] = {}
         self._diffs: dict[tuple[str, str, str, str], tuple[DiffOp, ...]] = {}
+        self._grouped: dict[tuple[str, str], list[tuple[str, list[Pair], list[str], list[str]]]] = {}
 
     def table(self, older: str, newer: str) -> Concordance | None:
         """The concordance of two editions, None when they share no language."""
@@ -247,13 +248,16 @@ class HistoryViews:
 
     def _groups(self, older: str, newer: str) -> list[tuple[str, list[Pair], list[str], list[str]]]:
         """The changes by section, a long section cut into parts of `PAGE_ROWS` pairs (keys
-        `502`, `502-2`, …): each page stays small enough for a phone."""
-        out: list[tuple[str, list[Pair], list[str], list[str]]] = []
-        for key, pairs, removed, added in grouped(changes(self.graph, older, newer)):
-            out.append((key, pairs[:PAGE_ROWS], removed, added))
-            for part, start in enumerate(range(PAGE_ROWS, len(pairs), PAGE_ROWS), start=2):
-                out.append((f"{key}-{part}", pairs[start:start + PAGE_ROWS], [], []))
-        return out
+        `502`, `502-2`, …): each page stays small enough for a phone. Made once per pair of
+        editions (every changes page of a build reads them)."""
+        if (older, newer) not in self._grouped:
+            out: list[tuple[str, list[Pair], list[str], list[str]]] = []
+            for key, pairs, removed, added in grouped(changes(self.graph, older, newer)):
+                out.append((key, pairs[:PAGE_ROWS], removed, added))
+                for part, start in enumerate(range(PAGE_ROWS, len(pairs), PAGE_ROWS), start=2):
+                    out.append((f"{key}-{part}", pairs[start:start + PAGE_ROWS], [], []))
+            self._grouped[(older, newer)] = out
+        return self._grouped[(older, newer)]
 
     def change_keys(self, older: str, newer: str) -> tuple[str, ...]:
         """The group keys of the changes pages of two editions (one page each)."""
