@@ -76,23 +76,23 @@ class Flow(TurnActions):
             performed = self._state_based() or performed
         # combat damage dealt without the stack is why the step's priority comes after it
         dealt = ("damage.resolves",) if self.dealt else ()
-        here = (*why, *dealt, priority_concept_of(moment))
+        concept = priority_concept_of(moment)
+        here = (*why, *dealt, concept)
         self.arrival = self.base = self.step_why = here
         if moment.step == "cleanup" and self._cleanup_triggers(moment, why, performed):
             return
         if not entry.priority:
             self.note("Personne ne reçoit la priorité pendant cette étape : elle se termine "
-                      "une fois ses actions accomplies.", priority_concept_of(moment),
-                      "step.no_priority_ends")
-            self._advance((priority_concept_of(moment), "step.no_priority_ends"))
+                      "une fois ses actions accomplies.", concept, "step.no_priority_ends")
+            self._advance((concept, "step.no_priority_ends"))
             return
         self.holder = self.active
         if self.pending_attackers or self.pending_blockers:
             # the declaration is a turn-based action: the active player receives priority
             # after it (2004 308.1, 309.1; 2010 508.1, 509.1)
-            self.priority_pending = priority_concept_of(moment)
+            self.priority_pending = concept
             return
-        self.note(f"{self.active} reçoit la priorité.", priority_concept_of(moment))
+        self.note(f"{self.active} reçoit la priorité.", concept)
 
     def priority_note(self) -> None:
         """The active player receives priority once the step's declaration is made."""
