@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from coverage_support import untraced
 
 from judge.cache import cache_dir
 from judge.errors import JudgeError, UnknownEdition
@@ -301,12 +302,20 @@ def test_search_eval_set_beats_bm25_on_every_kind(graph) -> None:  # type: ignor
     module = _eval_module()
     cases = module.load_cases()
     assert len(cases) >= 350
-    ours = module.evaluate(module.ours(graph), cases)
-    baseline = module.evaluate(module.bm25_baseline(graph), cases)
-    initial = module.evaluate(module.ours(graph), [c for c in cases if c.origin == "initial"])
-    fresh = module.evaluate(module.ours(graph), [c for c in cases if c.origin == "fresh"])
-    assert initial.mrr >= 0.86, [(c.q, r) for c, r in initial.ranks if r != 1]
-    assert fresh.mrr >= 0.80 and fresh.hit3 >= 0.82, [(c.q, r) for c, r in fresh.ranks if r != 1]
+    with untraced():  # a measure of the ranking (the other tests cover the search's code)
+        ours = module.evaluate(module.ours(graph), cases)
+        baseline = module.evaluate(module.bm25_baseline(graph), cases)
+
+    def score(origin: str) -> tuple[float, float, list[tuple[str, int | None]]]:
+        ranks = [(c, r) for c, r in ours.ranks if c.origin == origin]
+        return (sum(1 / r for _, r in ranks if r) / len(ranks), sum(1 for _, r in ranks if r and r <= 3) / len(ranks),
+                [(c.q, r) for c, r in ranks if r != 1])
+
+    # Floors just under the figures reached (initial 0.920; fresh 0.889 / 0.922).
+    initial_mrr, _, initial_misses = score("initial")
+    fresh_mrr, fresh_hit3, fresh_misses = score("fresh")
+    assert initial_mrr >= 0.91, initial_misses
+    assert fresh_mrr >= 0.88 and fresh_hit3 >= 0.91, fresh_misses
     for kind in {c.kind for c in cases}:
         mine = sum(1 / r for c, r in ours.ranks if r and c.kind == kind)
         theirs = sum(1 / r for c, r in baseline.ranks if r and c.kind == kind)
