@@ -197,10 +197,11 @@ def cmd_checks(args: Arguments) -> int:
 
 
 def cmd_build(args: Arguments) -> int:
-    from judge.site.build import app_url, base_url, build_site
+    from judge.site.build import app_url, base_url, build_site, build_target
 
     base = base_url(args.base_url) if args.base_url is not None else None
     app = app_url(args.app_url) if args.app_url is not None else None
+    build_target(args.out)  # a refused folder is said at once, before the corpus is loaded
     index = build_site(_graph(args), args.out, base_url=base, app_url=app)
     pages = sum(1 for _ in index.parent.rglob("*.html"))
     print(f"Livre de règles écrit : {index} ({pages} pages)")

@@ -689,6 +689,24 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def build_target(out_dir: Path | str) -> Path:
+    """`out_dir` as an absolute path, refused (`SiteError`, nothing touched) unless `judge build`
+    may write there: missing, empty, or a previous build's; never the root, the current folder
+    or one of its parents. Cheap: `judge build` asks before it loads the corpus."""
+    import os
+
+    if not str(out_dir).strip():
+        raise JudgeError("--out : nom de dossier vide ; rien n'a été écrit ni supprimé")
+    out = Path(os.path.abspath(out_dir))
+    if out.parent == out or not out.name or out.name in (".", ".."):
+        raise _refuse(out, "c'est la racine du système de fichiers")
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if cwd == out or cwd.is_relative_to(out) or cwd.is_relative_to(Path(os.path.realpath(out))):
+        raise _refuse(out, "c'est le dossier courant ou l'un de ses parents")
+    _check_owned(out)
+    return out
+
+
 def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor | None = None,
                base_url: str | None = None, app_url: str | None = None) -> Path:
     """Build into a temporary folder beside `out_dir`, then swap it in; returns index.html's path.
@@ -701,15 +719,7 @@ def build_site(graph: RuleGraph, out_dir: Path | str, *, checks_for: ChecksFor |
     """
     import os
 
-    if not str(out_dir).strip():
-        raise JudgeError("--out : nom de dossier vide ; rien n'a été écrit ni supprimé")
-    out = Path(os.path.abspath(out_dir))
-    if out.parent == out or not out.name or out.name in (".", ".."):
-        raise _refuse(out, "c'est la racine du système de fichiers")
-    cwd = Path(os.path.realpath(os.getcwd()))
-    if cwd == out or cwd.is_relative_to(out) or cwd.is_relative_to(Path(os.path.realpath(out))):
-        raise _refuse(out, "c'est le dossier courant ou l'un de ses parents")
-    _check_owned(out)
+    out = build_target(out_dir)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale(out)

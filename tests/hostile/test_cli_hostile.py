@@ -58,7 +58,10 @@ def test_build_next_to_the_users_notes_keeps_them_and_refuses(tmp_path: Path) ->
     out = tmp_path / "projet" / "livre"
     out.mkdir(parents=True)
     (out / "notes.txt").write_text("mes notes")
-    refused(judge("build", "--out", str(out), cwd=tmp_path), str(out), "rien n'a été supprimé")
+    # Said at once, from an empty cache too: the folder is refused before the corpus is read.
+    result = judge("build", "--out", str(out), cwd=tmp_path, env={"JUDGE_CACHE_DIR": str(tmp_path / "cache")})
+    refused(result, str(out), "rien n'a été supprimé")
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
     assert (out / "notes.txt").read_text() == "mes notes"
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
