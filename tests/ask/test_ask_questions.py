@@ -17,7 +17,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from coverage_support import untraced
 
 from judge.ask.answer import ask
 
@@ -36,8 +35,7 @@ QUESTIONS = evaluation.load_questions()
 RIGHT_FLOOR = 0.94
 @pytest.fixture(scope="module")
 def graded():  # type: ignore[no-untyped-def]
-    with untraced():  # a measure of the answers (tests/ask/test_ask.py covers the reader)
-        return evaluate(QUESTIONS)
+    return evaluate(QUESTIONS)
 
 
 def test_the_set_is_as_written() -> None:
