@@ -16,18 +16,15 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from judge.checks.report import check, report_json  # noqa: E402
-from judge.corpus.loader import load_graph  # noqa: E402
-from judge.game.situation import load_situation  # noqa: E402
 
 CEILING = 2.0  # seconds, for 10,000 situations loaded and checked (issue 23)
 
 
-def situation_texts() -> list[str]:
+def situation_texts(root: Path = ROOT) -> list[str]:
+    """The situations of `root`'s tests/situations (not derived/), as JSON texts without their
+    expectations (bench/count_checks.py reads those of each tree it counts)."""
     texts = []
-    for path in sorted(p for p in (ROOT / "tests" / "situations").iterdir() if p.is_file()):
+    for path in sorted(p for p in (root / "tests" / "situations").iterdir() if p.is_file()):
         raw = path.read_text(encoding="utf-8")
         data = tomllib.loads(raw) if path.suffix == ".toml" else json.loads(raw)
         data.pop("expect", None)
@@ -36,6 +33,11 @@ def situation_texts() -> list[str]:
 
 
 def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    from judge.checks.report import check, report_json
+    from judge.corpus.loader import load_graph
+    from judge.game.situation import load_situation
+
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     graph = load_graph()
     texts = situation_texts()

@@ -14,35 +14,25 @@ instructions of the pass and the callgrind file, for `callgrind_annotate`.
 from __future__ import annotations
 
 import functools
-import json
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
 
 MODES = ("full", "check", "replays", "plain")
 
 
-def _texts(root: Path) -> list[str]:
-    texts = []
-    for path in sorted(p for p in (root / "tests" / "situations").iterdir() if p.is_file()):
-        raw = path.read_text(encoding="utf-8")
-        data = tomllib.loads(raw) if path.suffix == ".toml" else json.loads(raw)
-        data.pop("expect", None)
-        texts.append(json.dumps(data))
-    return texts
-
-
 def _measured(root: Path, mode: str) -> None:
     """In the child process under callgrind: warm up, then the measured pass."""
     sys.path.insert(0, str(root))
+    from bench_checks import situation_texts  # beside this script (sys.path[0])
+
     from judge.checks.report import check, report_json
     from judge.corpus.loader import load_graph
     from judge.game.situation import load_situation
 
     graph = load_graph()
-    texts = _texts(root)
+    texts = situation_texts(root)
     loaded = [load_situation(text, fmt="json") for text in texts]
     if mode == "replays":
         loaded = [s for s in loaded if s.events]

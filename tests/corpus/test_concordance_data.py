@@ -72,12 +72,19 @@ def test_history_and_diff_of_the_embedded_editions_need_no_matcher(tmp_path: Pat
     assert not list((tmp_path / "cache").glob("concordance-*"))  # read from rules/, nothing computed
 
 
-def test_a_concordance_to_compute_without_the_matcher_names_the_extra(tmp_path: Path) -> None:
+def house_config(tmp_path: Path) -> Path:
+    """A user's configuration with an edition released after 2010, in English (its concordance
+    with the embedded editions is not shipped: it is to compute)."""
     text = tmp_path / "house.txt"
     text.write_text("500. Turn Structure\n\n500.1. A turn has five phases (see rule 505).\n", encoding="utf-8")
     config = tmp_path / "judge.toml"
     config.write_text('[[edition]]\nid = "maison"\nlabel = "Règles maison"\nreleased = "2011-01-01"\n'
                       '[[edition.text]]\nlanguage = "en"\nfiles = ["house.txt"]\n', encoding="utf-8")
+    return config
+
+
+def test_a_concordance_to_compute_without_the_matcher_names_the_extra(tmp_path: Path) -> None:
+    config = house_config(tmp_path)
     result = run_blocked(tmp_path, "diff", "2010", "maison", "--config", str(config))
     assert result.returncode == 2 and result.stdout == ""
     assert f"pip install '{DISTRIBUTION}[history]'" in result.stderr

@@ -139,22 +139,12 @@ def test_without_a_writable_cache_the_export_is_made_from_the_graph(tmp_path: Pa
     assert found.execute("pragma user_version").fetchone() == (1,)
 
 
-def _house(tmp_path: Path) -> Path:
-    """A user's configuration with an edition released after 2010, in English."""
-    text = tmp_path / "house.txt"
-    text.write_text("500. Turn Structure\n\n500.1. A turn has five phases (see rule 505).\n", encoding="utf-8")
-    config = tmp_path / "judge.toml"
-    config.write_text('[[edition]]\nid = "maison"\nlabel = "Règles maison"\nreleased = "2011-01-01"\n'
-                      '[[edition.text]]\nlanguage = "en"\nfiles = ["house.txt"]\n', encoding="utf-8")
-    return config
-
-
 def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(tmp_path: Path) -> None:
     """The knowledge base's history leaves out a pair whose concordance is to compute: `judge
     rule` works without the matcher, and the export says which extra it needs, writing nothing."""
-    from test_concordance_data import run_blocked
+    from test_concordance_data import house_config, run_blocked
 
-    config = _house(tmp_path)
+    config = house_config(tmp_path)
     rule = run_blocked(tmp_path, "rule", "500.1", "--edition", "maison", "--config", str(config))
     assert rule.returncode == 0, rule.stderr
     assert "A turn has five phases" in rule.stdout and "appariement" not in rule.stderr
@@ -174,8 +164,10 @@ def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(
                     reason="extra history absent : pip install -e '.[test,history]'")
 def test_the_export_computes_the_history_the_knowledge_base_left_out(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_concordance_data import house_config
+
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
-    config = _house(tmp_path)
+    config = house_config(tmp_path)
     target = tmp_path / "regles.sqlite"
     assert main(["--config", str(config), "export", "--sqlite", str(target)]) == 0
     db = sqlite_utils.Database(target)
