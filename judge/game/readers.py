@@ -82,8 +82,8 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
 
 def uniqueness(table: Mapping[str, object], path: str
                ) -> tuple[tuple[str, ...], str | None, int | None]:
-    """A creature's or permanent's `supertypes`, `card_name` and `timestamp` (the legend and
-    world rules)."""
+    """A permanent's `supertypes`, `card_name` and `timestamp` (the legend and world rules);
+    a creature's are read by the same readers, key by key (`situation._CREATURE_READERS`)."""
     supertypes = read_items(table.get("supertypes", []), join_path(path, "supertypes"), supertype)
     card_name = table.get("card_name")
     stamp = table.get("timestamp")
