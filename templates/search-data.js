@@ -295,16 +295,40 @@
   // Has the current run missed a chunk (its result will not be used)?
   function incomplete() { return missing.size > 0; }
 
+  // The chunks of a language's terms that hold the words beginning with `prefix`: their ids,
+  // or null when there are more than `most`.
+  function prefixChunks(language, prefix, most) {
+    var series = "t." + language, firsts = manifest().chunks[series], ids = [];
+    var low = Math.max(0, bisectRight(firsts, prefix) - 1), high = bisectRight(firsts, prefix + "\uffff") - 1;
+    if (high - low + 1 > most) return null;
+    for (var at = low; at <= high; at++) ids.push(series + "." + at);
+    return ids;
+  }
+
   // A run that misses chunks (and will be run again) asks as well for the term chunks of the
   // words beginning with `prefix` that are not loaded (at most `most` chunks): loaded in the
-  // same round as the missing ones, for what the next run will read (a result's extract).
+  // same round as the missing ones, for what the next run will read (a result's extract, the
+  // word being typed).
   function wantPrefix(language, prefix, most) {
-    var series = "t." + language, firsts = manifest().chunks[series];
-    var low = Math.max(0, bisectRight(firsts, prefix) - 1), high = bisectRight(firsts, prefix + "\uffff") - 1;
-    if (high - low + 1 > most) return;
-    for (var at = low; at <= high; at++) {
-      if (!Object.prototype.hasOwnProperty.call(loaded, series + "." + at)) missing.add(series + "." + at);
-    }
+    (prefixChunks(language, prefix, most) || []).forEach(function (id) {
+      if (!Object.prototype.hasOwnProperty.call(loaded, id)) missing.add(id);
+    });
+  }
+
+  // The words beginning with `prefix` that begin a FR↔EN name (`firsts`), read in the chunks
+  // of the `glossary_host` terms that hold such words: [] when none or when more than `most`
+  // chunks would be read, null when one is missing.
+  function nameStarts(prefix, most) {
+    var ids = prefixChunks(manifest().glossary_host, prefix, most), out = [];
+    if (ids === null) return [];
+    var found = ids.map(chunk);
+    if (found.indexOf(null) >= 0) return null;
+    found.forEach(function (words) {
+      Object.keys(words).forEach(function (word) {
+        if (word.startsWith(prefix) && words[word].n && words[word].n[0].length) out.push(word);
+      });
+    });
+    return out;
   }
 
   // The chunks every query reads (each language's documents and field lengths) are in the
@@ -314,7 +338,7 @@
   global.judgeSearchData = {
     manifest: manifest, term: term, lengths: lengths, documents: documents, card: card, cardId: cardId,
     initials: initials, real: real, entriesWith: entriesWith, entry: entry,
-    glossary: { firsts: firsts, names: names, terminology: terminology }, notionsNamed: notionsNamed,
+    glossary: { firsts: firsts, names: names, terminology: terminology }, notionsNamed: notionsNamed, nameStarts: nameStarts,
     load: load, prefetch: prefetch, complete: complete, incomplete: incomplete, wantPrefix: wantPrefix, aside: aside,
   };
 })(typeof window !== "undefined" ? window : globalThis);

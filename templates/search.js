@@ -578,7 +578,8 @@
         marks[language] = new Set(Array.from(askedWords).map(function (w) { return stem(p, language, w); }));
       }
     });
-    if (options.ahead) {  // a query being typed (`ahead`): its ranking's chunks and its extracts', no card
+    if (options.ahead) {  // a query being typed (`ahead`): its ranking's chunks, its first cards and their extracts'
+      ready.forEach(function (h) { D.card(h[0].language, h[0].docnum); });
       Object.keys(marks).forEach(function (language) {
         marks[language].forEach(function (s) { if (!s.startsWith(UNKNOWN) && s) D.wantPrefix(language, s, 3); });
       });
@@ -734,15 +735,56 @@
     show(doc, query);
   }
 
-  // While a query is typed in the page's box, the chunks its ranking reads are fetched (the
-  // search is run, nothing drawn, no card): at Enter, most of the answer is there. Run for the
-  // words typed so far at each space, and for the whole text after a pause.
-  var TYPING_PAUSE = 400, pause = null, asked = "";
+  // While a query is typed in the page's box, what it will read is fetched (the search is run,
+  // nothing drawn): the chunks of its ranking, its first result's card and that card's extract:
+  // at Enter, the answer is there. Run for the words typed so far at each key (once per text)
+  // and for the whole text after a pause; for the word being typed, at each key: the chunks of
+  // the words it may become, and the query it will likely be (`guess`).
+  var TYPING_PAUSE = 400, PREFIX_CHUNKS = 2, pause = null, asked = new Set();
+  var LAST_WORD = new RegExp("(?:" + TERM_WORD.source + ")$", "u");
   function ahead(query) {
     query = query.trim();
-    if (!query || query === asked || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
-    asked = query;
-    search(query, PAGE_HITS, { ahead: true }).catch(function () {});
+    if (!query || asked.has(query) || (global.judgeRuleQuery && global.judgeRuleQuery(query))) return;
+    asked.add(query);
+    search(query, PAGE_HITS, { ahead: true, first: FIRST_DRAWN }).catch(function () { asked.delete(query); });
+  }
+
+  // While a query is typed, the query it will likely be, its last word being typed (null when
+  // not known): the words before it begin FR↔EN names (the names begun by the most of them)
+  // whose next word begins with it: their rest as far as they agree (at least that next word);
+  // or, none of them, the one word it may become that begins a name. Meanwhile, the chunks of
+  // the terms it may become (in every language) are asked for.
+  function guess(text) {
+    var p = prepare(D.manifest()), typed = LAST_WORD.exec(text), rests = [];
+    var before = typed ? text.slice(0, typed.index) : text, part = typed ? fold(typed[0]) : "";
+    if (part) p.languages.forEach(function (language) { D.wantPrefix(language, part, PREFIX_CHUNKS); });
+    var words = (fold(before).match(TERM_WORD) || []).map(singular);
+    words.some(function (_, i) {  // the names begun by the words from the i-th on
+      var n = words.length - i;
+      (p.firsts.get(words[i]) || []).forEach(function (k) {
+        if (k.length <= n || !k[n].startsWith(part)) return;
+        for (var j = 1; j < n; j++) if (k[j] !== words[i + j]) return;
+        rests.push(k.slice(n));
+      });
+      return rests.length > 0;
+    });
+    if (rests.length) {  // they agree on their first `same` words
+      var same = 0;
+      while (rests.every(function (r) { return same < r.length && r[same] === rests[0][same]; })) same++;
+      return same ? before + rests[0].slice(0, same).join(" ") : null;
+    }
+    var starts = part ? D.nameStarts(part, PREFIX_CHUNKS) || [] : [];
+    return starts.length === 1 ? before + starts[0] : null;
+  }
+
+  function typing(text) {
+    var typed = LAST_WORD.exec(text);
+    ahead(typed ? text.slice(0, typed.index) : text);
+    if ((typed && DIGIT.test(typed[0])) || !text.trim() || !D.manifest()) return;  // a number begins no name
+    // `guess` computes nothing a search keeps: nothing to forget when it misses a chunk.
+    D.complete(function () { return guess(text); }, function () {}).then(function (found) {
+      if (found) ahead(found);
+    }).catch(function () {});
   }
 
   function listen(doc) {
@@ -751,7 +793,7 @@
       box.addEventListener("input", function () {
         var text = box.value;
         clearTimeout(pause);
-        if (/\s$/.test(text)) ahead(text);
+        typing(text);
         pause = setTimeout(function () { ahead(box.value); }, TYPING_PAUSE);
       });
       form.addEventListener("submit", function (event) {

@@ -244,3 +244,24 @@ def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site:
     data = json.loads(manifest.split("\n", 1)[0].split("=", 1)[1].rstrip(";"))
     assert data["glossary"] and all(len(term) == 4 for term in data["glossary"])
     assert len(json.dumps(data["glossary"])) < 2000
+
+
+def test_a_name_being_typed_fetches_what_its_query_reads_before_enter(site: Path, plain: Any) -> None:
+    """The word being typed: while « blessures de c » is typed, the query of the FR↔EN name it
+    may complete (« blessures de combat », whose notion's other names bring « étape » and
+    « step ») is searched ahead, nothing drawn: the whole query then runs to its first result
+    without a request (its ranking's chunks and its first card were fetched during the typing)."""
+    fetched: list[str] = []
+    plain.on("request", lambda r: fetched.append(r.url) if "/search/" in r.url else None)
+    with static_server(site) as url:
+        plain.goto(f"{url}/search.html?q=phase de combat")
+        plain.locator("#results li").first.wait_for()
+        plain.wait_for_load_state("networkidle")
+        plain.fill("#q", "")
+        plain.type("#q", "blessures de c", delay=60)
+        plain.wait_for_load_state("networkidle")
+        assert plain.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
+        before = len(fetched)
+        first = plain.evaluate("judgeSearchRun('blessures de combat', 20, {first: 1}).then(f => f.results.map(r => r.number))")
+        assert first == ["310"]
+        assert not [u for u in fetched[before:] if "/search/t." in u or "/search/c." in u], fetched[before:]
