@@ -5,11 +5,14 @@ grammar's terminal for it, or one of the word tokens the grammar declares: NAME 
 word the grammar does not know, a card's name), PT (« 3/3 »), YEAR, INT, MANA_SYMBOLS
 (« RRR »), OF_PLAYER (« de » before a player) or WORD. A word only `_filler` names is skipped. Earley
 reads the words; any word may also be read as WORD (`unknown`, the lowest priority), so a
-reading always comes back, with the words not understood.
+reading always comes back, with the words not understood. Earley predicts, at every word, the
+rules that could start there: only the rules whose words are all in the question are offered
+(`_Needs`), the others could never be read.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}|\{[wubrgc0-9]\}")
 _PLAYER_STARTS = {"adversaire", "joueur"}
 _PLAYER_OWNERS = {"mon", "son", "ton", "votre"}
 _ARTICLES = {"le", "la", "l"}
+_ANY = "WORD"  # the terminal any word matches (`unknown`)
 
 
 class _WordLexer(Lexer):
@@ -75,7 +79,7 @@ class _WordLexer(Lexer):
 def _match(term: Any, token: Token) -> bool:
     """Earley's terminal test: a word is its own terminal, and any word may be WORD (an
     unknown word, the lowest priority: the reading with the fewest unknown words wins)."""
-    return bool(term.name == token.type or term.name == "WORD")
+    return bool(term.name == token.type or term.name == _ANY)
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +93,73 @@ def parser() -> Lark:
     _WordLexer.skipped = skipped
     return lark
 
+
+@dataclass(frozen=True, slots=True)
+class _Needs:
+    """What each rule of the compiled grammar needs to be read: the word tokens (terminals) in
+    it and the rules (non-terminals) in it."""
+
+    rules: tuple[tuple[Any, frozenset[str], frozenset[Any]], ...]
+
+    def readable(self, kinds: frozenset[str]) -> set[int]:
+        """The rules (by `id`) that a question with these word tokens could read: all their
+        terminals among them (WORD matches any word: `_match`), all their non-terminals readable."""
+        kinds = kinds | {_ANY}
+        waiting = [(rule, inner) for rule, terms, inner in self.rules if terms <= kinds]
+        known: set[Any] = set()
+        kept: set[int] = set()
+        grown = True
+        while grown:
+            grown, rest = False, []
+            for rule, inner in waiting:
+                if inner <= known:
+                    kept.add(id(rule))
+                    grown = grown or rule.origin not in known
+                    known.add(rule.origin)
+                else:
+                    rest.append((rule, inner))
+            waiting = rest
+        return kept
+
+
+@lru_cache(maxsize=1)
+def _needs() -> _Needs:
+    rules = parser().parser.parser.parser_conf.rules
+    return _Needs(tuple((rule, frozenset(s.name for s in rule.expansion if s.is_term),
+                         frozenset(s for s in rule.expansion if not s.is_term)) for rule in rules))
+
+
+class _Predictions(dict[Any, list[Any]]):
+    """Earley's predictions (each non-terminal: the rules it may start with, closed) limited to
+    the readable rules, filtered when first asked."""
+
+    def __init__(self, full: dict[Any, list[Any]], kept: set[int]) -> None:
+        super().__init__()
+        self.full, self.kept = full, kept
+
+    def __missing__(self, symbol: Any) -> list[Any]:
+        rules = [rule for rule in self.full[symbol] if id(rule) in self.kept]
+        self[symbol] = rules
+        return rules
+
+
+def _parse(text: str) -> Tree[Token]:
+    """Earley over the question's words, predicting only the rules it could read.
+
+    A rule that names a word token the question does not have can never be completed, so no
+    reading uses it: left out of the predictions, it is no longer tried at every word (Earley
+    offers every rule that may start a part at every word, and most need words the question
+    does not have). The readings, and the one chosen, are the same.
+    """
+    lark = parser()
+    kinds = frozenset(token.type for token in _WordLexer.lex(_WordLexer, text))  # type: ignore[arg-type]
+    front = copy.copy(lark.parser)
+    earley = copy.copy(front.parser)
+    earley.predictions = _Predictions(earley.predictions, _needs().readable(kinds))
+    front.parser = earley
+    tree: Tree[Token] = front.parse(text)
+    return tree
+
 # ---------------------------------------------------------------------- grammar preparation
 _GRAMMAR_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"i?|/(?:[^/\\]|\\.)+/|->|[A-Za-z_][A-Za-z_0-9.\-]*|[()|?*+]|\S')
 _RULE_HEAD = re.compile(r"[?!]?[a-z_][a-z_0-9]*(\.-?\d+)?")
@@ -97,10 +168,12 @@ _RULE_HEAD = re.compile(r"[?!]?[a-z_][a-z_0-9]*(\.-?\d+)?")
 def prepare(text: str) -> tuple[str, frozenset[str]]:
     """The grammar as Earley reads it fast, and the words the reader skips.
 
-    Written with groups and optional items, a rule would be expanded by Lark into every
-    combination of them (Earley then predicts each one at every word): each group and each
-    optional item becomes a rule of its own instead. The words only `_filler` names are
-    taken out of it: the reader skips them.
+    Written with groups, a rule would be expanded by Lark into every combination of their
+    alternatives (Earley then predicts each one at every word): each group becomes a rule of
+    its own instead. An optional item stays one (Lark writes the rule with and without it): as
+    a rule of its own it would be read empty at every word, and each empty reading looks back
+    over all the items of the word. The words only `_filler` names are taken out of it: the
+    reader skips them.
     """
     rules: list[str] = []
     for line in text.split("\n"):
@@ -138,7 +211,7 @@ def prepare(text: str) -> tuple[str, frozenset[str]]:
             else:
                 item, i = tokens[i], i + 1
             if i < len(tokens) and tokens[i] in ("?", "*", "+"):
-                item = new(item + "?") if tokens[i] == "?" else item + tokens[i]
+                item += tokens[i]
                 i += 1
             items.append(item)
         return " ".join(items)
@@ -224,7 +297,7 @@ def read(question: str) -> Reading:
     if not words:
         return Reading(words=words, tree=None, unknown=())
     try:
-        tree = parser().parse(" ".join(_marked(words)))
+        tree = _parse(" ".join(_marked(words)))
     except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
         return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words))
     marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
