@@ -16,6 +16,10 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+# How long a test waits for the service worker's work (storing the book's pages, an update):
+# a bound against a hung test, not a speed — on a loaded machine (CI beside other jobs) the
+# worker's install took over a minute.
+WORKER_WAIT_MS = 600_000
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 BROWSER_MARKS = [

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER_MARKS, PHONE, new_tab, static_server
+from browser_support import BROWSER_MARKS, PHONE, WORKER_WAIT_MS, new_tab, static_server
 
 pytestmark = BROWSER_MARKS
 
@@ -29,8 +29,8 @@ def plain(browser: Any) -> Iterator[Any]:
 
 
 def _wait_stored(page: Any) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
-    page.wait_for_function(STORED, timeout=120_000)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=WORKER_WAIT_MS)
+    page.wait_for_function(STORED, timeout=WORKER_WAIT_MS)
 
 
 @pytest.mark.parametrize("where", ["root", "base-url"])
@@ -68,7 +68,7 @@ def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
 def test_filling_resumes_after_the_network_drops(site: Path, phone: Any) -> None:
     with static_server(site) as url:
         phone.goto(url + "/2004/300.html")
-        phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=60_000)
+        phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=WORKER_WAIT_MS)
         # Installed: the first-language pages and the index are there before anything else.
         phone.context.set_offline(True)
         phone.goto(url + "/2004/311.html")
@@ -78,7 +78,7 @@ def test_filling_resumes_after_the_network_drops(site: Path, phone: Any) -> None
         phone.context.set_offline(False)
         # Any page that opens asks the worker to go on, until the whole book is stored.
         phone.goto(url + "/index.html")
-        phone.wait_for_function(STORED, timeout=120_000)
+        phone.wait_for_function(STORED, timeout=WORKER_WAIT_MS)
         phone.context.set_offline(True)
         phone.goto(url + "/2004/glossaire.html")
         assert phone.locator("dl.glossary dt").count() > 100
@@ -101,13 +101,13 @@ def test_a_new_build_replaces_the_old_cache_when_asked(site: Path, phone: Any, t
         index.write_text(index.read_text(encoding="utf-8").replace("Règles complètes de Magic", "Règles du jour"),
                          encoding="utf-8")
         phone.reload()
-        phone.locator("#book-update").wait_for(timeout=60_000)
+        phone.locator("#book-update").wait_for(timeout=WORKER_WAIT_MS)
         # Until asked, the page stays on the build it came from.
         assert "Règles du jour" not in phone.locator("h1").inner_text()
         phone.locator("#book-update button").click()
-        phone.wait_for_function("document.querySelector('h1').textContent.includes('Règles du jour')", timeout=60_000)
+        phone.wait_for_function("document.querySelector('h1').textContent.includes('Règles du jour')", timeout=WORKER_WAIT_MS)
         phone.wait_for_function("caches.keys().then(k => k.length === 1 && k[0] === 'judge-' + '0'.repeat(16))",
-                                timeout=60_000)
+                                timeout=WORKER_WAIT_MS)
 
 
 def test_file_url_registers_no_worker_and_still_searches(site: Path, phone: Any) -> None:
