@@ -136,14 +136,18 @@ def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model
     return tuple(entries)
 
 
+# The question every report answers (a frozen value: one for all reports).
+_WHERE = Question(ask="where")
+
+
 def check(graph: RuleSource, situation: Situation) -> CheckReport:
     """Answer every question of a situation (`where` when it asks none)."""
     ctx, entries = context(graph, situation)
-    questions = situation.questions or (Question(ask="where"),)
+    questions = situation.questions or (_WHERE,)
     answers = tuple(answer(registered(question.ask), ctx, question) for question in questions)
     # `where` takes no parameter: when it was asked, its answer is the report's
     asked = next((item for item in answers if item.ask == "where"), None)
-    where = (asked or answer(registered("where"), ctx, Question(ask="where"))).value
+    where = (asked or answer(registered("where"), ctx, _WHERE)).value
     assert isinstance(where, dict)
     return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
                        context=ctx, ended=ctx.ended, entries=entries)

@@ -39,9 +39,10 @@ def check_keys(table: Mapping[str, object], path: str, allowed: tuple[str, ...])
 def read_string(value: object, path: str) -> str:
     if not isinstance(value, str):
         raise SituationError(path, "une chaîne est attendue")
-    if not value.strip():
+    text = value.strip()
+    if not text:
         raise SituationError(path, "une chaîne non vide est attendue")
-    return value.strip()
+    return text
 
 
 def read_bool(value: object, path: str) -> bool:
@@ -66,7 +67,7 @@ def read_list(value: object, path: str) -> list[object]:
 
 def read_items(value: object, path: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
     items = read_list(value, path)
-    return tuple(read(item, f"{path}[{i}]") for i, item in enumerate(items)) if items else ()
+    return tuple([read(item, f"{path}[{i}]") for i, item in enumerate(items)]) if items else ()
 
 
 def read_slug(value: object, path: str, aliases: Mapping[str, str], what: str) -> str:

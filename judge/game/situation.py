@@ -182,12 +182,14 @@ def _check_lengths(top: Mapping[str, object]) -> None:
     """The caps of `judge.inputs` on the lists a check replays (before anything is built)."""
     from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
 
-    caps = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
-            "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
     own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
+    smallest = min(MAX_EXTRA_STEPS, MAX_EXTRA_PHASES, MAX_TRIGGERS, MAX_LIST_ITEMS)
     for key, value in top.items():
-        cap = caps.get(key, MAX_LIST_ITEMS)
-        if isinstance(value, list) and len(value) > cap and key not in own:
+        if not isinstance(value, list) or len(value) <= smallest:
+            continue
+        cap = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
+               "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}.get(key, MAX_LIST_ITEMS)
+        if len(value) > cap and key not in own:
             raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
 
@@ -559,7 +561,8 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     check_keys(table, path, CREATURE_KEYS)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
-    fields = {key: _CREATURE_READERS[key](item, join_path(path, key))
+    at = f"{path}." if path else ""
+    fields = {key: _CREATURE_READERS[key](item, at + key)
               for key, item in table.items()
               if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
     controller = (read_player(table["controller"], join_path(path, "controller"), players)

@@ -71,6 +71,7 @@ class TurnState:
         self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
         self.priority_pending: str | None = None  # priority to note once the declaration is made
         self.first_turn = first_turn_skip(model, situation)
+        self.plans: dict[tuple[bool, bool, int], tuple[PlannedStep, ...]] = {}  # `_plan`'s
 
     def note(self, what: str, *concepts: str, event: int | None = None) -> None:
         self.trail.append(TrailEntry(event=event, what=what, phase=self.moment.phase,
@@ -78,10 +79,16 @@ class TurnState:
                                      concepts=concepts))
 
     def _plan(self) -> tuple[PlannedStep, ...]:
-        return plan_turn(self.model.layout, skip=self.skip,
-                         no_attackers=bool(self.no_attackers), two_damage_steps=self.two,
-                         cleanup_repeats=self.cleanups, extra_phases=self.start.extra_phases,
-                         extra_steps=self.start.extra_steps, first_turn_skip=self.first_turn)
+        """The turn plan as it stands: only whether anyone attacked, whether there are two
+        combat damage steps and how many cleanup steps were added change during a replay."""
+        key = (bool(self.no_attackers), self.two, self.cleanups)
+        plan = self.plans.get(key)
+        if plan is None:
+            plan = self.plans[key] = plan_turn(
+                self.model.layout, skip=self.skip, no_attackers=key[0], two_damage_steps=self.two,
+                cleanup_repeats=self.cleanups, extra_phases=self.start.extra_phases,
+                extra_steps=self.start.extra_steps, first_turn_skip=self.first_turn)
+        return plan
 
     def snapshot(self) -> Situation:
         return replace(
