@@ -38,15 +38,25 @@ _in_helper = False  # set in a helper: it starts none of its own (one helper, on
 
 def available() -> bool:
     """True when a helper can be forked and would run on a core of its own."""
-    if _in_helper or not hasattr(os, "fork") or threading.active_count() != 1:
+    if _in_helper or not hasattr(os, "fork") or _threads() != 1:
         return False
-    if threading.current_thread() is not threading.main_thread():
-        return False
+    return threading.current_thread() is threading.main_thread() and _cores() >= 2
+
+
+def _threads() -> int:
+    """The threads of this process, those that Python did not start included (Linux's
+    `/proc`; elsewhere, Python's own)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return cores >= 2
+        return os.cpu_count() or 1
 
 
 class Helper:

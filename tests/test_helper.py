@@ -19,7 +19,14 @@ import pytest
 from judge import helper
 
 JUDGE = str(Path(sys.executable).with_name("judge"))
-needs_helper = pytest.mark.skipif(not helper.available(), reason="no second core (or no fork) here")
+needs_cores = pytest.mark.skipif(not hasattr(os, "fork") or helper._cores() < 2, reason="no second core (or no fork)")
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Helpers started from this process although a test runner may have a thread of its own
+    here (pytest-xdist's): these tests fork all the same."""
+    monkeypatch.setattr(helper, "_threads", lambda: 1)
 
 
 def _gone(pid: int) -> bool:
@@ -31,7 +38,8 @@ def _gone(pid: int) -> bool:
     return False
 
 
-@needs_helper
+@needs_cores
+@pytest.mark.usefixtures("forking")
 def test_a_helper_does_its_task_and_is_reaped(tmp_path: Path) -> None:
     child = helper.start(lambda: (tmp_path / "done").write_text("yes"))
     assert child is not None
@@ -40,7 +48,8 @@ def test_a_helper_does_its_task_and_is_reaped(tmp_path: Path) -> None:
     assert _gone(pid)
 
 
-@needs_helper
+@needs_cores
+@pytest.mark.usefixtures("forking")
 def test_a_failed_task_says_so() -> None:
     def fail() -> None:
         raise OSError("disque plein")
@@ -49,7 +58,8 @@ def test_a_failed_task_says_so() -> None:
     assert child is not None and child.wait() is False
 
 
-@needs_helper
+@needs_cores
+@pytest.mark.usefixtures("forking")
 def test_a_stopped_helper_runs_its_cleanup_and_leaves_no_zombie(tmp_path: Path) -> None:
     started, cleaned = tmp_path / "started", tmp_path / "cleaned"
 
@@ -71,8 +81,9 @@ def test_a_stopped_helper_runs_its_cleanup_and_leaves_no_zombie(tmp_path: Path) 
     assert child.wait() is False
 
 
-@needs_helper
-def test_no_helper_from_a_helper_or_beside_other_threads(tmp_path: Path) -> None:
+@needs_cores
+@pytest.mark.usefixtures("forking")
+def test_no_helper_from_a_helper_or_beside_other_threads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     child = helper.start(lambda: (tmp_path / "nested").write_text(repr(helper.available())))
     assert child is not None and child.wait()
     assert (tmp_path / "nested").read_text() == "False"
@@ -80,13 +91,15 @@ def test_no_helper_from_a_helper_or_beside_other_threads(tmp_path: Path) -> None
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
+        monkeypatch.undo()  # the threads counted again: there is one more now
         assert helper.start(lambda: None) is None
     finally:
         stop.set()
         other.join()
 
 
-@needs_helper
+@needs_cores
+@pytest.mark.usefixtures("forking")
 def test_two_processes_build_the_index_one_builds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The index built with a helper (a second segment) and without: the same export (terms,
     document numbers, frequencies, positions, lengths, cards) and the same answers."""
@@ -105,6 +118,8 @@ def test_two_processes_build_the_index_one_builds(monkeypatch: pytest.MonkeyPatc
         folder = tmp_path / f"cache-{shared}" / index_name(graph.editions)[0]
         segments = {name.split("_")[0] for name in os.listdir(folder) if name.endswith(".seg")}
         assert segments == {*record_of(folder)["counts"]}  # every index in the folder, whole
+        joined = [name for name in os.listdir(folder) if name.endswith("_2.toc")]
+        assert bool(joined) == shared  # with a helper, a language's index has a second segment
         indexes = open_folder(folder)
         assert indexes is not None
         exports.append(build_export(graph, indexes, "index"))
@@ -113,7 +128,7 @@ def test_two_processes_build_the_index_one_builds(monkeypatch: pytest.MonkeyPatc
     assert answers[0] == answers[1] and all(answers[0])
 
 
-@needs_helper
+@needs_cores
 def test_ctrl_c_during_a_first_search_leaves_nothing(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     env = dict(os.environ, JUDGE_CACHE_DIR=str(cache))
