@@ -247,21 +247,20 @@ def _build_rest(folder: Path, documents: dict[str, list[dict[str, Any]]], split:
 def _join_rest(tmp: Path, rest: Path, split: dict[str, int], documents: dict[str, list[dict[str, Any]]]) -> None:
     """Move the helper's files from `rest` into `tmp`: the segment of each split language
     added after the first one in its table of contents, the rest as they are."""
-    from whoosh.index import TOC
+    from whoosh.index import TOC, clean_files
 
     storage, parts = FileStorage(str(tmp)), FileStorage(str(rest))
     for language, docs in documents.items():
         if split[language] == len(docs):
             continue
         first, last = TOC.read(storage, language), TOC.read(parts, language)
-        for name in parts.list():
-            if name.startswith(f"{language}_") and name != f"{language}_WRITELOCK":
+        for segment in last.segments:
+            for name in segment.list_files(parts):
                 os.rename(rest / name, tmp / name)
-        TOC(first.schema, [*first.segments, *last.segments], first.generation + 1).write(storage, language)
-        (tmp / TOC._filename(language, first.generation)).unlink()  # the table of the first alone
-        for name in parts.list():
-            if name.startswith((f"_{language}_", f"{language}_")):
-                (rest / name).unlink()
+        joined = TOC(first.schema, [*first.segments, *last.segments], first.generation + 1)
+        joined.write(storage, language)
+        clean_files(storage, language, joined.generation, joined.segments)  # the first's table
+        clean_files(parts, language, -1, [])  # the helper's table of that index
     for name in parts.list():
         os.rename(rest / name, tmp / name)
     rest.rmdir()
