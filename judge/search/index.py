@@ -117,22 +117,19 @@ def _writer(ix: Any) -> Any:
     return ix.writer(limitmb=128, codec=W3Codec(compression=0))
 
 
-def _fill(ix: Any, graph: RuleGraph, language: str) -> None:
+def _fill(ix: Any, documents: Iterable[dict[str, Any]]) -> None:
     writer = _writer(ix)
-    for doc in _documents(graph, language):
+    for doc in documents:
         writer.add_document(**doc)
     writer.commit()
 
 
-def _fill_glossary(ix: Any, graph: RuleGraph) -> None:
+def _glossary_documents(graph: RuleGraph) -> list[dict[str, Any]]:
     from judge.corpus.glossary import entries
     from judge.corpus.names import term_key
 
-    writer = _writer(ix)
-    for edition, language, entry in entries(graph):
-        writer.add_document(edition=edition, language=language, term=entry.term, text=entry.text,
-                            key=tuple(sorted(term_key(entry.term))))
-    writer.commit()
+    return [{"edition": edition, "language": language, "term": entry.term, "text": entry.text,
+             "key": tuple(sorted(term_key(entry.term)))} for edition, language, entry in entries(graph)]
 
 
 def _record(graph: RuleGraph) -> dict[str, Any]:
@@ -205,24 +202,97 @@ def _discard(path: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
+# A first run's index is built by two processes when the machine has a second core
+# (`judge.helper`): this one indexes the first rules of each language; the helper, in a folder
+# of its own (`_REST`), the word list, the glossary and the last rules of the largest language,
+# as a second segment of that language's index that `_join_rest` adds after the first: the
+# document numbers, the statistics and so the scores are those of a single segment.
+_REST = ".rest"
+WORDS_COST = 600  # making the word list costs about as much as indexing this many rules
+MIN_REST = 200  # fewer rules than this are not worth a second segment
+
+
+def _split(documents: dict[str, list[dict[str, Any]]], shared: bool) -> dict[str, int]:
+    """Where each language's rules left to the helper begin (its length: none): when `shared`,
+    the last rules of the largest language, so that both processes index about as much."""
+    split = {language: len(docs) for language, docs in documents.items()}
+    if shared and documents:
+        largest = max(documents, key=lambda language: len(documents[language]))
+        rest = min(sum(split.values()) // 2 - WORDS_COST, split[largest] - 1)
+        if rest >= MIN_REST:
+            split[largest] -= rest
+    return split
+
+
+def _build_rest(folder: Path, documents: dict[str, list[dict[str, Any]]], split: dict[str, int],
+                glossary: list[dict[str, Any]]) -> None:
+    """The helper's share, written into `folder` (new): the word list, the glossary's index and
+    the rules of each language from `split` on, as that language's index."""
+    from judge.search.words import real_words
+
+    folder.mkdir()
+    (folder / WORDS_FILE).write_text("\n".join(real_words()), encoding="utf-8")
+    built = []
+    for language, docs in documents.items():
+        if split[language] < len(docs):
+            ix = whoosh.index.create_in(str(folder), schema(language), indexname=language)
+            _fill(ix, docs[split[language]:])
+            built.append(ix)
+    built.append(whoosh.index.create_in(str(folder), glossary_schema(), indexname=GLOSSARY))
+    _fill(built[-1], glossary)
+    for ix in built:
+        ix.close()
+
+
+def _join_rest(tmp: Path, rest: Path, split: dict[str, int], documents: dict[str, list[dict[str, Any]]]) -> None:
+    """Move the helper's files from `rest` into `tmp`: the segment of each split language
+    added after the first one in its table of contents, the rest as they are."""
+    from whoosh.index import TOC, clean_files
+
+    storage, parts = FileStorage(str(tmp)), FileStorage(str(rest))
+    for language, docs in documents.items():
+        if split[language] == len(docs):
+            continue
+        first, last = TOC.read(storage, language), TOC.read(parts, language)
+        for segment in last.segments:
+            for name in segment.list_files(parts):
+                os.rename(rest / name, tmp / name)
+        joined = TOC(first.schema, [*first.segments, *last.segments], first.generation + 1)
+        joined.write(storage, language)
+        clean_files(storage, language, joined.generation, joined.segments)  # the first's table
+        clean_files(parts, language, -1, [])  # the helper's table of that index
+    for name in parts.list():
+        os.rename(rest / name, tmp / name)
+    rest.rmdir()
+
+
 def build_index(graph: RuleGraph, dest: Path) -> None:
     """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
-    from judge.search.words import real_words
+    from judge import helper
 
     ensure_dir(dest.parent)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
     try:
-        built = {}
-        for language in languages(graph):
-            say(f"Index de recherche ({language}, une seule fois) : "
-                f"{number(len(graph.rules(language=language)))} règles…")
-            ix = built[language] = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
-            _fill(ix, graph, language)
-        glossary = whoosh.index.create_in(str(tmp), glossary_schema(), indexname=GLOSSARY)
-        _fill_glossary(glossary, graph)
-        (tmp / WORDS_FILE).write_text("\n".join(real_words()), encoding="utf-8")
-        for ix in (*built.values(), glossary):
-            ix.close()
+        # Made before the helper starts: it inherits them (and every cache they warmed).
+        documents = {language: list(_documents(graph, language)) for language in languages(graph)}
+        glossary = _glossary_documents(graph)
+        split = _split(documents, helper.available())
+        rest = tmp / _REST
+        child = helper.start(lambda: _build_rest(rest, documents, split, glossary))
+        try:
+            for language, docs in documents.items():
+                say(f"Index de recherche ({language}, une seule fois) : "
+                    f"{number(len(graph.rules(language=language)))} règles…")
+                ix = whoosh.index.create_in(str(tmp), schema(language), indexname=language)
+                _fill(ix, docs[:split[language]])
+                ix.close()
+            if child is None or not child.wait():  # no helper, or it failed: its share here
+                shutil.rmtree(rest, ignore_errors=True)
+                _build_rest(rest, documents, split, glossary)
+        finally:
+            if child is not None:
+                child.close()  # interrupted: the helper is stopped before the folder is removed
+        _join_rest(tmp, rest, split, documents)
         (tmp / "complete").write_text(json.dumps(_record(graph)))
         for file in tmp.iterdir():
             file.chmod(0o600)  # whatever the umask: files only the user can write are read back
@@ -240,9 +310,9 @@ def _ram_index(graph: RuleGraph) -> Indexes:
     out: Indexes = {}
     for language in languages(graph):
         ix = out[language] = storage.create_index(schema(language), indexname=language)
-        _fill(ix, graph, language)
+        _fill(ix, _documents(graph, language))
     out[GLOSSARY] = storage.create_index(glossary_schema(), indexname=GLOSSARY)
-    _fill_glossary(out[GLOSSARY], graph)
+    _fill(out[GLOSSARY], _glossary_documents(graph))
     return out
 
 
@@ -282,20 +352,40 @@ def _valid(path: Path, graph: RuleGraph) -> Indexes | None:
     return open_folder(path)
 
 
+def _stored_export(graph: RuleGraph) -> tuple[str, str, Stored | None]:
+    """The knowledge base, the export's key, and the export stored under that key, if any."""
+    from judge.cache import read_part
+    from judge.corpus.config import current_knowledge_base
+
+    key = f"{index_name(graph.editions)[0]} {EXPORT_FORMAT}"
+    kb = current_knowledge_base()
+    found = read_part(kb, EXPORT_PART)
+    return kb, key, Stored(found[2]) if found is not None and found[0] == key else None
+
+
+def export_started(graph: RuleGraph) -> Any:
+    """A helper process (`judge.helper.Helper`) making the graph's export (`export_of`: the
+    index first when needed) and storing it, when it is not stored yet and a helper is
+    available; else None. Its caller works meanwhile, then waits for it: `export_of` then
+    reads the stored export, or makes it if the helper could not."""
+    from judge import helper
+
+    if not helper.available() or _stored_export(graph)[2] is not None:
+        return None
+    return helper.start(lambda: export_of(graph))
+
+
 def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
     """The graph's exported index (`judge.search.export`) from the knowledge base, made from
     the index (built first when needed) and kept there the first time; and the notice of
     `open_or_build`. A stored export is the index's own (same name): the Whoosh index is then
     not opened."""
-    from judge.cache import read_part, to_json, write_kb
-    from judge.corpus.config import current_knowledge_base
+    from judge.cache import to_json, write_kb
 
+    kb, key, stored = _stored_export(graph)
+    if stored is not None:
+        return stored, None
     name = index_name(graph.editions)[0]
-    key = f"{name} {EXPORT_FORMAT}"
-    kb = current_knowledge_base()
-    found = read_part(kb, EXPORT_PART)
-    if found is not None and found[0] == key:
-        return Stored(found[2]), None
     indexes, notice = open_or_build(graph)
     say("Index de recherche : export pour le livre…")
     text = to_json(build_export(graph, indexes, name))

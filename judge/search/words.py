@@ -34,11 +34,18 @@ def read_words(path: str) -> frozenset[str] | None:
 
 @functools.cache  # an index and the book's export, built in one run, read them once
 def real_words() -> list[str]:
-    """The folded real words of French and English, sorted."""
-    from wordfreq import get_frequency_dict
+    """The folded real words of French and English, sorted.
+
+    Read from wordfreq's own list of words by frequency (`get_frequency_list`: buckets of
+    one centibel each, most frequent first, every word in one bucket), down to the last
+    bucket of the minimum frequency: the words `get_frequency_dict` gives that frequency or
+    more, without making the dict of all of them (a first run's time)."""
+    from wordfreq import cB_to_freq, get_frequency_list
 
     found: set[str] = set()
     for language in ("fr", "en"):
-        found.update(fold(word) for word, frequency in get_frequency_dict(language).items()
-                     if frequency >= MIN_FREQUENCY and len(word) >= MIN_LENGTH and word.isalpha())
+        for centibels, bucket in enumerate(get_frequency_list(language)):
+            if cB_to_freq(-centibels) < MIN_FREQUENCY:
+                break
+            found.update(fold(word) for word in bucket if len(word) >= MIN_LENGTH and word.isalpha())
     return sorted(found)

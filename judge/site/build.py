@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import jinja2
@@ -32,6 +32,7 @@ from judge.errors import JudgeError, os_reason
 from judge.game.share import encode_permalink
 from judge.normalize import fold
 from judge.resources import templates_dir
+from judge.search.index import export_started
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
 from judge.site.offline import offline_files
@@ -459,14 +460,23 @@ class SiteRenderer:
                             edition_href=root + edition_path(edition_id))
 
     # -------------------------------------------------------------- the whole site
-    def pages(self, base_url: str | None = None) -> Iterator[tuple[str, str | bytes]]:
+    def pages(self, base_url: str | None = None, rendered: dict[str, str] | None = None
+              ) -> Iterator[tuple[str, str | bytes]]:
         """Every (relative path, content) of the site, in a stable order.
 
         Links are relative (the site works from any folder, `file://` included) unless
         `base_url` is given (see `base_url`): then every link starts with it. The book's
-        pages come first, then its offline files (`judge.site.offline`).
+        pages come first, then its offline files (`judge.site.offline`). `rendered`: pages
+        already rendered by `pages_ahead`, by path, given as they are.
         """
-        return offline_files(self._book_pages(base_url), self.stored_first)
+        return offline_files(self._book_pages(base_url, rendered or {}), self.stored_first)
+
+    def pages_ahead(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
+        """The book's pages that need no search index (all but `search.html`), rendered, in
+        the order of `pages`: what `judge build` writes while its search index is made."""
+        for path, render in self._book_makers(base_url):
+            if path != "search.html":
+                yield path, render()
 
     def stored_first(self, path: str) -> bool:
         """A file the offline book stores at once: the pages in each edition's first language,
@@ -474,28 +484,33 @@ class SiteRenderer:
         others = tuple(f"{e.id}/{lang}/" for e in self.graph.editions for lang in e.languages[1:])
         return not path.startswith(others) and not path.startswith("changes/") and not path.endswith("glossaire.html")
 
-    def _book_pages(self, base_url: str | None) -> Iterator[tuple[str, str | bytes]]:
-        yield "index.html", self.render_index(base_url or "")
-        yield "search.html", self.render_search(base_url or "")
+    def _book_makers(self, base_url: str | None) -> Iterator[tuple[str, Callable[[], str]]]:
+        """The book's pages in order, each as its path and what renders it."""
+        yield "index.html", partial(self.render_index, base_url or "")
+        yield "search.html", partial(self.render_search, base_url or "")
         for edition in self.graph.editions:
             for n, lang in enumerate(edition.languages):
                 sub = None if n == 0 else lang
                 root = base_url or ("../" if sub is None else "../../")
-                yield edition_path(edition.id, sub), self.render_edition(edition.id, root, lang)
+                yield edition_path(edition.id, sub), partial(self.render_edition, edition.id, root, lang)
                 for section in self.sections(edition.id, lang):
-                    yield page_path(edition.id, section, sub), self.render_section(
-                        edition.id, section, root, lang)
+                    yield page_path(edition.id, section, sub), partial(self.render_section, edition.id, section, root, lang)
                 for rule in self.graph.rules(edition.id, lang):
                     if rule.number != section_of(rule.number):
-                        yield rule_redirect_path(rule, sub), self.render_rule_redirect(rule, root)
+                        yield rule_redirect_path(rule, sub), partial(self.render_rule_redirect, rule, root)
             if self.has_glossary(edition.id):
-                yield glossary_path(edition.id), self.render_glossary(edition.id, base_url or "../")
+                yield glossary_path(edition.id), partial(self.render_glossary, edition.id, base_url or "../")
         for older, newer in self.history.pairs_of_editions():
             if self.history.table(older, newer) is not None:
-                yield changes_path(older, newer), self.render_changes(older, newer, base_url or "../")
+                yield changes_path(older, newer), partial(self.render_changes, older, newer, base_url or "../")
                 for key in self.history.change_keys(older, newer):
-                    yield changes_section_path(older, newer, key), self.render_changes_section(
-                        older, newer, key, base_url or "../../")
+                    yield changes_section_path(older, newer, key), partial(
+                        self.render_changes_section, older, newer, key, base_url or "../../")
+
+    def _book_pages(self, base_url: str | None, rendered: dict[str, str]) -> Iterator[tuple[str, str | bytes]]:
+        for path, render in self._book_makers(base_url):
+            found = rendered.get(path)
+            yield path, render() if found is None else found
         yield from self.search_files.files
         yield self.rule_numbers
         for name in STATIC_FILES:
@@ -586,16 +601,37 @@ def write_site(graph: RuleGraph, folder: Path, *, checks_for: ChecksFor | None =
     from judge.progress import number, say
 
     say("Livre de règles : écriture des pages…")
-    written: list[str] = []
-    renderer = SiteRenderer(graph, checks_for=checks_for, env=make_environment(app_url=app_url))
-    resolved = folder.resolve()
-    for relative, content in renderer.pages(base_url):
-        target = _inside(folder, relative, resolved)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-        written.append(relative)
-        if len(written) % 1000 == 0:
-            say(f"Livre de règles : {number(len(written))} fichiers écrits…")
+    # The search index not made yet (a first run): a helper process makes it while the pages
+    # that do not need it are written, then the others are made with it, in the book's order.
+    search = export_started(graph)
+    try:
+        renderer = SiteRenderer(graph, checks_for=checks_for, env=make_environment(app_url=app_url))
+        resolved = folder.resolve()
+        count = 0
+
+        def write(relative: str, content: str | bytes) -> None:
+            nonlocal count
+            target = _inside(folder, relative, resolved)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+            count += 1
+            if count % 1000 == 0:
+                say(f"Livre de règles : {number(count)} fichiers écrits…")
+
+        ahead: dict[str, str] = {}
+        if search is not None:
+            for relative, content in renderer.pages_ahead(base_url):
+                write(relative, content)
+                ahead[relative] = content
+            search.wait()  # done or not: the search pages make the export if it is still missing
+        written: list[str] = []
+        for relative, page in renderer.pages(base_url, ahead):
+            if relative not in ahead:
+                write(relative, page)
+            written.append(relative)
+    finally:
+        if search is not None:
+            search.close()
     return tuple(written)
 
 
