@@ -21,6 +21,7 @@
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
+  var IN_SECTION = 1.3, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -29,6 +30,8 @@
   var NUMBER = /(?<![\p{L}\p{N}_.])\p{Nd}{3}(?:\.\p{Nd}+[a-z]?)?(?![\p{L}\p{N}_])/gu;
   var OPERATORS = /(?<![\p{L}\p{N}_])(?:AND|OR|NOT)(?![\p{L}\p{N}_])/gu;
   var QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
+  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:a-t-on|ai-je|avons-nous) le droit(?![\\p{L}\\p{N}_'])", "gu");
   var NUMBER_WORDS = new Set(["regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"]);
 
   // ------------------------------------------------------------------ query.py: planning
@@ -99,6 +102,13 @@
 
   function nonEmpty(words) { return words.length > 0; }
 
+  // query._under: is rule `number` below rule `parent` (216.3 under 216, 110.5f under 110.5)?
+  function under(number, parent) {
+    if (number.length <= parent.length || !number.startsWith(parent)) return false;
+    var following = number[parent.length];
+    return following === "." || /\p{L}/u.test(following);
+  }
+
   // query.plan_query; null when there is nothing to search (empty, only stop words).
   function plan(p, raw) {
     var c = clean(raw), text = c.text, stop = p.queryStop;
@@ -110,7 +120,7 @@
       var words = foldTerms(p, m[1] || m[2] || m[3], stop);
       if (words.length > 1) phrases.push(words);
     }
-    var rest = folded.replace(/["«»]/g, " ");
+    var rest = folded.replace(/["«»]/g, " ").replace(QUESTION, " ");
     var every = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
     var expansions = [], english = [], typed = [], named = [], spans = namesIn(p, rest);
     var apart = namesApart(p, rest, spans, stop);
@@ -493,8 +503,14 @@
 
     var fixedPlan = corrected(p, planned, languages), corrections = fixedPlan[1];
     planned = fixedPlan[0];
-    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set();
+    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set(), sections = {};
     planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
+    planned.terms.forEach(function (term) {  // per edition, [defining rule, its notion]
+      term[2].forEach(function (k) {
+        var at = k.indexOf(":"), ed = k.slice(0, at);
+        (sections[ed] = sections[ed] || []).push([k.slice(at + 1), term]);
+      });
+    });
 
     // query._section_coverage: a stem the heading lacks counts when every rule of its edition
     // that holds it is in the heading's section (the documents right after it).
@@ -526,7 +542,29 @@
       var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
-      var names = (D.documents(language) || { names: [] }).names, best = 0.0;
+      var names = (D.documents(language) || { names: [] }).names, best = 0.0, opened = {};
+      // query.search_with's answers: a defining rule that is a heading the query names, its
+      // section answering the rest, is the answer, not its sub-rules (IN_SECTION).
+      function answers(ed, number) {
+        var head = lookup(p, ed, language, number);
+        if (head === null) return false;
+        var name = names[head.docnum] || [];
+        if (!name.length || !name.every(function (s) { return asked.has(s); })) return false;
+        return sectionCoverage(language, head, wanted) === 1.0;
+      }
+      function said(term) {  // a notion's names in this language's texts, as stems
+        var all = language === "fr" ? term[1] : term[0].concat(term[1]), out = [];
+        all.forEach(function (n) {
+          var k = keep(nameWords(p, n, p.queryStop), stop);
+          if (k.length) out.push(k.map(stemOf));
+        });
+        return out;
+      }
+      Object.keys(sections).forEach(function (ed) {
+        opened[ed] = sections[ed].filter(function (e) { return !answers(ed, e[0]); }).map(function (e) {
+          return [e[0], said(e[1])];
+        });
+      });
       var hits = top(evaluate(p, language, q), 3 * limit + CANDIDATES + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
@@ -540,6 +578,13 @@
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
         if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
+        else if ((opened[d.edition] || []).some(function (e) {  // a sub-rule whose own words name the notion
+          return under(d.number, e[0]) && e[1].some(function (alt) {
+            return alt.every(function (s) {
+              return OWN_FIELDS.some(function (f) { return core.term(p, language, f, s).scores.has(docnum); });
+            });
+          });
+        })) score *= IN_SECTION;
         if (named && c === 1.0) score *= 1.0 + (NAME_MATCH - 1.0) * coverage(function (s) { return name.has(s); }, wanted);
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit

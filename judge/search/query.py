@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from judge.corpus.numbers import RULE_NUMBER
 from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold, levenshtein
-from judge.search.fields import MAX_QUERY
+from judge.search.fields import MAX_QUERY, OWN_FIELDS
 from judge.search.match import And, Clause, Node, Or, Phrase
 from judge.search.output import SearchResult, make_hit
 from judge.search.tokens import fold_terms, suggestion
@@ -64,6 +64,11 @@ NAME_GAP = 2
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
 # A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
 DEFINES = 2.0
+# A rule under a defining rule of a notion the query names (its section, its sub-rules: « rediriger
+# les blessures sur un planeswalker » -> 306.7 under 306 Planeswalkers) that names the notion itself
+# comes before a rule that merely mentions it — unless that defining rule is a heading
+# the query names, its section answering the rest: the heading is the answer then (`NAME_MATCH`).
+IN_SECTION = 1.3
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 # How judges write a rule number: `R305.4`, `r. 309.2a`, `CR 704.5g`, `cr604.3`, `§ 308`,
 # `règle 502` (a prefix glued or not), `310.2 c` (the sub-rule letter after a space).
@@ -76,6 +81,10 @@ _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
 _NAME_WORD = re.compile(r"\w+")
+# What a whole French question says of itself, not of its topic (« que se passe-t-il si… »,
+# « qu'arrive-t-il… », « a-t-on le droit de… »): dropped before the words are read.
+_QUESTION = re.compile(r"(?<![\w'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\w'])"
+                       r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])")
 _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 
 
@@ -227,7 +236,7 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
         words = fold_terms(next(g for g in match.groups() if g), stop)
         if len(words) > 1:
             phrases.append(tuple(words))
-    rest = folded.replace('"', " ").replace("«", " ").replace("»", " ")
+    rest = _QUESTION.sub(" ", folded.replace('"', " ").replace("«", " ").replace("»", " "))
     every = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     expansions: list[tuple[tuple[str, ...], ...]] = []
     english: list[tuple[tuple[str, ...], ...]] = []
@@ -472,6 +481,14 @@ def _better(other: tuple[float, float] | None, first: tuple[float, float] | None
     return other > first
 
 
+def _under(number: str, parent: str) -> bool:
+    """Is rule `number` below rule `parent` (`216.3` under `216`, `110.5f` under `110.5`)?"""
+    if len(number) <= len(parent) or not number.startswith(parent):
+        return False
+    following = number[len(parent)]
+    return following == "." or following.isalpha()
+
+
 def _variants(index: Index, plan: _Plan) -> dict[str, tuple[str, ...]]:
     """Per edition, the numbers (as prefixes: `810.`) of the rules that refine the general
     rules for a variant of the game the query does not name."""
@@ -572,6 +589,11 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
     words = plan.words
     variants = _variants(index, plan)
     defining = frozenset(key for term in plan.terms for key in term.rules)
+    sections: dict[str, list[tuple[str, GlossaryTerm]]] = {}  # per edition, (defining rule, its notion)
+    for term in plan.terms:
+        for key in term.rules:
+            ed, _, number = key.partition(":")
+            sections.setdefault(ed, []).append((number, term))
 
     def held(word: str) -> bool:
         """Does some language's texts hold the word's stem (`word` is in its exported lexicon)?"""
@@ -595,6 +617,24 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         concepts = _concepts(terms, plan, language, stem, stop, held)
         notions = _concepts(terms, plan, language, stem, stop, lambda _: False)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
+
+        def answers(ed: str, number: str) -> bool:
+            """Is a defining rule a heading the query names, its section answering the rest
+            (« sous-partie Shahrazad » -> 506 Subgames)? Then it is the answer, not its sub-rules."""
+            head = index.lookup(ed, language, number)
+            name = index.name_stems(head) if head is not None else frozenset()
+            if head is None or not name or not name <= asked:
+                return False
+            return _section_coverage(index, head, concepts, lambda stem: head.docnum in postings.clause(source, stem),
+                                     lambda stem: postings.clause(source, stem)) == 1.0
+
+        def said(term: GlossaryTerm) -> list[frozenset[str]]:
+            """A notion's names in this language's texts, as stems."""
+            names = term.fr if language == "fr" else (*term.en, *term.fr)
+            return [frozenset(stem(w) for w in k) for n in names if (k := _keep(_name_words(n, index.query_stop), stop))]
+
+        # The sections whose sub-rules answer about their notion (see IN_SECTION), with its names.
+        opened = {ed: [(n, said(term)) for n, term in entries if not answers(ed, n)] for ed, entries in sections.items()}
         found = []
         best = 0.0
         best_notions = 0.0
@@ -606,6 +646,10 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 # that repeats a single word (BM25 alone does not see this).
                 def holds(stem: str, n: int = docnum) -> bool:
                     return n in postings.clause(source, stem)
+
+                def says(stem: str, n: int = docnum) -> bool:
+                    """Does the rule's own text (not its parent's) hold the stem?"""
+                    return any(n in postings.term(source, f, stem)[0] for f in OWN_FIELDS)
 
                 coverage = _coverage(holds, concepts)
                 best = max(best, coverage)
@@ -621,6 +665,9 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     score *= VARIANT
                 if f"{doc.edition}:{doc.number}" in defining:
                     score *= DEFINES
+                elif any(_under(doc.number, n) and any(all(says(s) for s in alt) for alt in alts)
+                         for n, alts in opened.get(doc.edition, ())):
+                    score *= IN_SECTION
                 if name and name <= asked and coverage == 1.0:
                     # The heading is the query (or part of it, its section's topic the rest):
                     # the definition, before the sub-rules that repeat its words.

@@ -238,3 +238,47 @@ def test_a_rule_that_answers_every_notion_is_weighed_whatever_the_limit(graph) -
     query = "général EDH 21 blessures de combat"
     first = [numbers(search_with(index, query, limit=limit))[0] for limit in (1, 10)]
     assert first[0] == first[1] and first[0] in {"2010:704.5u", "2010:104.3j"}
+
+
+def test_a_plural_of_a_protected_word_finds_the_rule_that_says_it(graph) -> None:  # type: ignore[no-untyped-def]
+    # 2010 306.5 "Loyalty is a characteristic only planeswalkers have."
+    assert "2010:306.5" in numbers(run(graph, "loyauté d'un planeswalker"))[:3]
+    assert numbers(run(graph, "blessures infligées à un planeswalker retirent des marqueurs loyauté"))[0] == "2010:306.8"
+
+
+def test_a_rule_under_the_defining_rule_of_a_notion_comes_before_one_that_mentions_it(graph) -> None:  # type: ignore[no-untyped-def]
+    # 2010 306.7 (under 306 Planeswalkers) is the redirection to a planeswalker; 614.9 speaks of
+    # redirection effects in general, the French combat damage rules only of damage.
+    assert "2010:306.7" in numbers(run(graph, "rediriger les blessures sur un planeswalker"))[:2]
+    # 707 / 504 Face-Down Spells and Permanents, under the notion « face cachée ».
+    found = numbers(run(graph, "permanent face cachée"))
+    assert found[:3] and all(n.startswith(("2010:707.", "2004:504.")) for n in found[:3])
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("est-ce que je récupère le mana si mon sort est contrecarré ?", {"2010:701.5b", "2004:414.2"}),
+    ("remboursement d'un sort contrecarré", {"2010:701.5b", "2004:414.2"}),
+    ("un jeton cesse d'exister", {"2004:216.3", "2010:110.5f", "2004:420.5f", "2010:704.5d"}),
+])
+def test_a_notion_of_the_rules_in_the_words_of_french_players(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # "doesn't get a 'refund' of any costs" (2010 701.5b), "ceases to exist" (2004 216.3).
+    assert numbers(run(graph, query))[0] in first
+
+
+def test_a_question_says_nothing_of_its_topic_by_que_se_passe_t_il(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    asked = plan_query("que se passe-t-il si le bloqueur est détruit ?", index.glossary_terms, index.query_stop)
+    assert "passe" not in asked.words and "passe" not in asked.typed
+    # « passe » is still the word of passing priority outside the question's own phrase.
+    passing = plan_query("si tout le monde passe avec la pile vide", index.glossary_terms, index.query_stop)
+    assert "passe" in passing.words or any("passe" in name for name, _ in passing.names)
+    assert numbers(run(graph, "si tout le monde passe avec la pile vide, la phase se termine ?"))[0] == "2004:300.2"
+
+
+def test_combat_and_en_jeu_are_french_names_too(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    plan = plan_query("initiative en combat", index.glossary_terms, index.query_stop)
+    assert ("combat",) in [alt for notion in plan.expansions for alt in notion]
+    # « en jeu » (2004's in play) is 2010's battlefield.
+    plan = plan_query("planeswalkers en jeu", index.glossary_terms, index.query_stop)
+    assert ("battlefield",) in [alt for notion in plan.english for alt in notion]
