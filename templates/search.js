@@ -340,10 +340,11 @@
     return found;
   }
 
-  // query.py _better: more of the notions and phrases, or as many and more of the words.
+  // query.py _better: a defining rule answering all the notions, more of the notions and phrases, or more of the words.
   function better(other, first) {
     if (other === undefined || first === undefined) return other !== undefined;
-    return other[0] > first[0] || (other[0] === first[0] && other[1] > first[1]);
+    for (var i = 0; i < other.length; i++) if (other[i] !== first[i]) return other[i] > first[i];
+    return false;
   }
 
   function merge(perLanguage, first, covered) {
@@ -505,6 +506,8 @@
     planned = fixedPlan[0];
     var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set(), sections = {};
     planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
+    // query.search_with's asks_more: more than one notion alone (a rule defining one, answering the rest, is not buried).
+    var asksMore = planned.terms.length + planned.words.length + planned.phrases.length > 1;
     planned.terms.forEach(function (term) {  // per edition, [defining rule, its notion]
       term[2].forEach(function (k) {
         var at = k.indexOf(":"), ed = k.slice(0, at);
@@ -542,7 +545,7 @@
       var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
-      var names = (D.documents(language) || { names: [] }).names, best = 0.0, opened = {};
+      var names = (D.documents(language) || { names: [] }).names, best = 0.0, opened = {}, defines = 0.0;
       // query.search_with's answers: a defining rule that is a heading the query names, its
       // section answering the rest, is the answer, not its sub-rules (IN_SECTION).
       function answers(ed, number) {
@@ -570,7 +573,9 @@
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
         best = Math.max(best, c);
         if (notionsWanted.length) {
-          bestNotions = Math.max(bestNotions, coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted));
+          var share = coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted);
+          bestNotions = Math.max(bestNotions, share);
+          if (share === 1.0 && asksMore && defining.has(d.edition + ":" + d.number)) defines = 1.0;
         }
         var name = new Set(names[docnum]);
         var named = name.size && Array.from(name).every(function (s) { return asked.has(s); });
@@ -588,7 +593,7 @@
         if (named && c === 1.0) score *= 1.0 + (NAME_MATCH - 1.0) * coverage(function (s) { return name.has(s); }, wanted);
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
-      covered[language] = [bestNotions, best];
+      covered[language] = [defines, bestNotions, best];
       return hits;
     }
     defined(p, planned, edition, languages, preferred).forEach(function (h) { setdefault(h[0], h[1]); });

@@ -452,7 +452,7 @@ def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list
 
 
 def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
-           covered: dict[str, tuple[float, float]]) -> list[tuple[Doc, float]]:
+           covered: dict[str, tuple[float, float, float]]) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
     times the best hit of the `first` language — or `BETTER_LANGUAGE` times when its hits
@@ -473,9 +473,11 @@ def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
     return merged
 
 
-def _better(other: tuple[float, float] | None, first: tuple[float, float] | None) -> bool:
-    """Do another language's hits answer more of the query than the first language's: more of
-    its terminology notions and phrases, or as many and more of its words?"""
+def _better(other: tuple[float, float, float] | None, first: tuple[float, float, float] | None) -> bool:
+    """Do another language's hits answer more of the query than the first language's: a rule
+    that defines a notion the query names and answers all its notions (the first language's text
+    has none: « contrecarrer un sort » -> 701.5 Counter), more of its terminology notions and
+    phrases, or as many and more of its words?"""
     if other is None or first is None:
         return other is not None
     return other > first
@@ -600,7 +602,10 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         return any(index.postings(language).clause(index.source(language), index.stem(language, word))
                    for language in index.languages)
 
-    covered: dict[str, tuple[float, float]] = {}
+    covered: dict[str, tuple[float, float, float]] = {}
+    # The query asks about a notion (more than the notion alone, whose defining rule
+    # `_defined` puts first): a rule that defines it and answers the rest is not buried.
+    asks_more = len(plan.terms) + len(plan.words) + len(plan.phrases) > 1
 
     def run(language: str, terms: tuple[str, ...]) -> list[tuple[Doc, float]]:
         stop = index.stop(language)
@@ -638,6 +643,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         found = []
         best = 0.0
         best_notions = 0.0
+        defines = 0.0  # 1.0 when a defining rule of a notion the query names answers all its notions
         scores = postings.evaluate(source, q)
         for docnum, score in postings.top(scores, 3 * limit + CANDIDATES + len(ranked), allowed):
             doc = index.doc(language, docnum)
@@ -654,7 +660,10 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 coverage = _coverage(holds, concepts)
                 best = max(best, coverage)
                 if notions:
-                    best_notions = max(best_notions, _coverage(holds, notions))
+                    share = _coverage(holds, notions)
+                    best_notions = max(best_notions, share)
+                    if share == 1.0 and asks_more and f"{doc.edition}:{doc.number}" in defining:
+                        defines = 1.0
                 name = index.name_stems(doc)
                 if coverage < 1.0 and name and name <= asked:
                     # A heading the query names: what it lacks may be its section's topic.
@@ -674,7 +683,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     score *= 1.0 + (NAME_MATCH - 1.0) * _coverage(name.__contains__, concepts)
                 if score > 0:  # a rule that answers none of the notions is no hit
                     found.append((doc, score))
-        covered[language] = (best_notions, best)
+        covered[language] = (defines, best_notions, best)
         return found
 
     for doc, score in _defined(index, plan, edition, languages, preferred or None, primary):

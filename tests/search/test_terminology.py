@@ -282,3 +282,28 @@ def test_combat_and_en_jeu_are_french_names_too(graph) -> None:  # type: ignore[
     # « en jeu » (2004's in play) is 2010's battlefield.
     plan = plan_query("planeswalkers en jeu", index.glossary_terms, index.query_stop)
     assert ("battlefield",) in [alt for notion in plan.english for alt in notion]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("contrecarrer un sort", {"2010:701.5", "2004:414.1"}),
+    ("résolution d'un sort", {"2010:608", "2004:413"}),
+    ("action illégale revenir en arrière", {"2010:715", "2004:422"}),
+])
+def test_the_english_rule_defining_a_notion_is_not_buried_under_french_mentions(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # The French texts (2004 300–314, 2010 505) only mention spells and counters (« n'est ni un
+    # sort… ne peut être contrecarrée »): the rule that defines the notion and answers the whole
+    # query is English, and comes first.
+    result = run(graph, query)
+    assert numbers(result)[0] in first
+    assert result.hits[0].language == "en"
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("until end of turn", {"2004:314.2", "2010:514.2"}),
+    ("effets jusqu'à la fin du tour", {"2004:314.2", "2010:514.2"}),
+    ("taille maximale de la main", {"2004:217.3b", "2010:402.2"}),
+])
+def test_a_notion_s_defining_rule_is_the_one_that_gives_it_its_meaning(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # "until end of turn" effects end at cleanup (2004 314.2); "Each player has a maximum hand
+    # size, which is normally seven cards" (2004 217.3b) — not the cleanup step's heading.
+    assert numbers(run(graph, query))[0] in first
