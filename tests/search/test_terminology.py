@@ -307,3 +307,17 @@ def test_a_notion_s_defining_rule_is_the_one_that_gives_it_its_meaning(graph, qu
     # "until end of turn" effects end at cleanup (2004 314.2); "Each player has a maximum hand
     # size, which is normally seven cards" (2004 217.3b) — not the cleanup step's heading.
     assert numbers(run(graph, query))[0] in first
+
+
+@pytest.mark.parametrize(("query", "expected", "within"), [
+    # "A player can't play a land, for any reason, if it isn't his or her turn." (2010 305.3)
+    ("peut-on jouer un terrain pendant le tour d'un autre joueur ?", "2010:305.3", 3),
+    # "announces his or her choice … for each target the spell requires" (2010 601.2c)
+    ("quand choisit-on les cibles d'un sort ?", "2010:601.2c", 2),
+    # "If two or more planeswalkers that share a planeswalker type are on the battlefield" (2010 306.4)
+    ("deux planeswalkers du même type", "2010:306.4", 1),
+])
+def test_the_common_words_of_the_game_reach_the_english_rules(graph, query: str, expected: str, within: int) -> None:  # type: ignore[no-untyped-def]
+    # tour/turn, choisir/choose, deux/two: words of every rule, in the terminology so that a
+    # French question reaches the English text with them.
+    assert expected in numbers(run(graph, query))[:within]
