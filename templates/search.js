@@ -21,7 +21,7 @@
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
-  var IN_SECTION = 1.3, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
+  var PREFIX_MIN = 2, IN_SECTION = 1.3, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -53,10 +53,16 @@
   function namesIn(p, text) {
     var words = [], spans = [], i = 0;
     for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, singular(m[0])]);
+    // The query's last word may begin the name's last word, after its first words (PREFIX_MIN).
+    function same(at, k, j) {
+      var word = words[at][2];
+      return word === k[j] || (at === words.length - 1 && j === k.length - 1 && j > 0
+        && Array.from(word).length >= PREFIX_MIN && k[j].startsWith(word));
+    }
     while (i < words.length) {
       var key = (p.firsts.get(words[i][2]) || []).find(function (k) {
         if (k.length > words.length - i) return false;
-        for (var j = 0; j < k.length; j++) if (words[i + j][2] !== k[j]) return false;
+        for (var j = 0; j < k.length; j++) if (!same(i + j, k, j)) return false;
         return true;
       });
       if (key === undefined) { i += 1; continue; }

@@ -61,6 +61,9 @@ CANDIDATES = 100
 # A name's words the query holds apart: at most this many other words between them beyond the
 # name's own (« mettre une machination à exécution »).
 NAME_GAP = 2
+# The last word of a query still being typed completes a terminology name after its first words
+# when it has at least this many letters (« lien de vi » is « lien de vie »).
+PREFIX_MIN = 2
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
 # A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
 DEFINES = 2.0
@@ -155,14 +158,23 @@ def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
 
 
 def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[int, int, tuple[str, ...]]]:
-    """Where terminology names stand in folded `text`, word for word (plurals aside), left to
-    right, the longest name at each word, matches not overlapping: (start, end, name key)."""
+    """Where terminology names stand in folded `text`, word for word (plurals aside; the text's
+    last word may begin the name's last: `PREFIX_MIN`), left to right, the longest name at each
+    word, matches not overlapping: (start, end, name key)."""
     words = [(m.start(), m.end(), _singular(m.group(0))) for m in _NAME_WORD.finditer(text)]
     spans = []
     i = 0
+
+    def same(at: int, k: tuple[str, ...], j: int) -> bool:
+        """Does the query's word `at` match the name's word `j` — or begin it, when it is the
+        query's last word being typed after the name's first words (« lien de vi »)?"""
+        word = words[at][2]
+        return word == k[j] or (at == len(words) - 1 and j == len(k) - 1 and j > 0
+                                and len(word) >= PREFIX_MIN and k[j].startswith(word))
+
     while i < len(words):
         key = next((k for k in firsts.get(words[i][2], ())
-                    if len(k) <= len(words) - i and all(words[i + j][2] == k[j] for j in range(len(k)))), None)
+                    if len(k) <= len(words) - i and all(same(i + j, k, j) for j in range(len(k)))), None)
         if key is None:
             i += 1
             continue

@@ -321,3 +321,20 @@ def test_the_common_words_of_the_game_reach_the_english_rules(graph, query: str,
     # tour/turn, choisir/choose, deux/two: words of every rule, in the terminology so that a
     # French question reaches the English text with them.
     assert expected in numbers(run(graph, query))[:within]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("lien de vi", "2010:702.13"), ("contact mor", "2010:702.2"), ("étape de nettoy", "2004:314"),
+])
+def test_a_name_still_being_typed_is_completed_by_its_last_word(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    # The static book searches at each space: « lien de vi » is « lien de vie » (Lifelink).
+    result = run(graph, query)
+    assert numbers(result)[0] == first
+    assert result.suggestion is None
+
+
+def test_a_completed_name_needs_its_first_words_whole(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    # A lone beginning is no name (« vi »), nor a last word of one letter (« lien de v »).
+    assert plan_query("vi", index.glossary_terms, index.query_stop).terms == ()
+    assert plan_query("lien de v", index.glossary_terms, index.query_stop).terms == ()
