@@ -65,6 +65,13 @@
         for (var j = 0; j < k.length; j++) if (!same(i + j, k, j)) return false;
         return true;
       });
+      if ((key === undefined || key.length < 2) && i + 1 < words.length) {
+        // A two-word name with its words swapped (« initiative double »), before a one-word name.
+        var swapped = (p.firsts.get(words[i + 1][2]) || []).find(function (k) {
+          return k.length === 2 && k[0] === words[i + 1][2] && k[1] === words[i][2];
+        });
+        if (swapped !== undefined) key = swapped;
+      }
       if (key === undefined) { i += 1; continue; }
       spans.push([words[i][0], words[i + key.length - 1][1], key]);
       i += key.length;

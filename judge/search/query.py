@@ -159,7 +159,7 @@ def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
 
 def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[int, int, tuple[str, ...]]]:
     """Where terminology names stand in folded `text`, word for word (plurals aside; the text's
-    last word may begin the name's last: `PREFIX_MIN`), left to right, the longest name at each
+    last word may begin the name's last: `PREFIX_MIN`; a two-word name may stand swapped), left to right, the longest name at each
     word, matches not overlapping: (start, end, name key)."""
     words = [(m.start(), m.end(), _singular(m.group(0))) for m in _NAME_WORD.finditer(text)]
     spans = []
@@ -175,6 +175,9 @@ def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list
     while i < len(words):
         key = next((k for k in firsts.get(words[i][2], ())
                     if len(k) <= len(words) - i and all(same(i + j, k, j) for j in range(len(k)))), None)
+        if (key is None or len(key) < 2) and i + 1 < len(words):
+            # A two-word name with its words swapped (« initiative double »), before a one-word name.
+            key = next((k for k in firsts.get(words[i + 1][2], ()) if k == (words[i + 1][2], words[i][2])), key)
         if key is None:
             i += 1
             continue

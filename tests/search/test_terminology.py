@@ -338,3 +338,9 @@ def test_a_completed_name_needs_its_first_words_whole(graph) -> None:  # type: i
     # A lone beginning is no name (« vi »), nor a last word of one letter (« lien de v »).
     assert plan_query("vi", index.glossary_terms, index.query_stop).terms == ()
     assert plan_query("lien de v", index.glossary_terms, index.query_stop).terms == ()
+
+
+@pytest.mark.parametrize("query", ["initiative double", "initiave double"])
+def test_a_two_word_name_with_its_words_swapped_is_still_the_name(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    # « double initiative » (Double Strike, 2004 502.28), not « initiative » (First Strike) and a word.
+    assert numbers(run(graph, query))[0] in {"2004:502.28", "2010:702.4"}
