@@ -344,3 +344,9 @@ def test_a_completed_name_needs_its_first_words_whole(graph) -> None:  # type: i
 def test_a_two_word_name_with_its_words_swapped_is_still_the_name(graph, query: str) -> None:  # type: ignore[no-untyped-def]
     # « double initiative » (Double Strike, 2004 502.28), not « initiative » (First Strike) and a word.
     assert numbers(run(graph, query))[0] in {"2004:502.28", "2010:702.4"}
+
+
+def test_keeping_cards_in_hand_is_the_maximum_hand_size(graph) -> None:  # type: ignore[no-untyped-def]
+    # « garder en main », what players say of the hand size: "Each player has a maximum hand
+    # size, which is normally seven cards" (2010 402.2, 2004 217.3b), the cleanup's discard (314.1).
+    assert numbers(run(graph, "combien de cartes peut-on garder en main ?"))[0] in {"2010:402.2", "2004:217.3b", "2004:314.1"}
