@@ -298,7 +298,7 @@
 
   global.judgeSearchCore = {
     has: has, key: key, unique: unique, fold: fold, levenshtein: levenshtein, bisectLeft: bisectLeft,
-    prepare: prepare, forget: forget, docs: docs, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause,
+    prepare: prepare, forget: forget, docs: docs, tokens: tokens, foldTerms: foldTerms, stem: stem, clause: clause, term: term,
     exactFrequency: exactFrequency, within: within, doc: doc, lookup: lookup, evaluate: evaluate, top: top,
     Clause: Clause, Or: Or, And: And, Phrase: Phrase, WORD_CHAR: WORD_CHAR, DIGIT: DIGIT,
     UNKNOWN: UNKNOWN, NAME_WORD: NAME_WORD, singular: singular, nameKey: nameKey,

@@ -21,6 +21,7 @@
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
+  var PREFIX_MIN = 2, IN_SECTION = 1.3, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -29,6 +30,8 @@
   var NUMBER = /(?<![\p{L}\p{N}_.])\p{Nd}{3}(?:\.\p{Nd}+[a-z]?)?(?![\p{L}\p{N}_])/gu;
   var OPERATORS = /(?<![\p{L}\p{N}_])(?:AND|OR|NOT)(?![\p{L}\p{N}_])/gu;
   var QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
+  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:a-t-on|ai-je|avons-nous) le droit(?![\\p{L}\\p{N}_'])", "gu");
   var NUMBER_WORDS = new Set(["regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"]);
 
   // ------------------------------------------------------------------ query.py: planning
@@ -50,12 +53,25 @@
   function namesIn(p, text) {
     var words = [], spans = [], i = 0;
     for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, singular(m[0])]);
+    // The query's last word may begin the name's last word, after its first words (PREFIX_MIN).
+    function same(at, k, j) {
+      var word = words[at][2];
+      return word === k[j] || (at === words.length - 1 && j === k.length - 1 && j > 0
+        && Array.from(word).length >= PREFIX_MIN && k[j].startsWith(word));
+    }
     while (i < words.length) {
       var key = (p.firsts.get(words[i][2]) || []).find(function (k) {
         if (k.length > words.length - i) return false;
-        for (var j = 0; j < k.length; j++) if (words[i + j][2] !== k[j]) return false;
+        for (var j = 0; j < k.length; j++) if (!same(i + j, k, j)) return false;
         return true;
       });
+      if ((key === undefined || key.length < 2) && i + 1 < words.length) {
+        // A two-word name with its words swapped (« initiative double »), before a one-word name.
+        var swapped = (p.firsts.get(words[i + 1][2]) || []).find(function (k) {
+          return k.length === 2 && k[0] === words[i + 1][2] && k[1] === words[i][2];
+        });
+        if (swapped !== undefined) key = swapped;
+      }
       if (key === undefined) { i += 1; continue; }
       spans.push([words[i][0], words[i + key.length - 1][1], key]);
       i += key.length;
@@ -99,6 +115,13 @@
 
   function nonEmpty(words) { return words.length > 0; }
 
+  // query._under: is rule `number` below rule `parent` (216.3 under 216, 110.5f under 110.5)?
+  function under(number, parent) {
+    if (number.length <= parent.length || !number.startsWith(parent)) return false;
+    var following = number[parent.length];
+    return following === "." || /\p{L}/u.test(following);
+  }
+
   // query.plan_query; null when there is nothing to search (empty, only stop words).
   function plan(p, raw) {
     var c = clean(raw), text = c.text, stop = p.queryStop;
@@ -110,7 +133,7 @@
       var words = foldTerms(p, m[1] || m[2] || m[3], stop);
       if (words.length > 1) phrases.push(words);
     }
-    var rest = folded.replace(/["«»]/g, " ");
+    var rest = folded.replace(/["«»]/g, " ").replace(QUESTION, " ");
     var every = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
     var expansions = [], english = [], typed = [], named = [], spans = namesIn(p, rest);
     var apart = namesApart(p, rest, spans, stop);
@@ -330,10 +353,11 @@
     return found;
   }
 
-  // query.py _better: more of the notions and phrases, or as many and more of the words.
+  // query.py _better: a defining rule answering all the notions, more of the notions and phrases, or more of the words.
   function better(other, first) {
     if (other === undefined || first === undefined) return other !== undefined;
-    return other[0] > first[0] || (other[0] === first[0] && other[1] > first[1]);
+    for (var i = 0; i < other.length; i++) if (other[i] !== first[i]) return other[i] > first[i];
+    return false;
   }
 
   function merge(perLanguage, first, covered) {
@@ -493,8 +517,16 @@
 
     var fixedPlan = corrected(p, planned, languages), corrections = fixedPlan[1];
     planned = fixedPlan[0];
-    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set();
+    var words = planned.words, variantsOf = variants(p, planned), covered = {}, defining = new Set(), sections = {};
     planned.terms.forEach(function (term) { term[2].forEach(function (k) { defining.add(k); }); });
+    // query.search_with's asks_more: more than one notion alone (a rule defining one, answering the rest, is not buried).
+    var asksMore = planned.terms.length + planned.words.length + planned.phrases.length > 1;
+    planned.terms.forEach(function (term) {  // per edition, [defining rule, its notion]
+      term[2].forEach(function (k) {
+        var at = k.indexOf(":"), ed = k.slice(0, at);
+        (sections[ed] = sections[ed] || []).push([k.slice(at + 1), term]);
+      });
+    });
 
     // query._section_coverage: a stem the heading lacks counts when every rule of its edition
     // that holds it is in the heading's section (the documents right after it).
@@ -526,13 +558,37 @@
       var wanted = concepts(p, words, planned, language, stemOf, stop), asked = new Set();
       var notionsWanted = concepts(p, words, planned, language, stemOf, stop, true), bestNotions = 0.0;
       wanted.forEach(function (alts) { alts.forEach(function (alt) { alt.forEach(function (s) { asked.add(s); }); }); });
-      var names = (D.documents(language) || { names: [] }).names, best = 0.0;
+      var names = (D.documents(language) || { names: [] }).names, best = 0.0, opened = {}, defines = 0.0;
+      // query.search_with's answers: a defining rule that is a heading the query names, its
+      // section answering the rest, is the answer, not its sub-rules (IN_SECTION).
+      function answers(ed, number) {
+        var head = lookup(p, ed, language, number);
+        if (head === null) return false;
+        var name = names[head.docnum] || [];
+        if (!name.length || !name.every(function (s) { return asked.has(s); })) return false;
+        return sectionCoverage(language, head, wanted) === 1.0;
+      }
+      function said(term) {  // a notion's names in this language's texts, as stems
+        var all = language === "fr" ? term[1] : term[0].concat(term[1]), out = [];
+        all.forEach(function (n) {
+          var k = keep(nameWords(p, n, p.queryStop), stop);
+          if (k.length) out.push(k.map(stemOf));
+        });
+        return out;
+      }
+      Object.keys(sections).forEach(function (ed) {
+        opened[ed] = sections[ed].filter(function (e) { return !answers(ed, e[0]); }).map(function (e) {
+          return [e[0], said(e[1])];
+        });
+      });
       var hits = top(evaluate(p, language, q), 3 * limit + CANDIDATES + ranked.size, allowed).map(function (h) {
         var docnum = h[0], score = h[1], d = doc(p, language, docnum);
         var c = coverage(function (s) { return clause(p, language, s).has(docnum); }, wanted);
         best = Math.max(best, c);
         if (notionsWanted.length) {
-          bestNotions = Math.max(bestNotions, coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted));
+          var share = coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted);
+          bestNotions = Math.max(bestNotions, share);
+          if (share === 1.0 && asksMore && defining.has(d.edition + ":" + d.number)) defines = 1.0;
         }
         var name = new Set(names[docnum]);
         var named = name.size && Array.from(name).every(function (s) { return asked.has(s); });
@@ -540,10 +596,17 @@
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
         if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
+        else if ((opened[d.edition] || []).some(function (e) {  // a sub-rule whose own words name the notion
+          return under(d.number, e[0]) && e[1].some(function (alt) {
+            return alt.every(function (s) {
+              return OWN_FIELDS.some(function (f) { return core.term(p, language, f, s).scores.has(docnum); });
+            });
+          });
+        })) score *= IN_SECTION;
         if (named && c === 1.0) score *= 1.0 + (NAME_MATCH - 1.0) * coverage(function (s) { return name.has(s); }, wanted);
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
-      covered[language] = [bestNotions, best];
+      covered[language] = [defines, bestNotions, best];
       return hits;
     }
     defined(p, planned, edition, languages, preferred).forEach(function (h) { setdefault(h[0], h[1]); });

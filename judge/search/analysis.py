@@ -6,7 +6,7 @@ pipeline as Whoosh analyzers (importable here because Whoosh stores the schema b
 It does not know about rules, indexes or queries (see `judge.search.query`).
 
 5. Stemming (stemmed pipeline only): a token with a digit or in `PROTECTED` is kept as
-   is; any other goes through the French Snowball stemmer (on the folded form: accents
+   is (its plural gets the same stem); any other goes through the French Snowball stemmer (on the folded form: accents
    are folded BEFORE stemming, so `engagée` and `engagee` give the same stem). Then,
    because folding hides the `ée`/`é` endings from Snowball, a stem longer than 4
    characters loses one final `e`, and a final `eux` becomes `eur` (`engagée`, `engager`
@@ -29,7 +29,7 @@ from whoosh.lang.snowball.french import FrenchStemmer
 from whoosh.lang.stopwords import stoplists
 
 from judge.normalize import fold
-from judge.search.tokens import ELISIONS, folded_tokens, never_stemmed
+from judge.search.tokens import ELISIONS, folded_tokens, never_stemmed, protected_stem
 
 STOP_WORDS = frozenset({fold(w) for w in stoplists["fr"]} | {"a", "les", "cet", "cette", "ci"} | ELISIONS)
 
@@ -54,6 +54,8 @@ def stem(term: str) -> str:
     """The stemmed form of one folded, non-stop term."""
     if never_stemmed(term):
         return term
+    if (base := protected_stem(term)) is not None:
+        return base
     stemmed = str(_stemmer.stem(term))
     if len(stemmed) > 4:
         if stemmed.endswith("e"):
@@ -68,6 +70,8 @@ def stem_en(term: str) -> str:
     """The English stemmed form of one folded, non-stop term."""
     if never_stemmed(term):
         return term
+    if (base := protected_stem(term)) is not None:
+        return base
     return str(_english.stem(term))
 
 

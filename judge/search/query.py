@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from judge.corpus.numbers import RULE_NUMBER
 from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold, levenshtein
-from judge.search.fields import MAX_QUERY
+from judge.search.fields import MAX_QUERY, OWN_FIELDS
 from judge.search.match import And, Clause, Node, Or, Phrase
 from judge.search.output import SearchResult, make_hit
 from judge.search.tokens import fold_terms, suggestion
@@ -61,9 +61,17 @@ CANDIDATES = 100
 # A name's words the query holds apart: at most this many other words between them beyond the
 # name's own (« mettre une machination à exécution »).
 NAME_GAP = 2
+# The last word of a query still being typed completes a terminology name after its first words
+# when it has at least this many letters (« lien de vi » is « lien de vie »).
+PREFIX_MIN = 2
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
 # A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
 DEFINES = 2.0
+# A rule under a defining rule of a notion the query names (its section, its sub-rules: « rediriger
+# les blessures sur un planeswalker » -> 306.7 under 306 Planeswalkers) that names the notion itself
+# comes before a rule that merely mentions it — unless that defining rule is a heading
+# the query names, its section answering the rest: the heading is the answer then (`NAME_MATCH`).
+IN_SECTION = 1.3
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
 # How judges write a rule number: `R305.4`, `r. 309.2a`, `CR 704.5g`, `cr604.3`, `§ 308`,
 # `règle 502` (a prefix glued or not), `310.2 c` (the sub-rule letter after a space).
@@ -76,6 +84,10 @@ _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
 _NAME_WORD = re.compile(r"\w+")
+# What a whole French question says of itself, not of its topic (« que se passe-t-il si… »,
+# « qu'arrive-t-il… », « a-t-on le droit de… »): dropped before the words are read.
+_QUESTION = re.compile(r"(?<![\w'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\w'])"
+                       r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])")
 _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 
 
@@ -146,14 +158,26 @@ def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
 
 
 def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[int, int, tuple[str, ...]]]:
-    """Where terminology names stand in folded `text`, word for word (plurals aside), left to
-    right, the longest name at each word, matches not overlapping: (start, end, name key)."""
+    """Where terminology names stand in folded `text`, word for word (plurals aside; the text's
+    last word may begin the name's last: `PREFIX_MIN`; a two-word name may stand swapped), left to right, the longest name at each
+    word, matches not overlapping: (start, end, name key)."""
     words = [(m.start(), m.end(), _singular(m.group(0))) for m in _NAME_WORD.finditer(text)]
     spans = []
     i = 0
+
+    def same(at: int, k: tuple[str, ...], j: int) -> bool:
+        """Does the query's word `at` match the name's word `j` — or begin it, when it is the
+        query's last word being typed after the name's first words (« lien de vi »)?"""
+        word = words[at][2]
+        return word == k[j] or (at == len(words) - 1 and j == len(k) - 1 and j > 0
+                                and len(word) >= PREFIX_MIN and k[j].startswith(word))
+
     while i < len(words):
         key = next((k for k in firsts.get(words[i][2], ())
-                    if len(k) <= len(words) - i and all(words[i + j][2] == k[j] for j in range(len(k)))), None)
+                    if len(k) <= len(words) - i and all(same(i + j, k, j) for j in range(len(k)))), None)
+        if (key is None or len(key) < 2) and i + 1 < len(words):
+            # A two-word name with its words swapped (« initiative double »), before a one-word name.
+            key = next((k for k in firsts.get(words[i + 1][2], ()) if k == (words[i + 1][2], words[i][2])), key)
         if key is None:
             i += 1
             continue
@@ -227,7 +251,7 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
         words = fold_terms(next(g for g in match.groups() if g), stop)
         if len(words) > 1:
             phrases.append(tuple(words))
-    rest = folded.replace('"', " ").replace("«", " ").replace("»", " ")
+    rest = _QUESTION.sub(" ", folded.replace('"', " ").replace("«", " ").replace("»", " "))
     every = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     expansions: list[tuple[tuple[str, ...], ...]] = []
     english: list[tuple[tuple[str, ...], ...]] = []
@@ -443,7 +467,7 @@ def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list
 
 
 def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
-           covered: dict[str, tuple[float, float]]) -> list[tuple[Doc, float]]:
+           covered: dict[str, tuple[float, float, float]]) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
     times the best hit of the `first` language — or `BETTER_LANGUAGE` times when its hits
@@ -464,12 +488,22 @@ def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
     return merged
 
 
-def _better(other: tuple[float, float] | None, first: tuple[float, float] | None) -> bool:
-    """Do another language's hits answer more of the query than the first language's: more of
-    its terminology notions and phrases, or as many and more of its words?"""
+def _better(other: tuple[float, float, float] | None, first: tuple[float, float, float] | None) -> bool:
+    """Do another language's hits answer more of the query than the first language's: a rule
+    that defines a notion the query names and answers all its notions (the first language's text
+    has none: « contrecarrer un sort » -> 701.5 Counter), more of its terminology notions and
+    phrases, or as many and more of its words?"""
     if other is None or first is None:
         return other is not None
     return other > first
+
+
+def _under(number: str, parent: str) -> bool:
+    """Is rule `number` below rule `parent` (`216.3` under `216`, `110.5f` under `110.5`)?"""
+    if len(number) <= len(parent) or not number.startswith(parent):
+        return False
+    following = number[len(parent)]
+    return following == "." or following.isalpha()
 
 
 def _variants(index: Index, plan: _Plan) -> dict[str, tuple[str, ...]]:
@@ -572,13 +606,21 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
     words = plan.words
     variants = _variants(index, plan)
     defining = frozenset(key for term in plan.terms for key in term.rules)
+    sections: dict[str, list[tuple[str, GlossaryTerm]]] = {}  # per edition, (defining rule, its notion)
+    for term in plan.terms:
+        for key in term.rules:
+            ed, _, number = key.partition(":")
+            sections.setdefault(ed, []).append((number, term))
 
     def held(word: str) -> bool:
         """Does some language's texts hold the word's stem (`word` is in its exported lexicon)?"""
         return any(index.postings(language).clause(index.source(language), index.stem(language, word))
                    for language in index.languages)
 
-    covered: dict[str, tuple[float, float]] = {}
+    covered: dict[str, tuple[float, float, float]] = {}
+    # The query asks about a notion (more than the notion alone, whose defining rule
+    # `_defined` puts first): a rule that defines it and answers the rest is not buried.
+    asks_more = len(plan.terms) + len(plan.words) + len(plan.phrases) > 1
 
     def run(language: str, terms: tuple[str, ...]) -> list[tuple[Doc, float]]:
         stop = index.stop(language)
@@ -595,9 +637,28 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         concepts = _concepts(terms, plan, language, stem, stop, held)
         notions = _concepts(terms, plan, language, stem, stop, lambda _: False)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
+
+        def answers(ed: str, number: str) -> bool:
+            """Is a defining rule a heading the query names, its section answering the rest
+            (« sous-partie Shahrazad » -> 506 Subgames)? Then it is the answer, not its sub-rules."""
+            head = index.lookup(ed, language, number)
+            name = index.name_stems(head) if head is not None else frozenset()
+            if head is None or not name or not name <= asked:
+                return False
+            return _section_coverage(index, head, concepts, lambda stem: head.docnum in postings.clause(source, stem),
+                                     lambda stem: postings.clause(source, stem)) == 1.0
+
+        def said(term: GlossaryTerm) -> list[frozenset[str]]:
+            """A notion's names in this language's texts, as stems."""
+            names = term.fr if language == "fr" else (*term.en, *term.fr)
+            return [frozenset(stem(w) for w in k) for n in names if (k := _keep(_name_words(n, index.query_stop), stop))]
+
+        # The sections whose sub-rules answer about their notion (see IN_SECTION), with its names.
+        opened = {ed: [(n, said(term)) for n, term in entries if not answers(ed, n)] for ed, entries in sections.items()}
         found = []
         best = 0.0
         best_notions = 0.0
+        defines = 0.0  # 1.0 when a defining rule of a notion the query names answers all its notions
         scores = postings.evaluate(source, q)
         for docnum, score in postings.top(scores, 3 * limit + CANDIDATES + len(ranked), allowed):
             doc = index.doc(language, docnum)
@@ -607,10 +668,17 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 def holds(stem: str, n: int = docnum) -> bool:
                     return n in postings.clause(source, stem)
 
+                def says(stem: str, n: int = docnum) -> bool:
+                    """Does the rule's own text (not its parent's) hold the stem?"""
+                    return any(n in postings.term(source, f, stem)[0] for f in OWN_FIELDS)
+
                 coverage = _coverage(holds, concepts)
                 best = max(best, coverage)
                 if notions:
-                    best_notions = max(best_notions, _coverage(holds, notions))
+                    share = _coverage(holds, notions)
+                    best_notions = max(best_notions, share)
+                    if share == 1.0 and asks_more and f"{doc.edition}:{doc.number}" in defining:
+                        defines = 1.0
                 name = index.name_stems(doc)
                 if coverage < 1.0 and name and name <= asked:
                     # A heading the query names: what it lacks may be its section's topic.
@@ -621,13 +689,16 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     score *= VARIANT
                 if f"{doc.edition}:{doc.number}" in defining:
                     score *= DEFINES
+                elif any(_under(doc.number, n) and any(all(says(s) for s in alt) for alt in alts)
+                         for n, alts in opened.get(doc.edition, ())):
+                    score *= IN_SECTION
                 if name and name <= asked and coverage == 1.0:
                     # The heading is the query (or part of it, its section's topic the rest):
                     # the definition, before the sub-rules that repeat its words.
                     score *= 1.0 + (NAME_MATCH - 1.0) * _coverage(name.__contains__, concepts)
                 if score > 0:  # a rule that answers none of the notions is no hit
                     found.append((doc, score))
-        covered[language] = (best_notions, best)
+        covered[language] = (defines, best_notions, best)
         return found
 
     for doc, score in _defined(index, plan, edition, languages, preferred or None, primary):

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 
 TOKEN_PATTERN = re.compile(r"\d+(?:\.\d+[a-zA-Z]?)?(?![\w'’])|\w+(?:['’`]\w+)*")
 ELISIONS = frozenset({"l", "d", "qu", "jusqu", "lorsqu", "puisqu", "n", "s", "c", "j", "m", "t"})
-# Game words the stemmer would mangle or merge with unrelated words: never stemmed.
+# Game words the stemmer would mangle or merge with unrelated words: never stemmed; their
+# plurals (with a final s or x) have the same stem (`protected_stem`: « planeswalkers » is
+# « planeswalker », « tours » is « tour »).
 PROTECTED = frozenset(
     {
         "mana",
@@ -42,17 +44,12 @@ PROTECTED = frozenset(
         "celerite",
         "pile",
         "rituel",
-        "rituels",
         "ephemere",
-        "ephemeres",
         "planeswalker",
-        "planeswalkers",
         "archenemy",
         "mur",
-        "murs",
         "deck",
         "tour",
-        "tours",
     }
 )
 # What a word outside the query vocabulary stands for: a term no analyzer can produce
@@ -95,6 +92,13 @@ def fold_terms(text: str, stop: frozenset[str]) -> list[str]:
 def never_stemmed(term: str) -> bool:
     """A rule number (any term with a digit) or a protected game word is its own stem."""
     return term in PROTECTED or any(c.isdigit() for c in term)
+
+
+def protected_stem(term: str) -> str | None:
+    """The protected word whose plural `term` is (« planeswalkers » -> « planeswalker »), else None."""
+    if len(term) > 3 and term[-1] in "sx" and term[:-1] in PROTECTED:
+        return term[:-1]
+    return None
 
 
 def unknown_stem(word: str) -> str:

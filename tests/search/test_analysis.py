@@ -55,9 +55,17 @@ def test_analyze_terms_protects_game_words() -> None:
         "mana",
         "initiative",
         "pile",
-        "tours",
+        "tour",
         "celerite",
     ]
+
+
+def test_a_protected_word_and_its_plural_have_one_stem() -> None:
+    # « planeswalkers » was its own term: "Loyalty is a characteristic only planeswalkers have."
+    # (2010 306.5) did not hold « planeswalker ».
+    assert analyze_terms("planeswalkers rituels éphémères murs tours") == analyze_terms(
+        "planeswalker rituel éphémère mur tour") == ["planeswalker", "rituel", "ephemere", "mur", "tour"]
+    assert analyze_terms("planeswalkers", "en") == analyze_terms("planeswalker", "en") == ["planeswalker"]
 
 
 def test_analyze_terms_stems_plain_words() -> None:

@@ -238,3 +238,115 @@ def test_a_rule_that_answers_every_notion_is_weighed_whatever_the_limit(graph) -
     query = "général EDH 21 blessures de combat"
     first = [numbers(search_with(index, query, limit=limit))[0] for limit in (1, 10)]
     assert first[0] == first[1] and first[0] in {"2010:704.5u", "2010:104.3j"}
+
+
+def test_a_plural_of_a_protected_word_finds_the_rule_that_says_it(graph) -> None:  # type: ignore[no-untyped-def]
+    # 2010 306.5 "Loyalty is a characteristic only planeswalkers have."
+    assert "2010:306.5" in numbers(run(graph, "loyauté d'un planeswalker"))[:3]
+    assert numbers(run(graph, "blessures infligées à un planeswalker retirent des marqueurs loyauté"))[0] == "2010:306.8"
+
+
+def test_a_rule_under_the_defining_rule_of_a_notion_comes_before_one_that_mentions_it(graph) -> None:  # type: ignore[no-untyped-def]
+    # 2010 306.7 (under 306 Planeswalkers) is the redirection to a planeswalker; 614.9 speaks of
+    # redirection effects in general, the French combat damage rules only of damage.
+    assert "2010:306.7" in numbers(run(graph, "rediriger les blessures sur un planeswalker"))[:2]
+    # 707 / 504 Face-Down Spells and Permanents, under the notion « face cachée ».
+    found = numbers(run(graph, "permanent face cachée"))
+    assert found[:3] and all(n.startswith(("2010:707.", "2004:504.")) for n in found[:3])
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("est-ce que je récupère le mana si mon sort est contrecarré ?", {"2010:701.5b", "2004:414.2"}),
+    ("remboursement d'un sort contrecarré", {"2010:701.5b", "2004:414.2"}),
+    ("un jeton cesse d'exister", {"2004:216.3", "2010:110.5f", "2004:420.5f", "2010:704.5d"}),
+])
+def test_a_notion_of_the_rules_in_the_words_of_french_players(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # "doesn't get a 'refund' of any costs" (2010 701.5b), "ceases to exist" (2004 216.3).
+    assert numbers(run(graph, query))[0] in first
+
+
+def test_a_question_says_nothing_of_its_topic_by_que_se_passe_t_il(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    asked = plan_query("que se passe-t-il si le bloqueur est détruit ?", index.glossary_terms, index.query_stop)
+    assert "passe" not in asked.words and "passe" not in asked.typed
+    # « passe » is still the word of passing priority outside the question's own phrase.
+    passing = plan_query("si tout le monde passe avec la pile vide", index.glossary_terms, index.query_stop)
+    assert "passe" in passing.words or any("passe" in name for name, _ in passing.names)
+    assert numbers(run(graph, "si tout le monde passe avec la pile vide, la phase se termine ?"))[0] == "2004:300.2"
+
+
+def test_combat_and_en_jeu_are_french_names_too(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    plan = plan_query("initiative en combat", index.glossary_terms, index.query_stop)
+    assert ("combat",) in [alt for notion in plan.expansions for alt in notion]
+    # « en jeu » (2004's in play) is 2010's battlefield.
+    plan = plan_query("planeswalkers en jeu", index.glossary_terms, index.query_stop)
+    assert ("battlefield",) in [alt for notion in plan.english for alt in notion]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("contrecarrer un sort", {"2010:701.5", "2004:414.1"}),
+    ("résolution d'un sort", {"2010:608", "2004:413"}),
+    ("action illégale revenir en arrière", {"2010:715", "2004:422"}),
+])
+def test_the_english_rule_defining_a_notion_is_not_buried_under_french_mentions(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # The French texts (2004 300–314, 2010 505) only mention spells and counters (« n'est ni un
+    # sort… ne peut être contrecarrée »): the rule that defines the notion and answers the whole
+    # query is English, and comes first.
+    result = run(graph, query)
+    assert numbers(result)[0] in first
+    assert result.hits[0].language == "en"
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("until end of turn", {"2004:314.2", "2010:514.2"}),
+    ("effets jusqu'à la fin du tour", {"2004:314.2", "2010:514.2"}),
+    ("taille maximale de la main", {"2004:217.3b", "2010:402.2"}),
+])
+def test_a_notion_s_defining_rule_is_the_one_that_gives_it_its_meaning(graph, query: str, first: set[str]) -> None:  # type: ignore[no-untyped-def]
+    # "until end of turn" effects end at cleanup (2004 314.2); "Each player has a maximum hand
+    # size, which is normally seven cards" (2004 217.3b) — not the cleanup step's heading.
+    assert numbers(run(graph, query))[0] in first
+
+
+@pytest.mark.parametrize(("query", "expected", "within"), [
+    # "A player can't play a land, for any reason, if it isn't his or her turn." (2010 305.3)
+    ("peut-on jouer un terrain pendant le tour d'un autre joueur ?", "2010:305.3", 3),
+    # "announces his or her choice … for each target the spell requires" (2010 601.2c)
+    ("quand choisit-on les cibles d'un sort ?", "2010:601.2c", 2),
+    # "If two or more planeswalkers that share a planeswalker type are on the battlefield" (2010 306.4)
+    ("deux planeswalkers du même type", "2010:306.4", 1),
+])
+def test_the_common_words_of_the_game_reach_the_english_rules(graph, query: str, expected: str, within: int) -> None:  # type: ignore[no-untyped-def]
+    # tour/turn, choisir/choose, deux/two: words of every rule, in the terminology so that a
+    # French question reaches the English text with them.
+    assert expected in numbers(run(graph, query))[:within]
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("lien de vi", "2010:702.13"), ("contact mor", "2010:702.2"), ("étape de nettoy", "2004:314"),
+])
+def test_a_name_still_being_typed_is_completed_by_its_last_word(graph, query: str, first: str) -> None:  # type: ignore[no-untyped-def]
+    # The static book searches at each space: « lien de vi » is « lien de vie » (Lifelink).
+    result = run(graph, query)
+    assert numbers(result)[0] == first
+    assert result.suggestion is None
+
+
+def test_a_completed_name_needs_its_first_words_whole(graph) -> None:  # type: ignore[no-untyped-def]
+    index = index_for(graph)
+    # A lone beginning is no name (« vi »), nor a last word of one letter (« lien de v »).
+    assert plan_query("vi", index.glossary_terms, index.query_stop).terms == ()
+    assert plan_query("lien de v", index.glossary_terms, index.query_stop).terms == ()
+
+
+@pytest.mark.parametrize("query", ["initiative double", "initiave double"])
+def test_a_two_word_name_with_its_words_swapped_is_still_the_name(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    # « double initiative » (Double Strike, 2004 502.28), not « initiative » (First Strike) and a word.
+    assert numbers(run(graph, query))[0] in {"2004:502.28", "2010:702.4"}
+
+
+def test_keeping_cards_in_hand_is_the_maximum_hand_size(graph) -> None:  # type: ignore[no-untyped-def]
+    # « garder en main », what players say of the hand size: "Each player has a maximum hand
+    # size, which is normally seven cards" (2010 402.2, 2004 217.3b), the cleanup's discard (314.1).
+    assert numbers(run(graph, "combien de cartes peut-on garder en main ?"))[0] in {"2010:402.2", "2004:217.3b", "2004:314.1"}
