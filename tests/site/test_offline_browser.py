@@ -220,8 +220,9 @@ def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place
 
 def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site: Path, plain: Any) -> None:
     """While a second query is typed in the search page's box, the chunks its ranking reads are
-    fetched (nothing drawn); at Enter, only cards and glossary entries are left to fetch. The
-    manifest holds no FR↔EN glossary beyond its variant terms (the rest comes a word at a time)."""
+    fetched (nothing drawn): its first result then needs no request of the index (the rest of
+    the screen's cards and their extracts may follow). The manifest holds no FR↔EN glossary
+    beyond its variant terms (the rest comes a word at a time)."""
     fetched: list[str] = []
     plain.on("request", lambda r: fetched.append(r.url) if "/search/" in r.url else None)
     with static_server(site) as url:
@@ -236,10 +237,12 @@ def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site:
         assert [u for u in typed if "/search/t." in u], "the typed words' chunks"
         assert plain.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
         after = len(fetched)
+        first = plain.evaluate("judgeSearchRun('dégâts de combat', 20, {first: 1}).then(f => f.results.length)")
+        assert first >= 1
+        assert not [u for u in fetched[after:] if "/search/t." in u or "/search/index." in u], fetched[after:]
         plain.press("#q", "Enter")
         plain.wait_for_function("() => document.getElementById('search-status').textContent.includes('dégâts')"
                                 " && document.querySelector('#results li') !== null")
-        assert not [u for u in fetched[after:] if "/search/t." in u or "/search/index." in u]
     manifest = next(site.glob("search/index.*.js")).read_text(encoding="utf-8")
     data = json.loads(manifest.split("\n", 1)[0].split("=", 1)[1].rstrip(";"))
     assert data["glossary"] and all(len(term) == 4 for term in data["glossary"])
