@@ -12,11 +12,26 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from judge import helper
+
+EVAL = Path(__file__).resolve().parent / "search_eval.toml"
+
+
+def _answer(index: Any, query: str) -> tuple[Any, str | None]:
+    from judge.search.query import QueryError
+
+    try:
+        result = index.search(query)
+    except QueryError:  # only stop words: nothing to search
+        return (), None
+    return result.hits, result.suggestion
+
 
 JUDGE = str(Path(sys.executable).with_name("judge"))
 needs_cores = pytest.mark.skipif(not hasattr(os, "fork") or helper._cores() < 2, reason="no second core (or no fork)")
@@ -102,13 +117,16 @@ def test_no_helper_from_a_helper_or_beside_other_threads(monkeypatch: pytest.Mon
 @pytest.mark.usefixtures("forking")
 def test_two_processes_build_the_index_one_builds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The index built with a helper (a second segment) and without: the same export (terms,
-    document numbers, frequencies, positions, lengths, cards) and the same answers."""
+    document numbers, frequencies, positions, lengths, cards) and the same answers to every
+    query of the search eval set (hits, suggestions: « fisrt strike » was corrected only with
+    two segments, whose reader counted a transposition as one edit)."""
     from judge.corpus.loader import load_graph
     from judge.search.engine import open_index
     from judge.search.export import build_export, index_name
     from judge.search.index import open_folder, record_of
 
     graph = load_graph()
+    queries = sorted({case["q"] for case in tomllib.loads(EVAL.read_text(encoding="utf-8"))["query"]})
     exports, answers = [], []
     for shared in (True, False):
         monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / f"cache-{shared}"))
@@ -123,9 +141,10 @@ def test_two_processes_build_the_index_one_builds(monkeypatch: pytest.MonkeyPatc
         indexes = open_folder(folder)
         assert indexes is not None
         exports.append(build_export(graph, indexes, "index"))
-        answers.append([index.search(query).hits for query in ("brûlure de mana", "initiative", "702.2")])
+        answers.append([_answer(index, query) for query in queries])
     assert exports[0] == exports[1]
-    assert answers[0] == answers[1] and all(answers[0])
+    assert answers[0] == answers[1]
+    assert sum(1 for hits, _ in answers[0] if hits) > len(queries) * 0.9
 
 
 @needs_cores

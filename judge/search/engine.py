@@ -131,7 +131,12 @@ class RuleIndex:
         return int(self.searcher(language).reader().doc_frequency("exact", word))
 
     def within(self, language: str, word: str, distance: int) -> set[str]:
-        return set(self.searcher(language).reader().terms_within("exact", word, distance, prefix=1))
+        # Asked of each segment's reader (Whoosh's Levenshtein automaton): a reader of several
+        # segments answers with its own edit distance, which counts a transposition as one
+        # edit, and a first run's index may have two segments (`judge.search.index`).
+        reader = self.searcher(language).reader()
+        return {term for leaf, _ in reader.leaf_readers()
+                for term in leaf.terms_within("exact", word, distance, prefix=1)}
 
     def _fields(self, language: str, docnum: int) -> dict[str, Any]:
         key = (language, docnum)
