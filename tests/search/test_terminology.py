@@ -350,3 +350,10 @@ def test_keeping_cards_in_hand_is_the_maximum_hand_size(graph) -> None:  # type:
     # « garder en main », what players say of the hand size: "Each player has a maximum hand
     # size, which is normally seven cards" (2010 402.2, 2004 217.3b), the cleanup's discard (314.1).
     assert numbers(run(graph, "combien de cartes peut-on garder en main ?"))[0] in {"2010:402.2", "2004:217.3b", "2004:314.1"}
+
+
+@pytest.mark.parametrize("query", ["dégâts de combat", "degats de combat", "blessures de combat"])
+def test_players_words_for_combat_damage_find_the_combat_damage_step(graph, query: str) -> None:  # type: ignore[no-untyped-def]
+    """« Dégâts » is what players say for « blessures »: « dégâts de combat » is the combat
+    damage step (2004 310), not the combat phase that merely holds the word « combat »."""
+    assert numbers(run(graph, query))[0] == "2004:310"
