@@ -218,6 +218,22 @@ def test_a_query_fetches_only_the_chunks_it_reads_and_the_next_one_runs_in_place
         assert plain.evaluate("window.samePage") is True
 
 
+def _type_a_second_query(page: Any, url: str, text: str, fetched: list[str]) -> int:
+    """The search page opened on a first query (« phase de combat »), its requests done, then
+    `text` typed in its box, a key every 60 ms, until the network is quiet: nothing is drawn
+    for the query being typed (the first query's results stay). How many of the page's
+    requests (`fetched`) came before the typing."""
+    page.goto(f"{url}/search.html?q=phase de combat")
+    page.locator("#results li").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    before = len(fetched)
+    page.fill("#q", "")
+    page.type("#q", text, delay=60)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
+    return before
+
+
 def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site: Path, plain: Any) -> None:
     """While a second query is typed in the search page's box, the chunks its ranking reads are
     fetched (nothing drawn): its first result then needs no request of the index (the rest of
@@ -226,16 +242,8 @@ def test_a_query_typed_in_the_page_fetches_its_ranking_chunks_before_enter(site:
     fetched: list[str] = []
     plain.on("request", lambda r: fetched.append(r.url) if "/search/" in r.url else None)
     with static_server(site) as url:
-        plain.goto(f"{url}/search.html?q=phase de combat")
-        plain.locator("#results li").first.wait_for()
-        plain.wait_for_load_state("networkidle")
-        before = len(fetched)
-        plain.fill("#q", "")
-        plain.type("#q", "dégâts de combat", delay=60)
-        plain.wait_for_load_state("networkidle")
-        typed = fetched[before:]
-        assert [u for u in typed if "/search/t." in u], "the typed words' chunks"
-        assert plain.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
+        before = _type_a_second_query(plain, url, "dégâts de combat", fetched)
+        assert [u for u in fetched[before:] if "/search/t." in u], "the typed words' chunks"
         after = len(fetched)
         first = plain.evaluate("judgeSearchRun('dégâts de combat', 20, {first: 1}).then(f => f.results.length)")
         assert first >= 1
@@ -257,13 +265,7 @@ def test_a_name_being_typed_fetches_what_its_query_reads_before_enter(site: Path
     fetched: list[str] = []
     plain.on("request", lambda r: fetched.append(r.url) if "/search/" in r.url else None)
     with static_server(site) as url:
-        plain.goto(f"{url}/search.html?q=phase de combat")
-        plain.locator("#results li").first.wait_for()
-        plain.wait_for_load_state("networkidle")
-        plain.fill("#q", "")
-        plain.type("#q", "blessures de c", delay=60)
-        plain.wait_for_load_state("networkidle")
-        assert plain.locator("#search-status").inner_text().startswith("20 résultats pour « phase de combat »")
+        _type_a_second_query(plain, url, "blessures de c", fetched)
         before = len(fetched)
         first = plain.evaluate("judgeSearchRun('blessures de combat', 20, {first: 1}).then(f => f.results.map(r => r.number))")
         assert first == ["310"]
