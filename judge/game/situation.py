@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import SituationError
@@ -34,6 +35,7 @@ from judge.game.aliases import (
 from judge.game.fieldreaders import (
     check_keys,
     english_keys,
+    english_names,
     join_path,
     read_bool,
     read_int,
@@ -177,36 +179,56 @@ def _json_reason(message: str) -> str:
 
 # -- the situation -------------------------------------------------------------------
 
+# The keys of each kind of table, in the order an error lists them (ordered dicts: constant-time
+# lookups), and those of them the French names leave as they are (`english_keys`).
+_TOP_KEYS = dict.fromkeys(TOP_KEYS)
+_TOP_ENGLISH = english_names(TOP_KEYS, KEY_ALIASES)
+_CREATURE_KEYS = dict.fromkeys(CREATURE_KEYS)
+_CREATURE_ENGLISH = english_names(CREATURE_KEYS, KEY_ALIASES)
+_QUESTION_KEYS = {ask: ("ask", *params) for ask, params in ASKS.items()}
+_QUESTION_ENGLISH = english_names({key for keys in _QUESTION_KEYS.values() for key in keys},
+                                  KEY_ALIASES)
+
+
+@cache
+def _list_caps() -> tuple[int, dict[str, int], int]:
+    """The caps of `judge.inputs` on a situation's lists: the smallest, those of some keys, and
+    that of any other list (imported when a first situation is read)."""
+    from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
+
+    caps = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
+            "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
+    return min(*caps.values(), MAX_LIST_ITEMS), caps, MAX_LIST_ITEMS
+
 
 def _check_lengths(top: Mapping[str, object]) -> None:
     """The caps of `judge.inputs` on the lists a check replays (before anything is built)."""
-    from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
-
     own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
-    smallest = min(MAX_EXTRA_STEPS, MAX_EXTRA_PHASES, MAX_TRIGGERS, MAX_LIST_ITEMS)
+    smallest, caps, other = _list_caps()
     for key, value in top.items():
         if not isinstance(value, list) or len(value) <= smallest:
             continue
-        cap = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
-               "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}.get(key, MAX_LIST_ITEMS)
+        cap = caps.get(key, other)
         if len(value) > cap and key not in own:
             raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
 
 def situation_from_data(data: object, *, source: str = "-") -> Situation:
     """Validate parsed TOML/JSON data and build the Situation."""
-    top = english_keys(read_table(data, ""), "", KEY_ALIASES)
+    top = english_keys(read_table(data, ""), "", KEY_ALIASES, _TOP_ENGLISH)
     _check_lengths(top)
-    check_keys(top, "", TOP_KEYS)
+    check_keys(top, "", _TOP_KEYS)
     edition = _edition(top.get("edition"))
     players = _players(top.get("players"))
     active = read_player(top["active"], "active", players) if "active" in top else players[0]
     has_events = top.get("events") is not None
     phase, step = _place(top, required=not has_events)
-    creatures = _creatures(top.get("creatures", []), players, active)
+    # A key left out reads as its empty list, without calling its reader.
+    creatures = _creatures(top["creatures"], players, active) if "creatures" in top else ()
     names = {creature.name for creature in creatures}
     owners = {creature.name: creature.controller for creature in creatures}
-    permanents = readers.permanents(top.get("permanents", []), players, active, names)
+    permanents = (readers.permanents(top["permanents"], players, active, names)
+                  if "permanents" in top else ())
     everything = names | {permanent.name for permanent in permanents}
     # Events first: the creatures they put onto the battlefield are known to the triggers
     # and the questions.
@@ -218,9 +240,11 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
                              creature=_creature)
     _check_attacks(creatures, players, permanents)
     variant, teams = _variant(top, players, active)
-    known = _Known(players=players, active=active, owners=owners)
-    given = {key: _TOP_READERS[key](value, known) for key, value in top.items()
-             if key in _TOP_READERS}  # a key left out keeps the `Situation` default
+    given: dict[str, object] = {}  # a key left out keeps the `Situation` default
+    if not _TOP_READERS.keys().isdisjoint(top):
+        known = _Known(players=players, active=active, owners=owners)
+        given = {key: _TOP_READERS[key](value, known) for key, value in top.items()
+                 if key in _TOP_READERS}
     situation = Situation(
         edition=edition,
         players=players,
@@ -229,7 +253,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         step=step,
         creatures=creatures,
         permanents=permanents,
-        skip=_skips(top.get("skip", []), phase, step, has_events),
+        skip=_skips(top["skip"], phase, step, has_events) if "skip" in top else (),
         variant=variant,
         teams=teams,
         defending=_defending(top.get("defending"), players, active, teams),
@@ -237,8 +261,9 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
                    else None),
         events=events,
         questions=read_items(
-            readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
-            lambda v, p: _question(v, p, players, names, active, everything)),
+            readers.limit(top["questions"], "questions", MAX_QUESTIONS, "questions"), "questions",
+            lambda v, p: _question(v, p, players, names, active, everything))
+        if "questions" in top else (),
         source=source,
         **given,  # type: ignore[arg-type]
     )
@@ -287,10 +312,11 @@ def _variant(top: Mapping[str, object], players: tuple[str, ...], active: str
              ) -> tuple[str | None, tuple[tuple[str, ...], ...]]:
     """The multiplayer variant and its teams (Two-Headed Giant: two teams; Archenemy: the
     archenemy against the others, 904.1)."""
-    variant = read_optional(top.get("variant"), "variant",
-                            lambda v, p: read_slug(v, p, VARIANT_ALIASES, "variante"))
-    teams = read_items(top.get("teams", []), "teams",
-                       lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
+    raw = top.get("variant")
+    variant = None if raw is None else read_slug(raw, "variant", VARIANT_ALIASES, "variante")
+    teams = (read_items(top["teams"], "teams",
+                        lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
+             if "teams" in top else ())
     seen = [p for team in teams for p in team]
     for i, name in enumerate(seen):
         if name in seen[:i]:
@@ -454,6 +480,8 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
     # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
     creatures = _band_blocks(creatures)
     blocked = {attacker for creature in creatures for attacker in creature.blocking}
+    if not blocked:
+        return creatures
     return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
 
 
@@ -557,8 +585,8 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
 
 
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    check_keys(table, path, CREATURE_KEYS)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _CREATURE_ENGLISH)
+    check_keys(table, path, _CREATURE_KEYS)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     at = f"{path}." if path else ""
@@ -570,12 +598,11 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     return Creature(controller=controller, **fields)  # type: ignore[arg-type]
 
 
-# How each parameter of a question is read: (value, path, the situation's players, creature
-# names, names of everything on the battlefield).
+# How each parameter of a question but `kind` is read: (value, path, the situation's players,
+# creature names, names of everything on the battlefield).
 _Reader = Callable[[object, str, tuple[str, ...], set[str], set[str]], object]
 _PARAM_READERS: dict[str, _Reader] = {
     "player": lambda v, p, players, names, everything: read_player(v, p, players),
-    "kind": lambda v, p, players, names, everything: readers.spell_kind(v, p)[0],
     "creature": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
     "attacker": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
     "count": lambda v, p, players, names, everything: _count(v, p),
@@ -593,7 +620,7 @@ def _question(
     value: object, path: str, players: tuple[str, ...], names: set[str], active: str,
     everything: set[str],
 ) -> Question:
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _QUESTION_ENGLISH)
     if "ask" not in table:
         raise SituationError(join_path(path, "ask"), "clé obligatoire manquante")
     ask = read_string(table["ask"], join_path(path, "ask"))
@@ -603,10 +630,13 @@ def _question(
             join_path(path, "ask"), f"question inconnue « {ask} » (questions : {', '.join(ASKS)})"
         )
     params = ASKS[ask]
-    check_keys(table, path, ("ask", *params))
+    check_keys(table, path, _QUESTION_KEYS[ask])
     values: dict[str, object] = {}
+    flash = False  # `kind`: a creature spell with flash
     for param in params:
-        if param in table:
+        if param == "kind" and param in table:
+            values[param], flash = readers.spell_kind(table[param], join_path(path, param))
+        elif param in table:
             values[param] = _PARAM_READERS[param](table[param], join_path(path, param), players,
                                                   names, everything)
         elif param == "player":
@@ -615,7 +645,6 @@ def _question(
             values[param] = len(players)
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
-    flash = "kind" in table and readers.spell_kind(table["kind"], join_path(path, "kind"))[1]
     return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
 
 
