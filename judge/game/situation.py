@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import SituationError
@@ -64,6 +63,16 @@ from judge.game.turnplan import (
     PHASES,
     STEP_PHASE,
 )
+from judge.inputs import (
+    MAX_EXTRA_PHASES,
+    MAX_EXTRA_STEPS,
+    MAX_LIST_ITEMS,
+    MAX_SITUATION_BYTES,
+    MAX_SITUATION_WORK,
+    MAX_TRIGGERS,
+    has_surrogate,
+    structure_problem,
+)
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, StackItem
@@ -74,7 +83,7 @@ if TYPE_CHECKING:
 def load_situation_file(path: str, stdin_text: str | None = None) -> Situation:
     """Read a situation file (a regular file of at most `MAX_SITUATION_BYTES`, in UTF-8);
     `-` means `stdin_text` (or standard input when None)."""
-    from judge.inputs import MAX_SITUATION_BYTES, InputError, decode_utf8, read_bounded_stream, read_regular
+    from judge.inputs import InputError, decode_utf8, read_bounded_stream, read_regular
 
     try:
         if path == "-":
@@ -93,8 +102,6 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
     """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation.
     Bounded: size, nesting, dotted keys and numbers are checked before parsing
     (`judge.inputs`), list lengths and size × questions after."""
-    from judge.inputs import MAX_SITUATION_WORK
-
     data = parse_situation_text(text, source=source, fmt=fmt)
     situation = situation_from_data(data, source=source)
     if len(text.encode("utf-8", "replace")) * max(len(situation.questions), 1) > MAX_SITUATION_WORK:
@@ -109,8 +116,6 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
     every situation text takes (a file, standard input, the API, the web form, a shared link).
     Size, nesting, dotted keys and numbers are checked before parsing (`judge.inputs`); every
     refusal is a `SituationError` in French."""
-    from judge.inputs import MAX_SITUATION_BYTES, has_surrogate, structure_problem, toml_position
-
     if len(text) > MAX_SITUATION_BYTES:
         raise SituationError(source, f"situation trop grande (au plus {MAX_SITUATION_BYTES // 1024} Kio)")
     fmt = fmt or _guess_format(text, source)
@@ -137,6 +142,8 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
+            from judge.inputs import toml_position  # only for a syntax error
+
             line, column, reason = toml_position(str(error), text)
             raise SituationError(
                 f"{source}:{line}:{column}", f"erreur de syntaxe TOML : {reason}"
@@ -190,25 +197,19 @@ _QUESTION_ENGLISH = english_names({key for keys in _QUESTION_KEYS.values() for k
                                   KEY_ALIASES)
 
 
-@cache
-def _list_caps() -> tuple[int, dict[str, int], int]:
-    """The caps of `judge.inputs` on a situation's lists: the smallest, those of some keys, and
-    that of any other list (imported when a first situation is read)."""
-    from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
-
-    caps = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
-            "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
-    return min(*caps.values(), MAX_LIST_ITEMS), caps, MAX_LIST_ITEMS
+# The caps of `judge.inputs` on some lists of a situation; any other's is MAX_LIST_ITEMS.
+_LIST_CAPS = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
+              "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
+_SMALLEST_CAP = min(*_LIST_CAPS.values(), MAX_LIST_ITEMS)
 
 
 def _check_lengths(top: Mapping[str, object]) -> None:
     """The caps of `judge.inputs` on the lists a check replays (before anything is built)."""
     own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
-    smallest, caps, other = _list_caps()
     for key, value in top.items():
-        if not isinstance(value, list) or len(value) <= smallest:
+        if not isinstance(value, list) or len(value) <= _SMALLEST_CAP:
             continue
-        cap = caps.get(key, other)
+        cap = _LIST_CAPS.get(key, MAX_LIST_ITEMS)
         if len(value) > cap and key not in own:
             raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
@@ -314,13 +315,14 @@ def _variant(top: Mapping[str, object], players: tuple[str, ...], active: str
     archenemy against the others, 904.1)."""
     raw = top.get("variant")
     variant = None if raw is None else read_slug(raw, "variant", VARIANT_ALIASES, "variante")
-    teams = (read_items(top["teams"], "teams",
-                        lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
-             if "teams" in top else ())
-    seen = [p for team in teams for p in team]
-    for i, name in enumerate(seen):
-        if name in seen[:i]:
-            raise SituationError("teams", f"« {name} » est dans deux équipes")
+    teams: tuple[tuple[str, ...], ...] = ()
+    if "teams" in top:
+        teams = read_items(top["teams"], "teams",
+                           lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
+        seen = [p for team in teams for p in team]
+        for i, name in enumerate(seen):
+            if name in seen[:i]:
+                raise SituationError("teams", f"« {name} » est dans deux équipes")
     if variant == "two_headed_giant" and len(teams) != 2:
         raise SituationError("teams", "le Troll à deux têtes se joue à deux équipes (810.1)")
     if variant == "archenemy":
@@ -375,10 +377,11 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
     phase: str | None = None
     if raw_step is not None:
         text = read_string(raw_step, "step")
-        if fold_name(text) in STEP_ALIASES:
-            step = STEP_ALIASES[fold_name(text)]
-        elif fold_name(text) in PHASE_ALIASES and PHASE_ALIASES[fold_name(text)] in MAIN_PHASES:
-            phase = PHASE_ALIASES[fold_name(text)]  # "phase principale" written as a step
+        folded = fold_name(text)
+        if folded in STEP_ALIASES:
+            step = STEP_ALIASES[folded]
+        elif folded in PHASE_ALIASES and PHASE_ALIASES[folded] in MAIN_PHASES:
+            phase = PHASE_ALIASES[folded]  # "phase principale" written as a step
         else:
             known = ", ".join(sorted(set(STEP_ALIASES.values())))
             raise SituationError("step", f"étape inconnue « {text} » (valeurs possibles : {known})")
@@ -510,10 +513,11 @@ def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
                    permanents: tuple[Permanent, ...]) -> None:
     """What an attacker attacks is an opponent or a planeswalker (506.3): a permanent of the
     situation (one that is no longer a planeswalker has left combat, 506.4)."""
+    attackers = [(i, creature) for i, creature in enumerate(creatures) if creature.attacks is not None]
+    if not attackers:
+        return
     known = {p.name for p in permanents} | {c.name for c in creatures}
-    for i, creature in enumerate(creatures):
-        if creature.attacks is None:
-            continue
+    for i, creature in attackers:
         if creature.attacks not in players and creature.attacks not in known:
             raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
                                  "un joueur ni un planeswalker")
