@@ -60,6 +60,9 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
     readers.limit(value, "events", MAX_EVENTS, "événements")
     out: list[Event] = []
     for i, item in enumerate(read_list(value, "events")):
+        if isinstance(item, str):  # « pass », the only event written as a word
+            out.append(_word_event(item, i))
+            continue
         event = _event(item, i, players, names, everything, active, creature)
         if isinstance(event, (EntersAttacking, EntersBlocking)):
             name = event.creature.name
@@ -112,13 +115,16 @@ def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str
     return EntersBlocking(creature=creature, position=position)
 
 
+def _word_event(value: str, index: int) -> Event:
+    if fold_name(value) in ("pass", "passe", "passer"):
+        return _PASS
+    raise SituationError(f"events[{index}]", f"événement inconnu « {value} » (« pass » ou une "
+                         "table)")
+
+
 def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
            everything: set[str], active: str, read_creature: CreatureReader) -> Event:
-    if isinstance(value, str):
-        if fold_name(value) in ("pass", "passe", "passer"):
-            return _PASS
-        raise SituationError(f"events[{index}]", f"événement inconnu « {value} » (« pass » ou une "
-                             "table)")
+    """An event written as a table."""
     path = f"events[{index}]"
     table = english_keys(read_table(value, path), path, KEY_ALIASES, _EVENT_ENGLISH)
     kinds = [key for key in _EVENT_KINDS if key in table]

@@ -12,7 +12,7 @@ from judge.errors import SituationError
 from judge.game.aliases import fold_name
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Mapping, Set
+    from collections.abc import Callable, Iterable, Mapping, Set
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -28,9 +28,12 @@ def read_table(value: object, path: str) -> dict[str, object]:
     return value
 
 
-def check_keys(table: Mapping[str, object], path: str, allowed: Collection[str]) -> None:
-    """Every key of `table` is one of `allowed` (a tuple, or an ordered dict of them for
-    constant-time lookups), listed in their order when one is not."""
+def check_keys(table: Mapping[str, object], path: str, allowed: tuple[str, ...],
+               known: Set[str] = frozenset()) -> None:
+    """Every key of `table` is one of `allowed`, listed in their order when one is not.
+    `known`: some of `allowed` as a set, so that a table of them only is checked at once."""
+    if table.keys() <= known:
+        return
     for key in table:
         if key not in allowed:
             raise SituationError(

@@ -186,15 +186,13 @@ def _json_reason(message: str) -> str:
 
 # -- the situation -------------------------------------------------------------------
 
-# The keys of each kind of table, in the order an error lists them (ordered dicts: constant-time
-# lookups), and those of them the French names leave as they are (`english_keys`).
-_TOP_KEYS = dict.fromkeys(TOP_KEYS)
+# The keys of each kind of table that the French names leave as they are (`english_keys`), and
+# so are known to `check_keys` (`english_names` keeps those of the keys it is given).
 _TOP_ENGLISH = english_names(TOP_KEYS, KEY_ALIASES)
-_CREATURE_KEYS = dict.fromkeys(CREATURE_KEYS)
 _CREATURE_ENGLISH = english_names(CREATURE_KEYS, KEY_ALIASES)
 _QUESTION_KEYS = {ask: ("ask", *params) for ask, params in ASKS.items()}
-_QUESTION_ENGLISH = english_names({key for keys in _QUESTION_KEYS.values() for key in keys},
-                                  KEY_ALIASES)
+_QUESTION_ENGLISH = {ask: english_names(keys, KEY_ALIASES) for ask, keys in _QUESTION_KEYS.items()}
+_ANY_QUESTION_ENGLISH = frozenset().union(*_QUESTION_ENGLISH.values())
 
 
 # The caps of `judge.inputs` on some lists of a situation; any other's is MAX_LIST_ITEMS.
@@ -218,7 +216,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     """Validate parsed TOML/JSON data and build the Situation."""
     top = english_keys(read_table(data, ""), "", KEY_ALIASES, _TOP_ENGLISH)
     _check_lengths(top)
-    check_keys(top, "", _TOP_KEYS)
+    check_keys(top, "", TOP_KEYS, _TOP_ENGLISH)
     edition = _edition(top.get("edition"))
     players = _players(top.get("players"))
     active = read_player(top["active"], "active", players) if "active" in top else players[0]
@@ -590,7 +588,7 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
 
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
     table = english_keys(read_table(value, path), path, KEY_ALIASES, _CREATURE_ENGLISH)
-    check_keys(table, path, _CREATURE_KEYS)
+    check_keys(table, path, CREATURE_KEYS, _CREATURE_ENGLISH)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     at = f"{path}." if path else ""
@@ -624,7 +622,7 @@ def _question(
     value: object, path: str, players: tuple[str, ...], names: set[str], active: str,
     everything: set[str],
 ) -> Question:
-    table = english_keys(read_table(value, path), path, KEY_ALIASES, _QUESTION_ENGLISH)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _ANY_QUESTION_ENGLISH)
     if "ask" not in table:
         raise SituationError(join_path(path, "ask"), "clé obligatoire manquante")
     ask = read_string(table["ask"], join_path(path, "ask"))
@@ -634,7 +632,7 @@ def _question(
             join_path(path, "ask"), f"question inconnue « {ask} » (questions : {', '.join(ASKS)})"
         )
     params = ASKS[ask]
-    check_keys(table, path, _QUESTION_KEYS[ask])
+    check_keys(table, path, _QUESTION_KEYS[ask], _QUESTION_ENGLISH[ask])
     values: dict[str, object] = {}
     flash = False  # `kind`: a creature spell with flash
     for param in params:
