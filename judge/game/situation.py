@@ -193,6 +193,10 @@ _CREATURE_ENGLISH = english_names(CREATURE_KEYS, KEY_ALIASES)
 _QUESTION_KEYS = {ask: ("ask", *params) for ask, params in ASKS.items()}
 _QUESTION_ENGLISH = {ask: english_names(keys, KEY_ALIASES) for ask, keys in _QUESTION_KEYS.items()}
 _ANY_QUESTION_ENGLISH = frozenset().union(*_QUESTION_ENGLISH.values())
+# Each key as the model's own string: passed as a keyword argument, it is found by identity
+# among a dataclass's parameters, where a parsed key (equal, but another string) is compared
+# with each parameter's name in turn.
+_KEYWORDS = {key: key for key in (*TOP_KEYS, *CREATURE_KEYS)}
 
 
 # The caps of `judge.inputs` on some lists of a situation; any other's is MAX_LIST_ITEMS.
@@ -242,7 +246,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     given: dict[str, object] = {}  # a key left out keeps the `Situation` default
     if not _TOP_READERS.keys().isdisjoint(top):
         known = _Known(players=players, active=active, owners=owners)
-        given = {key: _TOP_READERS[key](value, known) for key, value in top.items()
+        given = {_KEYWORDS[key]: _TOP_READERS[key](value, known) for key, value in top.items()
                  if key in _TOP_READERS}
     situation = Situation(
         edition=edition,
@@ -592,7 +596,7 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     at = f"{path}." if path else ""
-    fields = {key: _CREATURE_READERS[key](item, at + key)
+    fields = {_KEYWORDS[key]: _CREATURE_READERS[key](item, at + key)
               for key, item in table.items()
               if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
     controller = (read_player(table["controller"], join_path(path, "controller"), players)
