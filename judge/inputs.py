@@ -108,6 +108,10 @@ _JSON_BLANK = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _BRACKETS = re.compile(r"[^\[\]{}]+")
 _DOTTED = re.compile(rf"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+){{{MAX_KEY_DEPTH},}}")
 _LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
+# The bytes of a number's characters (digits and `_`) as 1, any other as 0: a long number needs
+# a run of them, found by a bytes search faster than the regular expression's scan.
+_NUMBER_BYTES = bytes(int(chr(b) in "0123456789_") for b in range(256))
+_NUMBER_RUN = b"\x01" * (MAX_NUMBER_DIGITS + 1)
 _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
 # A surrogate, or the JSON escape of one (TOML refuses such escapes).
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -121,7 +125,7 @@ def structure_problem(text: str, fmt: str) -> str | None:
     Blanking only takes characters away: JSON text whose brackets and digits, strings
     included, are within the bounds is within them without its strings (not blanked)."""
     if fmt == "json" and (text.count("[") + text.count("{") <= MAX_NESTING + 1
-                          and not _LONG_NUMBER.search(text)):
+                          and not _long_number(text)):
         return None
     blank = (_JSON_BLANK if fmt == "json" else _TOML_BLANK).sub("s", text)
     brackets = _BRACKETS.sub("", blank)
@@ -136,20 +140,27 @@ def structure_problem(text: str, fmt: str) -> str | None:
         return f"imbrication trop profonde (plus de {MAX_NESTING} niveaux de listes ou de tables)"
     if fmt != "json" and _DOTTED.search(blank):
         return f"clé pointée trop longue (plus de {MAX_KEY_DEPTH} parties, comme a.b.c)"
-    if _LONG_NUMBER.search(blank):
+    if _long_number(blank):
         return f"nombre trop long (plus de {MAX_NUMBER_DIGITS} chiffres)"
     return None
+
+
+def _long_number(text: str) -> bool:
+    """Whether `text` holds a number of over `MAX_NUMBER_DIGITS` digits (`_` between them)."""
+    # In UTF-8 a digit or `_` is one byte, and no byte of another character is one of theirs.
+    runs = text.encode("utf-8", "surrogatepass").translate(_NUMBER_BYTES)
+    return _NUMBER_RUN in runs and _LONG_NUMBER.search(text) is not None
 
 
 def has_surrogate(data: object, text: str | None = None) -> bool:
     """Whether parsed data holds a lone surrogate (JSON's `"\\ud800"`): it cannot be printed.
     Given the `text` it was parsed from, the data is searched only when the text holds a
     surrogate or a `\\uD800`–`\\uDFFF` escape (the only ways to write one)."""
-    import json
-
     if text is not None and not _SURROGATE_ESCAPE.search(text) and (
             text.isascii() or not _SURROGATE.search(text)):
         return False
+    import json  # only when the data is searched
+
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

@@ -35,6 +35,7 @@ from judge.game.events import (
 from judge.game.fieldreaders import (
     check_keys,
     english_keys,
+    english_names,
     join_path,
     read_int,
     read_items,
@@ -59,12 +60,14 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
     readers.limit(value, "events", MAX_EVENTS, "événements")
     out: list[Event] = []
     for i, item in enumerate(read_list(value, "events")):
-        path = f"events[{i}]"
-        event = _event(item, path, players, names, everything, active, creature)
+        if isinstance(item, str):  # « pass », the only event written as a word
+            out.append(_word_event(item, i))
+            continue
+        event = _event(item, i, players, names, everything, active, creature)
         if isinstance(event, (EntersAttacking, EntersBlocking)):
             name = event.creature.name
             if name in everything:
-                raise SituationError(join_path(path, "name"), f"« {name} » est déjà le nom d'un "
+                raise SituationError(f"events[{i}].name", f"« {name} » est déjà le nom d'un "
                                      "permanent")
             names.add(name)
             everything.add(name)
@@ -76,6 +79,9 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
                 "declare_blockers", "enters_attacking", "enters_blocking", "block",
                 "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
+# The keys of an event's table that the French names leave as they are (`english_keys`).
+_EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position"), KEY_ALIASES)
+_PASS = Pass()  # every « pass » (a value: no fields)
 
 
 def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
@@ -109,13 +115,18 @@ def _entering(kind: str, table: dict[str, object], path: str, players: tuple[str
     return EntersBlocking(creature=creature, position=position)
 
 
-def _event(value: object, path: str, players: tuple[str, ...], names: set[str],
+def _word_event(value: str, index: int) -> Event:
+    if fold_name(value) in ("pass", "passe", "passer"):
+        return _PASS
+    raise SituationError(f"events[{index}]", f"événement inconnu « {value} » (« pass » ou une "
+                         "table)")
+
+
+def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
            everything: set[str], active: str, read_creature: CreatureReader) -> Event:
-    if isinstance(value, str):
-        if fold_name(value) in ("pass", "passe", "passer"):
-            return Pass()
-        raise SituationError(path, f"événement inconnu « {value} » (« pass » ou une table)")
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    """An event written as a table."""
+    path = f"events[{index}]"
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _EVENT_ENGLISH)
     kinds = [key for key in _EVENT_KINDS if key in table]
     if len(kinds) != 1:
         raise SituationError(

@@ -12,7 +12,7 @@ from judge.errors import SituationError
 from judge.game.aliases import fold_name
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping, Set
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -28,7 +28,12 @@ def read_table(value: object, path: str) -> dict[str, object]:
     return value
 
 
-def check_keys(table: Mapping[str, object], path: str, allowed: tuple[str, ...]) -> None:
+def check_keys(table: Mapping[str, object], path: str, allowed: tuple[str, ...],
+               known: Set[str] = frozenset()) -> None:
+    """Every key of `table` is one of `allowed`, listed in their order when one is not.
+    `known`: some of `allowed` as a set, so that a table of them only is checked at once."""
+    if table.keys() <= known:
+        return
     for key in table:
         if key not in allowed:
             raise SituationError(
@@ -90,14 +95,26 @@ def read_optional(value: object, path: str, read: Callable[[object, str], T]) ->
     return None if value is None else read(value, path)
 
 
-def english_keys(table: dict[str, object], path: str, aliases: Mapping[str, str]
-                 ) -> dict[str, object]:
-    """The table with French key names (`aliases`, compared folded) replaced by the English ones."""
-    if all(aliases.get(fold_name(key), key) == key for key in table):  # the English names
-        return table
+def english_name(key: str, aliases: Mapping[str, str]) -> str:
+    """The English name of a key (`aliases`, compared folded); any other key as it is."""
+    return aliases.get(fold_name(key), key)
+
+
+def english_names(keys: Iterable[str], aliases: Mapping[str, str]) -> frozenset[str]:
+    """Those of `keys` that `aliases` leaves as they are (`english_keys`'s `unchanged`)."""
+    return frozenset(key for key in keys if english_name(key, aliases) == key)
+
+
+def english_keys(table: dict[str, object], path: str, aliases: Mapping[str, str],
+                 unchanged: Set[str] = frozenset()) -> dict[str, object]:
+    """The table with French key names (`aliases`, compared folded) replaced by the English ones.
+    `unchanged`: keys known to be left as they are (`english_names`), so that a table of them
+    only is returned without folding each key."""
+    if table.keys() <= unchanged or all(english_name(key, aliases) == key for key in table):
+        return table  # the English names
     out: dict[str, object] = {}
     for key, value in table.items():
-        name = aliases.get(fold_name(key), key)
+        name = english_name(key, aliases)
         if name in out:
             raise SituationError(join_path(path, key), f"clé « {name} » donnée deux fois")
         out[name] = value

@@ -28,6 +28,7 @@ from judge.game.aliases import (
 from judge.game.fieldreaders import (
     check_keys,
     english_keys,
+    english_names,
     join_path,
     read_bool,
     read_int,
@@ -42,6 +43,13 @@ from judge.game.turnplan import MAIN_PHASES, STEP_PHASE
 
 if TYPE_CHECKING:
     from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, Trigger
+
+# The keys of a permanent's and a trigger's table (a pending one's: the first two) that the
+# French names leave as they are (`english_keys`, `check_keys`).
+_PERMANENT_ENGLISH = english_names(PERMANENT_KEYS, KEY_ALIASES)
+_TRIGGER_KEYS = ("name", "controller", "at", "entered_this_step", "on", "creature", "count",
+                 "at_least")
+_TRIGGER_ENGLISH = english_names(_TRIGGER_KEYS, KEY_ALIASES)
 
 
 def permanents(value: object, players: tuple[str, ...], active: str, names: set[str]
@@ -62,8 +70,8 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
 
     if isinstance(value, str):  # a plain name: the active player's
         value = {"name": value}
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    check_keys(table, path, PERMANENT_KEYS)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _PERMANENT_ENGLISH)
+    check_keys(table, path, PERMANENT_KEYS, _PERMANENT_ENGLISH)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     flags = {key: read_bool(table[key], join_path(path, key))
@@ -130,11 +138,8 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
 
     if pending and isinstance(value, str):  # a plain name: the active player's
         value = {"name": value}
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    keys = ("name", "controller") if pending else ("name", "controller", "at",
-                                                    "entered_this_step", "on", "creature",
-                                                    "count", "at_least")
-    check_keys(table, path, keys)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _TRIGGER_ENGLISH)
+    check_keys(table, path, _TRIGGER_KEYS[:2] if pending else _TRIGGER_KEYS)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     if not pending and "at" not in table and "on" not in table:

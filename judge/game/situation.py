@@ -34,6 +34,7 @@ from judge.game.aliases import (
 from judge.game.fieldreaders import (
     check_keys,
     english_keys,
+    english_names,
     join_path,
     read_bool,
     read_int,
@@ -62,6 +63,16 @@ from judge.game.turnplan import (
     PHASES,
     STEP_PHASE,
 )
+from judge.inputs import (
+    MAX_EXTRA_PHASES,
+    MAX_EXTRA_STEPS,
+    MAX_LIST_ITEMS,
+    MAX_SITUATION_BYTES,
+    MAX_SITUATION_WORK,
+    MAX_TRIGGERS,
+    has_surrogate,
+    structure_problem,
+)
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, StackItem
@@ -72,7 +83,7 @@ if TYPE_CHECKING:
 def load_situation_file(path: str, stdin_text: str | None = None) -> Situation:
     """Read a situation file (a regular file of at most `MAX_SITUATION_BYTES`, in UTF-8);
     `-` means `stdin_text` (or standard input when None)."""
-    from judge.inputs import MAX_SITUATION_BYTES, InputError, decode_utf8, read_bounded_stream, read_regular
+    from judge.inputs import InputError, decode_utf8, read_bounded_stream, read_regular
 
     try:
         if path == "-":
@@ -91,8 +102,6 @@ def load_situation(text: str, *, source: str = "-", fmt: str | None = None) -> S
     """Parse TOML or JSON text (`fmt` "toml", "json" or None to guess) into a Situation.
     Bounded: size, nesting, dotted keys and numbers are checked before parsing
     (`judge.inputs`), list lengths and size × questions after."""
-    from judge.inputs import MAX_SITUATION_WORK
-
     data = parse_situation_text(text, source=source, fmt=fmt)
     situation = situation_from_data(data, source=source)
     if len(text.encode("utf-8", "replace")) * max(len(situation.questions), 1) > MAX_SITUATION_WORK:
@@ -107,8 +116,6 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
     every situation text takes (a file, standard input, the API, the web form, a shared link).
     Size, nesting, dotted keys and numbers are checked before parsing (`judge.inputs`); every
     refusal is a `SituationError` in French."""
-    from judge.inputs import MAX_SITUATION_BYTES, has_surrogate, structure_problem, toml_position
-
     if len(text) > MAX_SITUATION_BYTES:
         raise SituationError(source, f"situation trop grande (au plus {MAX_SITUATION_BYTES // 1024} Kio)")
     fmt = fmt or _guess_format(text, source)
@@ -135,6 +142,8 @@ def parse_situation_text(text: str, *, source: str = "-", fmt: str | None = None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
+            from judge.inputs import toml_position  # only for a syntax error
+
             line, column, reason = toml_position(str(error), text)
             raise SituationError(
                 f"{source}:{line}:{column}", f"erreur de syntaxe TOML : {reason}"
@@ -177,36 +186,52 @@ def _json_reason(message: str) -> str:
 
 # -- the situation -------------------------------------------------------------------
 
+# The keys of each kind of table that the French names leave as they are (`english_keys`), and
+# so are known to `check_keys` (`english_names` keeps those of the keys it is given).
+_TOP_ENGLISH = english_names(TOP_KEYS, KEY_ALIASES)
+_CREATURE_ENGLISH = english_names(CREATURE_KEYS, KEY_ALIASES)
+_QUESTION_KEYS = {ask: ("ask", *params) for ask, params in ASKS.items()}
+_QUESTION_ENGLISH = {ask: english_names(keys, KEY_ALIASES) for ask, keys in _QUESTION_KEYS.items()}
+_ANY_QUESTION_ENGLISH = frozenset().union(*_QUESTION_ENGLISH.values())
+# Each key as the model's own string: passed as a keyword argument, it is found by identity
+# among a dataclass's parameters, where a parsed key (equal, but another string) is compared
+# with each parameter's name in turn.
+_KEYWORDS = {key: key for key in (*TOP_KEYS, *CREATURE_KEYS)}
+
+
+# The caps of `judge.inputs` on some lists of a situation; any other's is MAX_LIST_ITEMS.
+_LIST_CAPS = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
+              "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}
+_SMALLEST_CAP = min(*_LIST_CAPS.values(), MAX_LIST_ITEMS)
+
 
 def _check_lengths(top: Mapping[str, object]) -> None:
     """The caps of `judge.inputs` on the lists a check replays (before anything is built)."""
-    from judge.inputs import MAX_EXTRA_PHASES, MAX_EXTRA_STEPS, MAX_LIST_ITEMS, MAX_TRIGGERS
-
     own = ("events", "questions", "creatures", "permanents")  # their caps: judge.game.model
-    smallest = min(MAX_EXTRA_STEPS, MAX_EXTRA_PHASES, MAX_TRIGGERS, MAX_LIST_ITEMS)
     for key, value in top.items():
-        if not isinstance(value, list) or len(value) <= smallest:
+        if not isinstance(value, list) or len(value) <= _SMALLEST_CAP:
             continue
-        cap = {"extra_steps": MAX_EXTRA_STEPS, "extra_phases": MAX_EXTRA_PHASES,
-               "triggers": MAX_TRIGGERS, "pending_triggers": MAX_TRIGGERS}.get(key, MAX_LIST_ITEMS)
+        cap = _LIST_CAPS.get(key, MAX_LIST_ITEMS)
         if len(value) > cap and key not in own:
             raise SituationError(key, f"trop d'éléments : {len(value)} (au plus {cap:,})".replace(",", " "))
 
 
 def situation_from_data(data: object, *, source: str = "-") -> Situation:
     """Validate parsed TOML/JSON data and build the Situation."""
-    top = english_keys(read_table(data, ""), "", KEY_ALIASES)
+    top = english_keys(read_table(data, ""), "", KEY_ALIASES, _TOP_ENGLISH)
     _check_lengths(top)
-    check_keys(top, "", TOP_KEYS)
+    check_keys(top, "", TOP_KEYS, _TOP_ENGLISH)
     edition = _edition(top.get("edition"))
     players = _players(top.get("players"))
     active = read_player(top["active"], "active", players) if "active" in top else players[0]
     has_events = top.get("events") is not None
     phase, step = _place(top, required=not has_events)
-    creatures = _creatures(top.get("creatures", []), players, active)
+    # A key left out reads as its empty list, without calling its reader.
+    creatures = _creatures(top["creatures"], players, active) if "creatures" in top else ()
     names = {creature.name for creature in creatures}
     owners = {creature.name: creature.controller for creature in creatures}
-    permanents = readers.permanents(top.get("permanents", []), players, active, names)
+    permanents = (readers.permanents(top["permanents"], players, active, names)
+                  if "permanents" in top else ())
     everything = names | {permanent.name for permanent in permanents}
     # Events first: the creatures they put onto the battlefield are known to the triggers
     # and the questions.
@@ -218,9 +243,11 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
                              creature=_creature)
     _check_attacks(creatures, players, permanents)
     variant, teams = _variant(top, players, active)
-    known = _Known(players=players, active=active, owners=owners)
-    given = {key: _TOP_READERS[key](value, known) for key, value in top.items()
-             if key in _TOP_READERS}  # a key left out keeps the `Situation` default
+    given: dict[str, object] = {}  # a key left out keeps the `Situation` default
+    if not _TOP_READERS.keys().isdisjoint(top):
+        known = _Known(players=players, active=active, owners=owners)
+        given = {_KEYWORDS[key]: _TOP_READERS[key](value, known) for key, value in top.items()
+                 if key in _TOP_READERS}
     situation = Situation(
         edition=edition,
         players=players,
@@ -229,7 +256,7 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
         step=step,
         creatures=creatures,
         permanents=permanents,
-        skip=_skips(top.get("skip", []), phase, step, has_events),
+        skip=_skips(top["skip"], phase, step, has_events) if "skip" in top else (),
         variant=variant,
         teams=teams,
         defending=_defending(top.get("defending"), players, active, teams),
@@ -237,8 +264,9 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
                    else None),
         events=events,
         questions=read_items(
-            readers.limit(top.get("questions", []), "questions", MAX_QUESTIONS, "questions"), "questions",
-            lambda v, p: _question(v, p, players, names, active, everything)),
+            readers.limit(top["questions"], "questions", MAX_QUESTIONS, "questions"), "questions",
+            lambda v, p: _question(v, p, players, names, active, everything))
+        if "questions" in top else (),
         source=source,
         **given,  # type: ignore[arg-type]
     )
@@ -287,14 +315,16 @@ def _variant(top: Mapping[str, object], players: tuple[str, ...], active: str
              ) -> tuple[str | None, tuple[tuple[str, ...], ...]]:
     """The multiplayer variant and its teams (Two-Headed Giant: two teams; Archenemy: the
     archenemy against the others, 904.1)."""
-    variant = read_optional(top.get("variant"), "variant",
-                            lambda v, p: read_slug(v, p, VARIANT_ALIASES, "variante"))
-    teams = read_items(top.get("teams", []), "teams",
-                       lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
-    seen = [p for team in teams for p in team]
-    for i, name in enumerate(seen):
-        if name in seen[:i]:
-            raise SituationError("teams", f"« {name} » est dans deux équipes")
+    raw = top.get("variant")
+    variant = None if raw is None else read_slug(raw, "variant", VARIANT_ALIASES, "variante")
+    teams: tuple[tuple[str, ...], ...] = ()
+    if "teams" in top:
+        teams = read_items(top["teams"], "teams",
+                           lambda v, p: read_items(v, p, lambda w, q: read_player(w, q, players)))
+        seen = [p for team in teams for p in team]
+        for i, name in enumerate(seen):
+            if name in seen[:i]:
+                raise SituationError("teams", f"« {name} » est dans deux équipes")
     if variant == "two_headed_giant" and len(teams) != 2:
         raise SituationError("teams", "le Troll à deux têtes se joue à deux équipes (810.1)")
     if variant == "archenemy":
@@ -349,10 +379,11 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
     phase: str | None = None
     if raw_step is not None:
         text = read_string(raw_step, "step")
-        if fold_name(text) in STEP_ALIASES:
-            step = STEP_ALIASES[fold_name(text)]
-        elif fold_name(text) in PHASE_ALIASES and PHASE_ALIASES[fold_name(text)] in MAIN_PHASES:
-            phase = PHASE_ALIASES[fold_name(text)]  # "phase principale" written as a step
+        folded = fold_name(text)
+        if folded in STEP_ALIASES:
+            step = STEP_ALIASES[folded]
+        elif folded in PHASE_ALIASES and PHASE_ALIASES[folded] in MAIN_PHASES:
+            phase = PHASE_ALIASES[folded]  # "phase principale" written as a step
         else:
             known = ", ".join(sorted(set(STEP_ALIASES.values())))
             raise SituationError("step", f"étape inconnue « {text} » (valeurs possibles : {known})")
@@ -454,6 +485,8 @@ def _creatures(value: object, players: tuple[str, ...], active: str) -> tuple[Cr
     # judge need not say `blocked = true` as well. It stays blocked once its blockers are gone.
     creatures = _band_blocks(creatures)
     blocked = {attacker for creature in creatures for attacker in creature.blocking}
+    if not blocked:
+        return creatures
     return tuple(replace(c, blocked=True) if c.name in blocked and not c.blocked else c for c in creatures)
 
 
@@ -482,10 +515,11 @@ def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
                    permanents: tuple[Permanent, ...]) -> None:
     """What an attacker attacks is an opponent or a planeswalker (506.3): a permanent of the
     situation (one that is no longer a planeswalker has left combat, 506.4)."""
+    attackers = [(i, creature) for i, creature in enumerate(creatures) if creature.attacks is not None]
+    if not attackers:
+        return
     known = {p.name for p in permanents} | {c.name for c in creatures}
-    for i, creature in enumerate(creatures):
-        if creature.attacks is None:
-            continue
+    for i, creature in attackers:
         if creature.attacks not in players and creature.attacks not in known:
             raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
                                  "un joueur ni un planeswalker")
@@ -557,12 +591,12 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
 
 
 def _creature(value: object, path: str, players: tuple[str, ...], active: str) -> Creature:
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    check_keys(table, path, CREATURE_KEYS)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _CREATURE_ENGLISH)
+    check_keys(table, path, CREATURE_KEYS, _CREATURE_ENGLISH)
     if "name" not in table:
         raise SituationError(join_path(path, "name"), "clé obligatoire manquante")
     at = f"{path}." if path else ""
-    fields = {key: _CREATURE_READERS[key](item, at + key)
+    fields = {_KEYWORDS[key]: _CREATURE_READERS[key](item, at + key)
               for key, item in table.items()
               if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
     controller = (read_player(table["controller"], join_path(path, "controller"), players)
@@ -570,12 +604,11 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     return Creature(controller=controller, **fields)  # type: ignore[arg-type]
 
 
-# How each parameter of a question is read: (value, path, the situation's players, creature
-# names, names of everything on the battlefield).
+# How each parameter of a question but `kind` is read: (value, path, the situation's players,
+# creature names, names of everything on the battlefield).
 _Reader = Callable[[object, str, tuple[str, ...], set[str], set[str]], object]
 _PARAM_READERS: dict[str, _Reader] = {
     "player": lambda v, p, players, names, everything: read_player(v, p, players),
-    "kind": lambda v, p, players, names, everything: readers.spell_kind(v, p)[0],
     "creature": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
     "attacker": lambda v, p, players, names, everything: readers.creature_name(v, p, names),
     "count": lambda v, p, players, names, everything: _count(v, p),
@@ -593,7 +626,7 @@ def _question(
     value: object, path: str, players: tuple[str, ...], names: set[str], active: str,
     everything: set[str],
 ) -> Question:
-    table = english_keys(read_table(value, path), path, KEY_ALIASES)
+    table = english_keys(read_table(value, path), path, KEY_ALIASES, _ANY_QUESTION_ENGLISH)
     if "ask" not in table:
         raise SituationError(join_path(path, "ask"), "clé obligatoire manquante")
     ask = read_string(table["ask"], join_path(path, "ask"))
@@ -603,10 +636,13 @@ def _question(
             join_path(path, "ask"), f"question inconnue « {ask} » (questions : {', '.join(ASKS)})"
         )
     params = ASKS[ask]
-    check_keys(table, path, ("ask", *params))
+    check_keys(table, path, _QUESTION_KEYS[ask], _QUESTION_ENGLISH[ask])
     values: dict[str, object] = {}
+    flash = False  # `kind`: a creature spell with flash
     for param in params:
-        if param in table:
+        if param == "kind" and param in table:
+            values[param], flash = readers.spell_kind(table[param], join_path(path, param))
+        elif param in table:
             values[param] = _PARAM_READERS[param](table[param], join_path(path, param), players,
                                                   names, everything)
         elif param == "player":
@@ -615,7 +651,6 @@ def _question(
             values[param] = len(players)
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
-    flash = "kind" in table and readers.spell_kind(table["kind"], join_path(path, "kind"))[1]
     return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
 
 
