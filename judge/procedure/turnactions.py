@@ -128,6 +128,8 @@ class TurnActions(TurnState):
             self.note(what, concept)
 
     def _triggers(self) -> None:
+        if not (self.pending or self.start.triggers):
+            return  # nothing waits, nothing can trigger
         key = self.moment.step or self.moment.phase
         fresh = [t for t in self.start.triggers if t.at == key and not t.entered_this_step]
         if self.moment.step == "untap":
