@@ -181,9 +181,10 @@ def report_json(report: CheckReport) -> dict[str, object]:
         ],
     }
     if report.entries is not None:  # the trail's fields, straight from the replay's entries
+        cited = ctx.cited
         out["trail"] = [
             {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
-             "priority": t.priority, "rules": list(ctx.cited(t.concepts))}
+             "priority": t.priority, "rules": list(cited(t.concepts))}
             for t in report.entries
         ]
     return out
