@@ -114,19 +114,21 @@ def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:
     return _timeline_of(ctx.plan, ctx.index, ctx.ended, ctx.model)
 
 
-def _states(plan: tuple[PlannedStep, ...], current: int, ended: bool) -> list[str]:
-    """Each plan entry's state in the timeline: skipped, past, current or future."""
-    return ["skipped" if entry.skipped
-            else "past" if index < current or (index == current and ended)
-            else "current" if index == current else "future"
-            for index, entry in enumerate(plan)]
+def _state(entry: PlannedStep, index: int, current: int, ended: bool) -> str:
+    """A plan entry's state in the timeline: skipped, past, current or future."""
+    if entry.skipped:
+        return "skipped"
+    if index < current or (index == current and ended):
+        return "past"
+    return "current" if index == current else "future"
 
 
 @lru_cache(maxsize=1024)
 def _timeline_of(plan: tuple[PlannedStep, ...], current: int, ended: bool, model: GameModel
                  ) -> tuple[TimelineEntry, ...]:
     entries = []
-    for entry, state in zip(plan, _states(plan, current, ended), strict=True):
+    for index, entry in enumerate(plan):
+        state = _state(entry, index, current, ended)
         m = entry.moment
         skip_rule = model.rules(entry.skip_reason)[0] if entry.skip_reason else None
         entries.append(TimelineEntry(phase=m.phase, step=m.step, damage_step=m.damage_step,
@@ -175,9 +177,9 @@ def report_json(report: CheckReport) -> dict[str, object]:
         "where": report.where,
         "answers": [answer_json(item) for item in report.answers],
         "timeline": [  # the timeline's fields, straight from the plan
-            {"phase": (m := e.moment).phase, "step": m.step, "damage_step": m.damage_step,
-             "state": state}
-            for e, state in zip(ctx.plan, _states(ctx.plan, ctx.index, ctx.ended), strict=True)
+            {"phase": e.moment.phase, "step": e.moment.step, "damage_step": e.moment.damage_step,
+             "state": _state(e, index, ctx.index, ctx.ended)}
+            for index, e in enumerate(ctx.plan)
         ],
     }
     if report.entries is not None:  # the trail's fields, straight from the replay's entries
