@@ -145,9 +145,15 @@ def check(graph: RuleSource, situation: Situation) -> CheckReport:
     ctx, entries = context(graph, situation)
     questions = situation.questions or (_WHERE,)
     answers = tuple(answer(registered(question.ask), ctx, question) for question in questions)
-    # `where` takes no parameter: when it was asked, its answer is the report's
+    # `where` takes no parameter: when it was asked, its answer is the report's; else only
+    # its value is wanted (no `Answer` built)
     asked = next((item for item in answers if item.ask == "where"), None)
-    where = (asked or answer(registered("where"), ctx, _WHERE)).value
+    if asked is None:
+        where_check = registered("where").function
+        assert where_check is not None
+        where = where_check(ctx, _WHERE).value
+    else:
+        where = asked.value
     assert isinstance(where, dict)
     return CheckReport(edition=ctx.edition, active=ctx.active, where=where, answers=answers,
                        context=ctx, ended=ctx.ended, entries=entries)
@@ -177,9 +183,10 @@ def report_json(report: CheckReport) -> dict[str, object]:
         ],
     }
     if report.entries is not None:  # the trail's fields, straight from the replay's entries
+        cited = ctx.cited
         out["trail"] = [
             {"event": t.event, "what": t.what, "phase": t.phase, "step": t.step,
-             "priority": t.priority, "rules": list(ctx.cited(t.concepts))}
+             "priority": t.priority, "rules": list(cited(t.concepts))}
             for t in report.entries
         ]
     return out

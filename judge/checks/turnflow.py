@@ -30,13 +30,17 @@ def cleanup_sba(ctx: Context) -> tuple[tuple[str, ...], str]:
             "ayant passé, une nouvelle étape de nettoyage commence.")
 
 
+# The `main` of `where`'s answer: which main phase.
+_MAIN_WORDS = {"precombat_main": "precombat", "postcombat_main": "postcombat"}
+
+
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
                        "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
                        "damage.resolves", "holder.*", "stack.resolves", "turn.first_turn",
                        "turn.first_turn_team", *SBA_CLEANUP))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
-    main = {"precombat_main": "precombat", "postcombat_main": "postcombat"}.get(moment.phase)
+    main = _MAIN_WORDS.get(moment.phase)
     value: dict[str, JSON] = {"phase": moment.phase, "step": moment.step, "main": main,
                               "priority": ctx.priority}
     if moment.damage_step is not None:

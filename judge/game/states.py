@@ -40,7 +40,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
         raise SituationError("first_turn", "le joueur qui commence la partie passe l'étape de "
                              "pioche de son premier tour : on passe au-delà comme si elle "
                              f"n'existait pas (règles {', '.join(model.rules('turn.first_turn'))})")
-    if not model.fact("combat_damage_on_stack").value and any(
+    if s.stack and not model.fact("combat_damage_on_stack").value and any(
             item.kind == "combat_damage" for item in s.stack):
         raise SituationError("stack", "les blessures de combat n'utilisent pas la pile dans cette "
                              "édition : elles sont infligées dès qu'elles sont assignées (règle "
@@ -57,10 +57,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
     if s.damage_step is not None and s.step != "combat_damage":
         raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage"
                              + _cited(model, "damage.two_steps"))
-    names = {c.name: c for c in s.creatures}
-    # An attacker that a creature blocks is blocked by that fact: its blocker's field is the one
-    # to name when the step is wrong.
-    blocked_by_some = {a for c in s.creatures for a in c.blocking}
+    names: dict[str, Creature] = {}  # filled at the first blocker met
     for i, creature in enumerate(s.creatures):
         path = f"creatures[{i}]"
         if creature.attacking and s.step not in _ATTACKING:
@@ -71,7 +68,10 @@ def check_state(model: GameModel, situation: Situation) -> None:
             raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
                                  f"({s.active}) attaquent"
                                  + _cited(model, "combat.players", "attack.legal"))
-        if creature.blocked and s.step not in _BLOCKING and creature.name not in blocked_by_some:
+        # An attacker that a creature blocks is blocked by that fact: its blocker's field is the
+        # one to name when the step is wrong.
+        if creature.blocked and s.step not in _BLOCKING and creature.name not in {
+                a for c in s.creatures for a in c.blocking}:
             raise SituationError(f"{path}.blocked", "une créature ne peut être bloquée qu'entre "
                                  "la déclaration des bloqueurs et la fin du combat"
                                  + _cited(model, "block.declare", "combat.end"))
@@ -81,6 +81,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
             raise SituationError(f"{path}.blocking", "une créature ne peut bloquer qu'entre la "
                                  "déclaration des bloqueurs et la fin du combat"
                                  + _cited(model, "block.declare", "combat.end"))
+        names = names or {c.name: c for c in s.creatures}
         for attacker in (names[a] for a in creature.blocking):
             _check_block(s.active, path, creature, attacker,
                          _cited(model, "block.legal", "combat.players"))

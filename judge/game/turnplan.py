@@ -87,10 +87,6 @@ class Moment:
             text += " (supplémentaire)"
         return text
 
-    def same_place(self, other: Moment) -> bool:
-        return (self.step == other.step and self.phase == other.phase
-                and self.damage_step == other.damage_step)
-
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"phase": self.phase, "step": self.step}
         if self.damage_step is not None:
@@ -187,20 +183,35 @@ def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
 def locate(plan: tuple[PlannedStep, ...], moment: Moment, nth: int = 0) -> int:
     """Index of the `nth` (0: first) plan entry at the place of `moment` (ValueError if none):
     an extra phase or step repeats the place of another."""
+    index = place_index(plan, moment.phase, moment.step, moment.damage_step, moment.repeat, nth)
+    if index is None:
+        raise ValueError(moment)
+    return index
+
+
+def place_index(plan: tuple[PlannedStep, ...], phase: str, step: str | None,
+                damage_step: str | None = None, repeat: int = 0, nth: int = 0) -> int | None:
+    """Index of the `nth` plan entry at a place given by its parts (None: there is none):
+    the same phase, step, combat damage step and cleanup repeat (`locate` without a Moment)."""
     seen = 0
     for index, entry in enumerate(plan):
-        if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat:
+        at = entry.moment  # the step compared first: most entries differ there
+        if (at.step == step and at.phase == phase and at.damage_step == damage_step
+                and at.repeat == repeat):
             if seen == nth:
                 return index
             seen += 1
-    raise ValueError(moment)
+    return None
 
 
 def occurrence(plan: tuple[PlannedStep, ...], index: int) -> int:
     """How many earlier plan entries are at the place of entry `index` (`locate`'s `nth`)."""
     moment = plan[index].moment
-    return sum(1 for entry in plan[:index]
-               if entry.moment.same_place(moment) and entry.moment.repeat == moment.repeat)
+    nth = 0
+    while place_index(plan, moment.phase, moment.step, moment.damage_step, moment.repeat,
+                      nth) != index:
+        nth += 1
+    return nth
 
 
 def starts_phase(before: Moment, after: Moment) -> bool:

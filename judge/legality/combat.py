@@ -235,12 +235,14 @@ def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[
                         f"({len(names)} déclarées)")
         concepts.append("attack.restrictions")
     mine = [c for c in ctx.situation.creatures if c.controller == ctx.active]
-    free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
-    required = [c for c in free if c.must_attack]
-    most = _most_obeyed(ctx, required, free, "cant_attack_alone")
-    if limit is not None:
-        most = min(most, limit)
-    found = _requirements(required, set(names), most, "attaquer")
+    found: list[str] = []
+    if any(c.must_attack for c in mine):  # else no requirement to count
+        free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
+        required = [c for c in free if c.must_attack]
+        most = _most_obeyed(ctx, required, free, "cant_attack_alone")
+        if limit is not None:
+            most = min(most, limit)
+        found = _requirements(required, set(names), most, "attaquer")
     if found:
         problems += found
         concepts.append("attack.requirements")

@@ -23,7 +23,7 @@ from judge.game.turnplan import (
     Moment,
     PlannedStep,
     first_index,
-    locate,
+    place_index,
     plan_turn,
 )
 
@@ -228,13 +228,12 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     if not model.has(s.phase, step):
         raise SituationError("step" if step else "phase", f"« {step or s.phase} » n'existe pas "
                              f"dans le modèle de jeu de l'édition {edition}")
-    attackers = [c for c in s.creatures if c.is_creature and c.attacking]
-    in_combat = [c for c in s.creatures if c.in_combat]
     if no_attackers is None:
-        no_attackers = step == "declare_attackers" and not attackers
+        no_attackers = step == "declare_attackers" and not any(
+            c.is_creature and c.attacking for c in s.creatures)
     any_dealt = any(c.dealt_first_strike_damage for c in s.creatures)
-    two = (any(c.strikes_first for c in in_combat) or any_dealt
-           or s.damage_step == "first_strike")
+    two = (s.damage_step == "first_strike" or any_dealt
+           or any(c.strikes_first for c in s.creatures if c.in_combat))
     damage_step = s.damage_step if two else None
     if step == "combat_damage" and two and damage_step is None:
         damage_step = "regular" if any_dealt else "first_strike"
@@ -246,8 +245,9 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
                      two_damage_steps=two, cleanup_repeats=repeats,
                      extra_phases=s.extra_phases, extra_steps=s.extra_steps,
                      first_turn_skip=first_turn_skip(model, s))
-    index = locate(plan, Moment(phase=s.phase, step=step, damage_step=damage_step,
-                                repeat=repeat), nth)
+    index = place_index(plan, s.phase, step, damage_step, repeat, nth)
+    if index is None:
+        raise ValueError(Moment(phase=s.phase, step=step, damage_step=damage_step, repeat=repeat))
     if ended:
         holder = None
     elif s.priority is not None:

@@ -10,6 +10,7 @@ helpers; the checks `defending_players` and `defending_player` are in `judge.che
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from judge.game.situationmodel import Creature, Situation
 
@@ -25,55 +26,66 @@ class Defenders:
     chosen: bool = True  # False: the attacking player has still to choose one (507.1)
 
 
-def _team(s: Situation, player: str) -> tuple[str, ...]:
-    return next((team for team in s.teams if player in team), (player,))
-
-
 def opponents(s: Situation) -> tuple[str, ...]:
     """The active player's opponents in turn order."""
-    seat = s.players.index(s.active)
-    mine = _team(s, s.active)
-    turn = [s.players[(seat + k) % len(s.players)] for k in range(1, len(s.players))]
+    return _opponents(s.players, s.active, s.teams)
+
+
+@lru_cache(maxsize=256)
+def _opponents(players: tuple[str, ...], active: str, teams: tuple[tuple[str, ...], ...]
+               ) -> tuple[str, ...]:
+    seat = players.index(active)
+    mine = next((team for team in teams if active in team), (active,))
+    turn = [players[(seat + k) % len(players)] for k in range(1, len(players))]
     return tuple(p for p in turn if p not in mine)
 
 
 def defenders(s: Situation) -> Defenders:
     """Who the defending players are (506.2, 506.2a, 506.2b, 507.1, 802.2, 803.1)."""
-    rivals = opponents(s)
-    if s.variant == "archenemy":
+    return _defenders(s.players, s.active, s.teams, s.variant, s.attack_option, s.defending)
+
+
+# A pure function of the few fields of a situation that decide it, asked by several checks
+# and declarations of one situation: cached (bounded by the seatings and options seen).
+@lru_cache(maxsize=256)
+def _defenders(players: tuple[str, ...], active: str, teams: tuple[tuple[str, ...], ...],
+               variant: str | None, attack_option: str | None, defending: str | None
+               ) -> Defenders:
+    rivals = _opponents(players, active, teams)
+    if variant == "archenemy":
         return Defenders(players=rivals, concept="variant.archenemy", why=(
             "Archenemy (équipe contre équipe, option « attaque multiple ») : tous les "
             f"adversaires du joueur attaquant ({', '.join(rivals)}) sont des joueurs défenseurs"))
-    if s.teams:
+    if teams:
         return Defenders(players=rivals, concept="variant.teams", why=(
             "les équipes jouent des tours partagés : l'équipe non active ("
             f"{', '.join(rivals)}) est l'équipe défenseuse, chacun de ses joueurs est un joueur "
             "défenseur"))
-    if len(s.players) == 2:
+    if len(players) == 2:
         return Defenders(players=rivals, concept="combat.players", why=(
             f"partie à deux joueurs : le joueur non actif ({rivals[0]}) est le joueur défenseur"))
-    if s.attack_option == "multiple":
+    if attack_option == "multiple":
         return Defenders(players=rivals, concept="variant.attack_multiple", why=(
             "option « attaque multiple » : tous les adversaires du joueur attaquant sont des "
             "joueurs défenseurs"))
-    if s.attack_option in ("left", "right"):
-        seat = s.players.index(s.active)
-        step = 1 if s.attack_option == "left" else -1
-        neighbour = s.players[(seat + step) % len(s.players)]
+    if attack_option in ("left", "right"):
+        seat = players.index(active)
+        step = 1 if attack_option == "left" else -1
+        neighbour = players[(seat + step) % len(players)]
         side = "gauche" if step == 1 else "droite"
         if neighbour not in rivals:
-            return Defenders(players=(), concept=f"variant.attack_{s.attack_option}", why=(
-                f"option « attaque à {side} » : le voisin immédiat de {s.active} à sa {side} "
-                f"({neighbour}) n'est pas un adversaire, {s.active} ne peut pas attaquer"))
-        return Defenders(players=(neighbour,), concept=f"variant.attack_{s.attack_option}", why=(
+            return Defenders(players=(), concept=f"variant.attack_{attack_option}", why=(
+                f"option « attaque à {side} » : le voisin immédiat de {active} à sa {side} "
+                f"({neighbour}) n'est pas un adversaire, {active} ne peut pas attaquer"))
+        return Defenders(players=(neighbour,), concept=f"variant.attack_{attack_option}", why=(
             f"option « attaque à {side} » : seul l'adversaire assis immédiatement à sa {side} "
             f"({neighbour}) peut être attaqué ; c'est le joueur défenseur"))
-    if s.defending is not None:
-        return Defenders(players=(s.defending,), concept="variant.choose", why=(
-            f"partie multijoueur : au début du combat, {s.active} a choisi {s.defending} parmi "
+    if defending is not None:
+        return Defenders(players=(defending,), concept="variant.choose", why=(
+            f"partie multijoueur : au début du combat, {active} a choisi {defending} parmi "
             "ses adversaires ; c'est le joueur défenseur"))
     return Defenders(players=(), concept="variant.choose", chosen=False, why=(
-        f"partie multijoueur : {s.active} choisit l'un de ses adversaires "
+        f"partie multijoueur : {active} choisit l'un de ses adversaires "
         f"({', '.join(rivals)}) comme joueur défenseur, au début de l'étape de début du combat "
         "(action du tour, sans la pile)"))
 

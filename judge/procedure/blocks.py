@@ -62,6 +62,8 @@ def declared_attack_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Cre
                              ) -> list[Fired]:
     """`attacks` triggers of the creatures declared as attackers (not those put onto the
     battlefield attacking: they never « attacked »)."""
+    if not triggers:
+        return []
     attackers = {c.name for c in creatures if c.attacking and c.in_combat
                  and not c.entered_attacking}
     return [Fired(trigger=t, times=1, why=f"{t.creature} a été déclarée attaquante")
@@ -72,6 +74,8 @@ def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Crea
                             ) -> list[Fired]:
     """The block triggers of the declaration of blockers (creatures put onto the battlefield
     blocking come later and never « blocked »)."""
+    if not triggers:
+        return []
     declared = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
     out: list[Fired] = []
     for t in triggers:

@@ -126,7 +126,8 @@ def declare_blockers(ctx: Context, creatures: dict[str, Creature],
         mine = tuple(dict.fromkeys((*creatures[blocker].blocking, *mates)))
         creatures[blocker] = replace(creatures[blocker], blocking=mine)
         for name in mates:
-            creatures[name] = replace(creatures[name], blocked=True)
+            if not creatures[name].blocked:  # already blocked by another blocker: unchanged
+                creatures[name] = replace(creatures[name], blocked=True)
     pairs = ", ".join(f"{b} bloque {a}" for b, a in blocks) or "aucun bloqueur"
     return Outcome(what=f"Déclaration des bloqueurs : {pairs}.",
                    concepts=("action.declare_blockers",

@@ -48,7 +48,8 @@ class Flow(TurnActions):
             self.arrival = (*why, "turn.ends")
             self.note("Le tour se termine.", *why, "turn.ends")
             return
-        skipped = tuple(dict.fromkeys(e.skip_reason for e in plan[here + 1:later] if e.skip_reason))
+        skipped = tuple(dict.fromkeys(e.skip_reason for e in plan[here + 1:later] if e.skip_reason)
+                        ) if later > here + 1 else ()
         second = ("damage.two_steps",) if plan[later].moment.damage_step == "regular" else ()
         self.nth = occurrence(plan, later)
         moment = plan[later].moment

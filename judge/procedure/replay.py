@@ -71,12 +71,13 @@ class _Replay(Priority):
         if len(self.players) - len(self.lost) <= 1:
             raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(self.lost))} "
                                "l'a perdue", self._rule("sba.zero_life"))
-        if not isinstance(event, DeclareAttackers) and self.pending_attackers:
+        if self.pending_attackers and not isinstance(event, DeclareAttackers):
             self.pending_attackers = False
             self.no_attackers = not any(c.attacking for c in self.creatures.values())
-        if not isinstance(event, DeclareBlockers):
+        if self.pending_blockers and not isinstance(event, DeclareBlockers):
             self.pending_blockers = False
-        if not isinstance(event, (DeclareAttackers, DeclareBlockers)):
+        if self.priority_pending is not None and not isinstance(event, (DeclareAttackers,
+                                                                        DeclareBlockers)):
             self.priority_note()
         if isinstance(event, Pass):
             self._pass(index)
@@ -118,7 +119,7 @@ class _Replay(Priority):
         controllers = {p.name: p.controller for p in self.permanents.values()}
         controllers.update((c.name, c.controller) for c in self.creatures.values())
         done = entering.apply(event, self.creatures, active=self.active,
-                              defending=defending_player(self.snapshot()),
+                              defending=defending_player(self.start),  # no event changes who defends
                               controllers=controllers, triggers=self.start.triggers)
         concepts = done.concepts
         if done.attacking and self.no_attackers:

@@ -89,7 +89,7 @@ class TurnActions(TurnState):
 
     def _empty_mana(self, *, phase_ends: bool) -> None:
         """Unused mana empties when a step ends, or only when a phase ends (with mana burn)."""
-        if not any(amount > 0 for amount in self.pools.values()):
+        if not self.pools or not any(amount > 0 for amount in self.pools.values()):
             return  # no pool holds mana: nothing empties, nobody burns
         if self.model.fact("mana_empties").value == "step" or phase_ends:
             burn = bool(self.model.fact("mana_burn").value)
@@ -128,6 +128,8 @@ class TurnActions(TurnState):
             self.note(what, concept)
 
     def _triggers(self) -> None:
+        if not (self.pending or self.start.triggers):
+            return  # nothing waits, nothing can trigger
         key = self.moment.step or self.moment.phase
         fresh = [t for t in self.start.triggers if t.at == key and not t.entered_this_step]
         if self.moment.step == "untap":
