@@ -36,7 +36,7 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("attack.declare",), f"Non : les attaquants se déclarent au "
                            f"début de l'étape de déclaration des attaquants, et nous sommes "
                            f"dans {where_label(ctx.moment)}.", topic)
-    reasons, concepts = attack_reasons(ctx, creature)
+    reasons, concepts = attack_reasons(ctx.board, creature)
     if reasons:
         why = f"Non : {name} ne peut pas attaquer : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, tuple(concepts), why, topic)
@@ -74,7 +74,7 @@ def check_block(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("block.declare",), "Non : les bloqueurs se déclarent au "
                            "début de l'étape de déclaration des bloqueurs, et nous sommes dans "
                            f"{where_label(ctx.moment)}.", topic)
-    reasons, concepts = block_reasons(ctx, blocker, attacker)
+    reasons, concepts = block_reasons(ctx.board, blocker, attacker)
     if reasons:
         why = f"Non : {blocker.name} ne peut pas bloquer {attacker.name} : " + " ; ".join(
             reasons) + "."
@@ -157,7 +157,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
-    gone = absent(ctx, creature)
+    gone = absent(ctx.board, creature)
     if gone is not None:
         return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
                            "de combat.", topic)
@@ -258,6 +258,7 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
                                 and c.controller == ctx.active))
     if not labels:
         return "", [], []
+    board = ctx.board
     problems: list[str] = []
     concepts = ["attack.bands"]
     said = []
@@ -273,7 +274,8 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
         elif len(others) > 1:
             problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
                             f"({', '.join(others)})")
-        targets = {attacked_player(s, c) if c.attacks is None else c.attacks for c in members}
+        targets = {attacked_player(board, c) if c.attacks is None else c.attacks
+                   for c in members}
         if len(targets) > 1 and ctx.fact("band_same_target"):
             problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
                             "joueur ou planeswalker")
@@ -297,9 +299,10 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
         return "", []
     problems = []
     said = []
+    board = ctx.board
     for name in names:
         creature = ctx.creature(name)
-        victim = attacked_player(s, creature)
+        victim = attacked_player(board, creature)
         if creature.attacks is None:
             said.append(f"{name} : à annoncer")
         elif victim not in found.players:
@@ -330,11 +333,11 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     problems: list[str] = []
     concepts: list[str] = ["attack.procedure"]
     for name in names:
-        reasons, deciding = attack_reasons(ctx, ctx.creature(name))
+        reasons, deciding = attack_reasons(ctx.board, ctx.creature(name))
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = attack_rules(ctx, names)
+    more_problems, more_concepts = attack_rules(ctx.board, names)
     problems += more_problems
     concepts += more_concepts
     announce, more_problems = _announce(ctx, names)
@@ -393,11 +396,11 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
             problems.append(f"{blocker} ne bloque qu'une créature")
             concepts.append("block.legal")
             continue
-        reasons, deciding = block_reasons(ctx, ctx.creature(blocker), ctx.creature(attacker))
+        reasons, deciding = block_reasons(ctx.board, ctx.creature(blocker), ctx.creature(attacker))
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = block_rules(ctx, blocks)
+    more_problems, more_concepts = block_rules(ctx.board, blocks)
     problems += more_problems
     concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
@@ -446,7 +449,7 @@ def check_defending_player(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     creature = ctx.creature(question.creature)
     topic = "le joueur défenseur d'une créature attaquante"
-    player = attacked_player(s, creature)
+    player = attacked_player(ctx.board, creature)
     concepts = ["attack.defending_player"]
     target = creature.attacks or player
     what = (f"le joueur qu'elle attaque ({player})" if target in s.players else

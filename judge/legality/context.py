@@ -4,7 +4,8 @@ Owns `build_context()` (a situation placed in the turn plan of its edition's gam
 invalid states refused) and the citation of rules: a rule of legality names concepts
 (`land.play`, `priority.upkeep`), the edition's model gives the numbers. The questions'
 registry is `judge.checks.context`; the replay (`judge.procedure`) builds a `Context` to ask
-what is legal.
+whether a land may be played or a spell cast (the combat rules read a `Board`, which a
+`Context` gives too: `Context.board`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from judge.game.turnplan import (
     place_index,
     plan_turn,
 )
+from judge.legality.board import Board, named_creature
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -165,10 +167,13 @@ class Context:
         return Verdict(value=value, rules=rules, why=why, extra=extra)
 
     def creature(self, name: str | None) -> Creature:
-        creature = self.situation.creature(name or "")
-        if creature is None:
-            raise SituationError("creatures", f"aucune créature ne s'appelle « {name} »")
-        return creature
+        return named_creature(self.situation.creatures, name)
+
+    @property
+    def board(self) -> Board:
+        """The situation as the combat rules read it."""
+        s = self.situation
+        return Board(model=self.model, seating=s, creatures=s.creatures, permanents=s.permanents)
 
     def at_or_after(self, step: str) -> bool:
         at = first_index(self.plan, step)

@@ -2,10 +2,11 @@
 
 Owns the events — passing, casting, activating, adding mana, playing a land, declaring
 attackers and blockers, combat events, effects on permanents —, each checked (priority,
-legality asked of `judge.legality` in a `Context` of the state, never of a question:
-`judge.checks` is above) and performed, with its `IllegalEvent` errors; and `replay()`, which
-returns `Replayed`: the state reached and its `trail`. The state, the flow, the turn-based
-actions and priority are the rooms it extends (`state` < `turnactions` < `flow` < `priority`).
+legality asked of `judge.legality` in a `Context` of the state, or its `Board` for the
+declarations, never of a question: `judge.checks` is above) and performed, with its
+`IllegalEvent` errors; and `replay()`, which returns `Replayed`: the state reached and its
+`trail`. The state, the flow, the turn-based actions and priority are the rooms it extends
+(`state` < `turnactions` < `flow` < `priority`).
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ class _Replay(Priority):
         if self.moment.step != "declare_attackers" or not self.pending_attackers:
             raise IllegalEvent(index, "les attaquants se déclarent au début de l'étape de "
                                "déclaration des attaquants", self._rule("attack.declare"))
-        done = entering.declare_attackers(self.context(), self.creatures, event.attackers)
+        done = entering.declare_attackers(self.board(), self.creatures, event.attackers,
+                                          pool=self.pools.get(self.active, 0))
         if isinstance(done, entering.Refused):
             raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_attackers = False
@@ -207,7 +209,7 @@ class _Replay(Priority):
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
             raise IllegalEvent(index, "les bloqueurs se déclarent au début de l'étape de "
                                "déclaration des bloqueurs", self._rule("block.declare"))
-        done = entering.declare_blockers(self.context(), self.creatures, event.blocks)
+        done = entering.declare_blockers(self.board(), self.creatures, event.blocks)
         if isinstance(done, entering.Refused):
             raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_blockers = False

@@ -1,0 +1,53 @@
+"""The battlefield as the combat rules read it: the `Board` — the edition's game model, the
+situation's seating (players, teams, variant and options, restrictions: what no event of a turn
+changes) and the creatures and other permanents as they are now.
+
+A question's `Context` gives the board of its situation (`Context.board`); the replay gives
+the board of its state mid-turn (`judge.procedure.state`), without a snapshot of the whole
+situation: the combat rules (`judge.legality.combat`, `judge.legality.defenders`) are asked
+the same way by both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from judge.errors import SituationError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from judge.game.gamemodel import GameModel
+    from judge.game.objects import Permanent
+    from judge.game.situationmodel import Creature, Situation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Board:
+    """What the combat rules read. `seating` is read only for what no event of a turn changes
+    (players, active player, teams, variant and options, defending player, restrictions): its
+    creatures and permanents may be older than `creatures` and `permanents`."""
+
+    model: GameModel
+    seating: Situation
+    creatures: tuple[Creature, ...]
+    permanents: tuple[Permanent, ...]
+
+    @property
+    def active(self) -> str:
+        return self.seating.active
+
+    def fact(self, name: str) -> object:
+        return self.model.fact(name).value
+
+    def creature(self, name: str | None) -> Creature:
+        return named_creature(self.creatures, name)
+
+
+def named_creature(creatures: Iterable[Creature], name: str | None) -> Creature:
+    """The creature called `name` (SituationError if there is none)."""
+    for creature in creatures:
+        if creature.name == name:
+            return creature
+    raise SituationError("creatures", f"aucune créature ne s'appelle « {name} »")
