@@ -193,7 +193,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
                    "reste bloquée et n'inflige aucune blessure de combat.")
             return ctx.verdict(False, ("damage.blocked", "damage.blocker_gone"), why, topic)
-        if not creature.blocked and attack_target(ctx.situation, creature) is None:
+        if not creature.blocked and attack_target(ctx.board, creature) is None:
             return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
                                f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
                                "a été retiré du combat ; elle reste attaquante mais n'attaque "

@@ -4,8 +4,8 @@ changes) and the creatures and other permanents as they are now.
 
 A question's `Context` gives the board of its situation (`Context.board`); the replay gives
 the board of its state mid-turn (`judge.procedure.state`), without a snapshot of the whole
-situation: the combat rules (`judge.legality.combat`, `judge.legality.defenders`) are asked
-the same way by both.
+situation: the combat and combat damage rules (`judge.legality.combat`, `.damage`,
+`.defenders`) are asked the same way by both.
 """
 
 from __future__ import annotations
@@ -44,10 +44,22 @@ class Board:
     def creature(self, name: str | None) -> Creature:
         return named_creature(self.creatures, name)
 
+    def find(self, name: str) -> Creature | None:
+        """The creature called `name`, or None."""
+        return find_creature(self.creatures, name)
 
-def named_creature(creatures: Iterable[Creature], name: str | None) -> Creature:
-    """The creature called `name` (SituationError if there is none)."""
+
+def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature | None:
+    """The creature called `name`, or None."""
     for creature in creatures:
         if creature.name == name:
             return creature
-    raise SituationError("creatures", f"aucune créature ne s'appelle « {name} »")
+    return None
+
+
+def named_creature(creatures: Iterable[Creature], name: str | None) -> Creature:
+    """The creature called `name` (SituationError if there is none)."""
+    creature = find_creature(creatures, name)
+    if creature is None:
+        raise SituationError("creatures", f"aucune créature ne s'appelle « {name} »")
+    return creature

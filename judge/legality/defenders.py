@@ -103,22 +103,22 @@ def defending_player(s: Situation) -> str:
 
 def controller_of(board: Board, name: str) -> str | None:
     """The controller of a permanent on the board, or None."""
-    creature = next((c for c in board.creatures if c.name == name), None)
+    creature = board.find(name)
     if creature is not None:
         return creature.controller
     return next((p.controller for p in board.permanents if p.name == name), None)
 
 
-def attack_target(s: Situation, attacker: Creature) -> str | None:
+def attack_target(board: Board, attacker: Creature) -> str | None:
     """What an attacker attacks now: a player or a planeswalker; None once the planeswalker it
     attacked has left combat (left the battlefield, stopped being a planeswalker: 2010 506.4c)."""
     target = attacker.attacks
     if target is None:
-        return defending_player(s)
-    if target in s.players:
+        return defending_player(board.seating)
+    if target in board.seating.players:
         return target
-    creature = s.creature(target)
-    walker = next((p for p in s.permanents if p.name == target), None) or creature
+    creature = board.find(target)
+    walker = next((p for p in board.permanents if p.name == target), None) or creature
     if walker is None or "planeswalker" not in walker.card_types or (
             creature is not None and not creature.in_play):
         return None
