@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
 from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.defenders import attacked_player
 from judge.legality.words import listing, plural
 from judge.procedure.blocks import (
     Fired,
@@ -149,12 +150,6 @@ def timing_problem(event: CombatEvent, step: str | None) -> str | None:
     return None
 
 
-def attacked_player(attacker: Creature, defending: str, controllers: dict[str, str]) -> str:
-    """The player an attacker attacks, or the controller of the planeswalker it attacks."""
-    target = attacker.attacks or defending
-    return controllers.get(target, target)
-
-
 def _placed(order: tuple[str, ...], current: list[str], name: str, position: int | None
             ) -> tuple[str, ...]:
     """`name` put into a damage assignment order at `position` (1 = first; None: last)."""
@@ -168,16 +163,17 @@ def _blockers_of(creatures: dict[str, Creature], attacker: str) -> list[str]:
     return [c.name for c in creatures.values() if c.blocks(attacker) and c.in_combat]
 
 
-def apply(event: CombatEvent, creatures: dict[str, Creature], *, active: str, defending: str,
-          controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
-    """Apply a combat event (its timing already checked) and say what it did. A permanent put
-    onto the battlefield has not been controlled continuously since the turn began."""
+def apply(event: CombatEvent, creatures: dict[str, Creature], board: Board, *,
+          triggers: tuple[Trigger, ...]) -> Outcome:
+    """Apply a combat event (its timing already checked) and say what it did (`board`:
+    `creatures` as the combat rules read them). A permanent put onto the battlefield has not
+    been controlled continuously since the turn began."""
     if isinstance(event, EntersAttacking):
         return _enters_attacking(replace(event.creature, since_turn_start=False), creatures,
-                                 active)
+                                 board.active)
     if isinstance(event, EntersBlocking):
         event = replace(event, creature=replace(event.creature, since_turn_start=False))
-        return _enters_blocking(event, creatures, defending, controllers, triggers)
+        return _enters_blocking(event, creatures, board, triggers)
     return _block_by_effect(event, creatures, triggers)
 
 
@@ -203,8 +199,8 @@ def _enters_attacking(creature: Creature, creatures: dict[str, Creature], active
                    attacking=True)
 
 
-def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], defending: str,
-                     controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
+def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], board: Board,
+                     triggers: tuple[Trigger, ...]) -> Outcome:
     creature = event.creature
     name = creature.name
     attacker = creatures[creature.blocking[0]]
@@ -219,7 +215,7 @@ def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], defe
         return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "
                        "n'attaque pas : elle n'est jamais une créature bloqueuse.",
                        concepts=("enters.blocking_other",))
-    victim = attacked_player(attacker, defending, controllers)
+    victim = attacked_player(board, attacker)
     if victim != creature.controller:
         creatures[name] = replace(creature, blocking=(), entered="enters.blocking_other")
         return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "

@@ -33,7 +33,6 @@ from judge.game.objects import StackItem
 from judge.game.situationmodel import SORCERY_SPEED, Situation
 from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
 from judge.legality.damage import DamageRecord
-from judge.legality.defenders import defending_player
 from judge.legality.words import plural
 from judge.procedure import entering
 from judge.procedure.blocks import Fired
@@ -117,11 +116,7 @@ class _Replay(Priority):
         if problem is not None:
             raise IllegalEvent(index, problem, self._rule("combat.end"))
         self.dirty = True
-        controllers = {p.name: p.controller for p in self.permanents.values()}
-        controllers.update((c.name, c.controller) for c in self.creatures.values())
-        done = entering.apply(event, self.creatures, active=self.active,
-                              defending=defending_player(self.start),  # no event changes who defends
-                              controllers=controllers, triggers=self.start.triggers)
+        done = entering.apply(event, self.creatures, self.board(), triggers=self.start.triggers)
         concepts = done.concepts
         if done.attacking and self.no_attackers:
             self.no_attackers = False  # 508.6: put onto the battlefield attacking
