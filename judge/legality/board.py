@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Board:
-    """What the combat rules read. `seating` is read only for what no event of a turn changes
-    (players, active player, teams, variant and options, defending player, restrictions): its
-    creatures and permanents may be older than `creatures` and `permanents`."""
+    """What the combat and combat damage rules read. `seating` is read only for what no event
+    of a turn changes (players, active player, teams, variant and options, defending player,
+    restrictions, mana abilities): its creatures and permanents may be older than `creatures`
+    and `permanents`."""
 
     model: GameModel
     seating: Situation
