@@ -332,12 +332,13 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
                            f"attaquants, et nous sommes dans {where_label(ctx.moment)}.", topic)
     problems: list[str] = []
     concepts: list[str] = ["attack.procedure"]
+    board = ctx.board
     for name in names:
-        reasons, deciding = attack_reasons(ctx.board, ctx.creature(name))
+        reasons, deciding = attack_reasons(board, ctx.creature(name))
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = attack_rules(ctx.board, names)
+    more_problems, more_concepts = attack_rules(board, names)
     problems += more_problems
     concepts += more_concepts
     announce, more_problems = _announce(ctx, names)
@@ -391,16 +392,17 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     problems: list[str] = []
     concepts: list[str] = ["block.procedure"]
     blockers = [b for b, _ in blocks]
+    board = ctx.board
     for blocker, attacker in blocks:
         if blockers.count(blocker) > 1:
             problems.append(f"{blocker} ne bloque qu'une créature")
             concepts.append("block.legal")
             continue
-        reasons, deciding = block_reasons(ctx.board, ctx.creature(blocker), ctx.creature(attacker))
+        reasons, deciding = block_reasons(board, ctx.creature(blocker), ctx.creature(attacker))
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = block_rules(ctx.board, blocks)
+    more_problems, more_concepts = block_rules(board, blocks)
     problems += more_problems
     concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
