@@ -36,7 +36,7 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("attack.declare",), f"Non : les attaquants se déclarent au "
                            f"début de l'étape de déclaration des attaquants, et nous sommes "
                            f"dans {where_label(ctx.moment)}.", topic)
-    reasons, concepts = attack_reasons(ctx.board, creature)
+    reasons, concepts = attack_reasons(ctx, creature)
     if reasons:
         why = f"Non : {name} ne peut pas attaquer : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, tuple(concepts), why, topic)
@@ -74,7 +74,7 @@ def check_block(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(False, ("block.declare",), "Non : les bloqueurs se déclarent au "
                            "début de l'étape de déclaration des bloqueurs, et nous sommes dans "
                            f"{where_label(ctx.moment)}.", topic)
-    reasons, concepts = block_reasons(ctx.board, blocker, attacker)
+    reasons, concepts = block_reasons(ctx, blocker, attacker)
     if reasons:
         why = f"Non : {blocker.name} ne peut pas bloquer {attacker.name} : " + " ; ".join(
             reasons) + "."
@@ -157,7 +157,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
-    gone = absent(ctx.board, creature)
+    gone = absent(ctx, creature)
     if gone is not None:
         return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
                            "de combat.", topic)
@@ -193,7 +193,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
                    "reste bloquée et n'inflige aucune blessure de combat.")
             return ctx.verdict(False, ("damage.blocked", "damage.blocker_gone"), why, topic)
-        if not creature.blocked and attack_target(ctx.board, creature) is None:
+        if not creature.blocked and attack_target(ctx, creature) is None:
             return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
                                f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
                                "a été retiré du combat ; elle reste attaquante mais n'attaque "
@@ -258,7 +258,6 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
                                 and c.controller == ctx.active))
     if not labels:
         return "", [], []
-    board = ctx.board
     problems: list[str] = []
     concepts = ["attack.bands"]
     said = []
@@ -274,7 +273,7 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
         elif len(others) > 1:
             problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
                             f"({', '.join(others)})")
-        targets = {attacked_player(board, c) if c.attacks is None else c.attacks
+        targets = {attacked_player(ctx, c) if c.attacks is None else c.attacks
                    for c in members}
         if len(targets) > 1 and ctx.fact("band_same_target"):
             problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
@@ -299,10 +298,9 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
         return "", []
     problems = []
     said = []
-    board = ctx.board
     for name in names:
         creature = ctx.creature(name)
-        victim = attacked_player(board, creature)
+        victim = attacked_player(ctx, creature)
         if creature.attacks is None:
             said.append(f"{name} : à annoncer")
         elif victim not in found.players:
@@ -332,13 +330,12 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
                            f"attaquants, et nous sommes dans {where_label(ctx.moment)}.", topic)
     problems: list[str] = []
     concepts: list[str] = ["attack.procedure"]
-    board = ctx.board
     for name in names:
-        reasons, deciding = attack_reasons(board, ctx.creature(name))
+        reasons, deciding = attack_reasons(ctx, ctx.creature(name))
         if reasons:
             problems.append(f"{name} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = attack_rules(board, names)
+    more_problems, more_concepts = attack_rules(ctx, names)
     problems += more_problems
     concepts += more_concepts
     announce, more_problems = _announce(ctx, names)
@@ -392,17 +389,16 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     problems: list[str] = []
     concepts: list[str] = ["block.procedure"]
     blockers = [b for b, _ in blocks]
-    board = ctx.board
     for blocker, attacker in blocks:
         if blockers.count(blocker) > 1:
             problems.append(f"{blocker} ne bloque qu'une créature")
             concepts.append("block.legal")
             continue
-        reasons, deciding = block_reasons(board, ctx.creature(blocker), ctx.creature(attacker))
+        reasons, deciding = block_reasons(ctx, ctx.creature(blocker), ctx.creature(attacker))
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))
             concepts += deciding
-    more_problems, more_concepts = block_rules(board, blocks)
+    more_problems, more_concepts = block_rules(ctx, blocks)
     problems += more_problems
     concepts += more_concepts
     cost = sum(ctx.creature(b).block_cost for b in dict.fromkeys(blockers))
@@ -451,7 +447,7 @@ def check_defending_player(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     creature = ctx.creature(question.creature)
     topic = "le joueur défenseur d'une créature attaquante"
-    player = attacked_player(ctx.board, creature)
+    player = attacked_player(ctx, creature)
     concepts = ["attack.defending_player"]
     target = creature.attacks or player
     what = (f"le joueur qu'elle attaque ({player})" if target in s.players else

@@ -86,9 +86,8 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
         why += f" Un effet l'en empêche : {_names(kept)} {verb}."
     if phase_out:
         why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
-    board = ctx.board
     for creature in s.creatures:
-        gone = absent(board, creature) if creature.controller == ctx.active else None
+        gone = absent(ctx, creature) if creature.controller == ctx.active else None
         if creature.destroyed is not None and gone is not None:
             concepts += [creature.destroyed, "sba.check"]
             why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
@@ -250,7 +249,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
                            "combat, toutes les créatures sont retirées du combat.", topic)
     if creature.destroyed is not None:
-        gone = absent(ctx.board, creature)
+        gone = absent(ctx, creature)
         assert gone is not None
         return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle est retirée du combat.", topic)
     if not creature.in_play:
@@ -305,7 +304,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
                 "combat.")
     why += _still_there(ctx, creature, concepts)
-    if creature.attacking and attack_target(ctx.board, creature) is None:
+    if creature.attacking and attack_target(ctx, creature) is None:
         concepts.append("combat.walker_removed")
         why += (f" Le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du combat : "
                 "elle reste attaquante mais n'attaque plus rien ; elle peut être bloquée, et "

@@ -17,7 +17,7 @@ from judge.game.objects import Permanent, StackItem
 from judge.game.situationmodel import Creature, Situation
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import Moment, PlannedStep, plan_turn
-from judge.legality.board import Board
+from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
 from judge.procedure.statebased import perform
@@ -120,10 +120,10 @@ class TurnState:
             events=None,
         )
 
-    def board(self) -> Board:
+    def board(self) -> Battlefield:
         """The creatures and permanents as they are now, as the combat rules read them (no
         event changes the seating: the start's)."""
-        return Board(model=self.model, seating=self.start, creatures=tuple(self.creatures.values()),
+        return Battlefield(model=self.model, seating=self.start, creatures=tuple(self.creatures.values()),
                      permanents=tuple(self.permanents.values()))
 
     def context(self) -> Context:
