@@ -193,7 +193,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             why = (f"Non : {name} est bloquée mais plus aucune créature ne la bloque : elle "
                    "reste bloquée et n'inflige aucune blessure de combat.")
             return ctx.verdict(False, ("damage.blocked", "damage.blocker_gone"), why, topic)
-        if not creature.blocked and attack_target(ctx.situation, creature) is None:
+        if not creature.blocked and attack_target(ctx, creature) is None:
             return ctx.verdict(False, ("damage.unblocked", "combat.walker_removed"),
                                f"Non : le planeswalker que {name} attaquait ({creature.attacks}) "
                                "a été retiré du combat ; elle reste attaquante mais n'attaque "
@@ -273,7 +273,8 @@ def _bands(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str], list[s
         elif len(others) > 1:
             problems.append(f"le groupe « {band} » a plus d'une créature sans le regroupement "
                             f"({', '.join(others)})")
-        targets = {attacked_player(s, c) if c.attacks is None else c.attacks for c in members}
+        targets = {attacked_player(ctx, c) if c.attacks is None else c.attacks
+                   for c in members}
         if len(targets) > 1 and ctx.fact("band_same_target"):
             problems.append(f"les créatures du groupe « {band} » n'attaquent pas toutes le même "
                             "joueur ou planeswalker")
@@ -299,7 +300,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
     said = []
     for name in names:
         creature = ctx.creature(name)
-        victim = attacked_player(s, creature)
+        victim = attacked_player(ctx, creature)
         if creature.attacks is None:
             said.append(f"{name} : à annoncer")
         elif victim not in found.players:
@@ -446,7 +447,7 @@ def check_defending_player(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     creature = ctx.creature(question.creature)
     topic = "le joueur défenseur d'une créature attaquante"
-    player = attacked_player(s, creature)
+    player = attacked_player(ctx, creature)
     concepts = ["attack.defending_player"]
     target = creature.attacks or player
     what = (f"le joueur qu'elle attaque ({player})" if target in s.players else

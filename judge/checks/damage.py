@@ -36,7 +36,7 @@ def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]
 def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                          ) -> tuple[list[str], list[str]]:
     s = ctx.situation
-    attacked = attack_target(s, creature) if creature.attacking else None
+    attacked = attack_target(ctx, creature) if creature.attacking else None
     player = attacked or defending_player(s)
     # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
     # even once that planeswalker has left combat
@@ -59,7 +59,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         problems.append(f"elle assigne des blessures égales à sa force ({power}), pas {total}")
         concepts.append("damage.power")
     if creature.attacking:
-        blockers = current_blockers(s, creature)
+        blockers = current_blockers(ctx, creature)
         names = [b.name for b in blockers]
         if not creature.blocked and attacked is None:
             concepts += ["damage.unblocked", "combat.walker_removed"]
@@ -121,7 +121,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
     if not creature.blocking:
         return [f"{creature.name} n'est ni attaquante ni bloqueuse"], [*concepts, "damage.power"]
     concepts.append("damage.blocker")
-    targets = blocked_attackers(s, creature)
+    targets = blocked_attackers(ctx, creature)
     names = [a.name for a in targets]
     if not targets:
         return (["elle ne bloque plus aucune créature attaquante : elle n'assigne aucune "
@@ -156,12 +156,12 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     topic = "l'assignation des blessures de combat"
     note = ""
     if "damage.order_removed" in concepts:
-        present = {b.name for b in current_blockers(ctx.situation, creature)}
+        present = {b.name for b in current_blockers(ctx, creature)}
         gone = [n for n in creature.damage_order if n not in present]
         note = (f" {', '.join(gone)} ne bloque plus : retirée de l'ordre d'assignation, l'ordre "
                 "des autres bloqueurs reste le même.")
     if "damage.blocker_order_removed" in concepts:
-        present = {a.name for a in blocked_attackers(ctx.situation, creature)}
+        present = {a.name for a in blocked_attackers(ctx, creature)}
         gone = [n for n in creature.damage_order if n not in present]
         note = (f" {', '.join(gone)} n'est plus bloquée par {creature.name} : retirée de son "
                 "ordre d'assignation, l'ordre des autres attaquants reste le même.")
@@ -175,8 +175,8 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
                     "joueur a commencé à assigner.")
         return ctx.verdict(False, tuple(concepts), why, topic)
     why = f"Oui : {creature.name} peut assigner {shown}." + note
-    several = len(current_blockers(ctx.situation, creature) if creature.attacking
-                  else blocked_attackers(ctx.situation, creature)) > 1
+    several = len(current_blockers(ctx, creature) if creature.attacking
+                  else blocked_attackers(ctx, creature)) > 1
     if "damage.band_blockers" in concepts or "damage.band_attackers" in concepts:
         chooser = ("le joueur défenseur (un de ses bloqueurs a le regroupement)" if
                    creature.attacking else "le joueur actif (une créature qu'elle bloque a le "

@@ -304,7 +304,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         why += (" Être engagée ne la retire pas du combat et n'empêche pas ses blessures de "
                 "combat.")
     why += _still_there(ctx, creature, concepts)
-    if creature.attacking and attack_target(ctx.situation, creature) is None:
+    if creature.attacking and attack_target(ctx, creature) is None:
         concepts.append("combat.walker_removed")
         why += (f" Le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du combat : "
                 "elle reste attaquante mais n'attaque plus rien ; elle peut être bloquée, et "

@@ -47,6 +47,7 @@ class Catalogue:
 
     data: CatalogueData
     editions: tuple[EditionFacts, ...] = field(init=False, repr=False, compare=False)
+    edition_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     newest_edition: str = field(init=False, repr=False, compare=False)
     _languages: dict[tuple[str, str], Language] = field(init=False, repr=False, compare=False)
     _positions: dict[tuple[str, str], dict[str, int]] = field(
@@ -57,6 +58,7 @@ class Catalogue:
         editions, newest_edition, languages = self.data
         # derived from `data` once, here: the only writes to this frozen record
         object.__setattr__(self, "editions", tuple(EditionFacts(*e) for e in editions))
+        object.__setattr__(self, "edition_ids", tuple(e[0] for e in editions))
         object.__setattr__(self, "newest_edition", newest_edition)
         object.__setattr__(self, "_languages", {entry[0]: entry for entry in languages})
 
@@ -78,10 +80,6 @@ class Catalogue:
         return cls((editions, graph.newest_edition, tuple(languages)))
 
     # ------------------------------------------------------------------ editions
-    @property
-    def edition_ids(self) -> tuple[str, ...]:
-        return tuple(e.id for e in self.editions)
-
     def edition(self, edition_id: str) -> EditionFacts:
         for edition in self.editions:
             if edition.id == edition_id:

@@ -64,6 +64,7 @@ class RuleGraph:
 
     def __init__(self, editions: tuple[Edition, ...], documents: tuple[Document, ...]) -> None:
         self.editions = editions
+        self._edition_ids = tuple(e.id for e in editions)  # asked by every check of a situation
         self.documents = documents
         self._catalogue: Catalogue | None = None
         self._languages = {e.id: e.languages for e in editions}
@@ -125,7 +126,7 @@ class RuleGraph:
     # ------------------------------------------------------------------ editions
     @property
     def edition_ids(self) -> tuple[str, ...]:
-        return tuple(e.id for e in self.editions)
+        return self._edition_ids
 
     @property
     def newest_edition(self) -> str:

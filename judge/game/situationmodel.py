@@ -240,9 +240,11 @@ class Situation:
     def mana(self, player: str) -> int:
         return dict(self.mana_pools).get(player, 0)
 
-    def available(self, player: str) -> int:
-        """Mana the player can pay now: the pool plus what he or she can still produce."""
-        return self.mana(player) + dict(self.mana_available).get(player, 0)
+    def available(self, player: str, pool: int | None = None) -> int:
+        """Mana the player can pay now: the pool (`pool`: as it is now, when it changed since
+        this situation — a replay's) plus what he or she can still produce."""
+        return (self.mana(player) if pool is None else pool) + dict(self.mana_available).get(
+            player, 0)
 
 
 TOP_KEYS: tuple[str, ...] = (

@@ -17,10 +17,10 @@ from judge.legality.words import label, listing, plural
 
 if TYPE_CHECKING:
     from judge.game.situationmodel import Creature
-    from judge.legality.context import Context
+    from judge.legality.board import Board
 
 
-def absent(ctx: Context, creature: Creature, subject: str | None = None
+def absent(board: Board, creature: Creature, subject: str | None = None
            ) -> tuple[str, tuple[str, ...]] | None:
     """Why a creature is not there to attack, block or deal damage (put into the graveyard by
     a state-based action, gone, phased out), with the deciding concepts; None if it is there.
@@ -35,7 +35,7 @@ def absent(ctx: Context, creature: Creature, subject: str | None = None
                                    "monde)"}.get(
             creature.destroyed, "créature")
         return (f"{who} n'est plus en jeu : {cause}, elle a été mise au cimetière par "
-                f"{ctx.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",
+                f"{board.fact('state_based_name')} dès qu'un joueur allait recevoir la priorité",
                 (creature.destroyed, "sba.check", "sba.removed_from_combat"))
     if not creature.in_play:
         return f"{who} a quitté le jeu", ("combat.removed",)
@@ -45,16 +45,16 @@ def absent(ctx: Context, creature: Creature, subject: str | None = None
     return None
 
 
-def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[str]]:
+def attack_reasons(board: Board, creature: Creature) -> tuple[list[str], list[str]]:
     """Why a creature may not attack, and the concept deciding each reason."""
-    gone = absent(ctx, creature, "elle")
+    gone = absent(board, creature, "elle")
     if gone is not None:
         return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
-    if creature.controller != ctx.active:
+    if creature.controller != board.active:
         reasons.append(f"elle est contrôlée par {creature.controller}, or seul le joueur actif "
-                       f"({ctx.active}) attaque")
+                       f"({board.active}) attaque")
         concepts += ["combat.players", "attack.legal"]
     if not creature.is_creature:
         reasons.append("ce n'est plus une créature ; seules les créatures peuvent attaquer")
@@ -66,7 +66,7 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
                      "en étant déjà engagée)")
         reasons.append(text)
         concepts.append("attack.untapped")
-    if ctx.fact("walls_cannot_attack") and creature.is_wall:
+    if board.fact("walls_cannot_attack") and creature.is_wall:
         reasons.append("elle a le type de créature « Mur »")
         concepts.append("fact.walls_cannot_attack")
     if creature.has("defender"):
@@ -79,15 +79,15 @@ def attack_reasons(ctx: Context, creature: Creature) -> tuple[list[str], list[st
             concepts.append("control.changed")
         elif creature.entered:
             how = " (elle est arrivée sur le champ de bataille ce tour-ci)"
-        reasons.append(f"{ctx.active} ne la contrôle pas continuellement depuis le début du tour"
+        reasons.append(f"{board.active} ne la contrôle pas continuellement depuis le début du tour"
                        f"{how} et elle n'a pas la célérité")
         concepts.append("attack.since_turn_start")
     return reasons, concepts
 
 
-def _teammates(ctx: Context, one: str, other: str) -> bool:
+def _teammates(board: Board, one: str, other: str) -> bool:
     """Whether two players are on the same team (shared team turns: 2010 805)."""
-    return any(one in team and other in team for team in ctx.situation.teams)
+    return any(one in team and other in team for team in board.seating.teams)
 
 
 def _matches(creature: Creature, kind: str, slug: str) -> bool:
@@ -101,13 +101,13 @@ def _matches(creature: Creature, kind: str, slug: str) -> bool:
 _BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type"}
 
 
-def evasion_reasons(ctx: Context, blocker: Creature, attacker: Creature
+def evasion_reasons(board: Board, blocker: Creature, attacker: Creature
                     ) -> tuple[list[str], list[str]]:
     """The edition's evasion rules the attacker's abilities impose on this blocker."""
     reasons: list[str] = []
     concepts: list[str] = []
     for ability in attacker.abilities:
-        evasion = ctx.model.evasion(ability)
+        evasion = board.model.evasion(ability)
         if evasion is None or any(_matches(blocker, k, v) for k, v in evasion.blockers):
             continue
         allowed = " ou ".join(f"{_BLOCKER_WORDS[k]} {label(k, v)}".strip()
@@ -118,30 +118,30 @@ def evasion_reasons(ctx: Context, blocker: Creature, attacker: Creature
     return reasons, concepts
 
 
-def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
+def block_reasons(board: Board, blocker: Creature, attacker: Creature
                   ) -> tuple[list[str], list[str]]:
     for there in (blocker, attacker):
-        gone = absent(ctx, there)
+        gone = absent(board, there)
         if gone is not None:
             return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
-    if blocker.controller == ctx.active:
-        reasons.append(f"{blocker.name} est contrôlée par le joueur actif ({ctx.active}), qui "
+    if blocker.controller == board.active:
+        reasons.append(f"{blocker.name} est contrôlée par le joueur actif ({board.active}), qui "
                        "attaque ; seul le défenseur bloque")
         concepts += ["combat.players"]
     elif blocker.controller == attacker.controller:
         reasons.append(f"{blocker.name} et {attacker.name} ont le même contrôleur")
         concepts += ["combat.players"]
-    elif len(ctx.situation.players) > 2 or ctx.situation.teams:
-        found = defenders(ctx.situation)
+    elif len(board.seating.players) > 2 or board.seating.teams:
+        found = defenders(board.seating)
         if blocker.controller not in found.players:
             reasons.append(f"{blocker.controller}, qui contrôle {blocker.name}, n'est pas un "
                            f"joueur défenseur ({', '.join(found.players) or 'aucun'})")
             concepts.append("block.legal")
-        elif attacked_player(ctx.situation, attacker) != blocker.controller and not (
-                ctx.situation.variant == "two_headed_giant"
-                and _teammates(ctx, attacked_player(ctx.situation, attacker), blocker.controller)):
+        elif attacked_player(board, attacker) != blocker.controller and not (
+                board.seating.variant == "two_headed_giant"
+                and _teammates(board, attacked_player(board, attacker), blocker.controller)):
             reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
                            "qu'il contrôle")
             concepts.append("block.legal")
@@ -155,11 +155,11 @@ def block_reasons(ctx: Context, blocker: Creature, attacker: Creature
     if not (attacker.attacking and attacker.is_creature):
         reasons.append(f"{attacker.name} n'est pas une créature attaquante")
         concepts.append("block.legal")
-    more, evasion = evasion_reasons(ctx, blocker, attacker)
+    more, evasion = evasion_reasons(board, blocker, attacker)
     return reasons + more, concepts + evasion
 
 
-def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature], alone: str
+def _most_obeyed(board: Board, required: list[Creature], partners: list[Creature], alone: str
                  ) -> int:
     """The largest number of requirements (« attaque / bloque si possible ») that a declaration
     could obey without breaking a restriction « ne peut pas attaquer / bloquer seule » (`alone`
@@ -167,7 +167,7 @@ def _most_obeyed(ctx: Context, required: list[Creature], partners: list[Creature
     it may go alone or another creature could join it."""
     if len(required) != 1:
         return len(required)
-    if not ctx.fact("requirements_count_partners"):
+    if not board.fact("requirements_count_partners"):
         partners = required  # 2004 500.5: only options that satisfy a requirement count
     only = required[0]
     return 1 if not getattr(only, alone) or any(p.name != only.name for p in partners) else 0
@@ -179,21 +179,21 @@ _SEARCH_LIMIT = 4096  # declarations tried when counting requirements (beyond: t
 _SEARCH_PAIRS = 256  # blocker-attacker pairs examined for that search
 
 
-def _most_blocks_obeyed(ctx: Context, required: list[Creature], free: list[Creature],
+def _most_blocks_obeyed(board: Board, required: list[Creature], free: list[Creature],
                         attackers: list[Creature]) -> int:
     """The requirements a declaration of blockers could obey without breaking a restriction,
     the minimum number of blockers of an attacker (`min_blockers`) included: tried
     declaration by declaration (each creature blocks one attacker it may block, or none)."""
-    if not ctx.fact("requirements_count_partners"):
+    if not board.fact("requirements_count_partners"):
         free = required  # 2004 500.5: only options that satisfy a requirement count
     if len(free) * len(attackers) > _SEARCH_PAIRS:
-        return _most_obeyed(ctx, required, free, "cant_block_alone")
-    options = [[None, *(a.name for a in attackers if not block_reasons(ctx, c, a)[0])] for c in free]
+        return _most_obeyed(board, required, free, "cant_block_alone")
+    options = [[None, *(a.name for a in attackers if not block_reasons(board, c, a)[0])] for c in free]
     total = 1
     for choice in options:
         total *= len(choice)
     if total > _SEARCH_LIMIT:
-        return _most_obeyed(ctx, required, free, "cant_block_alone")
+        return _most_obeyed(board, required, free, "cant_block_alone")
     minimum = {a.name: a.min_blockers for a in attackers if a.min_blockers}
     best = 0
     for picks in product(*options):
@@ -220,26 +220,26 @@ def _requirements(required: list[Creature], chosen: set[str], most: int, verb: s
             f"pourrait en respecter {most} sans enfreindre de restriction"]
 
 
-def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def attack_rules(board: Board, names: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """Restrictions (« ne peut pas attaquer seule ») and requirements (« attaque si possible »):
     obey every restriction and as many requirements as possible (2004 500.2–500.5, 2010
     508.1c–d); tapped creatures and those with a cost to attack are exempt."""
     problems: list[str] = []
     concepts: list[str] = []
-    if len(names) == 1 and ctx.creature(names[0]).cant_attack_alone:
+    if len(names) == 1 and board.creature(names[0]).cant_attack_alone:
         problems.append(f"{names[0]} ne peut pas attaquer seule")
         concepts.append("attack.restrictions")
-    limit = ctx.situation.max_attackers
+    limit = board.seating.max_attackers
     if limit is not None and len(names) > limit:
         problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
                         f"({len(names)} déclarées)")
         concepts.append("attack.restrictions")
-    mine = [c for c in ctx.situation.creatures if c.controller == ctx.active]
+    mine = [c for c in board.creatures if c.controller == board.active]
     found: list[str] = []
     if any(c.must_attack for c in mine):  # else no requirement to count
-        free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(ctx, c)[0]]
+        free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(board, c)[0]]
         required = [c for c in free if c.must_attack]
-        most = _most_obeyed(ctx, required, free, "cant_attack_alone")
+        most = _most_obeyed(board, required, free, "cant_attack_alone")
         if limit is not None:
             most = min(most, limit)
         found = _requirements(required, set(names), most, "attaquer")
@@ -254,30 +254,30 @@ def attack_rules(ctx: Context, names: tuple[str, ...]) -> tuple[list[str], list[
     return problems, concepts
 
 
-def block_rules(ctx: Context, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
     """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
     as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""
     problems: list[str] = []
     concepts: list[str] = []
     blockers = list(dict.fromkeys(b for b, _ in blocks))
-    if len(blockers) == 1 and ctx.creature(blockers[0]).cant_block_alone:
+    if len(blockers) == 1 and board.creature(blockers[0]).cant_block_alone:
         problems.append(f"{blockers[0]} ne peut pas bloquer seule")
         concepts.append("block.restrictions")
-    attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
+    attackers = [c for c in board.creatures if c.attacking and c.in_combat]
     counts = Counter(a for _, a in blocks)
     for attacker in attackers:
         if attacker.min_blockers and 0 < counts[attacker.name] < attacker.min_blockers:
             problems.append(f"{attacker.name} ne peut être bloquée que par "
                             f"{plural(attacker.min_blockers, 'créature')} ou plus")
             concepts.append("block.restrictions")
-    theirs = [c for c in ctx.situation.creatures if c.controller != ctx.active]
+    theirs = [c for c in board.creatures if c.controller != board.active]
     found: list[str] = []
     if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
         free = [c for c in theirs if c.block_cost == 0
-                and any(not block_reasons(ctx, c, a)[0] for a in attackers)]
+                and any(not block_reasons(board, c, a)[0] for a in attackers)]
         required = [c for c in free if c.must_block]
         found = _requirements(required, set(blockers),
-                              _most_blocks_obeyed(ctx, required, free, attackers), "bloquer")
+                              _most_blocks_obeyed(board, required, free, attackers), "bloquer")
     if found:
         problems += found
         concepts.append("block.requirements")

@@ -4,7 +4,8 @@ Owns `build_context()` (a situation placed in the turn plan of its edition's gam
 invalid states refused) and the citation of rules: a rule of legality names concepts
 (`land.play`, `priority.upkeep`), the edition's model gives the numbers. The questions'
 registry is `judge.checks.context`; the replay (`judge.procedure`) builds a `Context` to ask
-what is legal.
+whether a land may be played or a spell cast (the combat rules read a `Board`, which a
+`Context` is too).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from judge.game.turnplan import (
     place_index,
     plan_turn,
 )
+from judge.legality.board import named_creature
 
 if TYPE_CHECKING:
     from typing import Protocol
 
     from judge.game.gamemodel import GameModel
+    from judge.game.objects import Permanent
     from judge.legality.damage import DamageRecord
 
     class EditionInfo(Protocol):
@@ -165,10 +168,24 @@ class Context:
         return Verdict(value=value, rules=rules, why=why, extra=extra)
 
     def creature(self, name: str | None) -> Creature:
-        creature = self.situation.creature(name or "")
-        if creature is None:
-            raise SituationError("creatures", f"aucune créature ne s'appelle « {name} »")
-        return creature
+        return named_creature(self.situation.creature(name or ""), name)
+
+    # -- the situation as the combat rules read it (a `Board`)
+
+    @property
+    def seating(self) -> Situation:
+        return self.situation
+
+    @property
+    def creatures(self) -> tuple[Creature, ...]:
+        return self.situation.creatures
+
+    @property
+    def permanents(self) -> tuple[Permanent, ...]:
+        return self.situation.permanents
+
+    def find(self, name: str) -> Creature | None:
+        return self.situation.creature(name)
 
     def at_or_after(self, step: str) -> bool:
         at = first_index(self.plan, step)

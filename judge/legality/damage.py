@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from judge.game.situationmodel import Creature, Situation
+from judge.game.situationmodel import Creature
 from judge.legality.defenders import attack_target
+
+if TYPE_CHECKING:
+    from judge.legality.board import Board
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,16 +41,16 @@ class DamageRecord:
     why: tuple[str, ...] = ()  # the concepts deciding how the damage was assigned
 
 
-def current_blockers(situation: Situation, attacker: Creature) -> list[Creature]:
+def current_blockers(board: Board, attacker: Creature) -> list[Creature]:
     """The creatures blocking `attacker` now, in its damage assignment order (then as listed)."""
-    blockers = [c for c in situation.creatures if c.blocks(attacker.name) and c.in_combat]
+    blockers = [c for c in board.creatures if c.blocks(attacker.name) and c.in_combat]
     rank = {name: i for i, name in enumerate(attacker.damage_order)}
     return sorted(blockers, key=lambda c: rank.get(c.name, len(rank)))
 
 
-def blocked_attackers(situation: Situation, blocker: Creature) -> list[Creature]:
+def blocked_attackers(board: Board, blocker: Creature) -> list[Creature]:
     """The attackers `blocker` blocks now, in its damage assignment order (then as listed)."""
-    found = [a for a in (situation.creature(n) for n in blocker.blocking)
+    found = [a for a in (board.find(n) for n in blocker.blocking)
              if a is not None and a.attacking and a.in_combat]
     rank = {name: i for i, name in enumerate(blocker.damage_order)}
     return sorted(found, key=lambda c: rank.get(c.name, len(rank)))
@@ -74,7 +78,7 @@ def lethal(creature: Creature) -> int:
     return max(creature.toughness - creature.damage, 0)
 
 
-def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
+def default_hits(board: Board, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
     """A legal division for each dealer: lethal damage to each blocker in order, the rest to
     the last one (or, with trample, to the defending player)."""
     out: list[Hit] = []
@@ -83,8 +87,8 @@ def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit
         if power <= 0:
             continue
         if creature.attacking:
-            player = attack_target(situation, creature)
-            blockers = current_blockers(situation, creature)
+            player = attack_target(board, creature)
+            blockers = current_blockers(board, creature)
             if player is None and not blockers:
                 continue  # attacking nothing any more (506.4c)
             player = player or ""
@@ -93,11 +97,11 @@ def default_hits(situation: Situation, dealers: Iterable[Creature]) -> tuple[Hit
                 continue
             out += _in_order(creature, blockers, trample=creature.has("trample"), player=player)
         elif creature.blocking:
-            out += _in_order(creature, blocked_attackers(situation, creature))
+            out += _in_order(creature, blocked_attackers(board, creature))
     return tuple(out)
 
 
-def assignment_concepts(situation: Situation, dealers: Iterable[Creature], *, ordered: bool,
+def assignment_concepts(board: Board, dealers: Iterable[Creature], *, ordered: bool,
                         damage_step: str | None) -> tuple[str, ...]:
     """The concepts deciding how the dealers assign their combat damage (`ordered`: the model's
     damage assignment order), and why others deal none (put into the graveyard by a
@@ -112,10 +116,10 @@ def assignment_concepts(situation: Situation, dealers: Iterable[Creature], *, or
         if creature.blocking:
             out.append("damage.blocker")
             continue
-        blockers = current_blockers(situation, creature)
+        blockers = current_blockers(board, creature)
         if not creature.blocked:
             out.append("damage.unblocked")
-            if creature.attacks and attack_target(situation, creature) is None:
+            if creature.attacks and attack_target(board, creature) is None:
                 out.append("combat.walker_removed")
             continue
         out.append("damage.blocked")
@@ -128,7 +132,7 @@ def assignment_concepts(situation: Situation, dealers: Iterable[Creature], *, or
             out.append("damage.trample_lethal")
         if ordered and len(blockers) > 1 and not any(b.has("banding") for b in blockers):
             out.append("damage.order")
-    for creature in situation.creatures:
+    for creature in board.creatures:
         if creature.destroyed is not None:
             out += [creature.destroyed, "sba.removed_from_combat"]
     return tuple(dict.fromkeys(out))

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from judge.game.situationmodel import Creature, Situation
+
+if TYPE_CHECKING:
+    from judge.legality.board import Board
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,32 +101,33 @@ def defending_player(s: Situation) -> str:
     return found[0]
 
 
-def controller_of(s: Situation, name: str) -> str | None:
-    """The controller of a permanent of the situation, or None."""
-    creature = s.creature(name)
+def controller_of(board: Board, name: str) -> str | None:
+    """The controller of a permanent on the board, or None."""
+    creature = board.find(name)
     if creature is not None:
         return creature.controller
-    return next((p.controller for p in s.permanents if p.name == name), None)
+    return next((p.controller for p in board.permanents if p.name == name), None)
 
 
-def attack_target(s: Situation, attacker: Creature) -> str | None:
+def attack_target(board: Board, attacker: Creature) -> str | None:
     """What an attacker attacks now: a player or a planeswalker; None once the planeswalker it
     attacked has left combat (left the battlefield, stopped being a planeswalker: 2010 506.4c)."""
     target = attacker.attacks
     if target is None:
-        return defending_player(s)
-    if target in s.players:
+        return defending_player(board.seating)
+    if target in board.seating.players:
         return target
-    creature = s.creature(target)
-    walker = next((p for p in s.permanents if p.name == target), None) or creature
+    creature = board.find(target)
+    walker = next((p for p in board.permanents if p.name == target), None) or creature
     if walker is None or "planeswalker" not in walker.card_types or (
             creature is not None and not creature.in_play):
         return None
     return target
 
 
-def attacked_player(s: Situation, attacker: Creature) -> str:
+def attacked_player(board: Board, attacker: Creature) -> str:
     """The player an attacker attacks, or the controller of the planeswalker it attacks (as it
     was declared: 508.5)."""
+    s = board.seating
     target = attacker.attacks or defending_player(s)
-    return target if target in s.players else (controller_of(s, target) or target)
+    return target if target in s.players else (controller_of(board, target) or target)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
 from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
-from judge.legality.context import Context
+from judge.legality.defenders import attacked_player
 from judge.legality.words import listing, plural
 from judge.procedure.blocks import (
     Fired,
@@ -29,6 +29,7 @@ from judge.procedure.blocks import (
 
 if TYPE_CHECKING:
     from judge.game.objects import Trigger
+    from judge.legality.board import Board
 
 CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
 
@@ -54,25 +55,26 @@ class Refused:
     concept: str
 
 
-def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: tuple[str, ...]
-                      ) -> Outcome | Refused:
+def declare_attackers(board: Board, creatures: dict[str, Creature], attackers: tuple[str, ...],
+                      *, pool: int) -> Outcome | Refused:
     """The active player declares attackers: they become attacking and tap (not with
-    vigilance)."""
+    vigilance). `board` is `creatures` as the combat rules read them; `pool`, the active
+    player's mana pool now."""
     for name in attackers:
         if attackers.count(name) > 1:
             return Refused(reason=f"{name} est déclarée deux fois", concept="attack.legal")
-        reasons, concepts = attack_reasons(ctx, creatures[name])
+        reasons, concepts = attack_reasons(board, creatures[name])
         if reasons:
             return Refused(reason=f"{name} ne peut pas attaquer : " + " ; ".join(reasons),
                            concept=concepts[0])
-    problems, concepts = attack_rules(ctx, attackers)
+    problems, concepts = attack_rules(board, attackers)
     if problems:
         return Refused(reason=" ; ".join(problems), concept=concepts[0])
     cost = sum(creatures[name].attack_cost for name in attackers)
-    can = ctx.situation.available(ctx.active)
+    can = board.seating.available(board.active, pool)
     if cost > can:
         return Refused(reason=f"le coût d'attaque total est de {plural(cost, 'mana')} et "
-                       f"{ctx.active} ne peut en payer que {can} (réserve et capacités de mana) ; "
+                       f"{board.active} ne peut en payer que {can} (réserve et capacités de mana) ; "
                        "le paiement partiel n'est pas permis", concept="attack.pay")
     tapped = []
     for name in attackers:
@@ -82,11 +84,11 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
         if not creature.has("vigilance"):
             tapped.append(name)
     if not attackers:
-        return Outcome(what=f"{ctx.active} ne déclare aucun attaquant : les étapes de déclaration "
+        return Outcome(what=f"{board.active} ne déclare aucun attaquant : les étapes de déclaration "
                        "des bloqueurs et des blessures de combat seront sautées.",
                        concepts=("action.declare_attackers", "combat.no_attackers"))
     several = len(attackers) > 1
-    text = (f"{ctx.active} déclare comme {'attaquants' if several else 'attaquant'} : "
+    text = (f"{board.active} déclare comme {'attaquants' if several else 'attaquant'} : "
             f"{listing(attackers)}")
     concepts = ["action.declare_attackers", "attack.taps"]
     if tapped:
@@ -100,19 +102,20 @@ def declare_attackers(ctx: Context, creatures: dict[str, Creature], attackers: t
     return Outcome(what=text + ".", concepts=tuple(concepts))
 
 
-def declare_blockers(ctx: Context, creatures: dict[str, Creature],
+def declare_blockers(board: Board, creatures: dict[str, Creature],
                      blocks: tuple[tuple[str, str], ...]) -> Outcome | Refused:
-    """The defending player declares blockers: each blocks its attacker, which becomes blocked."""
+    """The defending player declares blockers: each blocks its attacker, which becomes blocked
+    (`board`: `creatures` as the combat rules read them)."""
     blockers = [b for b, _ in blocks]
     for blocker, attacker in blocks:
         if blockers.count(blocker) > 1:
             return Refused(reason=f"{blocker} est déclarée bloqueuse deux fois",
                            concept="block.legal")
-        reasons, concepts = block_reasons(ctx, creatures[blocker], creatures[attacker])
+        reasons, concepts = block_reasons(board, creatures[blocker], creatures[attacker])
         if reasons:
             return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "
                            + " ; ".join(reasons), concept=concepts[0])
-    problems, concepts = block_rules(ctx, blocks)
+    problems, concepts = block_rules(board, blocks)
     if problems:
         return Refused(reason=" ; ".join(problems), concept=concepts[0])
     bands: dict[str, list[str]] = {}
@@ -147,12 +150,6 @@ def timing_problem(event: CombatEvent, step: str | None) -> str | None:
     return None
 
 
-def attacked_player(attacker: Creature, defending: str, controllers: dict[str, str]) -> str:
-    """The player an attacker attacks, or the controller of the planeswalker it attacks."""
-    target = attacker.attacks or defending
-    return controllers.get(target, target)
-
-
 def _placed(order: tuple[str, ...], current: list[str], name: str, position: int | None
             ) -> tuple[str, ...]:
     """`name` put into a damage assignment order at `position` (1 = first; None: last)."""
@@ -166,16 +163,17 @@ def _blockers_of(creatures: dict[str, Creature], attacker: str) -> list[str]:
     return [c.name for c in creatures.values() if c.blocks(attacker) and c.in_combat]
 
 
-def apply(event: CombatEvent, creatures: dict[str, Creature], *, active: str, defending: str,
-          controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
-    """Apply a combat event (its timing already checked) and say what it did. A permanent put
-    onto the battlefield has not been controlled continuously since the turn began."""
+def apply(event: CombatEvent, creatures: dict[str, Creature], board: Board, *,
+          triggers: tuple[Trigger, ...]) -> Outcome:
+    """Apply a combat event (its timing already checked) and say what it did (`board`:
+    `creatures` as the combat rules read them). A permanent put onto the battlefield has not
+    been controlled continuously since the turn began."""
     if isinstance(event, EntersAttacking):
         return _enters_attacking(replace(event.creature, since_turn_start=False), creatures,
-                                 active)
+                                 board.active)
     if isinstance(event, EntersBlocking):
         event = replace(event, creature=replace(event.creature, since_turn_start=False))
-        return _enters_blocking(event, creatures, defending, controllers, triggers)
+        return _enters_blocking(event, creatures, board, triggers)
     return _block_by_effect(event, creatures, triggers)
 
 
@@ -201,8 +199,8 @@ def _enters_attacking(creature: Creature, creatures: dict[str, Creature], active
                    attacking=True)
 
 
-def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], defending: str,
-                     controllers: dict[str, str], triggers: tuple[Trigger, ...]) -> Outcome:
+def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], board: Board,
+                     triggers: tuple[Trigger, ...]) -> Outcome:
     creature = event.creature
     name = creature.name
     attacker = creatures[creature.blocking[0]]
@@ -217,7 +215,7 @@ def _enters_blocking(event: EntersBlocking, creatures: dict[str, Creature], defe
         return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "
                        "n'attaque pas : elle n'est jamais une créature bloqueuse.",
                        concepts=("enters.blocking_other",))
-    victim = attacked_player(attacker, defending, controllers)
+    victim = attacked_player(board, attacker)
     if victim != creature.controller:
         creatures[name] = replace(creature, blocking=(), entered="enters.blocking_other")
         return Outcome(what=f"{name} arrive sur le champ de bataille, mais {attacker.name} "

@@ -2,10 +2,11 @@
 
 Owns the events — passing, casting, activating, adding mana, playing a land, declaring
 attackers and blockers, combat events, effects on permanents —, each checked (priority,
-legality asked of `judge.legality` in a `Context` of the state, never of a question:
-`judge.checks` is above) and performed, with its `IllegalEvent` errors; and `replay()`, which
-returns `Replayed`: the state reached and its `trail`. The state, the flow, the turn-based
-actions and priority are the rooms it extends (`state` < `turnactions` < `flow` < `priority`).
+legality asked of `judge.legality` in a `Context` of the state, or its `Board` for the
+declarations, never of a question: `judge.checks` is above) and performed, with its
+`IllegalEvent` errors; and `replay()`, which returns `Replayed`: the state reached and its
+`trail`. The state, the flow, the turn-based actions and priority are the rooms it extends
+(`state` < `turnactions` < `flow` < `priority`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from judge.game.objects import StackItem
 from judge.game.situationmodel import SORCERY_SPEED, Situation
 from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
 from judge.legality.damage import DamageRecord
-from judge.legality.defenders import defending_player
 from judge.legality.words import plural
 from judge.procedure import entering
 from judge.procedure.blocks import Fired
@@ -116,11 +116,7 @@ class _Replay(Priority):
         if problem is not None:
             raise IllegalEvent(index, problem, self._rule("combat.end"))
         self.dirty = True
-        controllers = {p.name: p.controller for p in self.permanents.values()}
-        controllers.update((c.name, c.controller) for c in self.creatures.values())
-        done = entering.apply(event, self.creatures, active=self.active,
-                              defending=defending_player(self.start),  # no event changes who defends
-                              controllers=controllers, triggers=self.start.triggers)
+        done = entering.apply(event, self.creatures, self.board(), triggers=self.start.triggers)
         concepts = done.concepts
         if done.attacking and self.no_attackers:
             self.no_attackers = False  # 508.6: put onto the battlefield attacking
@@ -193,7 +189,8 @@ class _Replay(Priority):
         if self.moment.step != "declare_attackers" or not self.pending_attackers:
             raise IllegalEvent(index, "les attaquants se déclarent au début de l'étape de "
                                "déclaration des attaquants", self._rule("attack.declare"))
-        done = entering.declare_attackers(self.context(), self.creatures, event.attackers)
+        done = entering.declare_attackers(self.board(), self.creatures, event.attackers,
+                                          pool=self.pools.get(self.active, 0))
         if isinstance(done, entering.Refused):
             raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_attackers = False
@@ -207,7 +204,7 @@ class _Replay(Priority):
         if self.moment.step != "declare_blockers" or not self.pending_blockers:
             raise IllegalEvent(index, "les bloqueurs se déclarent au début de l'étape de "
                                "déclaration des bloqueurs", self._rule("block.declare"))
-        done = entering.declare_blockers(self.context(), self.creatures, event.blocks)
+        done = entering.declare_blockers(self.board(), self.creatures, event.blocks)
         if isinstance(done, entering.Refused):
             raise IllegalEvent(index, done.reason, self._rule(done.concept))
         self.pending_blockers = False

@@ -1,7 +1,8 @@
 """The state of a turn being replayed: hands, lands played, creatures and permanents, mana pools,
 life, the stack, effects and waiting triggers, who holds priority and why the game is where it
 is; the trail it writes (`note`), the turn plan as it stands, its snapshot as a `Situation`,
-the legality `Context` of that snapshot, and the state-based actions performed on it.
+the legality `Context` of that snapshot, its `Board` (what the combat rules read, without a
+snapshot), and the state-based actions performed on it.
 
 The procedure's other rooms extend it: `turnactions` < `flow` < `priority` < `replay`.
 """
@@ -16,6 +17,7 @@ from judge.game.objects import Permanent, StackItem
 from judge.game.situationmodel import Creature, Situation
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import Moment, PlannedStep, plan_turn
+from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
 from judge.procedure.statebased import perform
@@ -117,6 +119,12 @@ class TurnState:
             life=tuple(self.life.items()),
             events=None,
         )
+
+    def board(self) -> Battlefield:
+        """The creatures and permanents as they are now, as the combat rules read them (no
+        event changes the seating: the start's)."""
+        return Battlefield(model=self.model, seating=self.start, creatures=tuple(self.creatures.values()),
+                     permanents=tuple(self.permanents.values()))
 
     def context(self) -> Context:
         no_attackers = self.no_attackers

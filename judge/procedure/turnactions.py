@@ -201,9 +201,9 @@ class TurnActions(TurnState):
         if not dealers:
             return
         names = ", ".join(c.name for c in dealers)
-        snapshot = self.snapshot()
-        hits = default_hits(snapshot, dealers)
-        self.why = assignment_concepts(snapshot, dealers, damage_step=damage_step, ordered=bool(
+        board = self.board()
+        hits = default_hits(board, dealers)
+        self.why = assignment_concepts(board, dealers, damage_step=damage_step, ordered=bool(
             self.model.fact("damage_assignment_order").value))
         if self.model.fact("combat_damage_on_stack").value:
             self.assigned = hits
