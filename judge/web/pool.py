@@ -202,12 +202,15 @@ class WorkPool:
             fresh.submit(_ready)  # the new workers start now, not at the next request
 
     # ------------------------------------------------------------------ tasks
-    def _submit(self, task: Callable[..., T], args: tuple[Any, ...]) -> tuple[ProcessPoolExecutor, Future[T]]:
-        """Count the task in, or refuse it (queue full); a broken executor is replaced once."""
+    def _submit(self, task: Callable[..., T], args: tuple[Any, ...]
+                ) -> tuple[ProcessPoolExecutor, Future[T], Callable[[object], None]]:
+        """Count the task in, or refuse it (queue full); a broken executor is replaced once.
+        With the future comes its place's release (`_place`), done when the task ends."""
         with self._lock:
             if self._pending >= self.capacity:
                 raise busy()
             self._pending += 1
+        free = self._place()
         try:
             for _ in range(2):
                 with self._lock:
@@ -217,27 +220,39 @@ class WorkPool:
                 except (BrokenProcessPool, RuntimeError):  # broken, or just replaced
                     self._replace(executor)
                     continue
-                future.add_done_callback(self._done)
-                return executor, future
+                future.add_done_callback(free)
+                return executor, future, free
             raise interrupted()
         except BaseException:
-            self._done()
+            free(None)
             raise
 
-    def _done(self, _: object = None) -> None:
-        with self._lock:
-            self._pending -= 1
+    def _place(self) -> Callable[[object], None]:
+        """The release of one counted place, which frees it once: when its task ends, or at
+        once when the task is abandoned past its deadline (its workers killed: the executor
+        marks it failed only when it notices)."""
+        freed = False
+
+        def free(_: object) -> None:
+            nonlocal freed
+            with self._lock:
+                if not freed:
+                    freed = True
+                    self._pending -= 1
+
+        return free
 
     async def run(self, budget: float, task: Callable[..., T], *args: Any) -> T:
         """`task(*args)` in a worker, awaited on the event loop, within `budget` seconds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + budget
         for _ in range(2):
-            executor, future = self._submit(task, args)
+            executor, future, free = self._submit(task, args)
             try:
                 return await asyncio.wait_for(asyncio.wrap_future(future), max(0.0, deadline - loop.time()))
             except TimeoutError:
                 self._abandon(executor, future)
+                free(None)
                 raise over_budget(budget) from None
             except BrokenProcessPool:  # its worker died: once more, on a new executor
                 self._replace(executor)
@@ -247,11 +262,12 @@ class WorkPool:
         """`task(*args)` in a worker, waited for in this (worker) thread, within `budget` seconds."""
         deadline = time.monotonic() + budget
         for _ in range(2):
-            executor, future = self._submit(task, args)
+            executor, future, free = self._submit(task, args)
             try:
                 return future.result(max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 self._abandon(executor, future)
+                free(None)
                 raise over_budget(budget) from None
             except BrokenProcessPool:
                 self._replace(executor)
