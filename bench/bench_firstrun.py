@@ -11,7 +11,7 @@ site-packages (`du -sh`'s figure, in MB); with `--venv DIR`, measures that envir
 fresh process with an empty cache folder; the machine's load average is printed beside the
 figures with the processor time (user + system) of the run, which a loaded machine inflates
 much less than the wall time: compare runs made under the same load. With a second core, a
-first run shares its work with a helper process (`judge.helper`): the processor time counts
+first run shares its work with a helper process (`judge.search.helper`): the processor time counts
 both, and may exceed the wall time. `--profile` then runs each
 command once more from an empty cache under cProfile and prints where its time went: the
 processor time by package (Whoosh, judge's subpackages, the standard library…) and the

@@ -203,7 +203,7 @@ def _discard(path: Path) -> None:
 
 
 # A first run's index is built by two processes when the machine has a second core
-# (`judge.helper`): this one indexes the first rules of each language; the helper, in a folder
+# (`judge.search.helper`): this one indexes the first rules of each language; the helper, in a folder
 # of its own (`_REST`), the word list, the glossary and the last rules of the largest language,
 # as a second segment of that language's index that `_join_rest` adds after the first: the
 # document numbers, the statistics and so the scores are those of a single segment.
@@ -268,7 +268,7 @@ def _join_rest(tmp: Path, rest: Path, split: dict[str, int], documents: dict[str
 
 def build_index(graph: RuleGraph, dest: Path) -> None:
     """Build into a temporary folder beside `dest`, then rename; if `dest` appeared, drop ours."""
-    from judge import helper
+    from judge.search import helper
 
     ensure_dir(dest.parent)
     tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
@@ -364,11 +364,11 @@ def _stored_export(graph: RuleGraph) -> tuple[str, str, Stored | None]:
 
 
 def export_started(graph: RuleGraph) -> Any:
-    """A helper process (`judge.helper.Helper`) making the graph's export (`export_of`: the
+    """A helper process (`judge.search.helper.Helper`) making the graph's export (`export_of`: the
     index first when needed) and storing it, when it is not stored yet and a helper is
     available; else None. Its caller works meanwhile, then waits for it: `export_of` then
     reads the stored export, or makes it if the helper could not."""
-    from judge import helper
+    from judge.search import helper
 
     if not helper.available() or _stored_export(graph)[2] is not None:
         return None

@@ -1,4 +1,4 @@
-"""The helper process of a first run (`judge.helper`): it does its task, a failed one is redone
+"""The helper process of a first run (`judge.search.helper`): it does its task, a failed one is redone
 by its caller, a stopped one cleans up and is reaped (no zombie), none is started from a helper
 or beside other threads; and what two processes build is what one builds: the same search
 index export, the same answers; a first run interrupted by Ctrl-C exits 130 without a
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from judge import helper
+from judge.search import helper
 
-EVAL = Path(__file__).resolve().parent / "search_eval.toml"
+EVAL = Path(__file__).resolve().parents[1] / "search_eval.toml"
 
 
 def _answer(index: Any, query: str) -> tuple[Any, str | None]:
