@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from judge.game.events import Event
     from judge.game.objects import Effect, ExtraPhase, ExtraStep, Permanent, StackItem, Trigger
 
@@ -229,10 +231,7 @@ class Situation:
     source: str = field(default="-", compare=False)
 
     def creature(self, name: str) -> Creature | None:
-        for creature in self.creatures:
-            if creature.name == name:
-                return creature
-        return None
+        return find_creature(self.creatures, name)
 
     def hand(self, player: str) -> int | None:
         return dict(self.hands).get(player)
@@ -265,3 +264,11 @@ CREATURE_KEYS: tuple[str, ...] = (
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",
                                    "timestamp")
+
+
+def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature | None:
+    """The creature called `name` among `creatures`, or None."""
+    for creature in creatures:
+        if creature.name == name:
+            return creature
+    return None

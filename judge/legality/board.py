@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from judge.errors import SituationError
+from judge.game.situationmodel import find_creature
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from judge.game.gamemodel import GameModel
     from judge.game.objects import Permanent
     from judge.game.situationmodel import Creature, Situation
@@ -72,14 +71,6 @@ class Battlefield:
 
     def find(self, name: str) -> Creature | None:
         return find_creature(self.creatures, name)
-
-
-def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature | None:
-    """The creature called `name`, or None."""
-    for creature in creatures:
-        if creature.name == name:
-            return creature
-    return None
 
 
 def named_creature(creature: Creature | None, name: str | None) -> Creature:
