@@ -6,6 +6,11 @@ the export) — their parity (same top 10, same first hit), beside a plain BM25 
 
 Run: `.venv/bin/python bench/eval_search.py [--verbose] [--no-browser]`. The test suite imports
 `evaluate` and `load_cases` from here.
+
+A writers' file (`--file F [F…] --half dev|sealed`): the queries of a fresh writer's file, split
+before anyone read them — its entries at even positions (0, 2, …) are the development half,
+those at odd positions the sealed half, run once at the end. The loader drops the other half
+before anything reads it; `--half sealed` never lists the queries it misses (no `--verbose`).
 """
 
 from __future__ import annotations
@@ -42,11 +47,22 @@ class Score:
     ranks: tuple[tuple[Case, int | None], ...]  # 1-based rank of the first expected hit
 
 
-def load_cases(path: Path = EVAL_FILE) -> tuple[Case, ...]:
+HALVES = ("dev", "sealed")
+
+
+def load_cases(path: Path = EVAL_FILE, half: str | None = None, origin: str = "") -> tuple[Case, ...]:
+    """The queries of an eval file; with `half`, only that half of a writers' file (`dev`: the
+    entries at even positions, `sealed`: odd), the other dropped unread. `origin` names the
+    queries that have none."""
     with path.open("rb") as handle:
         data = tomllib.load(handle)
+    items = data["query"]
+    if half is not None:
+        if half not in HALVES:
+            raise ValueError(f"half: {half!r} (dev or sealed)")
+        items = items[0 if half == "dev" else 1::2]
     return tuple(Case(q=item["q"], expect=tuple(item["expect"]), kind=item.get("kind", ""),
-                      origin=item.get("origin", "")) for item in data["query"])
+                      origin=item.get("origin", origin)) for item in items)
 
 
 def evaluate(rank: Ranker, cases: Sequence[Case], k: int = 10) -> Score:
@@ -175,11 +191,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--verbose", action="store_true", help="list the queries that miss the top 1")
     parser.add_argument("--no-browser", action="store_true", help="skip the static book's search (Chromium)")
+    parser.add_argument("--file", type=Path, nargs="+",
+                        help="writers' files (default: tests/search_eval.toml, whole), each by its name as origin")
+    parser.add_argument("--half", choices=HALVES, help="with --file: its development (even) or sealed (odd) half")
     args = parser.parse_args(argv)
+    if args.half and not args.file:
+        parser.error("--half va avec --file")
+    if args.half == "sealed" and args.verbose:
+        parser.error("--half sealed ne liste pas les requêtes manquées (--verbose)")
     from judge.corpus.loader import load_graph
 
     graph = load_graph()
-    cases = load_cases()
+    if args.file:
+        half = args.half or "dev"
+        cases = tuple(c for f in args.file for c in load_cases(f, half, origin=f"{f.stem} ({half})"))
+    else:
+        cases = load_cases()
     reference = whoosh_ids(graph, cases)
     systems = {"Whoosh (judge search, serve)": reference}
     if not args.no_browser and CHROMIUM.exists():

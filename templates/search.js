@@ -21,7 +21,7 @@
   // judge.search.query: its constants and patterns.
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
-  var PREFIX_MIN = 2, IN_SECTION = 1.3, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
+  var PREFIX_MIN = 2, IN_SECTION = 1.3, RELATION = 1.5, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
   var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
   var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
@@ -133,7 +133,8 @@
       var words = foldTerms(p, m[1] || m[2] || m[3], stop);
       if (words.length > 1) phrases.push(words);
     }
-    var rest = folded.replace(/["«»]/g, " ").replace(QUESTION, " ");
+    var rest = folded.replace(/["«»]/g, " ").replace(QUESTION, " "), relations = relationsIn(p, rest);
+    rest = relations[0];
     var every = foldTerms(p, rest, stop).filter(function (w) { return numbers.indexOf(w) < 0; });
     var expansions = [], english = [], typed = [], named = [], spans = namesIn(p, rest);
     var apart = namesApart(p, rest, spans, stop);
@@ -160,7 +161,32 @@
     if (numbers.length) plain = plain.filter(function (w) { return !NUMBER_WORDS.has(w); });
     if (!numbers.length && !plain.length && !expansions.length && !phrases.length) return null;
     return { text: text, numbers: numbers, words: plain, phrases: phrases, expansions: expansions,
-             notices: c.notices, english: english, names: typed, typed: every, terms: named };
+             notices: c.notices, english: english, names: typed, typed: every, terms: named, relations: relations[1] };
+  }
+
+  // query._relations_in: the relations a question asks (the exported query.RELATIONS, each
+  // [[question words…]…, rules, words]: its first question words found in order) and the text
+  // without those words: [text, [relation numbers]].
+  function relationsIn(p, text) {
+    var words = [], found = [], cut = [];
+    for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, m[0]]);
+    p.data.relations.forEach(function (relation, n) {
+      relation[0].some(function (pattern) {
+        var places = [];
+        for (var k = 0; k < pattern.length; k++) {
+          var from = places.length ? places[places.length - 1] + 1 : 0, place = -1;
+          for (var i = from; i < words.length; i++) if (words[i][2] === pattern[k]) { place = i; break; }
+          if (place < 0) return false;
+          places.push(place);
+        }
+        found.push(n);
+        places.forEach(function (i) { cut.push([words[i][0], words[i][1]]); });
+        return true;
+      });
+    });
+    cut.sort(function (a, b) { return b[0] - a[0]; });
+    cut.forEach(function (c) { text = text.slice(0, c[0]) + " " + text.slice(c[1]); });
+    return [text, found];
   }
 
   function notions(planned, language) { return language === "fr" ? planned.expansions : planned.english; }
@@ -576,6 +602,15 @@
         });
         return out;
       }
+      // The rules of the kinds that answer the relations asked: under these rules, or saying these stems.
+      var kinds = planned.relations.map(function (n) {
+        var relation = p.data.relations[n];
+        return [relation[1].map(function (k) { var at = k.indexOf(":"); return [k.slice(0, at), k.slice(at + 1)]; }),
+                relation[2].filter(function (w) { return !stop.has(w); }).map(stemOf)];
+      }), answered = 0.0;
+      function says(s, docnum) {
+        return OWN_FIELDS.some(function (f) { return core.term(p, language, f, s).scores.has(docnum); });
+      }
       Object.keys(sections).forEach(function (ed) {
         opened[ed] = sections[ed].filter(function (e) { return !answers(ed, e[0]); }).map(function (e) {
           return [e[0], said(e[1])];
@@ -595,6 +630,13 @@
         if (c < 1.0 && named) c = sectionCoverage(language, d, wanted);  // query._section_coverage
         score *= c * c;
         if ((variantsOf[d.edition] || []).some(function (prefix) { return d.number.startsWith(prefix); })) score *= VARIANT;
+        kinds.forEach(function (kind) {
+          if (kind[0].some(function (r) { return r[0] === d.edition && (d.number === r[1] || under(d.number, r[1])); })
+              || kind[1].some(function (s) { return says(s, docnum); })) {
+            score *= RELATION;
+            if (coverage(function (s) { return clause(p, language, s).has(docnum); }, notionsWanted) === 1.0) answered = 1.0;
+          }
+        });
         if (defining.has(d.edition + ":" + d.number)) score *= DEFINES;
         else if ((opened[d.edition] || []).some(function (e) {  // a sub-rule whose own words name the notion
           return under(d.number, e[0]) && e[1].some(function (alt) {
@@ -606,7 +648,7 @@
         if (named && c === 1.0) score *= 1.0 + (NAME_MATCH - 1.0) * coverage(function (s) { return name.has(s); }, wanted);
         return [d, score];
       }).filter(function (h) { return h[1] > 0; });  // a rule that answers none of the notions is no hit
-      covered[language] = [defines, bestNotions, best];
+      covered[language] = [defines, answered, bestNotions, best];
       return hits;
     }
     defined(p, planned, edition, languages, preferred).forEach(function (h) { setdefault(h[0], h[1]); });

@@ -31,7 +31,7 @@ from judge.search.fields import AUXILIARY, FIELD_BOOSTS, GLOSSARY
 from judge.search.index import Indexes, open_folder, open_or_build, record_of
 from judge.search.match import Postings
 from judge.search.output import Card, Counterpart, GlossaryHit, SearchResult
-from judge.search.query import Doc, search_with
+from judge.search.query import Doc, search_understood_with, search_with
 from judge.search.tokens import TOKEN_PATTERN, in_vocabulary, never_stemmed, unelide, unknown_stem
 from judge.search.words import WORDS_FILE, read_words, real_words
 
@@ -328,3 +328,16 @@ def search(
     the embedded corpus plus the user's configuration file)."""
     index = index_for(graph) if graph is not None else open_configured(config)
     return search_with(index, query, edition=edition, limit=limit, lang=lang)
+
+
+def search_understood(
+    notions: tuple[str, ...], question: str, *, edition: str | None = None, limit: int = 10,
+    graph: RuleGraph | None = None, lang: str | None = None, config: str | None = None,
+) -> SearchResult:
+    """The search `judge ask` offers when it declines: the rules ranked from the notions it
+    recognised in `question` (names of the FR↔EN terminology or words of the rules) and the
+    relation the question asks, not from its raw words
+    (`judge.search.query.search_understood_with`); on the rules of `graph` or of the
+    configuration `config`, as `search`."""
+    index = index_for(graph) if graph is not None else open_configured(config)
+    return search_understood_with(index, tuple(notions), question, edition=edition, limit=limit, lang=lang)

@@ -10,7 +10,8 @@ Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
 - `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of
   the ranked fields (`judge.search.fields`), `query_stop` (the query's stop words), `glossary`
   [[English names], [French names]] (the FR↔EN glossary) and `notions` (the name keys of each
-  of its notions), `entries` [[edition, language, term, text, term key]] (the Comprehensive
+  of its notions), `relations` [[[question words…]…], [rules], [words]] (the relations a
+  question asks, `judge.search.query.relations_of`), `entries` [[edition, language, term, text, term key]] (the Comprehensive
   Rules glossaries, `judge.corpus.glossary`), `small_words` (the words a name key leaves out,
   `judge.corpus.names`), `editions` [[id, [languages]]] and `newest`
   (the latest edition's id), `elisions` and `protected` (`judge.search.tokens`);
@@ -106,6 +107,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     from judge.corpus.names import SMALL_WORDS, term_key
     from judge.search.analysis import QUERY_STOP, analyze_terms, stemmer, stop_words
     from judge.search.output import card_of
+    from judge.search.query import relations_of
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
     from judge.search.words import real_words
 
@@ -172,6 +174,8 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "boosts": [[field, boost] for field, boost in FIELD_BOOSTS.items()],
         "query_stop": sorted(QUERY_STOP),
         "glossary": [[list(term.en), list(term.fr), list(term.rules), term.variant] for term in terms],
+        "relations": [[[list(words) for words in asks], list(rules), list(says)]
+                      for asks, rules, says in relations_of(terms)],
         "real_words": real_words(),
         "entries": [[e, lang, entry.term, entry.text, sorted(term_key(entry.term))] for e, lang, entry in entries(graph)],
         "notions": [sorted(sorted(key) for key in notion) for notion in notion_keys(terms)],

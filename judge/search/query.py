@@ -67,6 +67,8 @@ PREFIX_MIN = 2
 PAIR_BOOST = 1.0  # two typed words side by side in a rule (slop 1): a phrase the query holds
 # A rule that defines a notion the query names (with other words: « sous-partie Shahrazad »).
 DEFINES = 2.0
+# A rule of the kind that answers the relation a question asks (`RELATIONS`).
+RELATION = 1.5
 # A rule under a defining rule of a notion the query names (its section, its sub-rules: « rediriger
 # les blessures sur un planeswalker » -> 306.7 under 306 Planeswalkers) that names the notion itself
 # comes before a rule that merely mentions it — unless that defining rule is a heading
@@ -89,6 +91,26 @@ _NAME_WORD = re.compile(r"\w+")
 _QUESTION = re.compile(r"(?<![\w'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\w'])"
                        r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])")
 _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
+# The relations a judge's question asks, and the rules that answer such a relation: the question
+# words (a tuple of folded words, found in that order in the query, other words between) say
+# which; they are the question's words, not its topic's (dropped, as `_QUESTION`). The rules of
+# its kind — under a defining rule of the terminology notion named (one of its English names),
+# or whose own text (`OWN_FIELDS`) says one of the words — have their score multiplied by
+# `RELATION`. Read by `relations_of`; exported for the static book (`judge.search.export`).
+RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] = (
+    # « que devient une créature dont l'endurance est à 0 » : a state-based action.
+    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient")), "state-based action", ()),
+    # « qui met en premier ses capacités sur la pile », « dans quel ordre » : an order rule.
+    ((("qui", "en", "premier"), ("qui", "commence"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
+     ("apnap", "order", "ordre")),
+    # « combien de points de vie au début de la partie » : a number.
+    ((("combien",), ("how", "many"), ("how", "much")), "",
+     (*(str(n) for n in range(21)), "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+      "deux", "trois", "quatre", "cinq", "sept", "huit", "neuf", "dix")),
+    # « peut-on activer deux fois… », « est-ce que je peux… », « a-t-il le droit » : a permission.
+    ((("peut", "on"), ("peux",), ("puis", "je"), ("peut", "il"), ("peut", "elle"), ("peuvent",), ("droit", "de")), "",
+     ("may", "cannot", "can't", "peut", "peuvent")),
+)
 
 
 class QueryError(JudgeError):
@@ -109,6 +131,7 @@ class _Plan:
     names: tuple[tuple[str, str], ...] = ()  # (glossary name typed, "fr" / "en" / "both")
     typed: tuple[str, ...] = ()  # every word as typed, glossary names included (proximity)
     terms: tuple[GlossaryTerm, ...] = ()  # the notions the query names
+    relations: tuple[int, ...] = ()  # the relations it asks (`RELATIONS`)
 
     def notions(self, language: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
         """Each glossary notion's names to look for in a text of `language`."""
@@ -252,6 +275,7 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
         if len(words) > 1:
             phrases.append(tuple(words))
     rest = _QUESTION.sub(" ", folded.replace('"', " ").replace("«", " ").replace("»", " "))
+    rest, relations = _relations_in(rest)
     every = tuple(w for w in fold_terms(rest, stop) if w not in numbers)
     expansions: list[tuple[tuple[str, ...], ...]] = []
     english: list[tuple[tuple[str, ...], ...]] = []
@@ -294,7 +318,47 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
         names=tuple(typed),
         typed=every,
         terms=tuple(named),
+        relations=relations,
     )
+
+
+def _relations_in(text: str) -> tuple[str, tuple[int, ...]]:
+    """The relations (`RELATIONS`) folded `text` asks, and the text without the words that ask
+    them: for each relation, its first question words found in order (the first occurrence of
+    each after the one before)."""
+    words = [(m.start(), m.end(), m.group(0)) for m in _NAME_WORD.finditer(text)]
+    found: list[int] = []
+    cut: list[tuple[int, int]] = []
+    for n, (asks, _, _) in enumerate(RELATIONS):
+        for pattern in asks:
+            places: list[int] = []
+            for word in pattern:
+                place = next((i for i in range(places[-1] + 1 if places else 0, len(words)) if words[i][2] == word), None)
+                if place is None:
+                    break
+                places.append(place)
+            if len(places) == len(pattern):
+                found.append(n)
+                cut.extend(words[i][:2] for i in places)
+                break
+    for start, end in sorted(cut, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text, tuple(found)
+
+
+_relation_rules: dict[tuple[GlossaryTerm, ...], tuple[tuple[str, ...], ...]] = {}
+
+
+def relations_of(terms: tuple[GlossaryTerm, ...]) -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...],
+                                                                 tuple[str, ...]], ...]:
+    """`RELATIONS` with each notion read in the terminology `terms`: (question words, the
+    notion's defining rules "edition:number", the words its rules say)."""
+    rules = _relation_rules.get(terms)
+    if rules is None:
+        by_name = {name_key(n): term for term in terms for n in term.en}
+        rules = _relation_rules[terms] = tuple(
+            by_name[name_key(notion)].rules if notion else () for _, notion, _ in RELATIONS)
+    return tuple((asks, found, says) for (asks, _, says), found in zip(RELATIONS, rules, strict=True))
 
 
 
@@ -467,7 +531,7 @@ def _direct(index: Index, numbers: tuple[str, ...], edition: str | None) -> list
 
 
 def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
-           covered: dict[str, tuple[float, float, float]]) -> list[tuple[Doc, float]]:
+           covered: dict[str, tuple[float, float, float, float]]) -> list[tuple[Doc, float]]:
     """One ranking from each language's own: BM25 scores of two indexes are not comparable
     (their statistics differ), so another language's best hit is scaled to `OTHER_LANGUAGE`
     times the best hit of the `first` language — or `BETTER_LANGUAGE` times when its hits
@@ -488,11 +552,12 @@ def _merge(per_language: dict[str, list[tuple[Doc, float]]], first: str,
     return merged
 
 
-def _better(other: tuple[float, float, float] | None, first: tuple[float, float, float] | None) -> bool:
+def _better(other: tuple[float, float, float, float] | None, first: tuple[float, float, float, float] | None) -> bool:
     """Do another language's hits answer more of the query than the first language's: a rule
     that defines a notion the query names and answers all its notions (the first language's text
-    has none: « contrecarrer un sort » -> 701.5 Counter), more of its terminology notions and
-    phrases, or as many and more of its words?"""
+    has none: « contrecarrer un sort » -> 701.5 Counter), a rule of the kind that answers the
+    relation a question asks and all its notions (`RELATIONS`), more of its terminology notions
+    and phrases, or as many and more of its words?"""
     if other is None or first is None:
         return other is not None
     return other > first
@@ -563,17 +628,67 @@ def query_language(index: Index, plan: _Plan) -> str | None:
     return "en" if english > french else None
 
 
+def understood_plan(index: Index, notions: tuple[str, ...], question: str) -> _Plan:
+    """The plan of a question as a reader understood it: each of `notions` (what it
+    recognised: names of the terminology, or words of the rules) planned alone, so that two
+    never join into another name, then merged; the relations the raw `question` asks
+    (`RELATIONS`). Raises `QueryError` when no notion has a word to search."""
+    parts = []
+    for notion in notions:
+        try:
+            parts.append(plan_query(notion, index.glossary_terms, index.query_stop))
+        except QueryError:
+            continue
+    if not parts:
+        raise QueryError("aucune notion comprise à chercher")
+
+    def joined(values: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        return tuple(dict.fromkeys(v for value in values for v in value))
+
+    _, relations = _relations_in(fold(_clean(question)[0]))
+    return _Plan(
+        text=" ; ".join(part.text for part in parts),
+        numbers=joined([part.numbers for part in parts]),
+        words=joined([part.words for part in parts]),
+        phrases=joined([part.phrases for part in parts]),
+        expansions=joined([part.expansions for part in parts]),
+        notices=joined([part.notices for part in parts]),
+        english=joined([part.english for part in parts]),
+        names=joined([part.names for part in parts]),
+        typed=joined([part.typed for part in parts]),
+        terms=joined([part.terms for part in parts]),
+        relations=tuple(sorted(set(relations))),
+    )
+
+
+def search_understood_with(index: Index, notions: tuple[str, ...], question: str, *, edition: str | None = None,
+                           limit: int = 10, lang: str | None = None) -> SearchResult:
+    """The search a reader of questions (`judge ask`) offers when it declines: the rules ranked
+    from what it understood — the notions it recognised (`notions`: names of the FR↔EN
+    terminology, « créature engagée », "first strike", or words of the rules) and the relation
+    the raw `question` asks (« que devient », « qui … en premier », « combien », « peut-on »:
+    `RELATIONS`) — not from the question's other words. Without a notion that has a word to
+    search, the raw question is searched as `judge search` would. Thread-safe."""
+    try:
+        plan = understood_plan(index, tuple(notions), question)
+    except QueryError:
+        return search_with(index, question, edition=edition, limit=limit, lang=lang)
+    return search_with(index, question, edition=edition, limit=limit, lang=lang, plan=plan)
+
+
 def search_with(index: Index, query: str, *, edition: str | None = None, limit: int = 10,
-                lang: str | None = None) -> SearchResult:
+                lang: str | None = None, plan: _Plan | None = None) -> SearchResult:
     """Run one query on an open index; thread-safe. `lang` searches one language only;
-    without it, both, the query's language first (French unless it is English)."""
+    without it, both, the query's language first (French unless it is English). `plan`: the
+    query already planned (`understood_plan`), else `plan_query` plans it."""
     if not isinstance(limit, int) or limit < 1:
         raise QueryError(f"nombre de résultats invalide : {limit} (un entier positif est attendu)")
     if edition is not None and edition not in index.edition_languages:
         raise UnknownEdition(edition, tuple(index.edition_languages))
     if lang is not None and lang not in index.languages:
         raise QueryError(f"langue inconnue : « {lang} » (langues : {', '.join(index.languages)})")
-    plan = plan_query(query, index.glossary_terms, index.query_stop)
+    if plan is None:
+        plan = plan_query(query, index.glossary_terms, index.query_stop)
     notices = list(plan.notices)
     rebuilt = index.take_notice()
     if rebuilt:
@@ -617,7 +732,8 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         return any(index.postings(language).clause(index.source(language), index.stem(language, word))
                    for language in index.languages)
 
-    covered: dict[str, tuple[float, float, float]] = {}
+    relations = [relation for n, relation in enumerate(relations_of(index.glossary_terms)) if n in plan.relations]
+    covered: dict[str, tuple[float, float, float, float]] = {}
     # The query asks about a notion (more than the notion alone, whose defining rule
     # `_defined` puts first): a rule that defines it and answers the rest is not buried.
     asks_more = len(plan.terms) + len(plan.words) + len(plan.phrases) > 1
@@ -653,12 +769,16 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
             names = term.fr if language == "fr" else (*term.en, *term.fr)
             return [frozenset(stem(w) for w in k) for n in names if (k := _keep(_name_words(n, index.query_stop), stop))]
 
+        # The rules of the kinds that answer the relations asked: under these rules, or saying these stems.
+        kinds = [([(ed, n) for key in rules for ed, _, n in [key.partition(":")]], [stem(w) for w in says if w not in stop])
+                 for _, rules, says in relations]
         # The sections whose sub-rules answer about their notion (see IN_SECTION), with its names.
         opened = {ed: [(n, said(term)) for n, term in entries if not answers(ed, n)] for ed, entries in sections.items()}
         found = []
         best = 0.0
         best_notions = 0.0
         defines = 0.0  # 1.0 when a defining rule of a notion the query names answers all its notions
+        answered = 0.0  # 1.0 when a rule of the kind that answers a relation asked answers all its notions
         scores = postings.evaluate(source, q)
         for docnum, score in postings.top(scores, 3 * limit + CANDIDATES + len(ranked), allowed):
             doc = index.doc(language, docnum)
@@ -687,6 +807,12 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 score *= coverage * coverage
                 if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
                     score *= VARIANT
+                for under_rules, said_stems in kinds:
+                    if any(ed == doc.edition and (doc.number == n or _under(doc.number, n)) for ed, n in under_rules) \
+                            or any(says(s) for s in said_stems):
+                        score *= RELATION
+                        if _coverage(holds, notions) == 1.0:
+                            answered = 1.0
                 if f"{doc.edition}:{doc.number}" in defining:
                     score *= DEFINES
                 elif any(_under(doc.number, n) and any(all(says(s) for s in alt) for alt in alts)
@@ -698,7 +824,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                     score *= 1.0 + (NAME_MATCH - 1.0) * _coverage(name.__contains__, concepts)
                 if score > 0:  # a rule that answers none of the notions is no hit
                     found.append((doc, score))
-        covered[language] = (defines, best_notions, best)
+        covered[language] = (defines, answered, best_notions, best)
         return found
 
     for doc, score in _defined(index, plan, edition, languages, preferred or None, primary):

@@ -327,7 +327,7 @@ def search_files(graph: RuleGraph) -> SearchFiles:
     for initial, terminology in term_initials.items():
         out.add(f"w.{_initial_id(initial)}", terminology)
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
-             "newest", "elisions", "protected")
+             "newest", "elisions", "protected", "relations")
     manifest = {**{k: data[k] for k in small}, "glossary": variants, "glossary_host": host, "term_initials": sorted(term_initials),
                 "languages": languages,
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}

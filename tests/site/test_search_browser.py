@@ -23,7 +23,12 @@ MORE_QUERIES = ("iniative", "blesures de combat", "créatures bloqueuses", "atta
                 "L’iniative du joueur", "phase de combatt", "505", "308.2", "règle 999.9", "zzzz",
                 "Bloqueurs  déclarés", "capacités déclenchées", "mana burn", "mana brun",
                 '"fin du tour" attaquant', "« phase principale »", "300,3", "302,303", "mal d'invocation",
-                "combien de terrains", "AND créature OR bloqueur")
+                "combien de terrains", "AND créature OR bloqueur",
+                # The relations a question asks (judge.search.query.RELATIONS) and the thumb's words.
+                "que devient une créature dont l'endurance est à 0", "qui met en premier ses capacités déclenchées sur la pile",
+                "dans quel ordre les capacités déclenchées vont sur la pile", "combien de points de vie au début de la partie",
+                "peut-on activer une capacité de loyauté deux fois dans le même tour", "pv a 0", "crea engagee bloq",
+                "dgts cdm cdb", "créature avec défenseur")
 
 
 def eval_queries() -> list[str]:
