@@ -39,6 +39,9 @@ QUESTION_WORDS = frozenset({
     "peut", "peux", "peuvent", "puis", "pouvez", "pourrait", "comment", "quand", "combien", "pourquoi",
     "quel", "quelle", "quels", "quelles", "lequel", "laquelle", "lesquels", "quoi", "faut", "dois", "doit",
     "est", "ce", "que", "qu", "si", "oui", "alors", "what", "how", "when", "why", "does", "do", "can",
+    # The fillers of a spoken question (« peut-il quand même être sacrifié ? », « ça marche comment ? »).
+    "etre", "avoir", "faire", "vraiment", "encore", "toujours", "deja", "aussi", "bien", "donc", "chose",
+    "quelque", "exactement", "normalement", "ca", "cela", "dont",
 })
 QUERY_STOP = STOP_WORDS | QUESTION_WORDS
 

@@ -164,8 +164,34 @@ def name_key(text: str) -> tuple[str, ...]:
     return tuple(_singular(w) for w in _NAME_WORD.findall(fold(text)))
 
 
+# The small words that join a French name's words (« brûlure de mana », « mal d'invocation »), which
+# a query typed on a phone leaves out (« brulure mana »): a name is also found without them.
+LINK_WORDS = frozenset({"de", "d", "du", "des", "la", "le", "les", "l", "a", "au", "aux", "en", "un", "une", "sur"})
+
+
+# The endings a French verb of the first group takes in a question (« sacrifier » -> « sacrifié »,
+# « sacrifiée », « bloque », « attaquent »; plurals are `_singular`'s).
+VERB_ENDINGS = ("e", "ee", "ent")
+
+
+def derived_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The other keys a name is found by, after every name's own key (`_glossary`): without its
+    linking words (`LINK_WORDS`), when it had some and two words or more remain (« brûlure de
+    mana » -> « brulure mana »); and, its one verb in -er (of five letters or more) inflected
+    (`VERB_ENDINGS`: « sacrifier » -> « sacrifie », « sacrifiee »)."""
+    kept = tuple(w for w in key if w not in LINK_WORDS)
+    found = [kept] if len(kept) != len(key) and len(kept) > 1 else []
+    for base in (key, *found):
+        verbs = [i for i, w in enumerate(base) if len(w) > 4 and w.endswith("er")]
+        if len(verbs) == 1:
+            i = verbs[0]
+            found.extend((*base[:i], base[i][:-2] + ending, *base[i + 1:]) for ending in VERB_ENDINGS)
+    return tuple(found)
+
+
 def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
-    """Every FR↔EN name's key (`name_key`) by its first word (longest first), and each one's notion."""
+    """Every FR↔EN name's key (`name_key`) by its first word (longest first), and each one's
+    notion; then each name's `derived_keys`, when no name has that key."""
     found = _glossaries.get(terms)
     if found is None:
         names: dict[tuple[str, ...], GlossaryTerm] = {}
@@ -173,6 +199,10 @@ def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
             for name in (*term.en, *term.fr):
                 if key := name_key(name):
                     names.setdefault(key, term)
+        for term in terms:
+            for name in (*term.en, *term.fr):
+                for other in derived_keys(name_key(name)):
+                    names.setdefault(other, term)
         firsts: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(names, key=len, reverse=True):
             firsts.setdefault(key[0], []).append(key)

@@ -49,7 +49,7 @@ from judge.corpus.graph import RuleGraph
 from judge.corpus.names import name_key as notion_key
 from judge.search.export import unpack
 from judge.search.index import export_of
-from judge.search.query import name_key
+from judge.search.query import derived_keys, name_key
 from judge.search.tokens import fold_terms
 from judge.site.templating import glossary_url, rule_url
 
@@ -125,7 +125,7 @@ def _glossary(terms: list[list[Any]]) -> tuple[list[Any], list[tuple[str, list[A
     - the variant terms, for the manifest: [[number, English names, French names, rules]];
     - by word (sorted), [names, notions, terminology word]: `names` the query name keys
       (`judge.search.query.name_key`) that begin with the word, longest first, each as [its
-      words, the number of its term]; `notions` the name keys of `judge.corpus.names` (sorted
+      words, the number of its term], and their `derived_keys`; `notions` the name keys of `judge.corpus.names` (sorted
       words, NUL-joined) whose first word it is, each with the numbers of the terms that
       have a name with that key; `terminology word` 1 when a name holds the word (folded, as
       `judge search` corrects words), else 0;
@@ -142,6 +142,10 @@ def _glossary(terms: list[list[Any]]) -> tuple[list[Any], list[tuple[str, list[A
             if notion and number not in notions.setdefault(notion, []):
                 notions[notion].append(number)
             words.update(fold_terms(name, frozenset()))
+    for number, (en, fr, _rules, _variant) in enumerate(terms):  # then their other keys (`derived_keys`)
+        for name in (*en, *fr):
+            for other in derived_keys(name_key(name)):
+                names.setdefault(other, number)
     by_word: dict[str, list[Any]] = {}
 
     def entry(word: str) -> list[Any]:
