@@ -604,8 +604,8 @@
       }
       // The rules of the kinds that answer the relations asked: under these rules, or saying these stems.
       var kinds = planned.relations.map(function (n) {
-        var relation = p.data.relations[n];
-        return [relation[1].map(function (k) { var at = k.indexOf(":"); return [k.slice(0, at), k.slice(at + 1)]; }),
+        var relation = p.data.relations[n], rules = relation[1][0] === "*" ? Array.from(defining) : relation[1];
+        return [rules.map(function (k) { var at = k.indexOf(":"); return [k.slice(0, at), k.slice(at + 1)]; }),
                 relation[2].filter(function (w) { return !stop.has(w); }).map(stemOf)];
       }), answered = 0.0;
       function says(s, docnum) {

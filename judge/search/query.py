@@ -94,12 +94,12 @@ _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 # The relations a judge's question asks, and the rules that answer such a relation: the question
 # words (a tuple of folded words, found in that order in the query, other words between) say
 # which; they are the question's words, not its topic's (dropped, as `_QUESTION`). The rules of
-# its kind — under a defining rule of the terminology notion named (one of its English names),
-# or whose own text (`OWN_FIELDS`) says one of the words — have their score multiplied by
-# `RELATION`. Read by `relations_of`; exported for the static book (`judge.search.export`).
+# its kind — under a defining rule of the terminology notion named (one of its English names;
+# `*`: of the notions the query names), or whose own text (`OWN_FIELDS`) says one of the words —
+# have their score multiplied by `RELATION`. Read by `relations_of`; exported for the static book (`judge.search.export`).
 RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] = (
     # « que devient une créature dont l'endurance est à 0 » : a state-based action.
-    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient")), "state-based action", ()),
+    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient")), "state-based action", ()),
     # « qui met en premier ses capacités sur la pile », « dans quel ordre » : an order rule.
     ((("qui", "en", "premier"), ("qui", "commence"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
      ("apnap", "order", "ordre")),
@@ -110,6 +110,9 @@ RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] 
     # « peut-on activer deux fois… », « est-ce que je peux… », « a-t-il le droit » : a permission.
     ((("peut", "on"), ("peux",), ("puis", "je"), ("peut", "il"), ("peut", "elle"), ("peuvent",), ("droit", "de")), "",
      ("may", "cannot", "can't", "peut", "peuvent")),
+    # « qu'est-ce que la portée d'influence », « c'est quoi le piétinement » : a definition.
+    ((("qu", "est", "ce", "que"), ("c", "est", "quoi"), ("que", "veut", "dire"), ("que", "signifie"),
+      ("definition",), ("what", "is")), "*", ()),
 )
 
 
@@ -382,12 +385,13 @@ _relation_rules: dict[tuple[GlossaryTerm, ...], tuple[tuple[str, ...], ...]] = {
 def relations_of(terms: tuple[GlossaryTerm, ...]) -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...],
                                                                  tuple[str, ...]], ...]:
     """`RELATIONS` with each notion read in the terminology `terms`: (question words, the
-    notion's defining rules "edition:number", the words its rules say)."""
+    notion's defining rules "edition:number" — `*` for the notions the query names —, the
+    words its rules say)."""
     rules = _relation_rules.get(terms)
     if rules is None:
         by_name = {name_key(n): term for term in terms for n in term.en}
         rules = _relation_rules[terms] = tuple(
-            by_name[name_key(notion)].rules if notion else () for _, notion, _ in RELATIONS)
+            ("*",) if notion == "*" else by_name[name_key(notion)].rules if notion else () for _, notion, _ in RELATIONS)
     return tuple((asks, found, says) for (asks, _, says), found in zip(RELATIONS, rules, strict=True))
 
 
@@ -800,8 +804,8 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
             return [frozenset(stem(w) for w in k) for n in names if (k := _keep(_name_words(n, index.query_stop), stop))]
 
         # The rules of the kinds that answer the relations asked: under these rules, or saying these stems.
-        kinds = [([(ed, n) for key in rules for ed, _, n in [key.partition(":")]], [stem(w) for w in says if w not in stop])
-                 for _, rules, says in relations]
+        kinds = [([(ed, n) for key in (defining if rules == ("*",) else rules) for ed, _, n in [key.partition(":")]],
+                  [stem(w) for w in says if w not in stop]) for _, rules, says in relations]
         # The sections whose sub-rules answer about their notion (see IN_SECTION), with its names.
         opened = {ed: [(n, said(term)) for n, term in entries if not answers(ed, n)] for ed, entries in sections.items()}
         found = []
