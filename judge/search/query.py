@@ -181,7 +181,8 @@ def derived_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     """The other keys a name is found by, after every name's own key (`_glossary`): without its
     linking words (`LINK_WORDS`), when it had some and two words or more remain (« brûlure de
     mana » -> « brulure mana »); and, its one verb in -er (of five letters or more) inflected
-    (`VERB_ENDINGS`: « sacrifier » -> « sacrifie », « sacrifiee »)."""
+    (`VERB_ENDINGS`: « sacrifier » -> « sacrifie », « sacrifiee »), or, without one, its last
+    word in -e in the plural of a verb (« se déclenche » -> « se déclenchent »)."""
     kept = tuple(w for w in key if w not in LINK_WORDS)
     found = [kept] if len(kept) != len(key) and len(kept) > 1 else []
     for base in (key, *found):
@@ -189,6 +190,8 @@ def derived_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
         if len(verbs) == 1:
             i = verbs[0]
             found.extend((*base[:i], base[i][:-2] + ending, *base[i + 1:]) for ending in VERB_ENDINGS)
+        elif not verbs and len(base[-1]) > 4 and base[-1].endswith("e"):
+            found.append((*base[:-1], base[-1] + "nt"))  # « se déclenche » -> « se déclenchent »
     return tuple(found)
 
 
