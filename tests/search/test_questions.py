@@ -98,3 +98,23 @@ def test_the_search_offered_by_a_decline_is_ranked_from_what_was_understood(grap
     # Nothing understood: the question as `judge search` reads it.
     assert numbers(search_understood_with(index, (), "brûlure de mana")) == numbers(search_with(index, "brûlure de mana"))
     assert numbers(search_understood(("brûlure de mana",), question, graph=graph))[0] == "2004:300.3"
+
+
+def test_a_writers_file_is_split_before_it_is_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """bench/eval_search.py --file F --half dev|sealed: even positions develop, odd ones are sealed."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("eval_search", Path(__file__).resolve().parents[2] / "bench" / "eval_search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eval_search"] = module
+    spec.loader.exec_module(module)
+    path = tmp_path / "writer.toml"
+    path.write_text("".join(f'[[query]]\nq = "q{i}"\nexpect = ["2004:300.3"]\nkind = "phone"\n\n' for i in range(5)))
+    assert [c.q for c in module.load_cases(path, "dev")] == ["q0", "q2", "q4"]
+    assert [c.q for c in module.load_cases(path, "sealed", origin="w")] == ["q1", "q3"]
+    assert {c.origin for c in module.load_cases(path, "sealed", origin="w")} == {"w"}
+    with pytest.raises(ValueError):
+        module.load_cases(path, "both")
