@@ -166,7 +166,7 @@
 
   // query._relations_in: the relations a question asks (the exported query.RELATIONS, each
   // [[question words…]…, rules, words]: its first question words found in order) and the text
-  // without those words: [text, [relation numbers]].
+  // without those words (a number stays): [text, [relation numbers]].
   function relationsIn(p, text) {
     var words = [], found = [], cut = [];
     for (var m of text.matchAll(TERM_WORD)) words.push([m.index, m.index + m[0].length, m[0]]);
@@ -180,7 +180,7 @@
           places.push(place);
         }
         found.push(n);
-        places.forEach(function (i) { cut.push([words[i][0], words[i][1]]); });
+        places.forEach(function (i) { if (!/^\p{Nd}+$/u.test(words[i][2])) cut.push([words[i][0], words[i][1]]); });
         return true;
       });
     });

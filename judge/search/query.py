@@ -96,7 +96,8 @@ _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 # which; they are the question's words, not its topic's (dropped, as `_QUESTION`). The rules of
 # its kind — under a defining rule of the terminology notion named (one of its English names;
 # `*`: of the notions the query names), or whose own text (`OWN_FIELDS`) says one of the words —
-# have their score multiplied by `RELATION`. Read by `relations_of`; exported for the static book (`judge.search.export`).
+# have their score multiplied by `RELATION`. A number among the question words stays a word of
+# the query. Read by `relations_of`; exported for the static book (`judge.search.export`).
 RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] = (
     # « que devient une créature dont l'endurance est à 0 » : a state-based action.
     ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient")), "state-based action", ()),
@@ -113,6 +114,8 @@ RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] 
     # « qu'est-ce que la portée d'influence », « c'est quoi le piétinement » : a definition.
     ((("qu", "est", "ce", "que"), ("c", "est", "quoi"), ("que", "veut", "dire"), ("que", "signifie"),
       ("definition",), ("what", "is")), "*", ()),
+    # « pv à 0 », « loyauté 0 » : a state-based action too (a number asks it, and stays the topic's).
+    ((("0",),), "state-based action", ()),
 )
 
 
@@ -360,8 +363,8 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
 
 def _relations_in(text: str) -> tuple[str, tuple[int, ...]]:
     """The relations (`RELATIONS`) folded `text` asks, and the text without the words that ask
-    them: for each relation, its first question words found in order (the first occurrence of
-    each after the one before)."""
+    them (a number stays): for each relation, its first question words found in order (the
+    first occurrence of each after the one before)."""
     words = [(m.start(), m.end(), m.group(0)) for m in _NAME_WORD.finditer(text)]
     found: list[int] = []
     cut: list[tuple[int, int]] = []
@@ -375,7 +378,7 @@ def _relations_in(text: str) -> tuple[str, tuple[int, ...]]:
                 places.append(place)
             if len(places) == len(pattern):
                 found.append(n)
-                cut.extend(words[i][:2] for i in places)
+                cut.extend(words[i][:2] for i in places if not words[i][2].isdecimal())
                 break
     for start, end in sorted(cut, reverse=True):
         text = text[:start] + " " + text[end:]
