@@ -4,7 +4,7 @@ Pure computation over `Item`s (a rule's number and its normalised words, see
 `judge.corpus.concordance`); it knows nothing of editions, files or overrides. Imports numpy,
 rapidfuzz and scipy, so it only runs when the concordance cache is cold.
 
-1. **Exact**: identical word sequences that occur once on each side.
+1. **Exact**: identical word sequences that occur once on each side (headings: the same title).
 2. **Similarity**: the mean of a word-level Indel ratio (rapidfuzz) and a TF-IDF cosine.
 3. **Section prior**: from the exact and the confident (mutual best) matches, how often a rule
    of old section S lands in new section T, backed off to chapter level (so that 3xx -> 5xx is
@@ -41,7 +41,7 @@ from rapidfuzz.distance import Indel
 from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
-Method = Literal["exact", "similar", "family", "context", "passage", "restated", "structure"]
+Method = Literal["exact", "title", "similar", "family", "context", "passage", "restated", "structure"]
 
 PRIOR_WEIGHT = 0.25  # how much the section prior adds to a similarity (0..1)
 CONTEXT_WEIGHT = 0.3  # bonus for a pair lying between two anchors
@@ -144,7 +144,7 @@ def align(old: Sequence[Item], new: Sequence[Item],
     links: dict[tuple[int, int], Link] = {}
     for i, j in exact:
         if not tree.forbidden[i, j]:
-            links[(i, j)] = Link(source=i, target=j, similarity=1.0, method="exact")
+            links[(i, j)] = Link(source=i, target=j, similarity=1.0, method="title" if old[i].heading else "exact")
     taught = set(links) | _mutual_best(sim)
     prior = _section_prior(old, new, taught)
     fixed_old = {i for i, _ in links}

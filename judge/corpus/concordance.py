@@ -71,7 +71,8 @@ class Pair:
     target: str
     change: Change
     similarity: float
-    method: str  # exact, similar, context, passage (see judge.corpus.align) or override
+    method: str  # exact, title, similar, family, context, passage, restated, structure (see
+    # judge.corpus.align) or override
     main: bool  # the source's main counterpart (its first pair)
 
 

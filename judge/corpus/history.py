@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from judge.corpus.concordance import Change, Concordance, Pair, concordance, is_heading
+from judge.corpus.concordance import Change, Concordance, Pair, concordance
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import sort_key
@@ -38,13 +38,14 @@ def change_label(change: str) -> str:
     return CHANGE_LABELS.get(change, change)
 
 
-def evidence(pair: Pair, *, heading: bool = False) -> str:
+def evidence(pair: Pair) -> str:
     """Why two rules are paired, in French: the method that found the pair and its similarity
     (the share of words in common), or a reviewed correction. One wording for `judge history`,
     `judge diff --json`, the SQLite export (its `method` column) and the book."""
     score = f"{round(pair.similarity * 100)} % de mots communs"
     return {
-        "exact": "même titre" if heading else "texte identique",
+        "exact": "texte identique",
+        "title": "même titre",
         "similar": f"texte semblable ({score})",
         "family": f"sous-règle de la règle correspondante (même titre), texte semblable ({score})",
         "context": f"à sa place entre deux règles appariées, texte semblable ({score})",
@@ -166,7 +167,7 @@ def _step(graph: RuleGraph, before: str, old: Rule | None, after: str, new: Rule
     return Step(edition=after, rule=new, also=also, change=pair.change, similarity=pair.similarity,
                 diff=word_diff(full_text(old), full_text(new)),
                 reason=table.reason(before, old.number) or table.reason(after, new.number),
-                method=pair.method, evidence=evidence(pair, heading=is_heading(old) and is_heading(new)))
+                method=pair.method, evidence=evidence(pair))
 
 
 def _language(graph: RuleGraph, editions: tuple[str, ...]) -> str:

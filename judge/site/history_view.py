@@ -240,7 +240,7 @@ class HistoryViews:
             main = pairs[0]
             similarity = round(main.similarity * 100)
             diff = self._diff(table, main.source, main.target)
-            why = evidence(main, heading=not diff and main.method == "exact")
+            why = evidence(main)
         reason = table.reason(rule.edition, rule.number) or (
             table.reason(other, numbers[0]) if numbers else "")
         return HistoryEntry(
