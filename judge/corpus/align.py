@@ -208,7 +208,8 @@ class _Tree:
     a keyword's sub-rules stay under the same keyword), a reviewed pair of titled rules, or, for
     a family without namesake, the family of an exact counterpart of one of its sub-rules
     (2004's « Bands with Other » made part of 2010's Banding). A sub-rule of a titled rule is
-    never paired with a sub-rule of a titled rule that is not one of its counterparts."""
+    never paired with a sub-rule of a titled rule that is not one of its counterparts, unless
+    its family has no namesake and its text names that titled rule."""
 
     def __init__(self, old: Sequence[Item], new: Sequence[Item], exact: Sequence[tuple[int, int]],
                  reviewed: Sequence[tuple[int, int]]) -> None:
@@ -237,6 +238,14 @@ class _Tree:
             if rows.any():
                 allowed = np.isin(self._new_parents, list(self.counterparts.get(p, ())))
                 forbidden[np.ix_(rows, in_titled_new & ~allowed)] = True
+        # A sub-rule of a titled rule without namesake may go under a titled rule that it names
+        # (2004's « 212.1 General » sub-rule on supertypes under 2010's « 204.4 Supertypes »).
+        for i, p in old_parent.items():
+            if p in titled_old and p not in named:
+                words = _stems(old[i].words)
+                for q in titled_new:
+                    if _names(words, _stems(new[q].words)):
+                        forbidden[i, self._new_parents == q] = False
         self.forbidden = forbidden
 
     def family(self) -> Any:
@@ -249,6 +258,15 @@ class _Tree:
             if rows.any():
                 out[np.ix_(rows, self._new_parents == q)] = 1.0
         return out
+
+
+def _stems(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words)
+
+
+def _names(words: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """The words hold the name, in a row."""
+    return bool(name) and any(words[k:k + len(name)] == name for k in range(len(words) - len(name) + 1))
 
 
 def _parents(items: Sequence[Item]) -> dict[int, int]:

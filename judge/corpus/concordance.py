@@ -685,8 +685,10 @@ def family_crossings(graph: RuleGraph, table: Concordance) -> tuple[tuple[str, .
 
     A sub-rule's own family on the other side is the titled rule of the same name; when there is
     none, a titled rule whose sub-rules name it (2010's Banding: « "Bands with other" is a special
-    form of banding »). A pair whose target is a sub-rule of another titled rule crosses; a
-    target outside titled rules (a keyword's rule moved to a section of its own) does not."""
+    form of banding »), or one that the sub-rule's text names (2004's « 212.1 General » on
+    supertypes, 2010's « 204.4 Supertypes »). A pair whose target is a sub-rule of another
+    titled rule crosses; a target outside titled rules (a keyword's rule moved to a section of
+    its own) does not."""
     old_rules = graph.rules(table.source, table.language)
     new_rules = graph.rules(table.target, table.language)
     old_families, new_families = titled_families(old_rules), titled_families(new_rules)
@@ -716,6 +718,10 @@ def family_crossings(graph: RuleGraph, table: Concordance) -> tuple[tuple[str, .
         family = old_families[parent]
         checked.append(rule.number)
         allowed = own(family)
+        if name(family) not in new_by_name:  # no namesake: a titled rule its text names
+            text = f" {rule.text.lower()} "
+            allowed |= {n for n, r in new_families.items()
+                        if re.search(rf"\b{re.escape(name(r).rstrip('s'))}s?\b", text)}
         for pair in table.counterparts(rule.number):
             target_parent = pair.target.rstrip("abcdefghijklmnopqrstuvwxyz")
             if target_parent != pair.target and target_parent in new_families and target_parent not in allowed:
