@@ -3,7 +3,8 @@
 Usage: .venv/bin/python bench/eval_pairs.py FILE... [--half dev|sealed] [--table PATH] [--verbose]
        .venv/bin/python bench/eval_pairs.py --changed-from OLD_TABLE [--table PATH]
 
-FILE: a writer's file (`[[pair]]` tables, see bench/gold_pairs.py); only the chosen half is read
+FILE: a writer's own file (`[[pair]]` tables, see bench/gold_pairs.py; not the halved copy in
+tests/corpus, which the tests read as it is); only the chosen half is read
 (even positions: dev, the default; odd: sealed — run once, at the end). `--table`: a concordance
 data file to evaluate instead of the shipped one (an older `rules/concordance/2004-2010.toml`, to
 compare). `--verbose` lists the disagreements (never use it on the sealed half before its run).

@@ -83,3 +83,11 @@ def test_the_book_glosses_english_rules_lightly(site: Path, graph) -> None:  # t
         html = path.read_text(encoding="utf-8")
         spent = sum(len(m.group(0).encode()) for m in gloss.finditer(html))
         assert spent <= 0.10 * len(html.encode()), path
+
+
+def test_the_app_serves_the_same_glosses(client) -> None:  # type: ignore[no-untyped-def]
+    page = client.get("/2010/en/702.html")
+    assert page.status_code == 200
+    assert page.text.count('<i data-fr="piétinement"></i>') == 1 and 'id="gloss-off"' in page.text
+    rule = client.get("/api/rule/702.17b?edition=2010").json()
+    assert {"term": "trample", "fr": "piétinement", "defined_by": []} in rule[0]["glosses"]
