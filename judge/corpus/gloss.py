@@ -21,6 +21,7 @@ from judge.corpus.documents import Reference, Rule, Segment
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import GlossaryTerm, glossary
 
+_WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
 MIN_LENGTH = 4  # shorter names (tap, pay, put…) are everyday words more often than terms
 COGNATE = 0.75  # a name this close to its French one (creature, créature) needs no gloss
 
@@ -71,17 +72,43 @@ class Glosser:
                         and key not in names):
                     names[key] = index
         self._index = names
-        ordered = sorted(names, key=lambda n: (-len(n), n))
-        self._pattern = re.compile(
-            r"(?<![\w-])(" + "|".join(re.escape(n) for n in ordered) + r")(?:s|es)?(?![\w-])", re.IGNORECASE,
-        ) if ordered else None
+        self._longest: dict[str, int] = {}  # first word of a name -> words in its longest name
+        for name in names:
+            first = name.split()
+            self._longest[first[0]] = max(self._longest.get(first[0], 0), len(first))
 
     def find(self, text: str) -> Iterable[tuple[int, int, int]]:
-        """(start, end, notion) of each term named in `text`, in order, never overlapping."""
-        if self._pattern is None:
-            return
-        for match in self._pattern.finditer(text):
-            yield match.start(), match.end(), self._index[match.group(1).lower()]
+        """(start, end, notion) of each term named in `text`, in order, never overlapping: at
+        each word, the longest run of words (separated by spaces only) that is a name, its last
+        word maybe a plural (`creatures`)."""
+        words = [(m.start(), m.end(), m.group(0).lower()) for m in _WORD.finditer(text)]
+        k = 0
+        while k < len(words):
+            found = None
+            word = words[k][2]
+            longest = max(self._longest.get(word, 0), self._longest.get(word[:-1], 0) if word.endswith("s") else 0,
+                          self._longest.get(word[:-2], 0) if word.endswith("es") else 0)
+            if not longest:
+                k += 1
+                continue
+            run = 1
+            while run < longest and k + run < len(words) and text[words[k + run - 1][1]:words[k + run][0]] == " ":
+                run += 1
+            for size in range(run, 0, -1):
+                name = " ".join(w for _, _, w in words[k:k + size])
+                for key in (name, name[:-1] if name.endswith("s") else None,
+                            name[:-2] if name.endswith("es") else None):
+                    if key is not None and key in self._index:
+                        found = (size, self._index[key])
+                        break
+                if found:
+                    break
+            if found is None:
+                k += 1
+                continue
+            size, index = found
+            yield words[k][0], words[k + size - 1][1], index
+            k += size
 
     def notion(self, index: int) -> _Notion:
         return self._notions[index]
