@@ -23,6 +23,18 @@
   }
   var initial = stored();
   if (VIEWS.indexOf(initial) >= 0) html.setAttribute("data-vue", initial);
+  // The French names of an English rule's terms (templates/_gloss.html), switched off and remembered.
+  var GLOSS = "judge-gloss";
+  try { if (localStorage.getItem(GLOSS) === "off") html.setAttribute("data-gloss", "off"); } catch (e) { /* none */ }
+  function glossSwitch() {
+    var box = doc.getElementById("gloss-off");
+    if (!box) return;
+    box.checked = html.getAttribute("data-gloss") === "off";
+    box.addEventListener("change", function () {
+      if (box.checked) html.setAttribute("data-gloss", "off"); else html.removeAttribute("data-gloss");
+      try { localStorage.setItem(GLOSS, box.checked ? "off" : "on"); } catch (e) { /* this page only */ }
+    });
+  }
 
   function effective() {
     var view = html.getAttribute("data-vue");
@@ -93,6 +105,7 @@
 
   function ready() {
     switches();
+    glossSwitch();
     // After the page's own files (the search page: its index): the worker never competes with them.
     if (doc.readyState === "complete") offline();
     else window.addEventListener("load", offline);

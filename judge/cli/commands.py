@@ -55,8 +55,13 @@ def cmd_rule(args: Arguments) -> int:
     if args.json:
         _emit([store.json(key, with_translations=both) for key in selection.exact])
         return 0
-    print("\n\n".join(store.text(key, brief=key not in selection.exact, with_translations=both)
-                       for key in selection.shown))
+    text = "\n\n".join(store.text(key, brief=key not in selection.exact, with_translations=both)
+                       for key in selection.shown)
+    if args.no_gloss:
+        from judge.corpus.render import without_glosses
+
+        text = without_glosses(text)
+    print(text)
     return 0
 
 
@@ -250,6 +255,8 @@ RULE_ARGUMENTS: tuple[Argument, ...] = (
     _EDITION,
     (("--lang",), {"choices": ("fr", "en"),
                    "help": "une seule langue (par défaut : le français puis l'anglais de la même version)"}),
+    (("--no-gloss",), {"action": "store_true",
+                       "help": "sans la ligne « Termes en français » des règles en anglais seulement"}),
     _JSON,
 )
 HISTORY_ARGUMENTS: tuple[Argument, ...] = (

@@ -4,7 +4,7 @@ Pure computation over `Item`s (a rule's number and its normalised words, see
 `judge.corpus.concordance`); it knows nothing of editions, files or overrides. Imports numpy,
 rapidfuzz and scipy, so it only runs when the concordance cache is cold.
 
-1. **Exact**: identical word sequences that occur once on each side.
+1. **Exact**: identical word sequences that occur once on each side (headings: the same title).
 2. **Similarity**: the mean of a word-level Indel ratio (rapidfuzz) and a TF-IDF cosine.
 3. **Section prior**: from the exact and the confident (mutual best) matches, how often a rule
    of old section S lands in new section T, backed off to chapter level (so that 3xx -> 5xx is
@@ -13,9 +13,19 @@ rapidfuzz and scipy, so it only runs when the concordance cache is cold.
    accepted pairs are anchors.
 5. **Context**: a second assignment where a pair lying between two anchors' targets (the order
    of rules inside a section is kept) gets a bonus, which lets heavily edited rules match.
-6. **Passages** (splits and merges): extra pairs whose shared word blocks cover what the
+6. **Families**: the structure of the rules is kept. A titled rule with sub-rules (a keyword:
+   `502.15. Phasing` and `502.15a`…) is matched with the titled rule of the same name of the
+   other side; a sub-rule is never paired under another titled rule than its family's
+   counterpart (a keyword's sub-rule under another keyword), and is first matched among the
+   sub-rules of its parent's counterpart (a bonus and a lower threshold there, as in context).
+7. **Passages** (splits and merges): extra pairs whose shared word blocks cover what the
    one-to-one pairs left uncovered on both sides (a sentence that became a rule of its own,
    two rules made one).
+8. **Restated**: a rule left without a counterpart whose text another rule of the other side
+   states all the same (already paired: two rules made one) is paired with it, so that
+   « removed » means that no rule of the other side states it.
+9. **Structure**: a heading left alone (a section, a titled rule) whose rules went, most of
+   them, under one heading of the other side is paired with that heading.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ from rapidfuzz.distance import Indel
 from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
-Method = Literal["exact", "similar", "context", "passage"]
+Method = Literal["exact", "title", "similar", "family", "context", "passage", "restated", "structure"]
 
 PRIOR_WEIGHT = 0.25  # how much the section prior adds to a similarity (0..1)
 CONTEXT_WEIGHT = 0.3  # bonus for a pair lying between two anchors
@@ -41,6 +51,9 @@ ACCEPT_IN_CONTEXT = 0.3  # similarity accepted between two anchors
 MIN_BLOCK = 3  # words in a row that count as a shared passage
 MIN_GAIN = 4  # newly covered words that justify a split or merge pair
 STRONG_BLOCK = 10  # a passage this long is evidence even outside the section prior
+FAMILY_WEIGHT = 0.3  # bonus for a sub-rule among the sub-rules of its parent's counterpart
+RESTATED = 0.6  # similarity at which a rule left alone is said restated by an already paired one
+RESTATED_IN_FAMILY = 0.45  # the same, inside the family of its parent's counterpart
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,15 +129,22 @@ def _unit_tfidf(old: list[str], new: list[str], size: int) -> tuple[Any, Any]:
     return unit(old_counts), unit(new_counts)
 
 
-def align(old: Sequence[Item], new: Sequence[Item]) -> tuple[Link, ...]:
-    """Every pair of the concordance of `old` -> `new` (items in reading order)."""
+def align(old: Sequence[Item], new: Sequence[Item],
+          reviewed: Sequence[tuple[int, int]] = ()) -> tuple[Link, ...]:
+    """Every pair of the concordance of `old` -> `new` (items in reading order); `reviewed`:
+    pairs known from a review (they make two titled rules counterparts, see `_Tree`)."""
     if not old or not new:
         return ()
     scores = _Scores(old, new)
+    exact = _exact(old, new)
+    tree = _Tree(old, new, exact, reviewed)
+    scores.similarity[tree.forbidden] = 0.0
+    scores.lcs[tree.forbidden] = 0.0
     sim = scores.similarity
     links: dict[tuple[int, int], Link] = {}
-    for i, j in _exact(old, new):
-        links[(i, j)] = Link(source=i, target=j, similarity=1.0, method="exact")
+    for i, j in exact:
+        if not tree.forbidden[i, j]:
+            links[(i, j)] = Link(source=i, target=j, similarity=1.0, method="title" if old[i].heading else "exact")
     taught = set(links) | _mutual_best(sim)
     prior = _section_prior(old, new, taught)
     fixed_old = {i for i, _ in links}
@@ -133,15 +153,166 @@ def align(old: Sequence[Item], new: Sequence[Item]) -> tuple[Link, ...]:
     anchors = set(links) | set(first)
     prior = _section_prior(old, new, anchors | taught)
     context = _context(old, new, anchors)
-    bonus = sim + PRIOR_WEIGHT * prior + CONTEXT_WEIGHT * context
+    family = tree.family()
+    bonus = sim + PRIOR_WEIGHT * prior + CONTEXT_WEIGHT * context + FAMILY_WEIGHT * family
     second = _assign(bonus, sim, fixed_old, fixed_new, accept=ACCEPT,
-                     accept_in_context=ACCEPT_IN_CONTEXT, context=context)
+                     accept_in_context=ACCEPT_IN_CONTEXT, context=np.maximum(context, family))
     for i, j in second:
-        method: Method = "similar" if sim[i, j] >= ACCEPT else "context"
+        method: Method = ("similar" if sim[i, j] >= ACCEPT else "family" if family[i, j] else "context")
         links[(i, j)] = Link(source=i, target=j, similarity=float(sim[i, j]), method=method)
-    for link in _splits_and_merges(scores, old, new, links, prior, context):
+    for link in _splits_and_merges(scores, old, new, links, prior, np.maximum(context, family)):
+        links[(link.source, link.target)] = link
+    for link in _restated(old, new, sim, family, links):
+        links[(link.source, link.target)] = link
+    for link in _structure(old, new, links):
         links[(link.source, link.target)] = link
     return tuple(sorted(links.values(), key=lambda k: (k.source, k.target)))
+
+
+def _structure(old: Sequence[Item], new: Sequence[Item], links: dict[tuple[int, int], Link]) -> list[Link]:
+    """Headings left alone paired with the heading most of their rules went under."""
+    old_index = {item.number: k for k, item in enumerate(old)}
+    new_index = {item.number: k for k, item in enumerate(new)}
+
+    def home(item: Item, index: dict[str, int]) -> list[int]:
+        """The headings an item lies under: its titled parent, its section."""
+        out = []
+        parent = item.number.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if parent != item.number and parent in index:
+            out.append(index[parent])
+        if item.section != item.number and item.section in index:
+            out.append(index[item.section])
+        return out
+
+    matched = {i for i, _ in links}
+    votes: defaultdict[int, Counter[int]] = defaultdict(Counter)
+    for i, j in links:
+        for parent in home(old[i], old_index):
+            for target in home(new[j], new_index):
+                if new[target].heading:
+                    votes[parent][target] += 1
+    extra = []
+    for i, item in enumerate(old):
+        if i in matched or not item.heading or not votes[i]:
+            continue
+        (target, count), = votes[i].most_common(1)
+        if count >= 2 and 2 * count > sum(votes[i].values()):
+            extra.append(Link(source=i, target=target, similarity=0.0, method="structure"))
+    return extra
+
+
+class _Tree:
+    """The families of both sides: a titled rule with sub-rules (`502.15. Phasing`, `502.15a`…).
+
+    A family's counterparts on the other side: the titled rule of the same name (its only one:
+    a keyword's sub-rules stay under the same keyword), a reviewed pair of titled rules, or, for
+    a family without namesake, the family of an exact counterpart of one of its sub-rules
+    (2004's « Bands with Other » made part of 2010's Banding). A sub-rule of a titled rule is
+    never paired with a sub-rule of a titled rule that is not one of its counterparts, unless
+    its family has no namesake and its text names that titled rule."""
+
+    def __init__(self, old: Sequence[Item], new: Sequence[Item], exact: Sequence[tuple[int, int]],
+                 reviewed: Sequence[tuple[int, int]]) -> None:
+        old_parent, new_parent = _parents(old), _parents(new)
+        old_named = _named_parents(old, old_parent)
+        new_named = _named_parents(new, new_parent)
+        titled_old, titled_new = set(old_named.values()), set(new_named.values())
+        named = {old_named[name]: new_named[name] for name in old_named.keys() & new_named.keys()}
+        counterparts: defaultdict[int, set[int]] = defaultdict(set)
+        for p, q in named.items():
+            counterparts[p].add(q)
+        for p, q in reviewed:
+            if p in titled_old and q in titled_new:
+                counterparts[p].add(q)
+        for i, j in exact:
+            p, q = old_parent.get(i, i), new_parent.get(j, j)
+            if p in titled_old and q in titled_new and p not in named:
+                counterparts[p].add(q)
+        self.counterparts = dict(counterparts)
+        self._old_parents = np.array([old_parent.get(i, -1) for i in range(len(old))])
+        self._new_parents = np.array([new_parent.get(j, -1) for j in range(len(new))])
+        in_titled_new = np.isin(self._new_parents, list(titled_new))
+        forbidden = np.zeros((len(old), len(new)), dtype=bool)
+        for p in titled_old:
+            rows = self._old_parents == p
+            if rows.any():
+                allowed = np.isin(self._new_parents, list(self.counterparts.get(p, ())))
+                forbidden[np.ix_(rows, in_titled_new & ~allowed)] = True
+        # A sub-rule of a titled rule without namesake may go under a titled rule that it names
+        # (2004's « 212.1 General » sub-rule on supertypes under 2010's « 204.4 Supertypes »).
+        for i, p in old_parent.items():
+            if p in titled_old and p not in named:
+                words = _stems(old[i].words)
+                for q in titled_new:
+                    if _names(words, _stems(new[q].words)):
+                        forbidden[i, self._new_parents == q] = False
+        self.forbidden = forbidden
+
+    def family(self) -> Any:
+        """1 where a new rule is a sub-rule of a counterpart of an old sub-rule's titled parent
+        (untitled parents are left to the context: their sub-rules often go several ways)."""
+        pairs = {(p, q) for p, found in self.counterparts.items() for q in found}
+        out = np.zeros(self.forbidden.shape, dtype=np.float64)
+        for p, q in pairs:
+            rows = self._old_parents == p
+            if rows.any():
+                out[np.ix_(rows, self._new_parents == q)] = 1.0
+        return out
+
+
+def _stems(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words)
+
+
+def _names(words: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """The words hold the name, in a row."""
+    return bool(name) and any(words[k:k + len(name)] == name for k in range(len(words) - len(name) + 1))
+
+
+def _parents(items: Sequence[Item]) -> dict[int, int]:
+    """Index of each sub-rule's parent rule (`502.15a` -> `502.15`), when it is in the list."""
+    index = {item.number: k for k, item in enumerate(items)}
+    out = {}
+    for k, item in enumerate(items):
+        if item.number[-1:].isalpha():
+            parent = index.get(item.number.rstrip("abcdefghijklmnopqrstuvwxyz"))
+            if parent is not None:
+                out[k] = parent
+    return out
+
+
+def _named_parents(items: Sequence[Item], parent: dict[int, int]) -> dict[tuple[str, ...], int]:
+    """Titled rules with sub-rules, by name (names found once only)."""
+    names: defaultdict[tuple[str, ...], set[int]] = defaultdict(set)
+    for p in set(parent.values()):
+        if items[p].heading and items[p].words:
+            names[items[p].words].add(p)
+    return {name: next(iter(found)) for name, found in names.items() if len(found) == 1}
+
+
+def _restated(old: Sequence[Item], new: Sequence[Item], sim: Any, family: Any,
+              links: dict[tuple[int, int], Link]) -> list[Link]:
+    """A rule left alone paired with the most similar rule of the other side when that one
+    states it all the same (similarity >= RESTATED, or RESTATED_IN_FAMILY in its family)."""
+    matched_old = {i for i, _ in links}
+    matched_new = {j for _, j in links}
+    threshold = np.where(family > 0, RESTATED_IN_FAMILY, RESTATED)
+    ok = sim >= threshold
+    extra = []
+    for i, item in enumerate(old):
+        if i in matched_old or item.heading:
+            continue
+        j = int(np.argmax(np.where(ok[i], sim[i], -1.0)))
+        if ok[i, j] and not new[j].heading:
+            extra.append(Link(source=i, target=j, similarity=float(sim[i, j]), method="restated"))
+    ok &= family > 0  # a new rule is said restated from an old one in its family only
+    for j, item in enumerate(new):
+        if j in matched_new or item.heading:
+            continue
+        i = int(np.argmax(np.where(ok[:, j], sim[:, j], -1.0)))
+        if ok[i, j] and not old[i].heading:
+            extra.append(Link(source=i, target=j, similarity=float(sim[i, j]), method="restated"))
+    return extra
 
 
 def word_similarity(old: tuple[str, ...], new: tuple[str, ...]) -> float:
@@ -285,6 +456,7 @@ def _splits_and_merges(scores: _Scores, old: Sequence[Item], new: Sequence[Item]
     wanted = (scores.lcs >= np.maximum(MIN_GAIN, 0.2 * np.minimum(len_old, len_new))) & plausible
     for i, j in _shared_passages(scores.old_codes, scores.new_codes):
         wanted[i, j] = True
+    wanted &= scores.similarity > 0  # never across families (`_Tree.forbidden`)
     for i, j in links:
         wanted[i, j] = False
     candidates = np.argwhere(wanted)

@@ -71,7 +71,8 @@ class Pair:
     target: str
     change: Change
     similarity: float
-    method: str  # exact, similar, context, passage (see judge.corpus.align) or override
+    method: str  # exact, title, similar, family, context, passage, restated, structure (see
+    # judge.corpus.align) or override
     main: bool  # the source's main counterpart (its first pair)
 
 
@@ -589,8 +590,12 @@ def compute(graph: RuleGraph, source: str, target: str, language: str, table: Ta
     old = [matcher.Item(number=r.number, heading=is_heading(r), words=comparison_words(r, folder))
            for r in old_rules]
     new = [matcher.Item(number=r.number, heading=is_heading(r), words=comparison_words(r)) for r in new_rules]
+    old_index = {r.number: k for k, r in enumerate(old_rules)}
+    new_index = {r.number: k for k, r in enumerate(new_rules)}
+    reviewed = [(old_index[o.source], new_index[t]) for o in table.overrides if o.source in old_index
+                for t in o.targets if t in new_index]
     links: list[Link] = [(old_rules[k.source].number, new_rules[k.target].number, k.similarity, k.method)
-                         for k in matcher.align(old, new)]
+                         for k in matcher.align(old, new, reviewed)]
     links, reasons = _apply_overrides(links, table, source, target, {r.number for r in old_rules},
                                       {r.number for r in new_rules})
     return _classify(source, target, language, folder, old_rules, new_rules, links, reasons,
@@ -650,3 +655,78 @@ def _classify(source: str, target: str, language: str, folder: Folder,
     added = tuple(r.number for r in new_rules if r.number not in sources_of)
     return Concordance(source=source, target=target, language=language, pairs=tuple(pairs),
                        removed=removed, added=added, reasons=reasons)
+
+
+# ---------------------------------------------------------------------- structure check
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Crossing:
+    """A sub-rule of a titled rule (a keyword) paired under another titled rule than its own."""
+
+    source: str
+    target: str
+    source_family: str  # the titled rule's number and name, "502.15 Phasing"
+    target_family: str
+
+
+def titled_families(rules: tuple[Rule, ...]) -> dict[str, Rule]:
+    """The titled rules that have sub-rules (`502.15. Phasing` and `502.15a`…), by number."""
+    by_number = {r.number: r for r in rules}
+    out: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.number[-1:].isalpha():
+            parent = by_number.get(rule.number.rstrip("abcdefghijklmnopqrstuvwxyz"))
+            if parent is not None and is_heading(parent) and parent.text.strip():
+                out[parent.number] = parent
+    return out
+
+
+def family_crossings(graph: RuleGraph, table: Concordance) -> tuple[tuple[str, ...], tuple[Crossing, ...]]:
+    """(the sub-rules of titled rules checked, the pairs that cross families).
+
+    A sub-rule's own family on the other side is the titled rule of the same name; when there is
+    none, a titled rule whose sub-rules name it (2010's Banding: « "Bands with other" is a special
+    form of banding »), or one that the sub-rule's text names (2004's « 212.1 General » on
+    supertypes, 2010's « 204.4 Supertypes »). A pair whose target is a sub-rule of another
+    titled rule crosses; a target outside titled rules (a keyword's rule moved to a section of
+    its own) does not."""
+    old_rules = graph.rules(table.source, table.language)
+    new_rules = graph.rules(table.target, table.language)
+    old_families, new_families = titled_families(old_rules), titled_families(new_rules)
+
+    def name(rule: Rule) -> str:
+        return rule.text.strip().lower()
+
+    new_by_name = {name(r): n for n, r in new_families.items()}
+    new_texts: dict[str, str] = {}
+    for rule in new_rules:
+        parent = rule.number.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if parent in new_families and parent != rule.number:
+            new_texts[parent] = new_texts.get(parent, "") + " " + rule.text.lower()
+
+    def own(family: Rule) -> set[str]:
+        found = new_by_name.get(name(family))
+        if found is not None:
+            return {found}
+        return {n for n, text in new_texts.items() if name(family) in text}
+
+    crossings: list[Crossing] = []
+    checked: list[str] = []
+    for rule in old_rules:
+        parent = rule.number.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if parent == rule.number or parent not in old_families:
+            continue
+        family = old_families[parent]
+        checked.append(rule.number)
+        allowed = own(family)
+        if name(family) not in new_by_name:  # no namesake: a titled rule its text names
+            text = f" {rule.text.lower()} "
+            allowed |= {n for n, r in new_families.items()
+                        if re.search(rf"\b{re.escape(name(r).rstrip('s'))}s?\b", text)}
+        for pair in table.counterparts(rule.number):
+            target_parent = pair.target.rstrip("abcdefghijklmnopqrstuvwxyz")
+            if target_parent != pair.target and target_parent in new_families and target_parent not in allowed:
+                other = new_families[target_parent]
+                crossings.append(Crossing(source=rule.number, target=pair.target,
+                                          source_family=f"{parent} {family.text.strip()}",
+                                          target_family=f"{target_parent} {other.text.strip()}"))
+    return tuple(checked), tuple(crossings)

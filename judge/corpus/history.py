@@ -38,6 +38,24 @@ def change_label(change: str) -> str:
     return CHANGE_LABELS.get(change, change)
 
 
+def evidence(pair: Pair) -> str:
+    """Why two rules are paired, in French: the method that found the pair and its similarity
+    (the share of words in common), or a reviewed correction. One wording for `judge history`,
+    `judge diff --json`, the SQLite export (its `method` column) and the book."""
+    score = f"{round(pair.similarity * 100)} % de mots communs"
+    return {
+        "exact": "texte identique",
+        "title": "même titre",
+        "similar": f"texte semblable ({score})",
+        "family": f"sous-règle de la règle correspondante (même titre), texte semblable ({score})",
+        "context": f"à sa place entre deux règles appariées, texte semblable ({score})",
+        "passage": f"passage repris, texte semblable ({score})",
+        "restated": f"même énoncé qu'une règle déjà appariée ({score})",
+        "structure": "titre dont les règles sont passées sous celui-ci",
+        "override": "correction revue (motif ci-dessous)",
+    }.get(pair.method, f"{pair.method} ({score})")
+
+
 def word_diff(old: str, new: str) -> tuple[DiffOp, ...]:
     """Word-level diff: runs of kept ("="), deleted ("-") and inserted ("+") text."""
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
@@ -83,6 +101,8 @@ class Step:
     similarity: float | None = None
     diff: tuple[DiffOp, ...] = ()
     reason: str = ""
+    method: str = ""  # how the pair was found (judge.corpus.align, or "override")
+    evidence: str = ""  # the same in French (`evidence`)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,7 +166,8 @@ def _step(graph: RuleGraph, before: str, old: Rule | None, after: str, new: Rule
     pair = next(p for p in table.counterparts(old.number) if p.target == new.number)
     return Step(edition=after, rule=new, also=also, change=pair.change, similarity=pair.similarity,
                 diff=word_diff(full_text(old), full_text(new)),
-                reason=table.reason(before, old.number) or table.reason(after, new.number))
+                reason=table.reason(before, old.number) or table.reason(after, new.number),
+                method=pair.method, evidence=evidence(pair))
 
 
 def _language(graph: RuleGraph, editions: tuple[str, ...]) -> str:
@@ -196,6 +217,8 @@ def history_json(graph: RuleGraph, item: History) -> dict[str, Any]:
                 "also": list(step.also),
                 "diff": [{"op": op, "text": text} for op, text in step.diff],
                 "reason": step.reason or None,
+                "method": step.method or None,
+                "evidence": step.evidence or None,
             }
             for step in item.steps
         ],
@@ -218,6 +241,8 @@ def history_text(graph: RuleGraph, item: History) -> str:
             change = f" : {change_label(step.change)}{_percent(step.similarity)}" if step.change else ""
             title = f" « {step.rule.title} »" if step.rule.title else ""
             lines.append(f"\n{step.edition} — {step.rule.number}{title}{change} ({label})")
+            if step.evidence:
+                lines.append(f"  appariement : {step.evidence}")
             if step.also:
                 lines.append(f"  aussi : {', '.join(step.also)}")
             shown = diff_markup(step.diff) if step.diff else full_text(step.rule)
@@ -278,7 +303,7 @@ def changes_json(item: Changes) -> dict[str, Any]:
         "language": table.language,
         "section": item.section,
         "pairs": [{"from": p.source, "to": p.target, "change": p.change, "similarity": p.similarity,
-                   "main": p.main, "method": p.method} for p in item.pairs],
+                   "main": p.main, "method": p.method, "evidence": evidence(p)} for p in item.pairs],
         "removed": list(item.removed),
         "added": list(item.added),
         "reasons": [{"edition": e, "number": n, "reason": why} for e, n, why in table.reasons],

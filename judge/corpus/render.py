@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.documents import Document, Rule
+from judge.corpus.gloss import gloss_line, glosses
 from judge.corpus.glossary import GlossaryMatch
 from judge.corpus.glossary import references as glossary_references
 from judge.corpus.graph import RuleGraph
@@ -73,6 +74,9 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         "previous": (p.number if (p := graph.previous(rule)) else None),
         "next": (n.number if (n := graph.next(rule)) else None),
         "examples": [e.text for e in rule.examples],
+        # the French names of the text's terms (English-only rule), beside the text, never in it
+        "glosses": [{"term": g.english, "fr": g.french, "defined_by": list(g.defined_by)}
+                    for g in glosses(graph, rule)],
         "references": [
             {
                 "number": r.reference.number,
@@ -97,6 +101,14 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
             "line": rule.span.line if rule.span else None,
         },
     }
+
+
+GLOSS_PREFIX = "  Termes en français : "  # a line of its own after an English-only rule's text
+
+
+def without_glosses(text: str) -> str:
+    """A `rule_text` block without its line of French names (`judge rule --no-gloss`)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith(GLOSS_PREFIX))
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -140,6 +152,9 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append(f"  Supprimée{by} : absente de l'édition {edition.id} ({edition.label}).")
     if rule.text:
         lines.append(_wrap(rule.text, "  "))
+        found = glosses(graph, rule)
+        if found:
+            lines.append(GLOSS_PREFIX + gloss_line(found))
     for example in rule.examples:
         lines.append(_wrap(f"Exemple : {example.text}", "    "))
     translations = graph.translations(rule) if with_translations else ()

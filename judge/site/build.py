@@ -22,6 +22,7 @@ from judge.checks.questions import QUESTION_BY_ASK, check_label
 from judge.checks.rulemap import load_checks_for
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.documents import Edition, Reference, Rule, Segment
+from judge.corpus.gloss import Gloss, glossed
 from judge.corpus.glossary import entries as glossary_entries
 from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import glossary as lexicon
@@ -90,6 +91,7 @@ class SegmentView:
     doubt: str = ""  # a doubtful citation: why, and the likely rule (judge.corpus.citations)
     likely: Link | None = None  # the likely rule of a doubtful citation
     reason: str = ""
+    gloss: str = ""  # the French name of the term just before (judge.corpus.gloss): no text of its own
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,16 +180,23 @@ class SiteRenderer:
             label += f" ({rule.language})"
         return Link(label=label, href=self.url(rule, root), title=f"Règle {rule.number}")
 
-    def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str) -> tuple[SegmentView, ...]:
+    def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str,
+                 seen: set[int] | None = None) -> tuple[SegmentView, ...]:
+        """A rule's text (or an example's) with its links, and the French names of its terms
+        when it is English only (`judge.corpus.gloss`; `seen`: the terms glossed on the page)."""
         doubts = {id(d.reference): d for d in rule_doubts(self.graph, rule)}
-        return self.text_segments(rule.edition, rule.language, segments, root, doubts)
+        pieces = glossed(self.graph, rule, segments, seen)
+        return self.text_segments(rule.edition, rule.language, pieces, root, doubts)
 
-    def text_segments(self, edition: str, language: str, segments: tuple[Segment, ...], root: str,
+    def text_segments(self, edition: str, language: str, segments: tuple[Segment | Gloss, ...], root: str,
                       doubts: dict[int, Doubt] | None = None) -> tuple[SegmentView, ...]:
         """A text of one edition and language (a rule's, a glossary entry's) with its links."""
         out: list[SegmentView] = []
         doubts = doubts or {}
         for segment in segments:
+            if isinstance(segment, Gloss):
+                out.append(self.gloss_view(segment, root))
+                continue
             if not isinstance(segment, Reference):
                 out.append(SegmentView(text=segment.text))
                 continue
@@ -209,6 +218,17 @@ class SiteRenderer:
                                        doubt=doubt.note if doubt else "",
                                        likely=self.link(doubt.likely, root) if doubt else None))
         return tuple(out)
+
+    def gloss_view(self, gloss: Gloss, root: str) -> SegmentView:
+        """The French name of a term (`templates/_gloss.html`), linked to the French rule that
+        defines it when there is one."""
+        href = None
+        if gloss.defined_by:
+            edition, _, number = gloss.defined_by[0].partition(":")
+            rule = self.graph.get(edition, number, "fr")
+            if rule is not None:
+                href = rule_url(rule, root, self.primary(edition))
+        return SegmentView(text="", gloss=gloss.french, href=href)
 
     @staticmethod
     def _same_page(one: Rule, other: Rule) -> bool:
@@ -235,7 +255,7 @@ class SiteRenderer:
         return {"section": 0, "rule": 0, "subrule": 1}[rule.kind]
 
     def rule_view(self, rule: Rule, root: str, *, with_translations: bool = True,
-                  with_history: bool = True) -> RuleView:
+                  with_history: bool = True, seen: set[int] | None = None) -> RuleView:
         g = self.graph
         parent, previous, following = g.parent(rule), g.previous(rule), g.next(rule)
         translations: tuple[RuleView, ...] = ()
@@ -246,8 +266,8 @@ class SiteRenderer:
             rule=rule,
             anchor=rule_anchor(rule.number),
             depth=self.depth(rule),
-            segments=self.segments(rule, rule.segments, root),
-            examples=tuple(self.segments(rule, ex.segments, root) for ex in rule.examples),
+            segments=self.segments(rule, rule.segments, root, seen),
+            examples=tuple(self.segments(rule, ex.segments, root, seen) for ex in rule.examples),
             parent=self.link(parent, root) if parent else None,
             children=tuple(self.link(c, root) for c in g.children(rule)),
             # Neighbours on the same page are just above and below: only other pages are linked.
@@ -378,7 +398,8 @@ class SiteRenderer:
             return None
 
         title, title_language = self.section_heading(edition_id, section, rules)
-        views = [self.rule_view(r, root, with_translations=sub is None) for r in rules]
+        seen: set[int] = set()  # a term's French name on its first use in the page
+        views = [self.rule_view(r, root, with_translations=sub is None, seen=seen) for r in rules]
         primary = edition.languages[0]
         # The section in the edition's first language, from a page of another language.
         primary_page = (root + page_path(edition_id, section)
@@ -393,6 +414,7 @@ class SiteRenderer:
             primary_code=primary.upper(), language_code=lang.upper(),
             translation_codes=" / ".join(code.upper() for code in edition.languages[1:]),
             primary_page=primary_page, primary_language=primary, primary_language_label=language_name(primary),
+            glossed=bool(seen),
         )
 
     def render_rule_redirect(self, rule: Rule, root: str = "../") -> str:

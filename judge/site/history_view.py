@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from judge.corpus.concordance import Concordance, ConcordanceError, Pair, concordance
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.history import DiffOp, change_label, changes, chronological, full_text, grouped, word_diff
+from judge.corpus.history import (
+    DiffOp,
+    change_label,
+    changes,
+    chronological,
+    evidence,
+    full_text,
+    grouped,
+    word_diff,
+)
 from judge.errors import NotFound
 
 
@@ -66,6 +75,7 @@ class HistoryEntry:
     reason: str
     changes_href: str
     reason_parts: tuple[tuple[str, RuleRef | None], ...] = ()  # the reason, its rule numbers linked
+    evidence: str = ""  # why the main counterpart is paired (judge.corpus.history.evidence)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -225,10 +235,12 @@ class HistoryViews:
         change = table.change_of_source(rule.number) if forward else table.change_of_target(rule.number)
         diff: tuple[DiffOp, ...] = ()
         similarity = None
+        why = ""
         if pairs:
             main = pairs[0]
             similarity = round(main.similarity * 100)
             diff = self._diff(table, main.source, main.target)
+            why = evidence(main)
         reason = table.reason(rule.edition, rule.number) or (
             table.reason(other, numbers[0]) if numbers else "")
         return HistoryEntry(
@@ -237,6 +249,7 @@ class HistoryViews:
             counterparts=tuple(self.ref(other, n, root) for n in numbers), similarity=similarity,
             diff=diff, reason=reason, changes_href=root + changes_path(table.source, table.target),
             reason_parts=self.reason_parts(reason, (other, rule.edition), root) if reason else (),
+            evidence=why,
         )
 
     # -------------------------------------------------------------- the changes pages

@@ -228,3 +228,40 @@ def test_language_and_editions(graph) -> None:  # type: ignore[no-untyped-def]
         concordance(graph, "2004", "2004")
     with pytest.raises(UnknownEdition):
         concordance(graph, "2004", "1999")
+
+
+@needs_matcher
+def test_a_keyword_sub_rule_stays_under_its_keyword() -> None:
+    """The aligner alone, on the shape of 2004's 502.15 / 2010's 702.18-702.23: the sentence
+    of Phasing is closer to Vigilance's than to the longer one of Phasing, yet it is paired
+    under Phasing; a rule that another states all the same is not « removed »."""
+    from judge.corpus.align import Item, align
+
+    def item(number: str, text: str, heading: bool = False) -> Item:
+        return Item(number=number, heading=heading, words=tuple(text.lower().split()))
+
+    old = [item("502", "keywords", True), item("502.1", "phasing", True),
+           item("502.1a", "phasing is a static ability that modifies the rules of the untap step"),
+           item("502.1b", "during each player's untap step before the active player untaps his or her "
+                          "permanents all permanents with phasing the player controls phase out"),
+           item("502.1c", "multiple instances of phasing on the same permanent are redundant"),
+           item("502.2", "banding", True),
+           item("502.2a", "banding is a static ability that modifies the rules for combat"),
+           item("502.2b", "multiple instances of banding on the same creature are redundant")]
+    new = [item("702", "keywords", True), item("702.1", "vigilance", True),
+           item("702.1a", "vigilance is a static ability that modifies the rules of the declare attackers step"),
+           item("702.1b", "multiple instances of vigilance on the same creature are redundant"),
+           item("702.2", "phasing", True),
+           item("702.2a", "phasing is a static ability that modifies the rules of the untap step during each "
+                          "player's untap step before the active player untaps all permanents with phasing phase out"),
+           item("702.2b", "multiple instances of phasing on the same permanent are redundant"),
+           item("702.3", "banding", True),
+           item("702.3a", "banding is a static ability that modifies the rules for combat"),
+           item("702.3b", "multiple instances of banding on the same creature are redundant multiple instances "
+                          "of bands with other of the same kind on the same creature are redundant")]
+    pairs = {(old[k.source].number, new[k.target].number) for k in align(old, new)}
+    assert ("502.1b", "702.2a") in pairs  # the longer sentence of Phasing takes 702.2a
+    assert ("502.1a", "702.2a") in pairs and ("502.1a", "702.1a") not in pairs  # and 502.1a joins it
+    assert ("502.2b", "702.3b") in pairs and ("502.2b", "702.1b") not in pairs
+    name = {i.number: i.words for i in (*old, *new) if i.heading}
+    assert all(name[o.rstrip("abc")] == name[n.rstrip("abc")] for o, n in pairs)  # never another keyword
