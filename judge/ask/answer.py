@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.ask.build import Builder, Gap, Run
-from judge.ask.explain import understood_as
+from judge.ask.explain import out_of_scope_said, understood_as
 from judge.ask.parts import Part, parts_of
 from judge.ask.reader import read
 from judge.ask.words import MAX_QUESTION
@@ -39,6 +39,8 @@ class AskResult:
     search: tuple[dict[str, Any], ...]
     reason: str | None = None
     report_text: str = ""
+    declined: str | None = None  # "out_of_scope", "missing", "not_understood"; None when answered
+    skipped: tuple[str, ...] = ()
 
     def text(self) -> str:
         """The French text of `judge ask`: what was understood first, then the answers (or the
@@ -119,6 +121,11 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     unknown = reading.unknown
     reason: str | None = None
     plan = None
+    if reading.out_of_scope:
+        said = out_of_scope_said(reading.out_of_scope)
+        return AskResult(question=text, understood=False, not_understood=(), understood_as=said,
+                         situation=None, answers=(), report=None, search=search_for(text), reason=said,
+                         declined="out_of_scope", skipped=reading.skipped)
     try:
         chosen = _edition(parts, edition, catalogue.edition_ids, run)
         if not unknown:
@@ -130,7 +137,8 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)
         return AskResult(question=text, understood=False, not_understood=unknown, understood_as=said,
-                         situation=None, answers=(), report=None, search=hits, reason=reason)
+                         situation=None, answers=(), report=None, search=hits, reason=reason,
+                         declined="not_understood" if unknown else "missing", skipped=reading.skipped)
     situation = plan.situation()
     try:
         checked_report = checked(situation)
@@ -138,12 +146,13 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         said = understood_as(None, parts, (), f"la situation comprise est impossible ({error})")
         hits = search_for(text)
         return AskResult(question=text, understood=False, not_understood=(), understood_as=said,
-                         situation=situation, answers=(), report=None, search=hits, reason=str(error))
+                         situation=situation, answers=(), report=None, search=hits, reason=str(error),
+                         declined="missing", skipped=reading.skipped)
     report = report_json(checked_report)
     return AskResult(question=text, understood=True, not_understood=(),
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
                      answers=tuple(_answers(report)), report=report, search=(),
-                     report_text=report_text(checked_report))
+                     report_text=report_text(checked_report), skipped=reading.skipped)
 
 
 def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -140,6 +140,15 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
     return _sentence("J'ai compris : " + " ; ".join(pieces))
 
 
+def out_of_scope_said(words: tuple[str, ...]) -> str:
+    """Why a question about a card's text, layers, tournaments, deck building or targets is
+    declined: the words that said it."""
+    return ("Hors de mon champ : la question parle de " + ", ".join(f"« {w} »" for w in words)
+            + " ; je vérifie la structure du tour et le combat (phases, étapes, priorité, attaques, "
+            "blocages, blessures), pas le texte d'une carte, les couches, les cibles, la construction "
+            "d'un deck ni les pénalités de tournoi. Voici les règles qui en parlent peut-être.")
+
+
 def _part(part: Part) -> str:
     values = part.values
     if part.kind == "edition":

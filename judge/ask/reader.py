@@ -23,7 +23,9 @@ from typing import Any, ClassVar
 from lark import Lark, Token, Tree, UnexpectedInput
 from lark.lexer import Lexer
 
+from judge.ask.vocabulary import corrected, vocabulary
 from judge.ask.words import Word, words_of
+from judge.errors import JudgeError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 _NAME_MARK = "\x01"  # a capitalised word the grammar does not know
@@ -37,6 +39,11 @@ _PLAYER_STARTS = {"adversaire", "joueur"}
 _PLAYER_OWNERS = {"mon", "son", "ton", "votre"}
 _ARTICLES = {"le", "la", "l"}
 _ANY = "WORD"  # the terminal any word matches (`unknown`)
+# The reader's work is bounded by construction: Earley's work grows with the cube of the words
+# where names can be read in several ways (« B B B … »): at most these, after folding, or a
+# French refusal. The longest questions of the writers' sets have 54 words and 6 names.
+MAX_WORDS = 64
+MAX_NAMES = 12
 
 
 class _WordLexer(Lexer):
@@ -263,23 +270,71 @@ def _without_words(tokens: list[str], words: frozenset[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reading:
-    """A question read: its parse tree (unknown words included) and the words not understood."""
+    """A question read: its parse tree, the words not understood that carry game meaning
+    (`unknown`: they stop the answer), the words skipped as carrying none (`skipped`), and the
+    words of an out-of-scope topic (`out_of_scope`)."""
 
     words: tuple[Word, ...]
     tree: Tree[Token] | None
     unknown: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+    out_of_scope: tuple[str, ...] = ()
+
+
+def _grammar_words() -> frozenset[str]:
+    parser()
+    return frozenset(_WordLexer.literals)
+
+
+def _known() -> frozenset[str]:
+    """Every word the reader reads as itself: the grammar's, its fillers, the creature nouns."""
+    vocab = vocabulary()
+    return _grammar_words() | _WordLexer.skipped | vocab.creature_nouns
+
+
+def normalised(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], tuple[str, ...]]:
+    """The words as the grammar reads them: forms of `rules/ask-words.toml` and the glossary's
+    English names replaced (longest first, up to three words), one-edit typos corrected; the
+    forms that stand for nothing are dropped and returned as skipped."""
+    vocab = vocabulary()
+    known = _known()
+    out: list[Word] = []
+    skipped: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in (3, 2, 1):
+            key = " ".join(w.text for w in words[i:i + size])
+            if len(words[i:i + size]) == size and key in vocab.forms:
+                value = vocab.forms[key]
+                typed = " ".join(w.typed for w in words[i:i + size])
+                if not value:
+                    skipped.append(typed)
+                out.extend(Word(text=text, typed=typed) for text in value)
+                i += size
+                break
+        else:
+            word = words[i]
+            text = word.text
+            if text not in known and text not in vocab.text_words and not text.isdigit():
+                text = corrected(text, known) or text
+            out.append(Word(text=text, typed=word.typed))
+            i += 1
+    return tuple(out), tuple(skipped)
 
 
 def _marked(words: tuple[Word, ...]) -> list[str]:
     """The words as the lexer reads them: card names and « de » before a player marked."""
     lark = parser()
     known = set(_WordLexer.literals) | _WordLexer.skipped
+    nouns = vocabulary().creature_nouns
     del lark
     texts = []
     for index, word in enumerate(words):
         text = word.text
         letter = index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z"  # « le tour de A »
-        if letter or (word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)):
+        noun = text in nouns and text not in _WordLexer.literals
+        if letter or noun or (word.typed[:1].isupper() and text not in known and text.isalpha()
+                              and not _MANA.fullmatch(text)):
             text = _NAME_MARK + word.typed.rstrip("'’")
         elif text in ("de", "du"):
             following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
@@ -292,19 +347,37 @@ def _marked(words: tuple[Word, ...]) -> list[str]:
 
 
 def read(question: str) -> Reading:
-    """Parse the question; a word read as unknown is reported (as typed)."""
-    words = words_of(question)
+    """Parse the question; a word read as unknown is reported (as typed) when it carries game
+    meaning, skipped otherwise. Bounded: at most `MAX_WORDS` words and `MAX_NAMES` names after
+    folding, else a French refusal (`JudgeError`)."""
+    words, skipped = normalised(words_of(question))
     if not words:
-        return Reading(words=words, tree=None, unknown=())
+        return Reading(words=words, tree=None, unknown=(), skipped=skipped)
+    if len(words) > MAX_WORDS:
+        raise JudgeError(f"question trop longue : {len(words)} mots (au plus {MAX_WORDS}) ; "
+                         "posez une question à la fois")
+    vocab = vocabulary()
+    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocab.out_of_scope))
+    texts = _marked(words)
+    names = sum(1 for t in texts if t.startswith(_NAME_MARK))
+    if names > MAX_NAMES:
+        raise JudgeError(f"trop de noms dans la question : {names} (au plus {MAX_NAMES})")
     try:
-        tree = _parse(" ".join(_marked(words)))
+        tree = _parse(" ".join(texts))
     except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
-        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words))
+        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope)
     marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
                      for token in node.children if isinstance(token, Token)})
+    grammar = _grammar_words() - _WordLexer.skipped
     unknown: list[str] = []
+    dropped = list(skipped)
     for position, index in enumerate(marked):
-        typed = words[index].typed
+        word = words[index]
+        if not vocab.carries_meaning(word.text, grammar):
+            if word.typed not in dropped:
+                dropped.append(word.typed)
+            continue
+        typed = word.typed
         if not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
             unknown.append(typed)
-    return Reading(words=words, tree=tree, unknown=tuple(unknown))
+    return Reading(words=words, tree=tree, unknown=tuple(unknown), skipped=tuple(dropped), out_of_scope=scope)

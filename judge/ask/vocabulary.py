@@ -1,0 +1,128 @@
+"""The words `judge ask` reads beyond its grammar's own, all from data.
+
+Owns `rules/ask-words.toml` (abbreviations, spoken forms, inflections, numbers in words,
+lower-case creature nouns, the words of out-of-scope topics, each table with its source), the
+English names of the FR↔EN glossary (`rules/glossary-fr-en.toml`: an English keyword in a
+French question reads as its French name), which words carry game meaning (the French rule
+texts' words that are not stop words, the glossary's French names, the grammar's own words
+outside its fillers, and the words of questions and negation) and one-edit typo corrections.
+The grammar and its reading are `judge.ask.reader`'s.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from judge.normalize import fold
+from judge.resources import rules_dir
+
+WORDS_FILE = "ask-words.toml"
+_TABLES = ("abbreviations", "spoken", "inflections", "numbers")
+# Words of questions, negation and quantity: they always carry meaning, whatever the texts say.
+_MEANING = frozenset({"combien", "quand", "qui", "quoi", "quel", "quelle", "quels", "quelles", "ou",
+                      "pourquoi", "comment", "pas", "plus", "jamais", "aucun", "aucune", "rien", "ni",
+                      "sans", "sauf", "seulement", "personne", "non"})
+_WORD = re.compile(r"[a-z0-9]+")
+MIN_TYPO = 5  # letters: a shorter word is corrected by no one
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Vocabulary:
+    """What the reader knows of words besides its grammar."""
+
+    forms: dict[str, tuple[str, ...]]  # a folded form (one to three words) -> the words read instead
+    creature_nouns: frozenset[str]
+    out_of_scope: frozenset[str]
+    text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
+
+    def carries_meaning(self, word: str, grammar_words: frozenset[str]) -> bool:
+        """Whether a folded word not understood where it stands must stop the answer."""
+        return (word in _MEANING or word in self.text_words or word in grammar_words
+                or word in self.creature_nouns or word.isdigit())
+
+
+def _folded_value(value: object) -> tuple[str, ...]:
+    return tuple(fold(str(value)).replace("-", " ").split())
+
+
+def _load_file() -> dict[str, object]:
+    with (rules_dir() / WORDS_FILE).open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def _french_texts() -> list[str]:
+    """The French rule texts of the embedded manifest (a few tens of kilobytes)."""
+    with (rules_dir() / "manifest.toml").open("rb") as handle:
+        manifest = tomllib.load(handle)
+    texts = []
+    for edition in manifest.get("edition", []):
+        for text in edition.get("text", []):
+            if text.get("language") == "fr":
+                for name in text.get("files", []):
+                    texts.append((rules_dir() / name).read_text(encoding="utf-8", errors="replace"))
+    return texts
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    """Read once per process."""
+    from judge.corpus.lexicon import glossary
+    from judge.search.analysis import STOP_WORDS
+
+    data = _load_file()
+    forms: dict[str, tuple[str, ...]] = {}
+    for table in _TABLES:
+        entries = data.get(table, {})
+        for key, value in (entries.items() if isinstance(entries, dict) else ()):
+            if key != "source":
+                forms[fold(key.replace("_", " "))] = _folded_value(value)
+    text_words: set[str] = set()
+    for text in _french_texts():
+        text_words.update(_WORD.findall(fold(text)))
+    for term in glossary():
+        for name in term.fr:
+            text_words.update(_WORD.findall(fold(name)))
+    text_words -= STOP_WORDS
+    text_words = {w for w in text_words if len(w) > 1 and not w.isdigit()}
+    for term in glossary():  # English names typed in French: the first French name
+        french = _folded_value(term.fr[0])
+        for name in term.en:
+            key = fold(name).replace("-", " ")
+            if key not in forms and key.split()[0] not in text_words and len(key) > 3:
+                forms[key] = french
+    nouns = data.get("creature_nouns", {})
+    scope = data.get("out_of_scope", {})
+    return Vocabulary(
+        forms=forms,
+        creature_nouns=frozenset(fold(w) for w in (nouns.get("words", []) if isinstance(nouns, dict) else [])),
+        out_of_scope=frozenset(fold(w) for w in (scope.get("words", []) if isinstance(scope, dict) else [])),
+        text_words=frozenset(text_words))
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1:]
+
+
+def corrected(word: str, known: frozenset[str]) -> str | None:
+    """The one known word at one edit from `word` (5 letters or more), else None."""
+    if len(word) < MIN_TYPO or not word.isalpha():
+        return None
+    found = {k for k in known if abs(len(k) - len(word)) <= 1 and k[:1] == word[:1] and one_edit(word, k)}
+    if len(found) == 1:
+        return found.pop()
+    return None
