@@ -425,6 +425,9 @@ class Builder:
             if (entity.blocking or entity.words.role == "blocker") and entity.words.owner:
                 return OPPONENT if entity.words.owner == ME else ME
         ask = question["ask"]
+        if ask == "discard" and question.get("player") == OPPONENT:
+            # only the active player discards at cleanup (514.1): whose turn decides the answer
+            raise Gap("c'est le tour de qui ? (seul le joueur actif défausse au nettoyage)")
         if ask in ("cast", "play_land", "discard", "mana_burn"):
             said = question.get("player")
             if said in (ME, OPPONENT):

@@ -85,13 +85,16 @@ def vocabulary() -> Vocabulary:
     for term in glossary():
         for name in term.fr:
             text_words.update(_WORD.findall(fold(name)))
+    game = data.get("game_words", {})
+    text_words.update(fold(w) for w in (game.get("words", []) if isinstance(game, dict) else []))
     text_words -= STOP_WORDS
     text_words = {w for w in text_words if len(w) > 1 and not w.isdigit()}
     for term in glossary():  # English names typed in French: the first French name
         french = _folded_value(term.fr[0])
         for name in term.en:
             key = fold(name).replace("-", " ")
-            if key not in forms and key.split()[0] not in text_words and len(key) > 3:
+            single = " " not in key
+            if key not in forms and len(key) > 3 and not (single and key in text_words):
                 forms[key] = french
     nouns = data.get("creature_nouns", {})
     scope = data.get("out_of_scope", {})
