@@ -91,7 +91,10 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             pieces.append("équipe de " + " et ".join(team))
         if plan.game.get("archenemy"):
             pieces.append(f"archennemi : {plan.game['archenemy']}")
-    pieces.append(f"c'est le tour de {who(plan.active, plan)}")
+    turn = f"c'est le tour de {who(plan.active, plan)}"
+    if not plan.turn_said and not plan.players and plan.events is None:
+        turn += " — je le suppose : la question ne le dit pas"
+    pieces.append(turn)
     if plan.extra_turns:
         pieces.append("tours supplémentaires créés ce tour-ci, dans l'ordre : " + ", ".join(plan.extra_turns))
     if plan.damage_step:
