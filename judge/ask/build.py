@@ -425,7 +425,10 @@ class Builder:
             if (entity.blocking or entity.words.role == "blocker") and entity.words.owner:
                 return OPPONENT if entity.words.owner == ME else ME
         ask = question["ask"]
-        if ask == "discard" and question.get("player") == OPPONENT:
+        said_player = question.get("player")
+        if said_player in (None, HE):
+            said_player = self._speaker_before(at)
+        if ask == "discard" and said_player == OPPONENT:
             # only the active player discards at cleanup (514.1): whose turn decides the answer
             raise Gap("c'est le tour de qui ? (seul le joueur actif défausse au nettoyage)")
         if ask in ("cast", "play_land", "discard", "mana_burn"):
@@ -716,6 +719,11 @@ class Builder:
             plan.notes.append("un attaquant quelconque (sans capacité) de A")
         if attacker is None or attacker is blocker:
             raise Gap("bloquer quelle créature attaquante ?")
+        said = attacker.words
+        if not (said.name or said.power is not None or said.abilities or said.without or said.role
+                or attacker.attacking or blocker.words.abilities):
+            # « peut-il bloquer sa créature ? »: whether it attacks and what it has decide
+            raise Gap("sa créature attaque-t-elle, et avec quelles capacités (vol, peur…) ?")
         attacker.attacking = True
         blocker.blocking = None
         if plan.phase is None:
