@@ -127,7 +127,7 @@ def figures(graded: list[tuple[Question, AskResult, str]]) -> str:
         by_kind[question.kind].append((question, outcome))
         by_writer[question.writer].append((question, outcome))
         by_writer["total"].append((question, outcome))
-    lines = _table("kind", by_kind) + [""] + _table("writer", by_writer) + [""]
+    lines = [*_table("kind", by_kind), "", *_table("writer", by_writer), ""]
     for writer in sorted(by_writer):
         rows = by_writer[writer]
         answerable = [o for q, o in rows if q.expect == "answer"]
