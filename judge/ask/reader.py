@@ -309,7 +309,7 @@ def _known() -> frozenset[str]:
 
 def normalised(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], tuple[str, ...]]:
     """The words as the grammar reads them: forms of `rules/ask-words.toml` and the glossary's
-    English names replaced (longest first, up to three words), one-edit typos corrected; the
+    English names replaced (longest first, up to four words), one-edit typos corrected; the
     forms that stand for nothing are dropped and returned as skipped."""
     vocab = vocabulary()
     known = _known()
@@ -317,8 +317,10 @@ def normalised(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], tuple[str, ..
     skipped: list[str] = []
     i = 0
     while i < len(words):
-        for size in (3, 2, 1):
+        for size in (4, 3, 2, 1):
             key = " ".join(w.text for w in words[i:i + size])
+            if key in vocab.lower_only and words[i].typed[:1].isupper():
+                continue  # « ma Forêt »: a name
             if len(words[i:i + size]) == size and key in vocab.forms:
                 value = vocab.forms[key]
                 typed = " ".join(w.typed for w in words[i:i + size])

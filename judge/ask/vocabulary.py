@@ -20,7 +20,7 @@ from judge.normalize import fold
 from judge.resources import rules_dir
 
 WORDS_FILE = "ask-words.toml"
-_TABLES = ("abbreviations", "spoken", "inflections", "numbers")
+_TABLES = ("abbreviations", "spoken", "inflections", "numbers", "land_nouns")
 # Words of questions, negation and quantity: they always carry meaning, whatever the texts say.
 _MEANING = frozenset({"combien", "quand", "qui", "quoi", "quel", "quelle", "quels", "quelles", "ou",
                       "pourquoi", "comment", "pas", "plus", "jamais", "aucun", "aucune", "rien", "ni",
@@ -33,8 +33,9 @@ MIN_TYPO = 5  # letters: a shorter word is corrected by no one
 class Vocabulary:
     """What the reader knows of words besides its grammar."""
 
-    forms: dict[str, tuple[str, ...]]  # a folded form (one to three words) -> the words read instead
+    forms: dict[str, tuple[str, ...]]  # a folded form (one to four words) -> the words read instead
     creature_nouns: frozenset[str]
+    lower_only: frozenset[str]  # forms read only in lower case (« ma Forêt » is a name, « une forêt » a land)
     out_of_scope: frozenset[str]
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
 
@@ -96,11 +97,14 @@ def vocabulary() -> Vocabulary:
             single = " " not in key
             if key not in forms and len(key) > 3 and not (single and key in text_words):
                 forms[key] = french
+    lands = data.get("land_nouns", {})
+    lower_only = frozenset(fold(k) for k in (lands if isinstance(lands, dict) else {}) if k != "source")
     nouns = data.get("creature_nouns", {})
     scope = data.get("out_of_scope", {})
     return Vocabulary(
         forms=forms,
         creature_nouns=frozenset(fold(w) for w in (nouns.get("words", []) if isinstance(nouns, dict) else [])),
+        lower_only=lower_only,
         out_of_scope=frozenset(fold(w) for w in (scope.get("words", []) if isinstance(scope, dict) else [])),
         text_words=frozenset(text_words))
 
