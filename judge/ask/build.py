@@ -216,6 +216,8 @@ class Builder:
         if len({p.values["ask"] for _, p in questions}) > 1 and strong:
             questions = strong  # « l'étape suivante, c'est quoi ? »: the question is `next`
         if not questions:
+            questions = self._implied_question()
+        if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
         asks = {p.values["ask"] for _, p in questions}
         if asks == {"where", "priority"}:  # « on est où et qui a la priorité » : `where` says both
@@ -245,6 +247,17 @@ class Builder:
         return plan
 
     # ---------------------------------------------------------------- players named
+    def _implied_question(self) -> list[tuple[int, Part]]:
+        """A question said by its facts alone: a damage assignment proposed (« je mets 1 sur
+        l'ours et 3 au joueur, c'est bon ? ») asks whether it is legal."""
+        proposed = [(i, p) for i, p in enumerate(self.parts) if p.kind == "assignment"]
+        if len(proposed) != 1:
+            return []
+        at, part = proposed[0]
+        question = Part(kind="question", values={"ask": "assign_damage", "shares": part.values["shares"]})
+        self.parts = (*self.parts[:at], question, *self.parts[at + 1:])
+        return [(at, question)]
+
     def _named_game(self, question: dict[str, Any]) -> bool:
         """« Partie à quatre, ordre du tour Alice, Bruno… ; c'est le tour de Chloé »: the players
         by their names, whose turn, the variant; and the extra turns said (« A se donne un tour
