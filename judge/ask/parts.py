@@ -509,6 +509,9 @@ class _Parts(Transformer[Token, Any]):
     def extra_land(self, _: list[Any]) -> Part:
         return Part(kind="land_plays", values={"count": 2})
 
+    def land_plays_count(self, children: list[Any]) -> Part:
+        return Part(kind="land_plays", values={"count": _number(children)})
+
     def declared(self, _: list[Any]) -> Part:
         return Part(kind="declared")
 

@@ -38,6 +38,9 @@ _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}|\{[wubrgc0-9]\}")
 _PLAYER_STARTS = {"adversaire", "joueur"}
 _PLAYER_OWNERS = {"mon", "son", "ton", "votre"}
 _ARTICLES = {"le", "la", "l"}
+# Before a creature noun that is also a word of the grammar (« troll »), the words that make it
+# a creature: « son troll » (not « Troll à deux têtes »).
+_NOUN_OWNERS = {"mon", "ma", "son", "sa", "ton", "ta", "votre", "notre", "leur", "le", "la", "un", "une"}
 _ANY = "WORD"  # the terminal any word matches (`unknown`)
 # The reader's work is bounded by construction: Earley's work grows with the cube of the words
 # where names can be read in several ways (« B B B … »): at most these, after folding, or a
@@ -349,7 +352,8 @@ def _marked(words: tuple[Word, ...]) -> list[str]:
     for index, word in enumerate(words):
         text = word.text
         letter = index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z"  # « le tour de A »
-        noun = text in nouns and text not in _WordLexer.literals
+        before = words[index - 1].text if index else ""
+        noun = text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS)
         if letter or noun or (word.typed[:1].isupper() and text not in known and text.isalpha()
                               and not _MANA.fullmatch(text)):
             text = _NAME_MARK + word.typed.rstrip("'’")
