@@ -494,6 +494,9 @@ class Builder:
         if not moments:
             return
         moment = moments[0]
+        if moment.get("turn_start") and question["ask"] not in ("untap", "happens"):
+            # « au début de mon tour »: the untap step, then the upkeep; which one decides
+            raise Gap("à quel moment du début du tour ? (dégagement, entretien, pioche)")
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
         plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)

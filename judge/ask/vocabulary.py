@@ -38,11 +38,18 @@ class Vocabulary:
     lower_only: frozenset[str]  # forms read only in lower case (« ma Forêt » is a name, « une forêt » a land)
     out_of_scope: frozenset[str]
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
+    text_stems: frozenset[str]  # their stems (Snowball, as search): « engagés » is « engagé »'s
 
     def carries_meaning(self, word: str, grammar_words: frozenset[str]) -> bool:
-        """Whether a folded word not understood where it stands must stop the answer."""
-        return (word in _MEANING or word in self.text_words or word in grammar_words
-                or word in self.creature_nouns or word.isdigit())
+        """Whether a folded word not understood where it stands must stop the answer: itself, or
+        its stem, is a word of the texts, the glossary or the grammar."""
+        from judge.search.analysis import STOP_WORDS, stem
+
+        if (word in _MEANING or word in self.text_words or word in grammar_words
+                or word in self.creature_nouns or word.isdigit()):
+            return True
+        return word not in STOP_WORDS and len(word) > 2 and (stem(word) in self.text_stems
+                                                            or stem(word) in _grammar_stems(grammar_words))
 
 
 def _folded_value(value: object) -> tuple[str, ...]:
@@ -100,13 +107,22 @@ def vocabulary() -> Vocabulary:
     lands = data.get("land_nouns", {})
     lower_only = frozenset(fold(k) for k in (lands if isinstance(lands, dict) else {}) if k != "source")
     nouns = data.get("creature_nouns", {})
+    from judge.search.analysis import stem
+
     scope = data.get("out_of_scope", {})
     return Vocabulary(
         forms=forms,
         creature_nouns=frozenset(fold(w) for w in (nouns.get("words", []) if isinstance(nouns, dict) else [])),
         lower_only=lower_only,
         out_of_scope=frozenset(fold(w) for w in (scope.get("words", []) if isinstance(scope, dict) else [])),
-        text_words=frozenset(text_words))
+        text_words=frozenset(text_words), text_stems=frozenset(stem(w) for w in text_words))
+
+
+@lru_cache(maxsize=1)
+def _grammar_stems(grammar_words: frozenset[str]) -> frozenset[str]:
+    from judge.search.analysis import STOP_WORDS, stem
+
+    return frozenset(stem(w) for w in grammar_words if w not in STOP_WORDS and len(w) > 2)
 
 
 def one_edit(a: str, b: str) -> bool:
