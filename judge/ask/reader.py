@@ -342,29 +342,74 @@ def normalised(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], tuple[str, ..
     return tuple(out), tuple(skipped)
 
 
+def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozenset[str]) -> bool:
+    """A card's name: a capital letter alone (« le tour de A »), a lower-case creature noun
+    (« mon ours »; one that is also a grammar word after an owner or article: « son troll »),
+    or a capitalised word the grammar does not know."""
+    word = words[index]
+    text = word.text
+    if index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z":
+        return True
+    before = words[index - 1].text if index else ""
+    if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
+        return True
+    return word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)
+
+
+def _of_player(words: tuple[Word, ...], index: int) -> bool:
+    """« de » / « du » before a player: « le tour de mon adversaire », « du joueur actif »."""
+    following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
+    if following and (following[0] in _PLAYER_STARTS
+                      or (following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"])):
+        return True
+    return index + 1 < len(words) and words[index + 1].typed[:1].isupper() and words[index + 1].text in ("a", "b")
+
+
 def _marked(words: tuple[Word, ...]) -> list[str]:
     """The words as the lexer reads them: card names and « de » before a player marked."""
-    lark = parser()
+    parser()
     known = set(_WordLexer.literals) | _WordLexer.skipped
     nouns = vocabulary().creature_nouns
-    del lark
     texts = []
     for index, word in enumerate(words):
         text = word.text
-        letter = index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z"  # « le tour de A »
-        before = words[index - 1].text if index else ""
-        noun = text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS)
-        if letter or noun or (word.typed[:1].isupper() and text not in known and text.isalpha()
-                              and not _MANA.fullmatch(text)):
+        if _is_name(words, index, known, nouns):
             text = _NAME_MARK + word.typed.rstrip("'’")
-        elif text in ("de", "du"):
-            following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
-            if (following and (following[0] in _PLAYER_STARTS or (
-                    following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"]))) or (index + 1 < len(words) and words[index + 1].typed[:1].isupper() \
-                    and words[index + 1].text in ("a", "b")):
-                text = _DE_MARK + text
+        elif text in ("de", "du") and _of_player(words, index):
+            text = _DE_MARK + text
         texts.append(text)
     return texts
+
+
+def _bounded(words: tuple[Word, ...]) -> list[str]:
+    """The words as the lexer reads them, or a French refusal past the caps."""
+    if len(words) > MAX_WORDS:
+        raise JudgeError(f"question trop longue : {len(words)} mots (au plus {MAX_WORDS}) ; "
+                         "posez une question à la fois")
+    texts = _marked(words)
+    names = sum(1 for t in texts if t.startswith(_NAME_MARK))
+    if names > MAX_NAMES:
+        raise JudgeError(f"trop de noms dans la question : {names} (au plus {MAX_NAMES})")
+    return texts
+
+
+def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
+                skipped: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words read as unknown: those that carry game meaning (`unknown`, as typed, a word
+    split by folding said once), and the others added to the skipped ones."""
+    marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
+                     for token in node.children if isinstance(token, Token)})
+    vocab = vocabulary()
+    grammar = _grammar_words() - _WordLexer.skipped
+    unknown: list[str] = []
+    dropped = list(skipped)
+    for position, index in enumerate(marked):
+        typed = words[index].typed
+        if not vocab.carries_meaning(words[index].text, grammar):
+            dropped.extend([typed] if typed not in dropped else [])
+        elif not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
+            unknown.append(typed)
+    return tuple(unknown), tuple(dropped)
 
 
 def read(question: str) -> Reading:
@@ -374,31 +419,11 @@ def read(question: str) -> Reading:
     words, skipped = normalised(words_of(question))
     if not words:
         return Reading(words=words, tree=None, unknown=(), skipped=skipped)
-    if len(words) > MAX_WORDS:
-        raise JudgeError(f"question trop longue : {len(words)} mots (au plus {MAX_WORDS}) ; "
-                         "posez une question à la fois")
-    vocab = vocabulary()
-    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocab.out_of_scope))
-    texts = _marked(words)
-    names = sum(1 for t in texts if t.startswith(_NAME_MARK))
-    if names > MAX_NAMES:
-        raise JudgeError(f"trop de noms dans la question : {names} (au plus {MAX_NAMES})")
+    texts = _bounded(words)
+    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocabulary().out_of_scope))
     try:
         tree = _parse(" ".join(texts))
     except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
         return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope)
-    marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
-                     for token in node.children if isinstance(token, Token)})
-    grammar = _grammar_words() - _WordLexer.skipped
-    unknown: list[str] = []
-    dropped = list(skipped)
-    for position, index in enumerate(marked):
-        word = words[index]
-        if not vocab.carries_meaning(word.text, grammar):
-            if word.typed not in dropped:
-                dropped.append(word.typed)
-            continue
-        typed = word.typed
-        if not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
-            unknown.append(typed)
-    return Reading(words=words, tree=tree, unknown=tuple(unknown), skipped=tuple(dropped), out_of_scope=scope)
+    unknown, dropped = _sorted_out(words, tree, skipped)
+    return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped, out_of_scope=scope)

@@ -74,48 +74,59 @@ def _french_texts() -> list[str]:
     return texts
 
 
-@lru_cache(maxsize=1)
-def vocabulary() -> Vocabulary:
-    """Read once per process."""
+def _table(data: dict[str, object], name: str) -> dict[str, object]:
+    table = data.get(name, {})
+    return {k: v for k, v in table.items() if k != "source"} if isinstance(table, dict) else {}
+
+
+def _listed(data: dict[str, object], name: str) -> frozenset[str]:
+    words = _table(data, name).get("words", [])
+    return frozenset(fold(str(w)) for w in (words if isinstance(words, list) else []))
+
+
+def _text_words(data: dict[str, object]) -> frozenset[str]:
+    """The French rule texts' words and the glossary's French names, with the file's
+    `game_words`; stop words, single letters and numbers out."""
     from judge.corpus.lexicon import glossary
     from judge.search.analysis import STOP_WORDS
 
-    data = _load_file()
-    forms: dict[str, tuple[str, ...]] = {}
-    for table in _TABLES:
-        entries = data.get(table, {})
-        for key, value in (entries.items() if isinstance(entries, dict) else ()):
-            if key != "source":
-                forms[fold(key.replace("_", " "))] = _folded_value(value)
-    text_words: set[str] = set()
+    words: set[str] = set()
     for text in _french_texts():
-        text_words.update(_WORD.findall(fold(text)))
+        words.update(_WORD.findall(fold(text)))
     for term in glossary():
         for name in term.fr:
-            text_words.update(_WORD.findall(fold(name)))
-    game = data.get("game_words", {})
-    text_words.update(fold(w) for w in (game.get("words", []) if isinstance(game, dict) else []))
-    text_words -= STOP_WORDS
-    text_words = {w for w in text_words if len(w) > 1 and not w.isdigit()}
-    for term in glossary():  # English names typed in French: the first French name
+            words.update(_WORD.findall(fold(name)))
+    words |= _listed(data, "game_words")
+    return frozenset(w for w in words - STOP_WORDS if len(w) > 1 and not w.isdigit())
+
+
+def _forms(data: dict[str, object], text_words: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The file's forms, then the glossary's English names (read as the first French name; a
+    single English word only when it is no French word of the texts: « main » stays French)."""
+    from judge.corpus.lexicon import glossary
+
+    forms = {fold(key.replace("_", " ")): _folded_value(value)
+             for table in _TABLES for key, value in _table(data, table).items()}
+    for term in glossary():
         french = _folded_value(term.fr[0])
         for name in term.en:
             key = fold(name).replace("-", " ")
-            single = " " not in key
-            if key not in forms and len(key) > 3 and not (single and key in text_words):
+            if key not in forms and len(key) > 3 and not (" " not in key and key in text_words):
                 forms[key] = french
-    lands = data.get("land_nouns", {})
-    lower_only = frozenset(fold(k) for k in (lands if isinstance(lands, dict) else {}) if k != "source")
-    nouns = data.get("creature_nouns", {})
+    return forms
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> Vocabulary:
+    """Read once per process."""
     from judge.search.analysis import stem
 
-    scope = data.get("out_of_scope", {})
-    return Vocabulary(
-        forms=forms,
-        creature_nouns=frozenset(fold(w) for w in (nouns.get("words", []) if isinstance(nouns, dict) else [])),
-        lower_only=lower_only,
-        out_of_scope=frozenset(fold(w) for w in (scope.get("words", []) if isinstance(scope, dict) else [])),
-        text_words=frozenset(text_words), text_stems=frozenset(stem(w) for w in text_words))
+    data = _load_file()
+    text_words = _text_words(data)
+    return Vocabulary(forms=_forms(data, text_words), creature_nouns=_listed(data, "creature_nouns"),
+                      lower_only=frozenset(fold(k) for k in _table(data, "land_nouns")),
+                      out_of_scope=_listed(data, "out_of_scope"), text_words=text_words,
+                      text_stems=frozenset(stem(w) for w in text_words))
 
 
 @lru_cache(maxsize=1)
