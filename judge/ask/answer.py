@@ -1,16 +1,15 @@
-"""`judge ask`: a judge's question read, shown as understood, then answered by the checker.
+"""`judge ask`: a judge's question read, answered by the checker, and what was understood.
 
-Owns the whole round: reading (`judge.ask.reader`), the situation built
-(`judge.ask.build`), the edition (`--edition`, the question, else the newest), the answers
-from the same entry point as `judge check` (`judge.checks.report.check` on a situation read by
-`judge.game.situation.load_situation`, as a JSON file would be), and, for a question not fully
-understood, the words it did not understand and the search results for the question instead
-of an answer.
+Owns the whole round: reading (`judge.ask.reader`), the situation built (`judge.ask.build`),
+the edition (`--edition`, the question, else the newest), the answers from the same entry point
+as `judge check` (`judge.checks.report.check` on a situation validated by
+`judge.game.situation.situation_from_data`, as a file's data would be: no JSON text between),
+the answer in one sentence with its deciding rules' text; and, for a question not answered,
+why (out of scope, something missing, words not understood) with the search results instead.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -142,10 +141,12 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         catalogue.edition(edition)  # an unknown edition: French error listing the editions
 
     from judge.checks.report import check, report_json, report_text
-    from judge.game.situation import load_situation
+    from judge.game.situation import situation_from_data
 
     def checked(data: dict[str, Any]) -> Any:
-        return check(catalogue, load_situation(json.dumps(data, ensure_ascii=False), source="question", fmt="json"))
+        # The situation as built (a few dozen words' worth: bounded by the reader's caps), validated
+        # as a file's data would be, without a JSON text in between.
+        return check(catalogue, situation_from_data(data, source="question"))
 
     def run(data: dict[str, Any]) -> dict[str, Any]:
         try:
