@@ -76,9 +76,8 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
                   reason: str | None) -> str:
     """The French sentence shown before the answer (or instead of it)."""
     if plan is None:
-        said = [_part(p) for p in parts]
-        said = [s for s in said if s]
-        text = _sentence("J'ai compris : " + (" ; ".join(said) if said else "rien"))
+        said = _counted([s for s in (_part(p) for p in parts) if s])
+        text = _sentence("J'ai compris : " + (_listed(said) if said else "rien"))
         if unknown:
             text += " Je n'ai pas compris : " + ", ".join(f"« {w} »" for w in unknown) + "."
         if reason:
@@ -180,6 +179,28 @@ def _part(part: Part) -> str:
     if part.kind == "hand":
         return f"{values['count']} cartes en main"
     return ""
+
+
+_PLURALS = {"une créature": "créatures", "la pile": "la pile"}
+
+
+def _counted(pieces: list[str]) -> list[str]:
+    """Each thing said once, in order: « une créature » said three times is « 3 créatures »."""
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        counts[piece] = counts.get(piece, 0) + 1
+    out = []
+    for piece, count in counts.items():
+        if count > 1 and piece in _PLURALS and _PLURALS[piece] != piece:
+            out.append(f"{count} {_PLURALS[piece]}")
+        else:
+            out.append(piece)
+    return out
+
+
+def _listed(pieces: list[str]) -> str:
+    """« a, b et c »."""
+    return pieces[0] if len(pieces) == 1 else ", ".join(pieces[:-1]) + " et " + pieces[-1]
 
 
 def _sentence(text: str) -> str:
