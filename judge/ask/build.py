@@ -497,6 +497,9 @@ class Builder:
         if moment.get("turn_start") and question["ask"] not in ("untap", "happens"):
             # « au début de mon tour »: the untap step, then the upkeep; which one decides
             raise Gap("à quel moment du début du tour ? (dégagement, entretien, pioche)")
+        if moment.get("turn_end") and question["ask"] not in ("discard", "cleanup"):
+            # « à la fin de mon tour »: the end step, then the cleanup; which one decides
+            raise Gap("à quel moment de la fin du tour ? (étape de fin du tour, nettoyage)")
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
         plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)

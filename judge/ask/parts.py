@@ -192,6 +192,10 @@ class _Parts(Transformer[Token, Any]):
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "beginning", "step": "untap", "turn_start": True})
 
+    def at_turn_end(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "ending", "step": "cleanup", "turn_end": True})
+
     def at_blockers_step(self, children: list[Any]) -> Part:
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "combat", "step": "declare_blockers"})
