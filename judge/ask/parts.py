@@ -336,6 +336,10 @@ class _Parts(Transformer[Token, Any]):
     def st_new(self, children: list[Any]) -> Part:
         return self._state(since_turn_start=False)
 
+    def st_put_this_turn(self, children: list[Any]) -> Part:
+        """« j'ai posé mon gobelin (ce tour-ci) »: it arrived this turn."""
+        return self._state(since_turn_start=False, creature=_creatures(children)[0])
+
     def st_taken(self, children: list[Any]) -> Part:
         return self._state(since_turn_start=False, taken_by=_player(children) or ME)
 
