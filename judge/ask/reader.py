@@ -94,11 +94,12 @@ def _match(term: Any, token: Token) -> bool:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The grammar, loaded once per process."""
+    """The grammar, loaded once per process, with the reader's vocabulary."""
     grammar, skipped = prepare(GRAMMAR_PATH.read_text(encoding="utf-8"))
     lark = Lark(grammar, parser="earley", lexer=_WordLexer, ambiguity="resolve", propagate_positions=False)
     _earley_of(lark).term_matcher = _match
     _WordLexer.skipped = skipped
+    vocabulary()  # the words beyond the grammar: loaded with it (a server's workers load both at start)
     return lark
 
 
