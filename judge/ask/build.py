@@ -494,12 +494,7 @@ class Builder:
         if not moments:
             return
         moment = moments[0]
-        if moment.get("turn_start") and question["ask"] not in ("untap", "happens"):
-            # « au début de mon tour »: the untap step, then the upkeep; which one decides
-            raise Gap("à quel moment du début du tour ? (dégagement, entretien, pioche)")
-        if moment.get("turn_end") and question["ask"] not in ("discard", "cleanup"):
-            # « à la fin de mon tour »: the end step, then the cleanup; which one decides
-            raise Gap("à quel moment de la fin du tour ? (étape de fin du tour, nettoyage)")
+        _check_turn_edge(moment, question["ask"])
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
         plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)
@@ -1133,6 +1128,16 @@ class Builder:
 
 _ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
           "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
+
+
+def _check_turn_edge(moment: dict[str, Any], ask: str) -> None:
+    """« au début de mon tour » is the untap step for the untap question, « à la fin de mon
+    tour » the cleanup for discard and cleanup; for any other question which step it is decides
+    the answer: asked back."""
+    if moment.get("turn_start") and ask not in ("untap", "happens"):
+        raise Gap("à quel moment du début du tour ? (dégagement, entretien, pioche)")
+    if moment.get("turn_end") and ask not in ("discard", "cleanup"):
+        raise Gap("à quel moment de la fin du tour ? (étape de fin du tour, nettoyage)")
 
 
 def _past_of(step: str) -> Callable[[dict[str, Any]], bool]:
