@@ -1,12 +1,15 @@
-"""`judge ask` on questions nobody tuned the grammar to, by question kind.
+"""`judge ask` on questions nobody tuned the reader to, by writer and by question kind.
 
-The questions (`tests/ask/questions.toml`) were written by a helper who never read the grammar,
-from the rule texts only: each with the expected answer and the rules that may decide it, or
-`expect = "decline"` (out of scope, ambiguous). Run:
-`.venv/bin/python bench/eval_ask.py [--verbose] [--kind KIND]`. Prints, by kind: right (the
-expected answer, citing at least one of the expected rules), right without such a rule, not
-understood, wrong (an answer that is not the expected one, or an answer to a question that
-should have been declined). The test suite imports `load_questions` and `grade` from here.
+A set file (`tests/ask/questions.toml` by default; the development sets in `tests/ask/dev/`,
+any file in the writers' format) holds questions written from the rule texts only, by writers
+who never read the reader: each with the expected answer and the rules that may decide it, or
+`expect = "decline"` (`kind = "out_of_scope"`, or `"ambiguous"`: a fact the answer depends on is
+missing). Run: `.venv/bin/python bench/eval_ask.py [FILE ...] [--verbose] [--kind KIND]`.
+Prints, by writer (the file's name) and by kind: right (the expected answer, citing at least one
+of the expected rules), right without such a rule, declined as out of scope, declined as
+something missing, not understood, wrong (an answer that is not the expected one, or an answer
+to a question that should have been declined). A decline of an out-of-scope question counts as
+right only when declined as out of scope. The test suite imports `load_questions` and `grade`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 from judge.ask.answer import AskResult, ask
 
 QUESTIONS_FILE = Path(__file__).resolve().parent.parent / "tests" / "ask" / "questions.toml"
-OUTCOMES = ("right", "right_no_rule", "declined", "not_understood", "wrong")
+OUTCOMES = ("right", "right_no_rule", "declined_out_of_scope", "declined_missing", "not_understood", "wrong")
+DECLINES = ("declined_out_of_scope", "declined_missing", "not_understood")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +40,7 @@ class Question:
     answer: Any
     rules: tuple[str, ...]
     note: str
+    writer: str = ""
 
 
 def load_questions(path: Path = QUESTIONS_FILE) -> tuple[Question, ...]:
@@ -43,8 +48,18 @@ def load_questions(path: Path = QUESTIONS_FILE) -> tuple[Question, ...]:
         data = tomllib.load(handle)
     return tuple(Question(q=item["q"], edition=str(item.get("edition", "")), kind=item["kind"],
                           expect=item["expect"], answer=item.get("answer"), rules=tuple(item.get("rules", ())),
-                          note=item.get("note", ""))
+                          note=item.get("note", ""), writer=path.stem)
                  for item in data["question"])
+
+
+def good(question: Question, outcome: str) -> bool:
+    """Right with a deciding rule, or declined for the right reason (an out-of-scope question as
+    out of scope; an ambiguous one as something missing or not understood)."""
+    if question.expect == "answer":
+        return outcome == "right"
+    if question.kind == "out_of_scope":
+        return outcome == "declined_out_of_scope"
+    return outcome in DECLINES
 
 
 def _plain(value: Any) -> Any:
@@ -69,10 +84,11 @@ def _same(expected: Any, given: Any) -> bool:
 
 def grade(question: Question, result: AskResult) -> str:
     """One of OUTCOMES."""
-    if question.expect == "decline":
-        return "declined" if not result.understood else "wrong"
     if not result.understood:
-        return "not_understood"
+        declined = getattr(result, "declined", None) or ("not_understood" if result.not_understood else "missing")
+        return {"out_of_scope": "declined_out_of_scope", "missing": "declined_missing"}.get(declined, "not_understood")
+    if question.expect == "decline":
+        return "wrong"
     if result.situation is None or result.situation.get("edition") != question.edition:
         return "wrong"
     answers = [a for a in result.answers if a.get("ask") == question.kind] or list(result.answers)
@@ -94,38 +110,53 @@ def evaluate(questions: tuple[Question, ...]) -> list[tuple[Question, AskResult,
     return out
 
 
+def _table(title: str, groups: dict[str, list[tuple[Question, str]]]) -> list[str]:
+    lines = [f"{title:22} {'n':>4} " + " ".join(f"{o[:13]:>13}" for o in OUTCOMES) + f" {'good':>6}"]
+    for name in sorted(groups):
+        counts = Counter(outcome for _, outcome in groups[name])
+        ok = sum(good(q, o) for q, o in groups[name])
+        lines.append(f"{name:22} {len(groups[name]):>4} " + " ".join(f"{counts[o]:>13}" for o in OUTCOMES)
+                     + f" {ok:>6}")
+    return lines
+
+
 def figures(graded: list[tuple[Question, AskResult, str]]) -> str:
-    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    by_kind: dict[str, list[tuple[Question, str]]] = defaultdict(list)
+    by_writer: dict[str, list[tuple[Question, str]]] = defaultdict(list)
     for question, _, outcome in graded:
-        by_kind[question.kind][outcome] += 1
-    lines = [f"{'kind':20} {'n':>4} " + " ".join(f"{o:>14}" for o in OUTCOMES)]
-    total: Counter[str] = Counter()
-    for kind in sorted(by_kind):
-        counts = by_kind[kind]
-        total.update(counts)
-        lines.append(f"{kind:20} {sum(counts.values()):>4} " + " ".join(f"{counts[o]:>14}" for o in OUTCOMES))
-    n = sum(total.values())
-    lines.append(f"{'total':20} {n:>4} " + " ".join(f"{total[o]:>14}" for o in OUTCOMES))
-    good = total["right"] + total["declined"]
-    lines.append(f"right with a deciding rule, or rightly declined: {good}/{n} = {good / max(n, 1):.1%}; "
-                 f"wrong: {total['wrong']}")
-    answerable = sum(1 for q, _, _ in graded if q.expect == "answer")
-    lines.append(f"answerable questions right with a deciding rule: {total['right']}/{answerable} = "
-                 f"{total['right'] / max(answerable, 1):.1%}")
+        by_kind[question.kind].append((question, outcome))
+        by_writer[question.writer].append((question, outcome))
+        by_writer["total"].append((question, outcome))
+    lines = [*_table("kind", by_kind), "", *_table("writer", by_writer), ""]
+    for writer in sorted(by_writer):
+        rows = by_writer[writer]
+        answerable = [o for q, o in rows if q.expect == "answer"]
+        scope = [o for q, o in rows if q.kind == "out_of_scope"]
+        wrong = sum(o == "wrong" for _, o in rows)
+        lines.append(f"{writer}: answerable right with a deciding rule {answerable.count('right')}/{len(answerable)}"
+                     f" = {answerable.count('right') / max(len(answerable), 1):.1%}; out of scope declined as such "
+                     f"{scope.count('declined_out_of_scope')}/{len(scope)}; wrong {wrong}")
+    total = by_writer["total"]
+    right = sum(o == "right" for q, o in total if q.expect == "answer")
+    answerable_n = sum(q.expect == "answer" for q, _ in total)
+    lines.append(f"answerable questions right with a deciding rule: {right}/{answerable_n} = "
+                 f"{right / max(answerable_n, 1):.1%}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("files", nargs="*", type=Path, help="set files (default: tests/ask/questions.toml)")
     parser.add_argument("--verbose", action="store_true", help="every question not right, with what was understood")
     parser.add_argument("--kind", help="only this kind")
     args = parser.parse_args(argv)
-    questions = tuple(q for q in load_questions() if args.kind in (None, q.kind))
+    questions = tuple(q for path in (args.files or [QUESTIONS_FILE]) for q in load_questions(path)
+                      if args.kind in (None, q.kind))
     graded = evaluate(questions)
     if args.verbose:
         for question, result, outcome in graded:
-            if outcome not in ("right", "declined"):
-                print(f"[{outcome}] {question.kind}: {question.q}")
+            if not good(question, outcome):
+                print(f"[{outcome}] {question.writer} {question.kind}: {question.q}")
                 print(f"    {result.understood_as}")
                 if result.understood:
                     print(f"    attendu {question.answer!r} {list(question.rules)} ; "

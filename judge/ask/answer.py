@@ -1,22 +1,21 @@
-"""`judge ask`: a judge's question read, shown as understood, then answered by the checker.
+"""`judge ask`: a judge's question read, answered by the checker, and what was understood.
 
-Owns the whole round: reading (`judge.ask.reader`), the situation built
-(`judge.ask.build`), the edition (`--edition`, the question, else the newest), the answers
-from the same entry point as `judge check` (`judge.checks.report.check` on a situation read by
-`judge.game.situation.load_situation`, as a JSON file would be), and, for a question not fully
-understood, the words it did not understand and the search results for the question instead
-of an answer.
+Owns the whole round: reading (`judge.ask.reader`), the situation built (`judge.ask.build`),
+the edition (`--edition`, the question, else the newest), the answers from the same entry point
+as `judge check` (`judge.checks.report.check` on a situation validated by
+`judge.game.situation.situation_from_data`, as a file's data would be: no JSON text between),
+the answer in one sentence with its deciding rules' text; and, for a question not answered,
+why (out of scope, something missing, words not understood) with the search results instead.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from judge.ask.build import Builder, Gap, Run
-from judge.ask.explain import understood_as
+from judge.ask.explain import out_of_scope_said, understood_as
 from judge.ask.parts import Part, parts_of
 from judge.ask.reader import read
 from judge.ask.words import MAX_QUESTION
@@ -39,14 +38,43 @@ class AskResult:
     search: tuple[dict[str, Any], ...]
     reason: str | None = None
     report_text: str = ""
+    declined: str | None = None  # "out_of_scope", "missing", "not_understood"; None when answered
+    skipped: tuple[str, ...] = ()
+    rule_texts: tuple[dict[str, str], ...] = ()  # the deciding rules: edition, number, language, text
+
+    @property
+    def answer_sentence(self) -> str:
+        """The answer in one sentence per question asked (the checks' `why`), or why none."""
+        if not self.understood:
+            return ""
+        return " ".join(str(a.get("why") or "") for a in self.answers).strip()
+
+    @property
+    def skipped_said(self) -> str:
+        if not self.skipped:
+            return ""
+        return "Mots sans effet sur la réponse, ignorés : " + ", ".join(f"« {w} »" for w in self.skipped) + "."
 
     def text(self) -> str:
-        """The French text of `judge ask`: what was understood first, then the answers (or the
-        search results offered instead)."""
-        lines = [self.understood_as, ""]
+        """The French text of `judge ask`: the answer in one sentence first, then the deciding
+        rules with their text, then what was understood and the details of the check; or, for a
+        question not answered, why, and the search results offered instead."""
         if self.understood:
-            lines.append(self.report_text)
+            lines = [self.answer_sentence, ""]
+            if self.rule_texts:
+                lines.append("Règles décisives :")
+                for rule in self.rule_texts:
+                    marked = " (texte anglais)" if rule["language"] == "en" else ""
+                    lines.append(f"  {rule['number']}{marked} — {rule['text']}")
+                lines.append("")
+            lines.append(self.understood_as)
+            if self.skipped:
+                lines.append(self.skipped_said)
+            lines += ["", "Détail de la vérification :", self.report_text]
             return "\n".join(lines)
+        lines = [self.understood_as, ""]
+        if self.skipped and self.declined != "out_of_scope":
+            lines[1:1] = [self.skipped_said]
         if self.search:
             lines.append("Règles qui en parlent peut-être (recherche) :")
             for hit in self.search:
@@ -64,6 +92,10 @@ class AskResult:
             "situation": self.situation,
             "answers": list(self.answers),
             "search": list(self.search),
+            "answer": self.answer_sentence,
+            "rules": list(self.rule_texts),
+            "declined": self.declined,
+            "skipped": list(self.skipped),
         }
 
 
@@ -78,18 +110,25 @@ def check_question(question: str) -> str:
 
 
 Searcher = Callable[[str, str | None], tuple[dict[str, Any], ...]]
+# (edition, number) -> (language, text) of a rule, or None when the corpus does not have it.
+RuleText = Callable[[str, str], tuple[str, str] | None]
+MAX_RULE_TEXT = 400  # characters of a deciding rule's text shown with the answer
 
 
 def ask(question: str, *, edition: str | None = None, config: str | None = None, with_search: bool = True,
-        rules: Any = None, searcher: Searcher | None = None) -> AskResult:
+        rules: Any = None, searcher: Searcher | None = None, rule_text: RuleText | None = None) -> AskResult:
     """Read, build, answer: the result of `judge ask`. `rules` (the rule source the checks read,
-    by default the rule store of `config`) and `searcher` (by default `judge search`'s) let
-    the web server answer with what its workers hold."""
+    by default the rule store of `config`), `searcher` (by default `judge search`'s) and
+    `rule_text` (a deciding rule's text, by default from the rule store) let the web server
+    answer with what its workers hold."""
     text = check_question(question)
     if rules is None:
         from judge.checks.store import load_store
 
-        rules = load_store(config).catalogue
+        store = load_store(config)
+        rules = store.catalogue
+        if rule_text is None:
+            rule_text = _store_text(store)
     catalogue = rules
 
     def search_for(query: str) -> tuple[dict[str, Any], ...]:
@@ -102,10 +141,12 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         catalogue.edition(edition)  # an unknown edition: French error listing the editions
 
     from judge.checks.report import check, report_json, report_text
-    from judge.game.situation import load_situation
+    from judge.game.situation import situation_from_data
 
     def checked(data: dict[str, Any]) -> Any:
-        return check(catalogue, load_situation(json.dumps(data, ensure_ascii=False), source="question", fmt="json"))
+        # The situation as built (a few dozen words' worth: bounded by the reader's caps), validated
+        # as a file's data would be, without a JSON text in between.
+        return check(catalogue, situation_from_data(data, source="question"))
 
     def run(data: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -119,6 +160,11 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     unknown = reading.unknown
     reason: str | None = None
     plan = None
+    if reading.out_of_scope:
+        said = out_of_scope_said(reading.out_of_scope)
+        return AskResult(question=text, understood=False, not_understood=reading.out_of_scope,
+                         understood_as=said, situation=None, answers=(), report=None, search=search_for(text),
+                         reason=said, declined="out_of_scope", skipped=reading.skipped)
     try:
         chosen = _edition(parts, edition, catalogue.edition_ids, run)
         if not unknown:
@@ -130,7 +176,8 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)
         return AskResult(question=text, understood=False, not_understood=unknown, understood_as=said,
-                         situation=None, answers=(), report=None, search=hits, reason=reason)
+                         situation=None, answers=(), report=None, search=hits, reason=reason,
+                         declined="not_understood" if unknown else "missing", skipped=reading.skipped)
     situation = plan.situation()
     try:
         checked_report = checked(situation)
@@ -138,12 +185,49 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         said = understood_as(None, parts, (), f"la situation comprise est impossible ({error})")
         hits = search_for(text)
         return AskResult(question=text, understood=False, not_understood=(), understood_as=said,
-                         situation=situation, answers=(), report=None, search=hits, reason=str(error))
+                         situation=situation, answers=(), report=None, search=hits, reason=str(error),
+                         declined="missing", skipped=reading.skipped)
     report = report_json(checked_report)
-    return AskResult(question=text, understood=True, not_understood=(),
+    deciding = _rule_texts(report, rule_text)
+    return AskResult(question=text, understood=True, not_understood=(), rule_texts=deciding,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
                      answers=tuple(_answers(report)), report=report, search=(),
-                     report_text=report_text(checked_report))
+                     report_text=report_text(checked_report), skipped=reading.skipped)
+
+
+def _store_text(store: Any) -> RuleText:
+    def text(edition: str, number: str) -> tuple[str, str] | None:
+        key = store.catalogue.lookup(number, edition)
+        if key is None:
+            return None
+        data = store.json(key, with_translations=False)
+        return str(data.get("language") or ""), str(data.get("text") or "")
+    return text
+
+
+def _rule_texts(report: dict[str, Any], rule_text: RuleText | None) -> tuple[dict[str, str], ...]:
+    """The deciding rules of the answers, each once, with their text (shortened)."""
+    if rule_text is None:
+        return ()
+    edition = str(report.get("edition", ""))
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for answer in report.get("answers", ()):
+        for cited in answer.get("rules", ()):
+            number = str(cited)
+            used, _, bare = number.rpartition(":") if ":" in number else ("", "", number)
+            if number in seen:
+                continue
+            seen.add(number)
+            found = rule_text(used or edition, bare)
+            if found is None:
+                continue
+            language, body = found
+            body = " ".join(body.split())
+            if len(body) > MAX_RULE_TEXT:
+                body = body[:MAX_RULE_TEXT].rsplit(" ", 1)[0] + " …"
+            out.append({"edition": used or edition, "number": number, "language": language, "text": body})
+    return tuple(out)
 
 
 def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:

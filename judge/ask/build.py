@@ -216,6 +216,8 @@ class Builder:
         if len({p.values["ask"] for _, p in questions}) > 1 and strong:
             questions = strong  # « l'étape suivante, c'est quoi ? »: the question is `next`
         if not questions:
+            questions = self._implied_question()
+        if not questions:
             raise Gap("je n'ai pas reconnu de question (peut-il lancer, attaquer, bloquer, combien…)")
         asks = {p.values["ask"] for _, p in questions}
         if asks == {"where", "priority"}:  # « on est où et qui a la priorité » : `where` says both
@@ -245,6 +247,17 @@ class Builder:
         return plan
 
     # ---------------------------------------------------------------- players named
+    def _implied_question(self) -> list[tuple[int, Part]]:
+        """A question said by its facts alone: a damage assignment proposed (« je mets 1 sur
+        l'ours et 3 au joueur, c'est bon ? ») asks whether it is legal."""
+        proposed = [(i, p) for i, p in enumerate(self.parts) if p.kind == "assignment"]
+        if len(proposed) != 1:
+            return []
+        at, part = proposed[0]
+        question = Part(kind="question", values={"ask": "assign_damage", "shares": part.values["shares"]})
+        self.parts = (*self.parts[:at], question, *self.parts[at + 1:])
+        return [(at, question)]
+
     def _named_game(self, question: dict[str, Any]) -> bool:
         """« Partie à quatre, ordre du tour Alice, Bruno… ; c'est le tour de Chloé »: the players
         by their names, whose turn, the variant; and the extra turns said (« A se donne un tour
@@ -425,6 +438,12 @@ class Builder:
             if (entity.blocking or entity.words.role == "blocker") and entity.words.owner:
                 return OPPONENT if entity.words.owner == ME else ME
         ask = question["ask"]
+        said_player = question.get("player")
+        if said_player in (None, HE):
+            said_player = self._speaker_before(at)
+        if ask == "discard" and said_player == OPPONENT:
+            # only the active player discards at cleanup (514.1): whose turn decides the answer
+            raise Gap("c'est le tour de qui ? (seul le joueur actif défausse au nettoyage)")
         if ask in ("cast", "play_land", "discard", "mana_burn"):
             said = question.get("player")
             if said in (ME, OPPONENT):
@@ -475,6 +494,7 @@ class Builder:
         if not moments:
             return
         moment = moments[0]
+        _check_turn_edge(moment, question["ask"])
         plan.phase, plan.step = moment["phase"], moment["step"]
         plan.damage_step = moment.get("damage_step")
         plan.moment_end = bool(moment.get("end")) or any(p.kind == "phase_end" for p in self.parts)
@@ -713,6 +733,11 @@ class Builder:
             plan.notes.append("un attaquant quelconque (sans capacité) de A")
         if attacker is None or attacker is blocker:
             raise Gap("bloquer quelle créature attaquante ?")
+        said = attacker.words
+        if not (said.name or said.power is not None or said.abilities or said.without or said.role
+                or attacker.attacking or blocker.words.abilities):
+            # « peut-il bloquer sa créature ? »: whether it attacks and what it has decide
+            raise Gap("sa créature attaque-t-elle, et avec quelles capacités (vol, peur…) ?")
         attacker.attacking = True
         blocker.blocking = None
         if plan.phase is None:
@@ -1103,6 +1128,16 @@ class Builder:
 
 _ORDER = ("untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers",
           "declare_blockers", "combat_damage", "end_of_combat", "postcombat_main", "end_of_turn", "cleanup")
+
+
+def _check_turn_edge(moment: dict[str, Any], ask: str) -> None:
+    """« au début de mon tour » is the untap step for the untap question, « à la fin de mon
+    tour » the cleanup for discard and cleanup; for any other question which step it is decides
+    the answer: asked back."""
+    if moment.get("turn_start") and ask not in ("untap", "happens"):
+        raise Gap("à quel moment du début du tour ? (dégagement, entretien, pioche)")
+    if moment.get("turn_end") and ask not in ("discard", "cleanup"):
+        raise Gap("à quel moment de la fin du tour ? (étape de fin du tour, nettoyage)")
 
 
 def _past_of(step: str) -> Callable[[dict[str, Any]], bool]:

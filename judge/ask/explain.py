@@ -76,9 +76,8 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
                   reason: str | None) -> str:
     """The French sentence shown before the answer (or instead of it)."""
     if plan is None:
-        said = [_part(p) for p in parts]
-        said = [s for s in said if s]
-        text = _sentence("J'ai compris : " + (" ; ".join(said) if said else "rien"))
+        said = _counted([s for s in (_part(p) for p in parts) if s])
+        text = _sentence("J'ai compris : " + (_listed(said) if said else "rien"))
         if unknown:
             text += " Je n'ai pas compris : " + ", ".join(f"« {w} »" for w in unknown) + "."
         if reason:
@@ -91,7 +90,10 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             pieces.append("équipe de " + " et ".join(team))
         if plan.game.get("archenemy"):
             pieces.append(f"archennemi : {plan.game['archenemy']}")
-    pieces.append(f"c'est le tour de {who(plan.active, plan)}")
+    turn = f"c'est le tour de {who(plan.active, plan)}"
+    if not plan.turn_said and not plan.players and plan.events is None:
+        turn += " — je le suppose : la question ne le dit pas"
+    pieces.append(turn)
     if plan.extra_turns:
         pieces.append("tours supplémentaires créés ce tour-ci, dans l'ordre : " + ", ".join(plan.extra_turns))
     if plan.damage_step:
@@ -140,6 +142,15 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
     return _sentence("J'ai compris : " + " ; ".join(pieces))
 
 
+def out_of_scope_said(words: tuple[str, ...]) -> str:
+    """Why a question about a card's text, layers, tournaments, deck building or targets is
+    declined: the words that said it."""
+    return ("Hors de mon champ : la question parle de " + ", ".join(f"« {w} »" for w in words)
+            + " ; je vérifie la structure du tour et le combat (phases, étapes, priorité, attaques, "
+            "blocages, blessures), pas le texte d'une carte, les couches, les cibles, la construction "
+            "d'un deck ni les pénalités de tournoi. Voici les règles qui en parlent peut-être.")
+
+
 def _part(part: Part) -> str:
     values = part.values
     if part.kind == "edition":
@@ -168,6 +179,28 @@ def _part(part: Part) -> str:
     if part.kind == "hand":
         return f"{values['count']} cartes en main"
     return ""
+
+
+_PLURALS = {"une créature": "créatures", "la pile": "la pile"}
+
+
+def _counted(pieces: list[str]) -> list[str]:
+    """Each thing said once, in order: « une créature » said three times is « 3 créatures »."""
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        counts[piece] = counts.get(piece, 0) + 1
+    out = []
+    for piece, count in counts.items():
+        if count > 1 and piece in _PLURALS and _PLURALS[piece] != piece:
+            out.append(f"{count} {_PLURALS[piece]}")
+        else:
+            out.append(piece)
+    return out
+
+
+def _listed(pieces: list[str]) -> str:
+    """« a, b et c »."""
+    return pieces[0] if len(pieces) == 1 else ", ".join(pieces[:-1]) + " et " + pieces[-1]
 
 
 def _sentence(text: str) -> str:

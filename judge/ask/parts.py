@@ -188,6 +188,14 @@ class _Parts(Transformer[Token, Any]):
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "ending", "step": "end_of_turn"})
 
+    def at_turn_start(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "beginning", "step": "untap", "turn_start": True})
+
+    def at_turn_end(self, children: list[Any]) -> Part:
+        part = self._moment(children)
+        return Part(kind="moment", values={**part.values, "phase": "ending", "step": "cleanup", "turn_end": True})
+
     def at_blockers_step(self, children: list[Any]) -> Part:
         part = self._moment(children)
         return Part(kind="moment", values={**part.values, "phase": "combat", "step": "declare_blockers"})
@@ -327,6 +335,10 @@ class _Parts(Transformer[Token, Any]):
 
     def st_new(self, children: list[Any]) -> Part:
         return self._state(since_turn_start=False)
+
+    def st_put_this_turn(self, children: list[Any]) -> Part:
+        """« j'ai posé mon gobelin (ce tour-ci) »: it arrived this turn."""
+        return self._state(since_turn_start=False, creature=_creatures(children)[0])
 
     def st_taken(self, children: list[Any]) -> Part:
         return self._state(since_turn_start=False, taken_by=_player(children) or ME)
@@ -508,6 +520,9 @@ class _Parts(Transformer[Token, Any]):
 
     def extra_land(self, _: list[Any]) -> Part:
         return Part(kind="land_plays", values={"count": 2})
+
+    def land_plays_count(self, children: list[Any]) -> Part:
+        return Part(kind="land_plays", values={"count": _number(children)})
 
     def declared(self, _: list[Any]) -> Part:
         return Part(kind="declared")

@@ -23,7 +23,9 @@ from typing import Any, ClassVar
 from lark import Lark, Token, Tree, UnexpectedInput
 from lark.lexer import Lexer
 
+from judge.ask.vocabulary import corrected, vocabulary
 from judge.ask.words import Word, words_of
+from judge.errors import JudgeError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 _NAME_MARK = "\x01"  # a capitalised word the grammar does not know
@@ -36,7 +38,15 @@ _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}|\{[wubrgc0-9]\}")
 _PLAYER_STARTS = {"adversaire", "joueur"}
 _PLAYER_OWNERS = {"mon", "son", "ton", "votre"}
 _ARTICLES = {"le", "la", "l"}
+# Before a creature noun that is also a word of the grammar (« troll »), the words that make it
+# a creature: « son troll » (not « Troll à deux têtes »).
+_NOUN_OWNERS = {"mon", "ma", "son", "sa", "ton", "ta", "votre", "notre", "leur", "le", "la", "un", "une"}
 _ANY = "WORD"  # the terminal any word matches (`unknown`)
+# The reader's work is bounded by construction: Earley's work grows with the cube of the words
+# where names can be read in several ways (« B B B … »): at most these, after folding, or a
+# French refusal. The longest questions of the writers' sets have 54 words and 6 names.
+MAX_WORDS = 64
+MAX_NAMES = 12
 
 
 class _WordLexer(Lexer):
@@ -84,14 +94,30 @@ def _match(term: Any, token: Token) -> bool:
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The grammar, loaded once per process."""
+    """The grammar, loaded once per process, with the reader's vocabulary."""
     grammar, skipped = prepare(GRAMMAR_PATH.read_text(encoding="utf-8"))
     lark = Lark(grammar, parser="earley", lexer=_WordLexer, ambiguity="resolve", propagate_positions=False)
-    # Lark's Earley front end takes its terminal test at construction only (basic lexer:
-    # same type); ours lets any word be read as unknown.
-    lark.parser.parser.term_matcher = _match
+    _earley_of(lark).term_matcher = _match
     _WordLexer.skipped = skipped
+    vocabulary()  # the words beyond the grammar: loaded with it (a server's workers load both at start)
     return lark
+
+
+def _earley_of(lark: Lark) -> Any:
+    """Lark's Earley parser inside `lark`: the one place judge reaches past Lark's public API.
+
+    Lark has no public way to let any word be read as an unknown word at the lowest priority
+    (the terminal test, `term_matcher`, is fixed at construction for a basic lexer) nor to
+    offer Earley only the rules a question's words can complete (`predictions`). Without them
+    every reading takes about 50 times longer (measured: 256 questions in 263 s instead of
+    5 s), and a terminal `unknown` listing every word changes the readings. Checked by
+    tests/ask/test_ask_lark.py, which fails on the first Lark version where these are gone.
+    """
+    front = lark.parser  # ParsingFrontend
+    earley = front.parser
+    if not hasattr(earley, "term_matcher") or not hasattr(earley, "predictions"):
+        raise RuntimeError(f"lark {getattr(lark, '__version__', '?')} : parseur Earley sans term_matcher ni predictions")
+    return earley
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +150,7 @@ class _Needs:
 
 @lru_cache(maxsize=1)
 def _needs() -> _Needs:
-    rules = parser().parser.parser.parser_conf.rules
+    rules = _earley_of(parser()).parser_conf.rules
     return _Needs(tuple((rule, frozenset(s.name for s in rule.expansion if s.is_term),
                          frozenset(s for s in rule.expansion if not s.is_term)) for rule in rules))
 
@@ -154,7 +180,7 @@ def _parse(text: str) -> Tree[Token]:
     lark = parser()
     kinds = frozenset(token.type for token in _WordLexer.lex(_WordLexer, text))  # type: ignore[arg-type]
     front = copy.copy(lark.parser)
-    earley = copy.copy(front.parser)
+    earley = copy.copy(_earley_of(lark))
     earley.predictions = _Predictions(earley.predictions, _needs().readable(kinds))
     front.parser = earley
     tree: Tree[Token] = front.parse(text)
@@ -263,48 +289,142 @@ def _without_words(tokens: list[str], words: frozenset[str]) -> list[str]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reading:
-    """A question read: its parse tree (unknown words included) and the words not understood."""
+    """A question read: its parse tree, the words not understood that carry game meaning
+    (`unknown`: they stop the answer), the words skipped as carrying none (`skipped`), and the
+    words of an out-of-scope topic (`out_of_scope`)."""
 
     words: tuple[Word, ...]
     tree: Tree[Token] | None
     unknown: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+    out_of_scope: tuple[str, ...] = ()
+
+
+def _grammar_words() -> frozenset[str]:
+    parser()
+    return frozenset(_WordLexer.literals)
+
+
+def _known() -> frozenset[str]:
+    """Every word the reader reads as itself: the grammar's, its fillers, the creature nouns."""
+    vocab = vocabulary()
+    return _grammar_words() | _WordLexer.skipped | vocab.creature_nouns
+
+
+def normalised(words: tuple[Word, ...]) -> tuple[tuple[Word, ...], tuple[str, ...]]:
+    """The words as the grammar reads them: forms of `rules/ask-words.toml` and the glossary's
+    English names replaced (longest first, up to four words), one-edit typos corrected; the
+    forms that stand for nothing are dropped and returned as skipped."""
+    vocab = vocabulary()
+    known = _known()
+    out: list[Word] = []
+    skipped: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in (4, 3, 2, 1):
+            key = " ".join(w.text for w in words[i:i + size])
+            if key in vocab.lower_only and words[i].typed[:1].isupper():
+                continue  # « ma Forêt »: a name
+            if len(words[i:i + size]) == size and key in vocab.forms:
+                value = vocab.forms[key]
+                typed = " ".join(w.typed for w in words[i:i + size])
+                if not value:
+                    skipped.append(typed)
+                out.extend(Word(text=text, typed=typed) for text in value)
+                i += size
+                break
+        else:
+            word = words[i]
+            text = word.text
+            if text not in known and text not in vocab.text_words and not text.isdigit():
+                text = corrected(text, known) or text
+            out.append(Word(text=text, typed=word.typed))
+            i += 1
+    return tuple(out), tuple(skipped)
+
+
+def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozenset[str]) -> bool:
+    """A card's name: a capital letter alone (« le tour de A »), a lower-case creature noun
+    (« mon ours »; one that is also a grammar word after an owner or article: « son troll »),
+    or a capitalised word the grammar does not know."""
+    word = words[index]
+    text = word.text
+    if index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z":
+        return True
+    before = words[index - 1].text if index else ""
+    if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
+        return True
+    return word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)
+
+
+def _of_player(words: tuple[Word, ...], index: int) -> bool:
+    """« de » / « du » before a player: « le tour de mon adversaire », « du joueur actif »."""
+    following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
+    if following and (following[0] in _PLAYER_STARTS
+                      or (following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"])):
+        return True
+    return index + 1 < len(words) and words[index + 1].typed[:1].isupper() and words[index + 1].text in ("a", "b")
 
 
 def _marked(words: tuple[Word, ...]) -> list[str]:
     """The words as the lexer reads them: card names and « de » before a player marked."""
-    lark = parser()
+    parser()
     known = set(_WordLexer.literals) | _WordLexer.skipped
-    del lark
+    nouns = vocabulary().creature_nouns
     texts = []
     for index, word in enumerate(words):
         text = word.text
-        letter = index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z"  # « le tour de A »
-        if letter or (word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)):
+        if _is_name(words, index, known, nouns):
             text = _NAME_MARK + word.typed.rstrip("'’")
-        elif text in ("de", "du"):
-            following = [w.text for w in words[index + 1:index + 4] if w.text not in _ARTICLES]
-            if (following and (following[0] in _PLAYER_STARTS or (
-                    following[0] in _PLAYER_OWNERS and following[1:2] == ["adversaire"]))) or (index + 1 < len(words) and words[index + 1].typed[:1].isupper() \
-                    and words[index + 1].text in ("a", "b")):
-                text = _DE_MARK + text
+        elif text in ("de", "du") and _of_player(words, index):
+            text = _DE_MARK + text
         texts.append(text)
     return texts
 
 
-def read(question: str) -> Reading:
-    """Parse the question; a word read as unknown is reported (as typed)."""
-    words = words_of(question)
-    if not words:
-        return Reading(words=words, tree=None, unknown=())
-    try:
-        tree = _parse(" ".join(_marked(words)))
-    except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
-        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words))
+def _bounded(words: tuple[Word, ...]) -> list[str]:
+    """The words as the lexer reads them, or a French refusal past the caps."""
+    if len(words) > MAX_WORDS:
+        raise JudgeError(f"question trop longue : {len(words)} mots (au plus {MAX_WORDS}) ; "
+                         "posez une question à la fois")
+    texts = _marked(words)
+    names = sum(1 for t in texts if t.startswith(_NAME_MARK))
+    if names > MAX_NAMES:
+        raise JudgeError(f"trop de noms dans la question : {names} (au plus {MAX_NAMES})")
+    return texts
+
+
+def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
+                skipped: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words read as unknown: those that carry game meaning (`unknown`, as typed, a word
+    split by folding said once), and the others added to the skipped ones."""
     marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
                      for token in node.children if isinstance(token, Token)})
+    vocab = vocabulary()
+    grammar = _grammar_words() - _WordLexer.skipped
     unknown: list[str] = []
+    dropped = list(skipped)
     for position, index in enumerate(marked):
         typed = words[index].typed
-        if not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
+        if not vocab.carries_meaning(words[index].text, grammar):
+            dropped.extend([typed] if typed not in dropped else [])
+        elif not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
             unknown.append(typed)
-    return Reading(words=words, tree=tree, unknown=tuple(unknown))
+    return tuple(unknown), tuple(dropped)
+
+
+def read(question: str) -> Reading:
+    """Parse the question; a word read as unknown is reported (as typed) when it carries game
+    meaning, skipped otherwise. Bounded: at most `MAX_WORDS` words and `MAX_NAMES` names after
+    folding, else a French refusal (`JudgeError`)."""
+    words, skipped = normalised(words_of(question))
+    if not words:
+        return Reading(words=words, tree=None, unknown=(), skipped=skipped)
+    texts = _bounded(words)
+    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocabulary().out_of_scope))
+    try:
+        tree = _parse(" ".join(texts))
+    except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
+        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope)
+    unknown, dropped = _sorted_out(words, tree, skipped)
+    return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped, out_of_scope=scope)

@@ -1,8 +1,9 @@
 """« Posez votre question »: `judge ask` in the app (`/question?q=`).
 
-Owns the question page: what was understood, the answers with links to their rules,
-« Modifier » opening the situation form pre-filled, or the words not understood and the search
-results (`judge ask --json` is the machine interface). The work runs in the worker
+Owns the question page: the answer in one sentence and its deciding rules with their text
+first (on a phone's first screen), then what was understood, « Modifier » opening the situation
+form pre-filled, the details of each answer and the question box; or why the question is not
+answered (out of scope, something missing, words not understood) and the search results (`judge ask --json` is the machine interface). The work runs in the worker
 processes of `judge.web.pool`, as the situation checker's does; routing is `judge.web.app`'s.
 """
 
@@ -34,7 +35,11 @@ def _asked(state: WorkerContext, question: str, edition: str | None) -> AskResul
         found = result_json(search_with(state.search_index, query, edition=in_edition, limit=MAX_HITS))
         return tuple(found["hits"])
 
-    return ask(question, edition=edition or None, rules=state.graph, searcher=searcher)
+    def rule_text(in_edition: str, number: str) -> tuple[str, str] | None:
+        found = state.graph.lookup(number, in_edition)
+        return (found[0].language, found[0].text) if found else None
+
+    return ask(question, edition=edition or None, rules=state.graph, searcher=searcher, rule_text=rule_text)
 
 
 def question_task(question: str, edition: str | None) -> Answer:
@@ -70,11 +75,15 @@ def question_answer(state: WorkerContext, question: str, edition: str | None) ->
             "links": [{"number": n, "url": rule_link(state, used, n) or rule_link(state, used, n, "en")}
                       for n in item.get("rules", ())],
         })
+    deciding = [{"number": r["number"], "text": r["text"], "english": r["language"] == "en",
+                 "url": rule_link(state, r["edition"], r["number"].rpartition(":")[2])
+                 or rule_link(state, r["edition"], r["number"].rpartition(":")[2], "en")}
+                for r in result.rule_texts]
     hits = [{"label": f"{h['edition']} {h['number']}" + (f" — {h['title']}" if h.get("title") else ""),
              "url": rule_link(state, h["edition"], h["number"], h.get("language"))} for h in result.search]
     damage = damage_views(state, used, result.situation, list(result.answers)) if result.understood and used else []
     return render(state, "question.html", ask_question=result.question, damage_options=damage,
-                  result=result, answers=answers, hits=hits, editions=state.graph.editions,
+                  result=result, answers=answers, hits=hits, editions=state.graph.editions, deciding=deciding,
                   modify=_modify_link(result.situation) if result.situation and result.understood else None)
 
 

@@ -73,4 +73,4 @@ def test_installed_command_says_the_same(index: int) -> None:
     data = json.loads(done.stdout)
     assert data["understood"] == library.understood
     assert data["answers"] == list(library.answers)
-    assert grade(question, library) in ("right", "right_no_rule", "declined", "not_understood")
+    assert grade(question, library) != "wrong"

@@ -33,6 +33,9 @@ def test_understood_question_shows_what_then_answers_with_rule_links(client: Tes
                                  "+mon+%C3%A9tape+d%27entretien+%3F")
     assert status == 200
     understood = text.index("J&#39;ai compris : règles de 2010")
+    # issue 40: the answer in one sentence and its rules with their text first, then what was understood
+    answer = text.index('id="ask-answer"')
+    assert answer < text.index('id="ask-rules"') < understood < text.index('id="ask-q"')
     assert understood < text.index("Réponse : <span class=\"answer-value\">oui</span>")
     assert 'href="/2010/' in text  # the deciding rules are links to the served rulebook
     modify = text.split('id="ask-modify" href="')[1].split('"')[0]
