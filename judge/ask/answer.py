@@ -17,7 +17,7 @@ from typing import Any
 from judge.ask.build import Builder, Gap, Run
 from judge.ask.explain import out_of_scope_said, understood_as
 from judge.ask.parts import Part, parts_of
-from judge.ask.reader import read
+from judge.ask.reader import Reading, read
 from judge.ask.words import MAX_QUESTION
 from judge.errors import JudgeError
 
@@ -109,7 +109,8 @@ def check_question(question: str) -> str:
     return text
 
 
-Searcher = Callable[[str, str | None], tuple[dict[str, Any], ...]]
+# (question, edition, notions understood) -> search hits, ranked from the notions (`judge.search`).
+Searcher = Callable[[str, str | None, tuple[str, ...]], tuple[dict[str, Any], ...]]
 # (edition, number) -> (language, text) of a rule, or None when the corpus does not have it.
 RuleText = Callable[[str, str], tuple[str, str] | None]
 MAX_RULE_TEXT = 400  # characters of a deciding rule's text shown with the answer
@@ -134,9 +135,10 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     def search_for(query: str) -> tuple[dict[str, Any], ...]:
         if not with_search:
             return ()
+        notions = _notions(reading)
         if searcher is not None:
-            return searcher(query, edition)
-        return _search(query, edition, config)
+            return searcher(query, edition, notions)
+        return _search(query, edition, config, notions)
     if edition is not None:
         catalogue.edition(edition)  # an unknown edition: French error listing the editions
 
@@ -293,12 +295,20 @@ def _has_mana_burn(edition: str, run: Run) -> bool:
     return bool(report["answers"][0]["answer"])
 
 
-def _search(text: str, edition: str | None, config: str | None) -> tuple[dict[str, Any], ...]:
-    from judge.search.engine import search
+def _notions(reading: Reading) -> tuple[str, ...]:
+    """What the reader understood, for the search it offers: the question's words as read
+    (forms and typos mended), without those skipped or not understood."""
+    left = set(reading.skipped) | set(reading.unknown)
+    return tuple(dict.fromkeys(w.text for w in reading.words if w.text not in left and w.typed not in left))
+
+
+def _search(text: str, edition: str | None, config: str | None, notions: tuple[str, ...]
+            ) -> tuple[dict[str, Any], ...]:
+    from judge.search.engine import search_understood
     from judge.search.output import result_json
 
     try:
-        result = search(text, edition=edition, limit=MAX_SEARCH_HITS, config=config)
+        result = search_understood(notions, text, edition=edition, limit=MAX_SEARCH_HITS, config=config)
     except JudgeError:
         return ()
     return tuple(result_json(result)["hits"])

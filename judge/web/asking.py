@@ -21,7 +21,7 @@ from judge.checks.report import value_text
 from judge.errors import JudgeError, NotFound
 from judge.game.share import encode_permalink
 from judge.search.output import result_json
-from judge.search.query import search_with
+from judge.search.query import search_understood_with
 from judge.web.pool import WorkerContext, context
 from judge.web.refusals import query_param
 from judge.web.situations import Answer, damage_views, rule_link
@@ -31,8 +31,9 @@ MAX_HITS = 5
 
 
 def _asked(state: WorkerContext, question: str, edition: str | None) -> AskResult:
-    def searcher(query: str, in_edition: str | None) -> tuple[dict[str, Any], ...]:
-        found = result_json(search_with(state.search_index, query, edition=in_edition, limit=MAX_HITS))
+    def searcher(query: str, in_edition: str | None, notions: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+        found = result_json(search_understood_with(state.search_index, notions, query, edition=in_edition,
+                                                   limit=MAX_HITS))
         return tuple(found["hits"])
 
     def rule_text(in_edition: str, number: str) -> tuple[str, str] | None:
