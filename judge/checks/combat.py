@@ -22,7 +22,8 @@ from judge.legality.words import label, listing, plural
                         "attack.legal", "attack.only_creatures", "attack.untapped",
                         "attack.defender", "attack.since_turn_start", "attack.haste",
                         "fact.walls_cannot_attack", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed", "phasing.absent",
-                        "control.changed", "sba.legend_rule", "sba.world_rule"))
+                        "control.changed", "sba.legend_rule", "sba.world_rule", "variant.teams",
+                        "fact.phased_in_haste"))
 def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
@@ -41,11 +42,19 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
         why = f"Non : {name} ne peut pas attaquer : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, tuple(concepts), why, topic)
     concepts = ["attack.legal"]
-    why = f"Oui : {name} est une créature dégagée que {ctx.active} contrôle depuis le début du tour"
+    who = ctx.active
+    if creature.controller != ctx.active:  # a teammate of the active team (810.7a)
+        who = f"{creature.controller}, joueur attaquant de l'équipe active,"
+        concepts.append("variant.teams")
+    why = f"Oui : {name} est une créature dégagée que {who} contrôle depuis le début du tour"
     if creature.has("haste") and not creature.since_turn_start:
-        why = (f"Oui : {name} est une créature dégagée ; {ctx.active} ne la contrôle pas depuis "
+        why = (f"Oui : {name} est une créature dégagée ; {who} ne la contrôle pas depuis "
                "le début du tour, mais elle a la célérité")
         concepts.append("attack.haste")
+    elif creature.phased_in and not creature.since_turn_start and ctx.fact("phased_in_haste"):
+        why = (f"Oui : {name} est une créature dégagée qui s'est rephasée ce tour-ci : elle peut "
+               "attaquer comme si elle avait la célérité")
+        concepts.append("fact.phased_in_haste")
     why += "."
     if ctx.moment.step != "declare_attackers":
         why += " Elle pourra être déclarée au début de l'étape de déclaration des attaquants."

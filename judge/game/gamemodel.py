@@ -30,6 +30,7 @@ FACT_TYPES: dict[str, type] = {
     "mana_empties": str,  # "phase" or "step"
     "combat_damage_on_stack": bool,
     "walls_cannot_attack": bool,
+    "phased_in_haste": bool,  # a permanent that phased in this turn attacks as though it had haste
     "spell_kinds": list,
     "first_turn_draw": bool,
     "cast_verb": str,  # the French verb for casting a spell in this release's text

@@ -575,7 +575,7 @@ _MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", 
 # out keeps the `Creature` default.
 _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                     "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
+                     "dealt_first_strike_damage", "phasing", "phased_out", "phased_in", "doesnt_untap",
                      "cant_attack_alone", "must_attack", "cant_block_alone", "must_block"),
                     read_bool),
     **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp"), read_int),

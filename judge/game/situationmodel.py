@@ -101,6 +101,7 @@ class Creature:
     damage_order: tuple[str, ...] = ()
     phasing: bool = False
     phased_out: bool = False
+    phased_in: bool = False  # it phased in this turn (2004 502.15m)
     doesnt_untap: bool = False
     # Restrictions and requirements on attacking and blocking.
     cant_attack_alone: bool = False
@@ -257,7 +258,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
-    "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
+    "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "phased_in", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
     "min_blockers", "supertypes", "card_name", "timestamp",
 )
@@ -272,3 +273,9 @@ def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature |
         if creature.name == name:
             return creature
     return None
+
+
+def attacking_players(s: Situation) -> tuple[str, ...]:
+    """The attacking players: the active player, and with shared team turns each player of the
+    active team (2010 805.4a, 810.7a: « each player on the active team is an attacking player »)."""
+    return next((team for team in s.teams if s.active in team), (s.active,))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
-from judge.game.situationmodel import Creature, Situation
+from judge.game.situationmodel import Creature, Situation, attacking_players
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
@@ -64,9 +64,9 @@ def check_state(model: GameModel, situation: Situation) -> None:
             raise SituationError(f"{path}.attacking", "une créature ne peut être attaquante "
                                  "qu'entre la déclaration des attaquants et la fin du combat"
                                  + _cited(model, "attack.declare", "combat.end"))
-        if creature.attacking and creature.controller != s.active:
+        if creature.attacking and creature.controller not in attacking_players(s):
             raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
-                                 f"({s.active}) attaquent"
+                                 f"({s.active}){' ou de son équipe' if s.teams else ''} attaquent"
                                  + _cited(model, "combat.players", "attack.legal"))
         # An attacker that a creature blocks is blocked by that fact: its blocker's field is the
         # one to name when the step is wrong.
@@ -83,7 +83,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
                                  + _cited(model, "block.declare", "combat.end"))
         names = names or {c.name: c for c in s.creatures}
         for attacker in (names[a] for a in creature.blocking):
-            _check_block(s.active, path, creature, attacker,
+            _check_block(attacking_players(s), path, creature, attacker,
                          _cited(model, "block.legal", "combat.players"))
 
 
@@ -95,12 +95,13 @@ def _cited(model: GameModel, *concepts: str) -> str:
     return f" ({'règles' if len(numbers) > 1 else 'règle'} {', '.join(numbers)})"
 
 
-def _check_block(active: str, path: str, creature: Creature, attacker: Creature,
+def _check_block(attacking: tuple[str, ...], path: str, creature: Creature, attacker: Creature,
                  cited: str) -> None:
     if attacker.controller == creature.controller:
         raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
                              f"même contrôleur ({creature.controller}) : on ne bloque pas "
                              "ses propres créatures" + cited)
-    if creature.controller == active:
-        raise SituationError(f"{path}.blocking", f"le joueur actif ({active}) attaque : "
-                             "ses créatures ne bloquent pas" + cited)
+    if creature.controller in attacking:
+        who = (f"le joueur actif ({attacking[0]}) attaque" if len(attacking) == 1
+               else f"{creature.controller} est de l'équipe active, qui attaque")
+        raise SituationError(f"{path}.blocking", f"{who} : ses créatures ne bloquent pas" + cited)

@@ -12,6 +12,7 @@ from collections import Counter
 from itertools import product
 from typing import TYPE_CHECKING
 
+from judge.game.situationmodel import attacking_players
 from judge.legality.defenders import attacked_player, defenders
 from judge.legality.words import label, listing, plural
 
@@ -52,10 +53,12 @@ def attack_reasons(board: Board, creature: Creature) -> tuple[list[str], list[st
         return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
-    if creature.controller != board.active:
-        reasons.append(f"elle est contrôlée par {creature.controller}, or seul le joueur actif "
-                       f"({board.active}) attaque")
-        concepts += ["combat.players", "attack.legal"]
+    attacking = attacking_players(board.seating)
+    if creature.controller not in attacking:
+        who = (f"seul le joueur actif ({board.active}) attaque" if len(attacking) == 1 else
+               f"seuls les joueurs de l'équipe active ({', '.join(attacking)}) attaquent")
+        reasons.append(f"elle est contrôlée par {creature.controller}, or {who}")
+        concepts += ["combat.players", "attack.legal"] + (["variant.teams"] if len(attacking) > 1 else [])
     if not creature.is_creature:
         reasons.append("ce n'est plus une créature ; seules les créatures peuvent attaquer")
         concepts.append("attack.only_creatures")
@@ -72,7 +75,8 @@ def attack_reasons(board: Board, creature: Creature) -> tuple[list[str], list[st
     if creature.has("defender"):
         reasons.append("elle a le défenseur, qui l'empêche d'attaquer")
         concepts.append("attack.defender")
-    if not creature.since_turn_start and not creature.has("haste"):
+    if not creature.since_turn_start and not creature.has("haste") and not (
+            creature.phased_in and board.fact("phased_in_haste")):
         how = ""
         if creature.changed_control:
             how = " (il en a pris le contrôle ce tour-ci)"
@@ -129,6 +133,10 @@ def block_reasons(board: Board, blocker: Creature, attacker: Creature
     if blocker.controller == board.active:
         reasons.append(f"{blocker.name} est contrôlée par le joueur actif ({board.active}), qui "
                        "attaque ; seul le défenseur bloque")
+        concepts += ["combat.players"]
+    elif blocker.controller in attacking_players(board.seating):
+        reasons.append(f"{blocker.name} est contrôlée par {blocker.controller}, de l'équipe "
+                       "active, qui attaque ; seule l'équipe défenseuse bloque")
         concepts += ["combat.players"]
     elif blocker.controller == attacker.controller:
         reasons.append(f"{blocker.name} et {attacker.name} ont le même contrôleur")
@@ -234,7 +242,7 @@ def attack_rules(board: Board, names: tuple[str, ...]) -> tuple[list[str], list[
         problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
                         f"({len(names)} déclarées)")
         concepts.append("attack.restrictions")
-    mine = [c for c in board.creatures if c.controller == board.active]
+    mine = [c for c in board.creatures if c.controller in attacking_players(board.seating)]
     found: list[str] = []
     if any(c.must_attack for c in mine):  # else no requirement to count
         free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(board, c)[0]]
@@ -270,7 +278,7 @@ def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list
             problems.append(f"{attacker.name} ne peut être bloquée que par "
                             f"{plural(attacker.min_blockers, 'créature')} ou plus")
             concepts.append("block.restrictions")
-    theirs = [c for c in board.creatures if c.controller != board.active]
+    theirs = [c for c in board.creatures if c.controller not in attacking_players(board.seating)]
     found: list[str] = []
     if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
         free = [c for c in theirs if c.block_cost == 0

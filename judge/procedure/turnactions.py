@@ -31,10 +31,12 @@ def phase(active: str, creatures: dict[str, Creature], permanents: dict[str, Per
             if thing.controller != active:
                 continue
             if thing.phased_out:
-                table[name] = replace(thing, phased_out=False)
+                table[name] = (replace(thing, phased_out=False, phased_in=True)
+                               if isinstance(thing, Creature) else replace(thing, phased_out=False))
                 back.append(name)
             elif thing.phasing:
-                table[name] = replace(thing, phased_out=True)
+                table[name] = (replace(thing, phased_out=True, phased_in=False)
+                               if isinstance(thing, Creature) else replace(thing, phased_out=True))
                 out.append(name)
     said = ([f"{', '.join(out)} se déphase{'nt' if len(out) > 1 else ''}"] if out else []) + (
         [f"{', '.join(back)} se rephase{'nt' if len(back) > 1 else ''}"] if back else [])
