@@ -87,8 +87,44 @@ ABILITY_NAMES: dict[str, tuple[str, ...]] = {  # the keyword abilities the engin
     "reach": ("portée",),
     "fear": ("peur",),
     "banding": ("regroupement",),
+    # issue 33: evasion, damage, state-based and triggered keywords (names as in the
+    # terminology, `rules/glossary-fr-en.toml`, which is also read for any other name)
+    "deathtouch": ("contact mortel", "toucher mortel"),
+    "lifelink": ("lien de vie",),
+    "wither": ("flétrissement",),
+    "intimidate": ("intimidation",),
+    "shadow": ("ombre",),
+    "horsemanship": ("équitation",),
+    "landwalk": ("traversée de terrain", "traversée des terrains"),
+    "protection": (),
+    "flanking": ("débordement",),
+    "rampage": ("déchaînement",),
+    "bushido": (),
+    "exalted": ("exalté",),
+    "poisonous": ("venimeux",),
 }
 ABILITY_ALIASES = _aliases(ABILITY_NAMES)
+# Abilities that take a parameter (`{ability = "protection", from = [...]}`), and its key.
+ABILITY_PARAMS: dict[str, str] = {"protection": "from", "landwalk": "land", "bushido": "n",
+                                  "rampage": "n", "poisonous": "n"}
+# The basic land types (landwalk's `land`), English and French.
+LAND_TYPE_ALIASES = _aliases({
+    "island": ("île", "iles", "îles"),
+    "swamp": ("marais",),
+    "forest": ("forêt", "forêts"),
+    "mountain": ("montagne", "montagnes"),
+    "plains": ("plaine",),
+})
+# « islandwalk », « traversée des îles »: landwalk of a basic land type, as one name.
+LANDWALK_ALIASES = _aliases({
+    "island": ("islandwalk", "traversée des îles"),
+    "swamp": ("swampwalk", "traversée des marais"),
+    "forest": ("forestwalk", "traversée des forêts"),
+    "mountain": ("mountainwalk", "traversée des montagnes"),
+    "plains": ("plainswalk", "traversée des plaines"),
+})
+# What protection may be from besides a colour or a card type (702.14i).
+PROTECTION_ALIASES = _aliases({"everything": ("tout", "tout le reste")})
 COLOR_ALIASES = _aliases({
     "white": ("blanc", "blanche"),
     "blue": ("bleu", "bleue"),
@@ -172,6 +208,9 @@ KEY_ALIASES = _aliases({
     "defending": ("joueur défenseur", "défenseur choisi"),
     "archenemy": ("archennemi",),
     "band": ("groupe", "bande"),
+    "ability": ("capacité",),
+    "from": ("contre", "de"),
+    "land": ("terrain", "type de terrain"),
 })
 VARIANT_ALIASES = _aliases({
     "free_for_all": ("chacun pour soi", "multijoueur"),

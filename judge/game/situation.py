@@ -18,6 +18,11 @@ from judge.game import readers
 from judge.game.aliases import (
     ABILITY_ALIASES,
     ABILITY_NAMES,
+    ABILITY_PARAMS,
+    CARD_TYPE_ALIASES,
+    LAND_TYPE_ALIASES,
+    LANDWALK_ALIASES,
+    PROTECTION_ALIASES,
     ASK_ALIASES,
     ATTACK_OPTION_ALIASES,
     COLOR_ALIASES,
@@ -541,15 +546,106 @@ def _blocking(value: object, path: str) -> tuple[str, ...]:
     return (read_string(value, path),)
 
 
+_ABILITY_KEYS = ("ability", "from", "land", "n")
+
+
+def _abilities(value: object, path: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A creature's keyword abilities: names (English or French), or tables for those with a
+    parameter (`{ability = "protection", from = ["black"]}`, `{ability = "bushido", n = 2}`,
+    `{ability = "landwalk", land = "Island"}`; « islandwalk » as one name). Returns the slugs
+    and the (ability, parameter) pairs."""
+    slugs: list[str] = []
+    params: list[tuple[str, str]] = []
+    for j, item in enumerate(read_list(value, path)):
+        at = f"{path}[{j}]"
+        if isinstance(item, dict):
+            table = english_keys(item, at, KEY_ALIASES)
+            check_keys(table, at, _ABILITY_KEYS)
+            if "ability" not in table:
+                raise SituationError(join_path(at, "ability"), "clé obligatoire manquante")
+            slug = _ability(table["ability"], join_path(at, "ability"))
+            key = ABILITY_PARAMS.get(slug)
+            for other in table:
+                if other != "ability" and other != key:
+                    raise SituationError(join_path(at, other), f"la capacité {slug} ne prend pas "
+                                         f"ce paramètre" + (f" (paramètre : {key})" if key else ""))
+            slugs.append(slug)
+            params += _ability_params(slug, key, table, at)
+            continue
+        text = read_string(item, at) if isinstance(item, str) else _ability(item, at)
+        land = LANDWALK_ALIASES.get(fold_name(text))
+        if land is not None:
+            slugs.append("landwalk")
+            params.append(("landwalk", land))
+            continue
+        slug = _ability(text, at)
+        if slug == "landwalk" or slug == "protection":
+            raise SituationError(at, f"la capacité {slug} s'écrit comme une table avec son "
+                                 f"paramètre ({{ability = \"{slug}\", {ABILITY_PARAMS[slug]} = …}})")
+        slugs.append(slug)
+        if slug in ABILITY_PARAMS:
+            params.append((slug, "1"))
+    return tuple(dict.fromkeys(slugs)), tuple(params)
+
+
+def _ability_params(slug: str, key: str | None, table: Mapping[str, object], at: str
+                    ) -> list[tuple[str, str]]:
+    if key is None:
+        return []
+    if key not in table:
+        if key == "n":
+            return [(slug, "1")]
+        raise SituationError(join_path(at, key), "clé obligatoire manquante")
+    where = join_path(at, key)
+    if key == "n":
+        return [(slug, str(read_int(table[key], where, minimum=1)))]
+    if key == "land":
+        text = read_string(table[key], where)
+        return [(slug, LAND_TYPE_ALIASES.get(fold_name(text), fold_name(text)))]
+    raw = table[key]
+    items = read_list(raw, where) if isinstance(raw, list) else [raw]
+    out = []
+    for k, item in enumerate(items):
+        text = read_string(item, f"{where}[{k}]" if isinstance(raw, list) else where)
+        folded = fold_name(text)
+        quality = (COLOR_ALIASES.get(folded) or CARD_TYPE_ALIASES.get(folded)
+                   or PROTECTION_ALIASES.get(folded)
+                   or COLOR_ALIASES.get(folded.removeprefix("le ").removeprefix("la "))
+                   or CARD_TYPE_ALIASES.get(folded.removeprefix("les ").rstrip("s")))
+        if quality is None:
+            raise SituationError(f"{where}[{k}]" if isinstance(raw, list) else where,
+                                 f"qualité inconnue « {text} » (une couleur, un type de carte "
+                                 "ou everything)")
+        out.append((slug, quality))
+    return out
+
+
 def _ability(value: object, path: str) -> str:
     text = read_string(value, path)
     slug = ABILITY_ALIASES.get(fold_name(text))
+    if slug is None:
+        slug = _glossary_ability(text)
     if slug is None:
         known = ", ".join(f"{names[0]} ({name})" if names else name
                           for name, names in sorted(ABILITY_NAMES.items(),
                                                     key=lambda item: fold_name((item[1] or (item[0],))[0])))
         raise SituationError(path, f"capacité inconnue « {text} » (capacités connues : {known})")
     return slug
+
+
+def _glossary_ability(text: str) -> str | None:
+    """The engine's ability a name of the terminology (`rules/glossary-fr-en.toml`) names: any
+    of its English or French names, when one of them is an ability's slug or name."""
+    from judge.corpus.lexicon import glossary  # only for a name the alias table lacks
+
+    folded = fold_name(text)
+    for term in glossary():
+        names = [fold_name(n) for n in term.names()]
+        if folded in names:
+            for name in names:
+                if name in ABILITY_ALIASES:
+                    return ABILITY_ALIASES[name]
+    return None
 
 
 def _color(value: object, path: str) -> str:
@@ -582,7 +678,6 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("power", "toughness"), _int_any),
     **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
     **dict.fromkeys(("types", "damage_order"), _strings),
-    "abilities": lambda v, p: read_items(v, p, _ability),
     "colors": lambda v, p: read_items(v, p, _color),
     "card_types": lambda v, p: read_items(v, p, readers.card_type),
     "blocking": _blocking,
@@ -598,7 +693,11 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     at = f"{path}." if path else ""
     fields = {_KEYWORDS[key]: _CREATURE_READERS[key](item, at + key)
               for key, item in table.items()
-              if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
+              if key not in ("controller", "abilities") and (item is not None or key not in _MAY_BE_NULL)}
+    if "abilities" in table:
+        fields["abilities"], params = _abilities(table["abilities"], at + "abilities")
+        if params:
+            fields["ability_params"] = params
     controller = (read_player(table["controller"], join_path(path, "controller"), players)
                   if "controller" in table else active)
     return Creature(controller=controller, **fields)  # type: ignore[arg-type]

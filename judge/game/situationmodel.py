@@ -82,6 +82,9 @@ class Creature:
     tapped: bool = False
     since_turn_start: bool = True
     abilities: tuple[str, ...] = ()
+    # The parameters of the abilities that take one: ("protection", "black"), ("landwalk",
+    # "island"), ("bushido", "2")… (one pair per instance or quality).
+    ability_params: tuple[tuple[str, str], ...] = ()
     types: tuple[str, ...] = ()  # creature types (Mur, Ours…)
     colors: tuple[str, ...] = ()  # white, blue, black, red, green
     card_types: tuple[str, ...] = ("creature",)  # artifact, creature, land…
@@ -135,6 +138,10 @@ class Creature:
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
+
+    def params(self, ability: str) -> tuple[str, ...]:
+        """The parameters of an ability it has (qualities, land types, numbers)."""
+        return tuple(v for a, v in self.ability_params if a == ability)
 
     @property
     def is_wall(self) -> bool:

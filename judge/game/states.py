@@ -87,6 +87,25 @@ def check_state(model: GameModel, situation: Situation) -> None:
                          _cited(model, "block.legal", "combat.players"))
 
 
+def check_abilities(model: GameModel, edition: str, situation: Situation) -> None:
+    """Every keyword ability of the situation's creatures is one the edition defines: else a
+    SituationError citing the edition's keyword section (deathtouch in 2004: 502.1)."""
+    from judge.game.aliases import ABILITY_NAMES
+
+    for i, creature in enumerate(situation.creatures):
+        for j, ability in enumerate(creature.abilities):
+            if model.defines(ability):
+                continue
+            names = ABILITY_NAMES.get(ability, ())
+            name = f"« {names[0]} » ({ability})" if names else f"« {ability} »"
+            section = model.rules("ability.section")
+            where = f" ({section[0].split('.')[0]})" if section else ""
+            raise SituationError(f"creatures[{i}].abilities[{j}]",
+                                 f"la capacité {name} n'existe pas dans l'édition {edition} : "
+                                 f"ses capacités mot-clé{where} ne la définissent pas"
+                                 + _cited(model, "ability.section"))
+
+
 def _cited(model: GameModel, *concepts: str) -> str:
     """« (règles 508.1, 511.3) »: the rules the edition's model gives the concepts."""
     numbers = list(dict.fromkeys(n for c in concepts for n in model.rules(c) if ":" not in n))
