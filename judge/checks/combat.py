@@ -66,7 +66,8 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
-                       "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                       "block.declare", "block.legal", "evasion.*", "ability.landwalk",
+                       "ability.protection.block", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
                        "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
@@ -380,7 +381,8 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
 
 
 @check("declare_blockers", cites=("block.procedure", "block.legal", "combat.players",
-                                  "evasion.*", "block.costs", "block.mana_abilities",
+                                  "evasion.*", "ability.landwalk", "ability.protection.block",
+                                  "block.costs", "block.mana_abilities",
                                   "block.pay", "block.becomes", "block.blocked",
                                   "block.declare", "combat.no_attackers",
                                   "block.restrictions", "block.requirements"))

@@ -209,6 +209,8 @@ KEY_ALIASES = _aliases({
     "archenemy": ("archennemi",),
     "band": ("groupe", "bande"),
     "ability": ("capacité",),
+    "subtypes": ("sous-types", "sous types"),
+    "loyalty": ("loyauté",),
     "from": ("contre", "de"),
     "land": ("terrain", "type de terrain"),
 })

@@ -26,6 +26,10 @@ class Permanent:
     supertypes: tuple[str, ...] = ()
     card_name: str | None = None
     timestamp: int | None = None
+    # Its subtypes (land types for landwalk, planeswalker types for 704.5j), folded; a
+    # planeswalker's loyalty (306.5c; None: not said).
+    subtypes: tuple[str, ...] = ()
+    loyalty: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -85,7 +85,19 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
                               card_type),
         **flags,
         supertypes=supertypes, card_name=card_name, timestamp=stamp,
+        subtypes=read_items(table.get("subtypes", []), join_path(path, "subtypes"), _subtype),
+        loyalty=(read_int(table["loyalty"], join_path(path, "loyalty"), minimum=None)
+                 if table.get("loyalty") is not None else None),
     )
+
+
+def _subtype(value: object, path: str) -> str:
+    """A subtype: a basic land type folded to its English slug (Île → island), else as written
+    (folded: planeswalker types such as Jace)."""
+    from judge.game.aliases import LAND_TYPE_ALIASES
+
+    folded = fold_name(read_string(value, path))
+    return LAND_TYPE_ALIASES.get(folded, folded)
 
 
 def uniqueness(table: Mapping[str, object], path: str

@@ -271,7 +271,7 @@ CREATURE_KEYS: tuple[str, ...] = (
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",
-                                   "timestamp")
+                                   "timestamp", "subtypes", "loyalty")
 
 
 def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature | None:

@@ -94,31 +94,78 @@ def _teammates(board: Board, one: str, other: str) -> bool:
     return any(one in team and other in team for team in board.seating.teams)
 
 
-def _matches(creature: Creature, kind: str, slug: str) -> bool:
+def _matches(creature: Creature, kind: str, slug: str, attacker: Creature | None = None) -> bool:
     if kind == "ability":
         return creature.has(slug)
     if kind == "color":
         return slug in creature.colors
+    if kind == "shares_color":
+        return attacker is not None and bool(set(creature.colors) & set(attacker.colors))
     return slug in creature.card_types
 
 
-_BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type"}
+_BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type",
+                  "shares_color": ""}
+
+
+def _blocker_word(kind: str, slug: str) -> str:
+    if kind == "shares_color":
+        return "une couleur en commun avec elle"
+    return f"{_BLOCKER_WORDS[kind]} {label(kind, slug)}".strip()
+
+
+def has_quality(creature: Creature, quality: str) -> bool:
+    """Whether a creature has a quality protection names: a colour, a card type, everything."""
+    return quality == "everything" or quality in creature.colors or quality in creature.card_types
+
+
+def _quality_word(quality: str) -> str:
+    if quality == "everything":
+        return "tout"
+    if quality in ("white", "blue", "black", "red", "green"):
+        return {"white": "le blanc", "blue": "le bleu", "black": "le noir", "red": "le rouge",
+                "green": "le vert"}[quality]
+    return f"les {label('card_type', quality)}s"
 
 
 def evasion_reasons(board: Board, blocker: Creature, attacker: Creature
                     ) -> tuple[list[str], list[str]]:
-    """The edition's evasion rules the attacker's abilities impose on this blocker."""
+    """The edition's evasion rules the attacker's abilities impose on this blocker (and the
+    blocker's own exclusive evasion: a creature with shadow blocks only shadow)."""
     reasons: list[str] = []
     concepts: list[str] = []
+    model = board.model
     for ability in attacker.abilities:
-        evasion = board.model.evasion(ability)
-        if evasion is None or any(_matches(blocker, k, v) for k, v in evasion.blockers):
+        evasion = model.evasion(ability)
+        if evasion is None or any(_matches(blocker, k, v, attacker) for k, v in evasion.blockers):
             continue
-        allowed = " ou ".join(f"{_BLOCKER_WORDS[k]} {label(k, v)}".strip()
-                              for k, v in evasion.blockers)
+        allowed = " ou ".join(_blocker_word(k, v) for k, v in evasion.blockers)
         reasons.append(f"{attacker.name} a {label('ability', ability)} : seule une créature "
                        f"ayant {allowed} peut la bloquer")
         concepts.append(f"evasion.{ability}")
+    for ability in blocker.abilities:
+        evasion = model.evasion(ability)
+        if evasion is not None and evasion.exclusive and not attacker.has(ability):
+            reasons.append(f"{blocker.name} a {label('ability', ability)} : elle ne peut bloquer "
+                           f"qu'une créature qui a {label('ability', ability)}")
+            concepts.append(f"evasion.{ability}")
+    if model.grants(attacker.abilities, "landwalk"):
+        defender = attacked_player(board, attacker)
+        for land in attacker.params("landwalk"):
+            if any(land in p.subtypes and "land" in p.card_types and p.controller == defender
+                   and not p.phased_out for p in board.permanents):
+                reasons.append(f"{attacker.name} a la traversée de terrain ({label('land', land)}) "
+                               f"et {defender} contrôle un terrain de ce type : elle est "
+                               "imblocable")
+                concepts.append("ability.landwalk")
+                break
+    if model.grants(attacker.abilities, "protection"):
+        for quality in attacker.params("protection"):
+            if has_quality(blocker, quality):
+                reasons.append(f"{attacker.name} a la protection contre {_quality_word(quality)} : "
+                               f"{blocker.name} ne peut pas la bloquer")
+                concepts.append("ability.protection.block")
+                break
     return reasons, concepts
 
 
