@@ -70,6 +70,14 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
     QuestionSpec(ask="combat_timing", label="Un sort « seulement avant/après … » du combat peut-il "
                  "être lancé maintenant ?", params=("when",)),
 )
+QUESTIONS += (
+    QuestionSpec(ask="state_based", label="Que font les actions basées sur un état maintenant ?",
+                 reads=("creatures", "more")),
+    QuestionSpec(ask="life", label="Combien de points de vie a ce joueur ?", params=("player",),
+                 reads=("more",)),
+    QuestionSpec(ask="poison", label="Combien de marqueurs poison a ce joueur ?",
+                 params=("player",), reads=("more",)),
+)
 QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}
 PARAM_LABELS = {
     "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",

@@ -109,7 +109,8 @@ def context(graph: RuleSource, situation: Situation
     check_state(model, situation)
     situation, done = described(model, situation)
     return build_context(graph, edition, model, situation,
-                         performed=tuple(a.concept for a in done)), None
+                         performed=tuple(a.concept for a in done),
+                         sba_done=tuple((a.what, a.names) for a in done)), None
 
 
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:

@@ -211,6 +211,12 @@ KEY_ALIASES = _aliases({
     "ability": ("capacité",),
     "subtypes": ("sous-types", "sous types"),
     "loyalty": ("loyauté",),
+    "poison": ("marqueurs poison",),
+    "library": ("bibliothèque",),
+    "drew_from_empty": ("a pioché dans une bibliothèque vide", "pioche dans une bibliothèque vide"),
+    "left_game": ("ont quitté la partie", "a quitté la partie"),
+    "regeneration_shields": ("boucliers de régénération", "bouclier de régénération"),
+    "deathtouch_damage": ("blessée par le contact mortel", "blessures de contact mortel"),
     "from": ("contre", "de"),
     "land": ("terrain", "type de terrain"),
 })
@@ -243,6 +249,10 @@ CHANGE_KEY_ALIASES = _aliases({
 })
 # The questions' French names.
 ASK_ALIASES = _aliases({
+    "state_based": ("actions basées sur un état", "action basée sur un état",
+                    "effets basés sur un état", "effet basé sur un état"),
+    "life": ("points de vie", "vie"),
+    "poison": ("marqueurs poison",),
     "untap": ("dégagement",),
     "triggers": ("déclenchements",),
     "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),

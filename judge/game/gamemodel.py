@@ -46,8 +46,9 @@ FACT_TYPES: dict[str, type] = {
     "requirements_count_partners": bool,  # the release's French name of a state-based action, with « un(e) »
 }
 # The state-based actions the engine performs, when a model lists them (`[[state_based_action]]`).
-STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage",
-                                        "legend_rule", "world_rule")
+STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "empty_library", "poison", "zero_toughness",
+                                        "lethal_damage", "deathtouch", "zero_loyalty",
+                                        "planeswalker_uniqueness", "legend_rule", "world_rule")
 # Those that keep at most one of a group of permanents (the legend rule: legendary permanents
 # sharing a name; the world rule: world permanents), and which one they keep (`keeps`): the
 # one there the longest, the one there the shortest time, or none. A tie keeps none.

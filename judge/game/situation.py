@@ -313,6 +313,11 @@ _TOP_READERS: dict[str, Callable[[object, _Known], object]] = {
     "attack_option": lambda v, k: read_optional(v, "attack_option", lambda w, p: read_slug(
         w, p, ATTACK_OPTION_ALIASES, "option d'attaque")),
     "max_attackers": lambda v, k: read_optional(v, "max_attackers", lambda w, p: read_int(w, p)),
+    "poison": lambda v, k: _counts(v, "poison", k.players),
+    "library": lambda v, k: _counts(v, "library", k.players),
+    "drew_from_empty": lambda v, k: read_items(v, "drew_from_empty",
+                                               lambda w, p: read_player(w, p, k.players)),
+    "left_game": lambda v, k: read_items(v, "left_game", lambda w, p: read_player(w, p, k.players)),
 }
 
 
@@ -672,9 +677,11 @@ _MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", 
 _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
                      "dealt_first_strike_damage", "phasing", "phased_out", "phased_in", "doesnt_untap",
-                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block"),
+                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block",
+                     "deathtouch_damage"),
                     read_bool),
-    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp"), read_int),
+    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp",
+                     "regeneration_shields"), read_int),
     **dict.fromkeys(("power", "toughness"), _int_any),
     **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
     **dict.fromkeys(("types", "damage_order"), _strings),

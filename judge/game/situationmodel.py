@@ -62,6 +62,9 @@ ASKS: dict[str, tuple[str, ...]] = {
     "combat_timing": ("when",),
     "defending_players": (),
     "defending_player": ("creature",),
+    "state_based": (),
+    "life": ("player",),
+    "poison": ("player",),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
@@ -135,6 +138,11 @@ class Creature:
     supertypes: tuple[str, ...] = ()
     card_name: str | None = None
     timestamp: int | None = None
+    # Regeneration shields on it (2004 419.6b, 2010 701.11a): each replaces one destruction.
+    regeneration_shields: int = 0
+    # It was dealt damage by a source with deathtouch since state-based actions were last
+    # checked (2010 704.5h).
+    deathtouch_damage: bool = False
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
@@ -234,6 +242,12 @@ class Situation:
     archenemy: str | None = None
     # « no more than N creatures can attack each turn » (a restriction on attacks), None: none.
     max_attackers: int | None = None
+    # Poison counters, cards in each library, players who had to draw from an empty library
+    # since state-based actions were last checked, players who left a multiplayer game.
+    poison: tuple[tuple[str, int], ...] = ()
+    library: tuple[tuple[str, int], ...] = ()
+    drew_from_empty: tuple[str, ...] = ()
+    left_game: tuple[str, ...] = ()
     events: tuple[Event, ...] | None = None
     questions: tuple[Question, ...] = ()
     source: str = field(default="-", compare=False)
@@ -260,6 +274,7 @@ TOP_KEYS: tuple[str, ...] = (
     "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
     "pending_triggers", "mana_available", "extra_phases", "extra_steps", "variant",
     "attack_option", "teams", "defending", "archenemy", "life", "max_attackers",
+    "poison", "library", "drew_from_empty", "left_game",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
@@ -267,7 +282,8 @@ CREATURE_KEYS: tuple[str, ...] = (
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "phased_in", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
-    "min_blockers", "supertypes", "card_name", "timestamp",
+    "min_blockers", "supertypes", "card_name", "timestamp", "regeneration_shields",
+    "deathtouch_damage",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",

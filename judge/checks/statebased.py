@@ -1,0 +1,69 @@
+"""Checks of the state-based actions and of the players' totals: what the next check of the
+state-based actions does (`state_based`), life and poison counters (`life`, `poison`).
+
+The actions themselves are performed by `judge.procedure.statebased`; a described situation's
+are performed before its questions are answered (`Context.sba_done` says which, on what).
+"""
+
+from __future__ import annotations
+
+from judge.checks.context import check
+from judge.game.situationmodel import Question
+from judge.legality.context import Context, Verdict
+from judge.legality.words import listing, plural
+
+# The actions, in the order the answer lists them: the players who lose, the permanents put
+# into the graveyard, the creatures regenerated instead.
+_LOSING = ("zero_life", "empty_library", "poison")
+_GRAVEYARD = ("zero_toughness", "lethal_damage", "deathtouch", "zero_loyalty",
+              "planeswalker_uniqueness", "legend_rule", "world_rule")
+_TOPIC = "les actions basées sur un état"
+
+
+@check("state_based", cites=("sba.check", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
+                             "sba.regenerated"))
+def check_state_based(ctx: Context, question: Question) -> Verdict:
+    from judge.procedure.statebased import Performed  # the sentences of each action
+
+    done = ctx.sba_done
+    lose = [n for what, names in done if what in _LOSING for n in names]
+    graveyard = [n for what, names in done if what in _GRAVEYARD for n in names]
+    regenerated = [n for what, names in done if what == "regenerated" for n in names]
+    value = {"lose": list(dict.fromkeys(lose)), "graveyard": list(dict.fromkeys(graveyard)),
+             "regenerated": list(dict.fromkeys(regenerated))}
+    name = str(ctx.fact("state_based_name")).split(" ", 1)[-1]
+    if not done:
+        why = (f"Aucune : quand un joueur recevrait la priorité, le jeu vérifie chaque {name} ; "
+               "aucune ne s'applique ici.")
+        return ctx.verdict(value, ("sba.check",), why, _TOPIC)
+    sentences = [Performed(what=what, names=names).sentence() for what, names in done]
+    why = (f"Quand un joueur recevrait la priorité, avant que quoi que ce soit soit mis sur la "
+           f"pile ou se résolve, le jeu accomplit ensemble chaque {name} qui s'applique : "
+           + " ; ".join(sentences) + ".")
+    concepts = ("sba.check", *dict.fromkeys(
+        c for what, _ in done
+        for c in ((f"sba.{what}", "sba.lethal_damage") if what == "regenerated" else (f"sba.{what}",))))
+    return ctx.verdict(value, concepts, why, _TOPIC)
+
+
+@check("life", cites=("sba.zero_life",))
+def check_life(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    life = dict(ctx.situation.life).get(player)
+    if life is None:
+        return ctx.verdict(None, ("sba.zero_life",), f"Les points de vie de {player} ne sont pas "
+                           "dits (clé life).", "les points de vie")
+    lost = life <= 0
+    why = f"{player} a {plural(life, 'point de vie')}" + (
+        " : il a perdu la partie (0 ou moins)." if lost else ".")
+    return ctx.verdict(life, ("sba.zero_life",), why, "les points de vie")
+
+
+@check("poison", cites=("sba.poison",))
+def check_poison(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    count = dict(ctx.situation.poison).get(player, 0)
+    why = f"{player} a {plural(count, 'marqueur')} poison" + (
+        " : dix ou plus, il perd la partie." if count >= 10 else
+        f" ; il perd la partie à dix ({listing([str(10 - count)])} de plus).")
+    return ctx.verdict(count, ("sba.poison",), why, "les marqueurs poison")
