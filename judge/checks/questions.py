@@ -75,7 +75,7 @@ QUESTIONS += (
                  reads=("creatures", "more")),
     QuestionSpec(ask="life", label="Combien de points de vie a ce joueur ?", params=("player",),
                  reads=("more",)),
-    QuestionSpec(ask="poison", label="Combien de marqueurs poison a ce joueur ?",
+    QuestionSpec(ask="poison_counters", label="Combien de marqueurs poison a ce joueur ?",
                  params=("player",), reads=("more",)),
 )
 QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}

@@ -59,7 +59,7 @@ def check_life(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(life, ("sba.zero_life",), why, "les points de vie")
 
 
-@check("poison", cites=("sba.poison",))
+@check("poison_counters", cites=("sba.poison",))
 def check_poison(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     count = dict(ctx.situation.poison).get(player, 0)

@@ -252,7 +252,7 @@ ASK_ALIASES = _aliases({
     "state_based": ("actions basées sur un état", "action basée sur un état",
                     "effets basés sur un état", "effet basé sur un état"),
     "life": ("points de vie", "vie"),
-    "poison": ("marqueurs poison",),
+    "poison_counters": ("poison", "marqueurs poison"),
     "untap": ("dégagement",),
     "triggers": ("déclenchements",),
     "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),

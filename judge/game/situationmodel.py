@@ -64,7 +64,7 @@ ASKS: dict[str, tuple[str, ...]] = {
     "defending_player": ("creature",),
     "state_based": (),
     "life": ("player",),
-    "poison": ("player",),
+    "poison_counters": ("player",),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
