@@ -8,34 +8,61 @@ damage first (`damage_assignment_order`) and whether damage uses the stack. `Hit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
 from judge.legality.context import JSON, Context, Verdict
-from judge.legality.damage import DamageRecord, blocked_attackers, current_blockers, lethal
+from judge.legality.damage import (
+    DamageRecord,
+    blocked_attackers,
+    current_blockers,
+    lethal,
+    needed,
+)
 from judge.legality.defenders import attack_target, defending_player
 from judge.legality.words import plural
 
 
-def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]:
+def _order_problems(targets: list[Creature], given: dict[str, int],
+                    need: Callable[[Creature], int] = lethal) -> list[str]:
     """Damage to a creature of the order before each one ahead of it gets lethal damage."""
     names = ", ".join(t.name for t in targets)
     for i, target in enumerate(targets[1:], 1):
-        if given.get(target.name, 0) and any(given.get(b.name, 0) < lethal(b)
+        if given.get(target.name, 0) and any(given.get(b.name, 0) < need(b)
                                              for b in targets[:i]):
             before = targets[i - 1]
             return [f"{target.name} ne peut recevoir de blessures que si {before.name}, avant "
                     f"elle dans l'ordre d'assignation ({names}), reçoit des blessures mortelles "
-                    f"({lethal(before)})"]
+                    f"({need(before)})"]
     return []
+
+
+def _lethal_concepts(ctx: Context, creature: Creature, targets: list[Creature],
+                     others: dict[str, int]) -> list[str]:
+    """Why lethal damage is less than toughness minus damage: deathtouch, other creatures'
+    damage assigned at the same time."""
+    out = []
+    if creature.abilities and ctx.model.grants(creature.abilities, "lethal_any_damage") and any(
+            lethal(t) > 1 for t in targets):
+        out.append("damage.deathtouch")
+    if any(others.get(t.name) for t in targets):
+        out.append("damage.others")
+    return out
 
 
 # -- assign_damage ------------------------------------------------------------------------
 
 
-def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
-                         ) -> tuple[list[str], list[str]]:
+def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int],
+                         others: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
     s = ctx.situation
+    others = others or {}
+
+    def need(target: Creature) -> int:
+        return needed(ctx.model, creature, target, others.get(target.name, 0))
+
     attacked = attack_target(ctx, creature) if creature.attacking else None
     player = attacked or defending_player(s)
     # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
@@ -109,14 +136,16 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
             concepts.append("damage.trample_lethal")
             if not creature.has("trample"):
                 problems.append(f"sans le piétinement, elle n'assigne rien {whom}")
-            elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
+            elif any(given.get(b.name, 0) < need(b) for b in blockers):
                 problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
                                 "mortelles avant que le reste aille au joueur")
+            concepts += _lethal_concepts(ctx, creature, blockers, others)
         if any(b.has("banding") for b in blockers):
             concepts.append("damage.band_blockers")
         elif ctx.fact("damage_assignment_order") and len(blockers) > 1:
             concepts += ["damage.order", "damage.lethal_first"]
-            problems += _order_problems(blockers, given)
+            problems += _order_problems(blockers, given, need)
+            concepts += _lethal_concepts(ctx, creature, blockers, others)
         return problems, concepts
     if not creature.blocking:
         return [f"{creature.name} n'est ni attaquante ni bloqueuse"], [*concepts, "damage.power"]
@@ -137,7 +166,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         concepts.append("damage.band_attackers")
     elif ctx.fact("damage_assignment_order") and len(targets) > 1:
         concepts.append("damage.blocker_order")
-        problems += _order_problems(targets, given)
+        problems += _order_problems(targets, given, need)
+        concepts += _lethal_concepts(ctx, creature, targets, others)
     return problems, concepts
 
 
@@ -148,11 +178,18 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.order_removed", "damage.blocker_order",
                                "damage.blocker_order_removed", "combat.walker_removed",
                                "damage.trample_walker",
-                               "damage.band_blockers", "damage.band_attackers"))
+                               "damage.band_blockers", "damage.band_attackers",
+                               "damage.deathtouch", "damage.others"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())
-    problems, concepts = _assignment_problems(ctx, creature, given)
+    others: dict[str, int] = {}
+    for name, assigned in question.others:
+        if name == creature.name:
+            raise SituationError("others", f"{name} est la créature dont on demande l'assignation")
+        for target, amount in assigned:
+            others[target] = others.get(target, 0) + amount
+    problems, concepts = _assignment_problems(ctx, creature, given, others)
     topic = "l'assignation des blessures de combat"
     note = ""
     if "damage.order_removed" in concepts:
@@ -175,6 +212,12 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
                     "joueur a commencé à assigner.")
         return ctx.verdict(False, tuple(concepts), why, topic)
     why = f"Oui : {creature.name} peut assigner {shown}." + note
+    if "damage.deathtouch" in concepts:
+        why += (f" {creature.name} a le contact mortel : toute blessure qu'elle assigne à une "
+                "créature est considérée comme mortelle.")
+    if "damage.others" in concepts:
+        why += (" Les blessures que d'autres créatures assignent en même temps à ces créatures "
+                "comptent pour savoir si des blessures mortelles leur sont assignées.")
     several = len(current_blockers(ctx, creature) if creature.attacking
                   else blocked_attackers(ctx, creature)) > 1
     if "damage.band_blockers" in concepts or "damage.band_attackers" in concepts:

@@ -83,6 +83,7 @@ PARAM_LABELS = {
     "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",
     "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
     "assignment": "répartition des blessures (cible=nombre)",
+    "others": "autres assignations (créature : cible=nombre)",
     "when": "moment du combat",  # one of COMBAT_POINT_WORDS (the form offers them in French)
 }
 # The points of combat that `combat_timing`'s `when` names, as the cards word them.
@@ -110,7 +111,8 @@ def param_text(name: str, value: object) -> str:
         return COMBAT_POINT_WORDS.get(value, value)
     if isinstance(value, dict):
         arrow = " bloque " if name == "blocks" else " : "
-        return ", ".join(f"{k}{arrow}{v}" for k, v in value.items()) or "aucun"
+        return ", ".join(f"{k}{arrow}{param_text('assignment', v) if isinstance(v, dict) else v}"
+                         for k, v in value.items()) or "aucun"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "aucune"
     return str(value)

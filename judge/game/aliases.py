@@ -183,6 +183,7 @@ KEY_ALIASES = _aliases({
     "creatures": ("créatures",),
     "blocks": ("blocages",),
     "assignment": ("assignation", "répartition"),
+    "others": ("autres assignations", "autres"),
     "step": ("étape",),
     "after": ("après",),
     "before": ("avant",),

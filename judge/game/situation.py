@@ -725,6 +725,10 @@ _PARAM_READERS: dict[str, _Reader] = {
         v, p, everything, players),
     "when": lambda v, p, players, names, everything: read_slug(v, p, WHEN_ALIASES,
                                                                "moment du combat"),
+    "others": lambda v, p, players, names, everything: tuple(
+        (readers.creature_name(k, join_path(p, k), names),
+         readers.assignment(w, join_path(p, k), everything, players))
+        for k, w in read_table(v, p).items()),
 }
 
 
@@ -755,6 +759,8 @@ def _question(
             values[param] = active
         elif param == "count":
             values[param] = len(players)
+        elif param == "others":
+            continue  # optional: nothing else assigned at the same time
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
     return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]

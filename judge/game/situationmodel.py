@@ -55,7 +55,7 @@ ASKS: dict[str, tuple[str, ...]] = {
     "triggers": (),
     "declare_attackers": ("creatures",),
     "declare_blockers": ("blocks",),
-    "assign_damage": ("creature", "assignment"),
+    "assign_damage": ("creature", "assignment", "others"),
     "damage_dealt": (),
     "in_combat": ("creature",),
     "cleanup": (),
@@ -187,6 +187,9 @@ class Question:
     creatures: tuple[str, ...] | None = None
     blocks: tuple[tuple[str, str], ...] | None = None  # (blocker, attacker)
     assignment: tuple[tuple[str, int], ...] | None = None  # (recipient, amount)
+    # `assign_damage`: what other creatures assign in the same combat damage step (their
+    # damage counts towards lethal damage: 2010 510.1c, 702.17b; 2004 502.9b).
+    others: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     when: str | None = None  # one of COMBAT_POINTS
     flash: bool = False  # `cast`: a creature spell with flash
 
@@ -199,6 +202,10 @@ class Question:
                 value = list(value)
             elif name in ("blocks", "assignment") and value is not None:
                 value = dict(value)
+            elif name == "others":
+                if not value:
+                    continue
+                value = {creature: dict(given) for creature, given in value}
             out.append((name, value))
         return tuple(out)
 

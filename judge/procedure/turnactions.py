@@ -216,8 +216,8 @@ class TurnActions(TurnState):
         else:
             self.dealt = True
             self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False,
-                               why=self.why)
-            self._lose_life(hits)
+                               why=self.why, model=self.model)
+            self._lose_life(self.damage.dealt)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
                       "action.deal_combat_damage")
@@ -236,13 +236,22 @@ class TurnActions(TurnState):
         """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
         dealt, dropped = split_resolved(self.assigned, self.creatures)
         self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
-                           on_stack=True, why=self.why)
-        self._lose_life(dealt)
+                           on_stack=True, why=self.why, model=self.model)
+        self._lose_life(self.damage.dealt)
         self.assigned = ()
 
     def _lose_life(self, hits: tuple[Hit, ...]) -> None:
-        """Combat damage dealt to a player whose life total is known (and to creatures)."""
+        """Combat damage dealt to a player whose life total is known (and to creatures); to a
+        planeswalker, that many loyalty counters removed (2010 306.8); a source with lifelink
+        makes its controller gain that much life (2010 702.13b)."""
         self.dirty = True
         for hit in hits:
             if hit.target in self.life:
                 self.life[hit.target] -= hit.amount
+            walker = self.permanents.get(hit.target)
+            if walker is not None and walker.loyalty is not None:
+                self.permanents[hit.target] = replace(walker, loyalty=walker.loyalty - hit.amount)
+            source = self.creatures.get(hit.source)
+            if source is not None and source.controller in self.life and self.model.grants(
+                    source.abilities, "lifelink"):
+                self.life[source.controller] += hit.amount
