@@ -21,7 +21,7 @@ from judge.legality.damage import (
     lethal,
     needed,
 )
-from judge.legality.defenders import attack_target, defending_player
+from judge.legality.defenders import attack_target, controller_of, defending_player
 from judge.legality.words import plural
 
 
@@ -307,3 +307,42 @@ def check_damage_dealt(ctx: Context, question: Question) -> Verdict:
         why += (f" La force de {', '.join(record.power_changed)} a changé après l'assignation : "
                 "les blessures restent celles qui ont été assignées.")
     return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+# -- redirect ---------------------------------------------------------------------------------
+
+
+@check("redirect", cites=("damage.redirect", "walker.none"))
+def check_redirect(ctx: Context, question: Question) -> Verdict:
+    """306.7: noncombat damage a source controlled by an opponent would deal to a player may be
+    dealt to a planeswalker that player controls instead."""
+    topic = "la redirection des blessures vers un planeswalker"
+    player, source, target = question.player or "", question.source or "", question.planeswalker or ""
+    owner = controller_of(ctx, source)
+    walker = next((p for p in ctx.situation.permanents if p.name == target), None) or ctx.find(target)
+    problems = []
+    if "planeswalker" not in ctx.fact("spell_kinds"):  # type: ignore[operator]
+        return ctx.verdict(False, ("walker.none",), f"Non : {target} n'est pas un planeswalker : "
+                           f"le type planeswalker n'existe pas dans l'édition {ctx.edition}.",
+                           topic)
+    if walker is None or "planeswalker" not in walker.card_types:
+        problems.append(f"{target} n'est pas un planeswalker")
+    elif walker.controller != player:
+        problems.append(f"{target} est contrôlé par {walker.controller}, pas par {player}, le "
+                        "joueur à qui les blessures seraient infligées")
+    if owner == player or owner in _team_of(ctx, player):
+        problems.append(f"la source ({source}) est contrôlée par {owner}, qui n'est pas un "
+                        f"adversaire de {player}")
+    if problems:
+        return ctx.verdict(False, ("damage.redirect",), "Non : " + " ; ".join(problems) + " "
+                           "(seules des blessures non de combat qu'une source d'un adversaire "
+                           "infligerait à un joueur peuvent être redirigées vers un planeswalker "
+                           "de ce joueur).", topic)
+    return ctx.verdict(True, ("damage.redirect",), f"Oui : {owner}, qui contrôle {source}, peut "
+                       f"faire infliger ces blessures non de combat à {target}, un planeswalker "
+                       f"que contrôle {player}, au lieu de {player} (pas des blessures de "
+                       "combat).", topic)
+
+
+def _team_of(ctx: Context, player: str) -> tuple[str, ...]:
+    return next((team for team in ctx.situation.teams if player in team), ())

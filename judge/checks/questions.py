@@ -77,6 +77,11 @@ QUESTIONS += (
                  reads=("more",)),
     QuestionSpec(ask="poison_counters", label="Combien de marqueurs poison a ce joueur ?",
                  params=("player",), reads=("more",)),
+    QuestionSpec(ask="loyalty", label="Quelle est la loyauté de ce planeswalker ?",
+                 params=("permanent",), reads=("more",)),
+    QuestionSpec(ask="redirect", label="Ces blessures non de combat peuvent-elles être "
+                 "redirigées vers ce planeswalker ?", params=("source", "player", "planeswalker"),
+                 reads=("creatures", "more")),
 )
 QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}
 PARAM_LABELS = {
@@ -84,7 +89,8 @@ PARAM_LABELS = {
     "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
     "assignment": "répartition des blessures (cible=nombre)",
     "others": "autres assignations (créature : cible=nombre)",
-    "when": "moment du combat",  # one of COMBAT_POINT_WORDS (the form offers them in French)
+    "when": "moment du combat",
+    "permanent": "permanent", "source": "source des blessures", "planeswalker": "planeswalker",  # one of COMBAT_POINT_WORDS (the form offers them in French)
 }
 # The points of combat that `combat_timing`'s `when` names, as the cards word them.
 COMBAT_POINT_WORDS = {

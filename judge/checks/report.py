@@ -18,7 +18,7 @@ from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.situationmodel import Question, Situation
-from judge.game.states import check_abilities, check_state
+from judge.game.states import check_edition_terms, check_state
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
 from judge.legality.context import Context, build_context
 from judge.procedure.statebased import described
@@ -95,8 +95,9 @@ def context(graph: RuleSource, situation: Situation
     replay's journal (None without events)."""
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
-    if any(c.abilities for c in situation.creatures):
-        check_abilities(model, edition, situation)
+    if situation.left_game or situation.permanents or any(
+            c.abilities or "planeswalker" in c.card_types for c in situation.creatures):
+        check_edition_terms(model, edition, situation)
     if situation.events is not None:
         from judge.procedure.replay import replay  # only a situation with events replays
 

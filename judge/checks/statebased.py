@@ -8,6 +8,7 @@ are performed before its questions are answered (`Context.sba_done` says which, 
 from __future__ import annotations
 
 from judge.checks.context import check
+from judge.errors import SituationError
 from judge.game.situationmodel import Question
 from judge.legality.context import Context, Verdict
 from judge.legality.words import listing, plural
@@ -67,3 +68,29 @@ def check_poison(ctx: Context, question: Question) -> Verdict:
         " : dix ou plus, il perd la partie." if count >= 10 else
         f" ; il perd la partie à dix ({listing([str(10 - count)])} de plus).")
     return ctx.verdict(count, ("sba.poison",), why, "les marqueurs poison")
+
+
+@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none"))
+def check_loyalty(ctx: Context, question: Question) -> Verdict:
+    name = question.permanent or ""
+    topic = "la loyauté des planeswalkers"
+    walker = next((p for p in ctx.situation.permanents if p.name == name), None)
+    if "planeswalker" not in ctx.fact("spell_kinds"):  # type: ignore[operator]
+        return ctx.verdict(None, ("walker.none",), f"{name} n'est pas un planeswalker : le type "
+                           f"planeswalker n'existe pas dans l'édition {ctx.edition}.", topic)
+    if walker is None:
+        gone = ("zero_loyalty", "planeswalker_uniqueness")
+        if any(name in names for what, names in ctx.sba_done if what in gone):
+            return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
+                               "une action basée sur un état : il n'a plus de loyauté.", topic)
+        raise SituationError("questions", f"« {name} » n'est pas un planeswalker de la situation")
+    if "planeswalker" not in walker.card_types or walker.loyalty is None:
+        raise SituationError("questions", f"« {name} » n'est pas un planeswalker dont la loyauté "
+                             "est dite (card_types = [\"planeswalker\"], loyalty)")
+    concepts: tuple[str, ...] = ("walker.loyalty",)
+    why = (f"La loyauté de {name} est le nombre de marqueurs loyauté sur lui : "
+           f"{walker.loyalty}.")
+    if ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt):
+        concepts = (*concepts, "walker.damage")
+        why += " Les blessures qui lui ont été infligées lui ont retiré autant de marqueurs."
+    return ctx.verdict(walker.loyalty, concepts, why, topic)

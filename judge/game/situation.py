@@ -725,6 +725,8 @@ _PARAM_READERS: dict[str, _Reader] = {
         v, p, everything, players),
     "when": lambda v, p, players, names, everything: read_slug(v, p, WHEN_ALIASES,
                                                                "moment du combat"),
+    **dict.fromkeys(("permanent", "source", "planeswalker"),
+                    lambda v, p, players, names, everything: _permanent_name(v, p, everything)),
     "others": lambda v, p, players, names, everything: tuple(
         (readers.creature_name(k, join_path(p, k), names),
          readers.assignment(w, join_path(p, k), everything, players))
@@ -764,6 +766,13 @@ def _question(
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
     return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
+
+
+def _permanent_name(value: object, path: str, everything: set[str]) -> str:
+    name = read_string(value, path)
+    if name not in everything:
+        raise SituationError(path, f"aucun permanent ne s'appelle « {name} »")
+    return name
 
 
 def _count(value: object, path: str) -> int:

@@ -65,6 +65,8 @@ ASKS: dict[str, tuple[str, ...]] = {
     "state_based": (),
     "life": ("player",),
     "poison_counters": ("player",),
+    "loyalty": ("permanent",),
+    "redirect": ("source", "player", "planeswalker"),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
@@ -191,6 +193,9 @@ class Question:
     # damage counts towards lethal damage: 2010 510.1c, 702.17b; 2004 502.9b).
     others: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     when: str | None = None  # one of COMBAT_POINTS
+    permanent: str | None = None  # `loyalty`: a planeswalker
+    source: str | None = None  # `redirect`: the source of the noncombat damage
+    planeswalker: str | None = None  # `redirect`: where the damage would go instead
     flash: bool = False  # `cast`: a creature spell with flash
 
     def params(self) -> tuple[tuple[str, object], ...]:

@@ -87,10 +87,33 @@ def check_state(model: GameModel, situation: Situation) -> None:
                          _cited(model, "block.legal", "combat.players"))
 
 
-def check_abilities(model: GameModel, edition: str, situation: Situation) -> None:
-    """Every keyword ability of the situation's creatures is one the edition defines: else a
-    SituationError citing the edition's keyword section (deathtouch in 2004: 502.1)."""
+def check_edition_terms(model: GameModel, edition: str, situation: Situation) -> None:
+    """What the situation names exists in its edition: every keyword ability of its creatures
+    (else a SituationError citing the edition's keyword section: deathtouch in 2004, 502.1),
+    planeswalkers (the card types), players who left a multiplayer game (800.4)."""
     from judge.game.aliases import ABILITY_NAMES
+
+    if "planeswalker" not in model.fact("spell_kinds").value:
+        for i, item in enumerate((*situation.permanents, *situation.creatures)):
+            if "planeswalker" in item.card_types or getattr(item, "loyalty", None) is not None:
+                where = "permanents" if i < len(situation.permanents) else "creatures"
+                index = i if where == "permanents" else i - len(situation.permanents)
+                raise SituationError(f"{where}[{index}].card_types", "le type planeswalker "
+                                     f"n'existe pas dans l'édition {edition}"
+                                     + _cited(model, "walker.none"))
+    if situation.left_game:
+        if not model.rules("multiplayer.left"):
+            raise SituationError("left_game", f"l'édition {edition} n'a pas de règles pour une "
+                                 "partie multijoueur qui continue après le départ d'un joueur")
+        if len(situation.players) - len(set(situation.left_game)) < 2:
+            raise SituationError("left_game", "la partie est finie : il reste moins de deux "
+                                 "joueurs (104.2a)")
+        gone = set(situation.left_game)
+        for i, creature in enumerate(situation.creatures):
+            if creature.controller in gone:
+                raise SituationError(f"creatures[{i}].controller", f"{creature.controller} a "
+                                     "quitté la partie : ses permanents l'ont quittée aussi"
+                                     + _cited(model, "multiplayer.left"))
 
     for i, creature in enumerate(situation.creatures):
         for j, ability in enumerate(creature.abilities):
