@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from judge.checks.context import check, register_mechanism
 from judge.errors import SituationError
-from judge.game.situationmodel import Question
+from judge.game.situationmodel import Question, attacking_players
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
 from judge.legality.context import JSON, Context, Verdict, where_label
@@ -16,16 +16,21 @@ from judge.legality.words import plural
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 
 
-@check("discard", cites=("cleanup.discard", "turn.first_turn",
+@check("discard", cites=("cleanup.discard", "team.active", "turn.first_turn",
                          "fact.first_turn_draw_multiplayer", "action.draw"))
 def check_discard(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     topic = "l'étape de nettoyage"
     s = ctx.situation
     rules: tuple[str, ...] = ("cleanup.discard",)
-    if player != ctx.active:
-        return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul le joueur actif "
-                           f"({ctx.active}) se défausse jusqu'à sa taille de main maximale.", topic)
+    team = attacking_players(s)
+    if player not in team:
+        who = (f"l'équipe active ({', '.join(team)}) se défausse" if len(team) > 1 else
+               f"le joueur actif ({ctx.active}) se défausse")
+        return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul {who} jusqu'à sa taille de "
+                           "main maximale.", topic)
+    if len(team) > 1:
+        rules = (*rules, "team.active")
     if s.max_hand_size is None:
         return ctx.verdict(0, rules, f"Aucune : {player} n'a pas de taille de main "
                            "maximale.", topic)
@@ -86,12 +91,16 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
 
 
-@check("turn_order", cites=("turn.order", "turn.extra_turns"))
+@check("turn_order", cites=("turn.order", "turn.extra_turns", "multiplayer.left"))
 def check_turn_order(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     count = question.count or len(s.players)
-    order = turn_order(s.players, s.active, s.extra_turns, count)
+    order = turn_order(s.players, s.active, s.extra_turns, count, s.left_game)
     why = "Prochains tours : " + ", ".join(order) + "."
+    if s.left_game:
+        why += (f" {', '.join(s.left_game)} a quitté la partie : une partie multijoueur continue "
+                "sans lui, qui ne joue plus de tour.")
+        return ctx.verdict(list(order), ("turn.order", "multiplayer.left"), why, "l'ordre des tours")
     if s.extra_turns:
         why += (" Les tours supplémentaires sont ajoutés juste après le tour actuel, le plus "
                 "récemment créé en premier (ordre de création : " + ", ".join(s.extra_turns)

@@ -442,7 +442,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
 # -- who defends ------------------------------------------------------------------------
 
 
-@check("defending_players", cites=("combat.players", "variant.*"))
+@check("defending_players", cites=("combat.players", "variant.*", "multiplayer.left"))
 def check_defending_players(ctx: Context, question: Question) -> Verdict:
     found = defenders(ctx.situation)
     topic = "les joueurs défenseurs"
@@ -450,7 +450,7 @@ def check_defending_players(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict([], (found.concept,), f"Pas encore choisi : {found.why}.", topic)
     names = list(found.players)
     head = (f"{', '.join(names)}" if names else "Personne")
-    return ctx.verdict(names, (found.concept,), f"{head} : {found.why}.", topic)
+    return ctx.verdict(names, (found.concept, *found.also), f"{head} : {found.why}.", topic)
 
 
 @check("defending_player", cites=("attack.defending_player", "attack.defending_player_multi"))

@@ -21,7 +21,7 @@ from judge.legality.damage import (
     lethal,
     needed,
 )
-from judge.legality.defenders import attack_target, controller_of, defending_player
+from judge.legality.defenders import attack_target, controller_of, defenders, defending_player
 from judge.legality.words import plural
 
 
@@ -64,6 +64,20 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         return needed(ctx.model, creature, target, others.get(target.name, 0))
 
     attacked = attack_target(ctx, creature) if creature.attacking else None
+    team_problems: list[str] = []
+    team_concepts: list[str] = []
+    if s.variant == "two_headed_giant" and creature.attacking and creature.attacks is None:
+        # 810.7f: the active team chooses one defending player for each attacker's damage
+        team = defenders(s).players
+        chosen = [t for t, a in given.items() if a and t in team]
+        if len(chosen) > 1:
+            team_problems.append(f"l'équipe active choisit un seul des joueurs défenseurs "
+                                 f"({', '.join(team)}) à qui elle assigne ses blessures")
+        if chosen:
+            attacked = chosen[0]
+        elif creature.damage_to is not None:
+            attacked = creature.damage_to
+        team_concepts.append("damage.team_defender")
     player = attacked or defending_player(s)
     # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
     # even once that planeswalker has left combat
@@ -76,8 +90,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
                              "pour la question assign_damage")
     total = sum(given.values())
-    problems: list[str] = []
-    concepts: list[str] = ["damage.divide"]
+    problems: list[str] = team_problems
+    concepts: list[str] = ["damage.divide", *team_concepts]
     if power <= 0:
         if total:
             problems.append(f"sa force est {power} : elle n'assigne aucune blessure")
@@ -179,7 +193,7 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.blocker_order_removed", "combat.walker_removed",
                                "damage.trample_walker",
                                "damage.band_blockers", "damage.band_attackers",
-                               "damage.deathtouch", "damage.others"))
+                               "damage.deathtouch", "damage.others", "damage.team_defender"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())

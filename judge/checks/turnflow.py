@@ -144,7 +144,7 @@ def _first_turn_draw_kept(ctx: Context, start: int, end: int | None) -> bool:
 
 def _next_turn(ctx: Context) -> dict[str, JSON]:
     s = ctx.situation
-    player = turn_order(s.players, s.active, s.extra_turns, 1)[0]
+    player = turn_order(s.players, s.active, s.extra_turns, 1, s.left_game)[0]
     return {"phase": "beginning", "step": "untap", "new_turn": True, "player": player}
 
 

@@ -185,6 +185,7 @@ KEY_ALIASES = _aliases({
     "assignment": ("assignation", "répartition"),
     "others": ("autres assignations", "autres"),
     "permanent": (),
+    "damage_to": ("blessures à",),
     "source": (),
     "step": ("étape",),
     "after": ("après",),

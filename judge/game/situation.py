@@ -525,14 +525,19 @@ def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
                    permanents: tuple[Permanent, ...]) -> None:
     """What an attacker attacks is an opponent or a planeswalker (506.3): a permanent of the
     situation (one that is no longer a planeswalker has left combat, 506.4)."""
-    attackers = [(i, creature) for i, creature in enumerate(creatures) if creature.attacks is not None]
+    attackers = [(i, creature) for i, creature in enumerate(creatures)
+                 if creature.attacks is not None or creature.damage_to is not None]
     if not attackers:
         return
     known = {p.name for p in permanents} | {c.name for c in creatures}
     for i, creature in attackers:
-        if creature.attacks not in players and creature.attacks not in known:
+        if creature.attacks is not None and creature.attacks not in players and (
+                creature.attacks not in known):
             raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
                                  "un joueur ni un planeswalker")
+        if creature.damage_to is not None and creature.damage_to not in players:
+            raise SituationError(f"creatures[{i}].damage_to", f"« {creature.damage_to} » n'est "
+                                 "pas un joueur")
         if creature.attacks == creature.controller:
             raise SituationError(f"creatures[{i}].attacks", "une créature n'attaque pas son "
                                  "propre contrôleur")
@@ -671,7 +676,7 @@ def _supertypes(value: object, path: str) -> tuple[str, ...]:
 
 # The keys a creature may give as null (JSON): their default.
 _MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", "timestamp",
-                          "blocking"})
+                          "blocking", "damage_to"})
 # How each key of a creature is read (`controller` needs the players: read apart); a key left
 # out keeps the `Creature` default.
 _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
@@ -683,7 +688,7 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp",
                      "regeneration_shields"), read_int),
     **dict.fromkeys(("power", "toughness"), _int_any),
-    **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
+    **dict.fromkeys(("name", "attacks", "band", "card_name", "damage_to"), read_string),
     **dict.fromkeys(("types", "damage_order"), _strings),
     "colors": lambda v, p: read_items(v, p, _color),
     "card_types": lambda v, p: read_items(v, p, readers.card_type),

@@ -142,6 +142,8 @@ class Creature:
     timestamp: int | None = None
     # Regeneration shields on it (2004 419.6b, 2010 701.11a): each replaces one destruction.
     regeneration_shields: int = 0
+    # Two-Headed Giant: the defending player its combat damage is assigned to (2010 810.7f).
+    damage_to: str | None = None
     # It was dealt damage by a source with deathtouch since state-based actions were last
     # checked (2010 704.5h).
     deathtouch_damage: bool = False
@@ -295,7 +297,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "phased_in", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
     "min_blockers", "supertypes", "card_name", "timestamp", "regeneration_shields",
-    "deathtouch_damage",
+    "deathtouch_damage", "damage_to",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",

@@ -101,6 +101,8 @@ def default_hits(board: Board, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
             continue
         if creature.attacking:
             player = attack_target(board, creature)
+            if creature.damage_to is not None and creature.attacks is None:
+                player = creature.damage_to  # a Two-Headed Giant team's choice (810.7f)
             blockers = current_blockers(board, creature)
             if player is None and not blockers:
                 continue  # attacking nothing any more (506.4c)
