@@ -47,7 +47,8 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, concepts, why, _TOPIC)
 
 
-@check("life", cites=("sba.zero_life",))
+@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink",
+                      "ability.protection.damage", "ability.exalted"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     life = dict(ctx.situation.life).get(player)
@@ -57,7 +58,40 @@ def check_life(ctx: Context, question: Question) -> Verdict:
     lost = life <= 0
     why = f"{player} a {plural(life, 'point de vie')}" + (
         " : il a perdu la partie (0 ou moins)." if lost else ".")
-    return ctx.verdict(life, ("sba.zero_life",), why, "les points de vie")
+    concepts = ["sba.zero_life"]
+    why += _combat_life(ctx, player, concepts)
+    return ctx.verdict(life, tuple(concepts), why, "les points de vie")
+
+
+def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
+    """What the replay's last combat damage did to a player's life (concepts added in place):
+    damage dealt to the player, life gained by lifelink (2010 702.13b), damage prevented."""
+    record = ctx.damage
+    if record is None:
+        return ""
+    why = ""
+    creatures = {c.name: c for c in ctx.situation.creatures}
+    taken = [h for h in record.dealt if h.target == player]
+    if taken:
+        concepts.append("damage.resolves")
+        why += (" Blessures de combat reçues : "
+                + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}" for h in taken) + ".")
+        for hit in taken:
+            for ability in getattr(creatures.get(hit.source), "changed_by", ()):
+                concepts.append(f"ability.{ability}")
+    gained = [h for h in record.dealt if (c := creatures.get(h.source)) is not None
+              and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
+    if gained:
+        concepts.append("ability.lifelink")
+        why += (" Lien de vie : " + ", ".join(f"{h.source} lui fait gagner {h.amount}"
+                                               for h in gained) + ".")
+    stopped = [h for h in record.prevented if (c := creatures.get(h.source)) is not None
+               and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
+    if stopped:
+        concepts += ["ability.protection.damage", "ability.lifelink"]
+        why += (" Les blessures prévenues ne sont pas infligées : le lien de vie ne fait rien "
+                "gagner pour elles.")
+    return why
 
 
 @check("poison_counters", cites=("sba.poison",))

@@ -97,6 +97,23 @@ class StateBasedAction:
     keeps: str | None = None  # a uniqueness action's survivor: one of `KEEPS`
 
 
+# A triggered keyword ability: when it triggers (`on`) and what it does when it resolves (`does`).
+KEYWORD_TRIGGER_ON: tuple[str, ...] = (
+    "blocks_or_blocked",  # it blocks or becomes blocked (bushido)
+    "becomes_blocked",  # it becomes blocked (rampage)
+    "blocked_by_creature_without",  # it becomes blocked by a creature without it: once each (flanking)
+    "ally_attacks_alone",  # a creature its controller controls attacks alone (exalted)
+    "combat_damage_to_player",  # it deals combat damage to a player (poisonous)
+)
+KEYWORD_TRIGGER_DOES: tuple[str, ...] = (
+    "pump_self",  # it gets +N/+N until end of turn
+    "pump_self_per_extra_blocker",  # +N/+N for each creature blocking it beyond the first
+    "shrink_blocker",  # the blocking creature gets -1/-1 until end of turn
+    "pump_attacker",  # the creature attacking alone gets +1/+1 until end of turn
+    "poison",  # the player gets N poison counters
+)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Keyword:
     """A keyword ability the edition defines: its rules, what it changes (`ABILITY_CHANGES`)
@@ -106,6 +123,7 @@ class Keyword:
     rules: tuple[str, ...]
     changes: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
+    trigger: tuple[str, str] | None = None  # (on, does) of a triggered keyword ability
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -173,6 +191,10 @@ class GameModel:
         """Those of these abilities that have the effect in this edition."""
         table = _keywords(self)
         return tuple(a for a in abilities if a in table and effect in table[a].effects)
+
+    def keyword(self, ability: str) -> Keyword | None:
+        """The keyword ability as this edition defines it (None: it doesn't)."""
+        return _keywords(self).get(ability)
 
     def performs(self, what: str) -> bool:
         """Whether this model lists the state-based action `what`."""
@@ -481,11 +503,17 @@ class _Reader:
                 effects = (ability,) if ability in ABILITY_EFFECTS else ()
                 out.append(Keyword(ability=ability, rules=self.rules(raw, field), effects=effects))
                 continue
-            table = self.table(raw, field, ("rules", "changes", "effects"))
+            table = self.table(raw, field, ("rules", "changes", "effects", "trigger"))
             changes = self.words(table.get("changes", []), f"{field}.changes", ABILITY_CHANGES)
             effects = self.words(table.get("effects", []), f"{field}.effects", ABILITY_EFFECTS)
+            trigger = None
+            if "trigger" in table:
+                spec = self.table(table["trigger"], f"{field}.trigger", ("on", "does"))
+                on = self.words([spec.get("on")], f"{field}.trigger.on", KEYWORD_TRIGGER_ON)[0]
+                does = self.words([spec.get("does")], f"{field}.trigger.does", KEYWORD_TRIGGER_DOES)[0]
+                trigger = (on, does)
             out.append(Keyword(ability=ability, rules=self.rules(table.get("rules"), f"{field}.rules"),
-                               changes=changes, effects=effects))
+                               changes=changes, effects=effects, trigger=trigger))
         return tuple(out)
 
     def words(self, value: object, field: str, known: tuple[str, ...]) -> tuple[str, ...]:

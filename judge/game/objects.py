@@ -64,6 +64,9 @@ class StackItem:
 
     kind: str
     controller: str
+    # A triggered keyword ability's effect as it resolves: (does, target, n, ability) — a
+    # replay's only.
+    effect: tuple[str, str, int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -131,6 +131,9 @@ class Creature:
     entered_attacking: bool = False
     entered_blocking: bool = False
     entered: str | None = None
+    # Set by a replay only: the keyword abilities whose triggered effects changed it this turn
+    # (bushido, rampage, flanking, exalted: +N/+N or -1/-1 until end of turn).
+    changed_by: tuple[str, ...] = ()
     # Set by the state-based actions: the concept of the one that put it into the graveyard.
     destroyed: str | None = None
     # The legend and world rules (2004 420.5e, 420.5i; 2010 704.5k, 704.5m): its supertypes
@@ -142,6 +145,12 @@ class Creature:
     timestamp: int | None = None
     # Regeneration shields on it (2004 419.6b, 2010 701.11a): each replaces one destruction.
     regeneration_shields: int = 0
+    # « All creatures able to block it do so » (a lure: a requirement on each of them, 2004
+    # 500.2, 2010 509.1c); « can block any number of creatures »; « can block N additional
+    # creatures ».
+    must_be_blocked_by_all: bool = False
+    blocks_any_number: bool = False
+    blocks_extra: int = 0
     # Two-Headed Giant: the defending player its combat damage is assigned to (2010 810.7f).
     damage_to: str | None = None
     # It was dealt damage by a source with deathtouch since state-based actions were last
@@ -297,7 +306,8 @@ CREATURE_KEYS: tuple[str, ...] = (
     "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "phased_in", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
     "min_blockers", "supertypes", "card_name", "timestamp", "regeneration_shields",
-    "deathtouch_damage", "damage_to",
+    "deathtouch_damage", "damage_to", "must_be_blocked_by_all", "blocks_any_number",
+    "blocks_extra",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",

@@ -333,12 +333,32 @@ def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list
         required = [c for c in free if c.must_block]
         found = _requirements(required, set(blockers),
                               _most_blocks_obeyed(board, required, free, attackers), "bloquer")
+    lures = [a for a in attackers if a.must_be_blocked_by_all]
+    if lures:
+        found += _lure_problems(board, theirs, lures, blocks)
     if found:
         problems += found
         concepts.append("block.requirements")
-    elif any(c.must_block for c in theirs):
+    elif any(c.must_block for c in theirs) or lures:
         concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
     if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
             "block.restrictions" not in concepts):
         concepts.append("block.restrictions")  # obeyed
     return problems, concepts
+
+
+def _lure_problems(board: Board, theirs: list[Creature], lures: list[Creature],
+                   blocks: tuple[tuple[str, str], ...]) -> list[str]:
+    """« All creatures able to block it do so »: a requirement on each creature able to block
+    the attacker (without a cost to pay); a declaration obeys as many as it can (2004 500.2–500.4,
+    2010 509.1c). Each such creature can obey one by blocking one of those attackers."""
+    able = [c for c in theirs if c.block_cost == 0
+            and any(not block_reasons(board, c, a)[0] for a in lures)]
+    lured = {a.name for a in lures}
+    missing = [c.name for c in able if not any(b == c.name and a in lured for b, a in blocks)]
+    if not missing:
+        return []
+    many = len(missing) > 1
+    return [f"{listing(missing)} {'peuvent' if many else 'peut'} bloquer "
+            f"{listing(sorted(lured))}, que toutes les créatures capables de la bloquer doivent "
+            "bloquer : une exigence que cette déclaration n'observe pas alors qu'elle le pourrait"]

@@ -35,7 +35,7 @@ from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
 from judge.legality.damage import DamageRecord
 from judge.legality.words import plural
 from judge.procedure import entering
-from judge.procedure.blocks import Fired
+from judge.procedure.blocks import Fired, keyword_triggers
 from judge.procedure.effects import Change, change_note
 from judge.procedure.entering import CombatEvent
 from judge.procedure.priority import Priority
@@ -129,7 +129,8 @@ class _Replay(Priority):
         """Triggered abilities go on the stack, the active player's first."""
         for f in sorted(fired, key=lambda f: self._seat(f.trigger.controller)):
             for _ in range(f.times):
-                self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller))
+                self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller,
+                                            effect=f.effect))
 
     def _change(self, index: int, event: Change) -> None:
         """Something happens to a permanent while a player holds priority (an effect)."""
@@ -215,8 +216,9 @@ class _Replay(Priority):
     def _declared(self, *, attackers: bool) -> None:
         """The abilities the declaration triggered go on the stack (2004 308.1, 309.1; 2010
         508.2, 509.4)."""
-        fired = entering.declaration_triggers(attackers, self.start.triggers,
-                                              tuple(self.creatures.values()))
+        creatures = tuple(self.creatures.values())
+        fired = [*entering.declaration_triggers(attackers, self.start.triggers, creatures),
+                 *keyword_triggers(self.model, creatures, attackers=attackers)]
         if not fired:
             return
         self._stack_fired(fired)

@@ -70,6 +70,7 @@ class TurnState:
         self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
         self.why: tuple[str, ...] = ()  # how the last combat damage was assigned (concepts)
         self.discarded: int | None = None
+        self.pumps: list[tuple[str, int]] = []  # +n/+n until end of turn (keyword triggers)
         self.life = dict(situation.life)
         self.lost: set[str] = set()
         self.dirty = True  # what the state-based actions look at may have changed

@@ -147,7 +147,33 @@ class TurnActions(TurnState):
         self.note(f"Capacités déclenchées mises sur la pile, celles du joueur actif d'abord : "
                   f"{names}.", f"action.triggers.{key}", "triggers.beginning")
 
+    def _resolve_effect(self, effect: tuple[str, str, int, str]) -> tuple[str, ...] | None:
+        """A triggered keyword ability resolves: +N/+N or -1/-1 until end of turn to a
+        creature still on the battlefield (rampage counts its blockers now: 702.20b); the
+        sentence, and the concepts of the ability."""
+        does, target, n, ability = effect
+        creature = self.creatures.get(target)
+        if creature is None or not creature.in_play:
+            return None
+        if does == "pump_self_per_extra_blocker":
+            blockers = sum(1 for c in self.creatures.values() if c.blocks(target) and c.in_combat)
+            n *= max(blockers - 1, 0)
+        elif does == "shrink_blocker":
+            n = -1
+        if n == 0:
+            return (f"{target} ne gagne rien (un seul bloqueur)", f"ability.{ability}")
+        self.pumps.append((target, n))
+        self.creatures[target] = replace(_pumped(creature, n), changed_by=tuple(
+            dict.fromkeys((*creature.changed_by, ability))))
+        self.dirty = True
+        sign = f"+{n}/+{n}" if n > 0 else f"{n}/{n}"
+        return (f"{target} a {sign} jusqu'à la fin du tour", f"ability.{ability}")
+
     def _wear_off(self) -> None:
+        for name, n in self.pumps:  # « until end of turn » (514.2)
+            if name in self.creatures:
+                self.creatures[name] = _pumped(self.creatures[name], -n)
+        self.pumps = []
         healed = [n for n, c in self.creatures.items() if c.damage and c.in_play]
         for name in healed:
             self.creatures[name] = replace(self.creatures[name], damage=0)
@@ -255,3 +281,10 @@ class TurnActions(TurnState):
             if source is not None and source.controller in self.life and self.model.grants(
                     source.abilities, "lifelink"):
                 self.life[source.controller] += hit.amount
+
+
+def _pumped(creature: Creature, n: int) -> Creature:
+    """+n/+n (or -n/-n) on a creature whose power and toughness are said."""
+    return replace(creature,
+                   power=None if creature.power is None else creature.power + n,
+                   toughness=None if creature.toughness is None else creature.toughness + n)
