@@ -47,8 +47,7 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, concepts, why, _TOPIC)
 
 
-@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink",
-                      "ability.protection.damage", "ability.exalted"))
+@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     life = dict(ctx.situation.life).get(player)
@@ -88,7 +87,7 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
     stopped = [h for h in record.prevented if (c := creatures.get(h.source)) is not None
                and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
     if stopped:
-        concepts += ["ability.protection.damage", "ability.lifelink"]
+        concepts.append("ability.lifelink")
         why += (" Les blessures prévenues ne sont pas infligées : le lien de vie ne fait rien "
                 "gagner pour elles.")
     return why

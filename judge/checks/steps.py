@@ -135,8 +135,7 @@ def _apnap(ctx: Context, triggers: list[Trigger]) -> list[Trigger]:
                           "triggers.order", "triggers.late.*", "triggers.until_not_trigger",
                           "triggers.on.*", "enters.attacking",
                           "priority.untap", "cleanup.repeat", "ability.flanking",
-                          "ability.rampage", "ability.bushido", "ability.exalted",
-                          "combat.alone"))
+                          "ability.rampage", "ability.bushido", "ability.exalted"))
 def check_triggers(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     key = _step_key(ctx)
@@ -207,7 +206,7 @@ def _alone_only(ctx: Context, key: str) -> tuple[str, list[str]]:
             if keyword and keyword.trigger and keyword.trigger[0] == "ally_attacks_alone":
                 return (f" {label('ability', ability).capitalize()} de {creature.name} ne se "
                         f"déclenche pas : {len(attackers)} créatures attaquent, aucune "
-                        "n'attaque seule.", [f"ability.{ability}", "combat.alone"])
+                        "n'attaque seule.", [f"ability.{ability}"])
     return "", []
 
 

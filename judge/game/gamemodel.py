@@ -500,8 +500,8 @@ class _Reader:
             if ability not in ABILITY_ALIASES.values():
                 raise self.fail(field, "capacité inconnue du moteur")
             if isinstance(raw, list):
-                effects = (ability,) if ability in ABILITY_EFFECTS else ()
-                out.append(Keyword(ability=ability, rules=self.rules(raw, field), effects=effects))
+                own: tuple[str, ...] = (ability,) if ability in ABILITY_EFFECTS else ()
+                out.append(Keyword(ability=ability, rules=self.rules(raw, field), effects=own))
                 continue
             table = self.table(raw, field, ("rules", "changes", "effects", "trigger"))
             changes = self.words(table.get("changes", []), f"{field}.changes", ABILITY_CHANGES)

@@ -7,9 +7,14 @@ be, blocks between creatures of one controller. Questions are answered elsewhere
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
 from judge.game.situationmodel import Creature, Situation, attacking_players
+
+if TYPE_CHECKING:
+    from judge.game.objects import Permanent
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
@@ -93,8 +98,10 @@ def check_edition_terms(model: GameModel, edition: str, situation: Situation) ->
     planeswalkers (the card types), players who left a multiplayer game (800.4)."""
     from judge.game.aliases import ABILITY_NAMES
 
-    if "planeswalker" not in model.fact("spell_kinds").value:
-        for i, item in enumerate((*situation.permanents, *situation.creatures)):
+    kinds = model.fact("spell_kinds").value
+    if isinstance(kinds, tuple) and "planeswalker" not in kinds:
+        items: tuple[Permanent | Creature, ...] = (*situation.permanents, *situation.creatures)
+        for i, item in enumerate(items):
             if "planeswalker" in item.card_types or getattr(item, "loyalty", None) is not None:
                 where = "permanents" if i < len(situation.permanents) else "creatures"
                 index = i if where == "permanents" else i - len(situation.permanents)
