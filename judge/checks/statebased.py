@@ -116,10 +116,14 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
         if any(name in names for what, names in ctx.sba_done if what in gone):
             return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
-        raise SituationError("questions", f"« {name} » n'est pas un planeswalker de la situation")
-    if "planeswalker" not in walker.card_types or walker.loyalty is None:
-        raise SituationError("questions", f"« {name} » n'est pas un planeswalker dont la loyauté "
-                             "est dite (card_types = [\"planeswalker\"], loyalty)")
+        return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
+                           "un planeswalker a une loyauté.", topic)
+    if "planeswalker" not in walker.card_types:
+        return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
+                           "un planeswalker a une loyauté.", topic)
+    if walker.loyalty is None:
+        raise SituationError("permanents", f"la loyauté de {name} (loyalty) est nécessaire pour "
+                             "la question loyalty")
     concepts: tuple[str, ...] = ("walker.loyalty",)
     why = (f"La loyauté de {name} est le nombre de marqueurs loyauté sur lui : "
            f"{walker.loyalty}.")

@@ -169,7 +169,9 @@ def situations_text(draw: st.DrawFn) -> str:
                   "combat_timing": 'when = "before_blockers"',
                   "attack": 'creature = "X"', "block": 'creature = "Y"\nattacker = "X"',
                   "deals_damage": 'creature = "X"', "discard": 'player = "A"',
-                  "mana_burn": 'player = "A"', "turn_order": "count = 3"}.get(ask, "")
+                  "mana_burn": 'player = "A"', "turn_order": "count = 3",
+                  "loyalty": 'permanent = "Y"',
+                  "redirect": 'source = "X"\nplayer = "B"\nplaneswalker = "Y"'}.get(ask, "")
         lines.append(f'[[questions]]\nask = "{ask}"\n{params}')
     return "\n".join(lines) + "\n"
 
