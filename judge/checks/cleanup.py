@@ -133,3 +133,63 @@ register_mechanism("replay", topic=__name__, cites=(
     "sba.zero_loyalty", "sba.regenerated",
     "fact.first_turn_draw_multiplayer", "turn.skip", "phasing.skipped_untap", "control.changed",
 ))
+
+
+# -- durations and control ---------------------------------------------------------------------
+
+# Where each duration ends: (phase, step) of the active player's turn, or the beginning of its
+# controller's next turn, and the concept saying so.
+_ENDS = {
+    "end_of_turn": ("ending", "cleanup", "cleanup.effects"),
+    "this_turn": ("ending", "cleanup", "cleanup.effects"),
+    "end_of_combat": ("combat", "end_of_combat", "combat.end"),
+    "your_next_turn": ("beginning", "untap", "effects.until"),
+}
+_UNTIL_WORDS = {"end_of_turn": "« jusqu'à la fin du tour »", "this_turn": "« ce tour-ci »",
+                "end_of_combat": "« jusqu'à la fin du combat »",
+                "your_next_turn": "« jusqu'à votre prochain tour »"}
+
+
+@check("effect_ends", cites=("cleanup.effects", "combat.end", "effects.until", "effects.duration"))
+def check_effect_ends(ctx: Context, question: Question) -> Verdict:
+    name = question.effect or ""
+    effect = next((e for e in ctx.situation.effects if e.name == name), None)
+    if effect is None:
+        raise SituationError("effects", f"aucun effet ne s'appelle « {name} »")
+    phase, step, concept = _ENDS[effect.until]
+    player = ctx.active
+    if effect.until == "your_next_turn":
+        player = effect.controller or ctx.active
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse quand commence le prochain "
+               f"tour de {player} (au début de son étape de dégagement), pas au nettoyage de ce "
+               "tour.")
+    elif effect.until == "end_of_combat":
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse à la fin de l'étape de fin "
+               "du combat de ce tour.")
+    else:
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse à l'étape de nettoyage de "
+               "ce tour, en même temps que les blessures sont retirées.")
+    value = {"player": player, "phase": phase, "step": step}
+    return ctx.verdict(value, (concept, "effects.duration"), why, "la durée des effets")
+
+
+@check("controller", cites=("cleanup.effects", "effects.duration", "control.changed"))
+def check_controller(ctx: Context, question: Question) -> Verdict:
+    creature = ctx.creature(question.creature)
+    topic = "le contrôle des permanents"
+    if creature.control_until is not None and creature.owner and creature.owner != creature.controller:
+        why = (f"{creature.controller} contrôle {creature.name} (dont {creature.owner} est le "
+               f"propriétaire) {_UNTIL_WORDS.get(creature.control_until, '')} : cet effet cesse "
+               f"à l'étape de nettoyage, et {creature.owner} la contrôlera de nouveau.")
+        return ctx.verdict(creature.controller, ("cleanup.effects", "effects.duration"), why,
+                           topic)
+    if creature.changed_control or (creature.owner and creature.owner != creature.controller):
+        why = f"{creature.controller} contrôle {creature.name} (le contrôle a changé)."
+        if creature.owner and creature.owner == creature.controller:
+            why = (f"{creature.controller}, son propriétaire, contrôle de nouveau {creature.name} : "
+                   "l'effet qui en donnait le contrôle a cessé.")
+            return ctx.verdict(creature.controller, ("cleanup.effects", "effects.duration"), why,
+                               topic)
+        return ctx.verdict(creature.controller, ("control.changed", "effects.duration"), why, topic)
+    return ctx.verdict(creature.controller, ("effects.duration",),
+                       f"{creature.controller} contrôle {creature.name}.", topic)

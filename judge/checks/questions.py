@@ -77,6 +77,10 @@ QUESTIONS += (
                  reads=("more",)),
     QuestionSpec(ask="poison_counters", label="Combien de marqueurs poison a ce joueur ?",
                  params=("player",), reads=("more",)),
+    QuestionSpec(ask="controller", label="Qui contrôle cette créature ?", params=("creature",),
+                 reads=("creatures",)),
+    QuestionSpec(ask="effect_ends", label="Quand cet effet cesse-t-il ?", params=("effect",),
+                 reads=("more",)),
     QuestionSpec(ask="loyalty", label="Quelle est la loyauté de ce planeswalker ?",
                  params=("permanent",), reads=("more",)),
     QuestionSpec(ask="redirect", label="Ces blessures non de combat peuvent-elles être "
@@ -90,7 +94,8 @@ PARAM_LABELS = {
     "assignment": "répartition des blessures (cible=nombre)",
     "others": "autres assignations (créature : cible=nombre)",
     "when": "moment du combat",
-    "permanent": "permanent", "source": "source des blessures", "planeswalker": "planeswalker",  # one of COMBAT_POINT_WORDS (the form offers them in French)
+    "permanent": "permanent", "source": "source des blessures", "planeswalker": "planeswalker",
+    "effect": "effet",  # one of COMBAT_POINT_WORDS (the form offers them in French)
 }
 # The points of combat that `combat_timing`'s `when` names, as the cards word them.
 COMBAT_POINT_WORDS = {

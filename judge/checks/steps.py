@@ -430,7 +430,11 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     # the state-based actions checked in the cleanup step, after the damage is removed (2004
     # 420.3, 314.3; 2010 704.3, 514.3): any performed gives the active player priority
     performed = list(ctx.cleanup_actions)
-    priority = bool(s.pending_triggers) or bool(performed and ctx.moment.step == "cleanup")
+    # « at the beginning of the (next) cleanup step » triggers, when that step is still to come
+    # (or is the first one): they go on the stack and give priority (2004 314.3, 2010 514.3a)
+    at_cleanup = [t for t in s.triggers if t.at == "cleanup" and ctx.moment.step != "cleanup"]
+    waiting = [*s.pending_triggers, *at_cleanup]
+    priority = bool(waiting) or bool(performed and ctx.moment.step == "cleanup")
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
@@ -455,9 +459,9 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
         why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
                 f"{str(ctx.fact('state_based_name'))[1:]} s'applique pendant le nettoyage : le "
                 f"joueur actif ({ctx.active}) reçoit la priorité.")
-    if priority and s.pending_triggers:
+    if priority and waiting:
         concepts.append("cleanup.repeat")
-        why += (f" Des capacités déclenchées attendent ({_names([t.name for t in s.pending_triggers])}) : "
+        why += (f" Des capacités déclenchées attendent ({_names([t.name for t in waiting])}) : "
                 f"elles vont sur la pile, le joueur actif ({ctx.active}) reçoit la priorité, et "
                 "une fois la pile vide et tous les joueurs ayant passé, une autre étape de "
                 "nettoyage commence.")

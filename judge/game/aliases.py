@@ -189,6 +189,10 @@ KEY_ALIASES = _aliases({
     "must_be_blocked_by_all": ("doit être bloquée par toutes", "leurre"),
     "blocks_any_number": ("bloque n'importe quel nombre",),
     "blocks_extra": ("bloque en plus",),
+    "owner": ("propriétaire",),
+    "control_until": ("contrôle jusqu'à",),
+    "once": ("une seule fois",),
+    "effect": ("effet",),
     "source": (),
     "step": ("étape",),
     "after": ("après",),
@@ -253,6 +257,7 @@ CHANGE_KEY_ALIASES = _aliases({
     "creature": ("créature",),
     "power": ("force",),
     "by": ("par",),
+    "until": ("jusqu'à", "durée"),
 })
 # The questions' French names.
 ASK_ALIASES = _aliases({
@@ -261,6 +266,8 @@ ASK_ALIASES = _aliases({
     "life": ("points de vie", "vie"),
     "poison_counters": ("poison", "marqueurs poison"),
     "redirect": ("rediriger", "redirection"),
+    "controller": ("contrôleur",),
+    "effect_ends": ("fin de l'effet",),
     "untap": ("dégagement",),
     "triggers": ("déclenchements",),
     "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),
@@ -287,6 +294,8 @@ UNTIL_ALIASES = _aliases({
     "end_of_turn": ("jusqu'à la fin du tour", "fin du tour"),
     "end_of_combat": ("jusqu'à la fin du combat", "fin du combat"),
     "this_turn": ("ce tour ci", "pendant ce tour"),
+    "your_next_turn": ("jusqu'à votre prochain tour", "jusqu'à son prochain tour",
+                       "until your next turn"),
 })
 # « à la fin du tour » (2004's "at end of turn") names the end of turn step.
 AT_ALIASES = _aliases({"end_of_turn": ("à la fin du tour", "at end of turn",

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from judge.errors import SituationError
 from judge.game import readers
-from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, fold_name
+from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, UNTIL_ALIASES, fold_name
 from judge.game.events import (
     Activate,
     AddMana,
@@ -33,6 +33,7 @@ from judge.game.events import (
     Untap,
 )
 from judge.game.fieldreaders import (
+    read_slug,
     check_keys,
     english_keys,
     english_names,
@@ -193,7 +194,7 @@ def _permanent_event(kind: str, table: dict[str, object], path: str, players: tu
     inner = english_keys(read_table(table[kind], sub), sub, CHANGE_KEY_ALIASES)
     check_keys(table, path, (kind,))
     second = "power" if kind == "set_power" else "by"
-    check_keys(inner, sub, ("creature", second))
+    check_keys(inner, sub, ("creature", second) if kind == "set_power" else ("creature", "by", "until"))
     for key in ("creature", second):
         if key not in inner:
             raise SituationError(join_path(sub, key), "clé obligatoire manquante")
@@ -201,5 +202,8 @@ def _permanent_event(kind: str, table: dict[str, object], path: str, players: tu
     if kind == "set_power":
         return SetPower(creature=creature, power=read_int(inner["power"], join_path(sub, "power"),
                                                           minimum=None))
+    until = inner.get("until")
     return GainControl(creature=creature, by=read_player(inner["by"], join_path(sub, "by"),
-                                                         players))
+                                                         players),
+                       until=None if until is None else read_slug(
+                           until, join_path(sub, "until"), UNTIL_ALIASES, "durée"))

@@ -88,10 +88,11 @@ class SetPower:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GainControl:
-    """Player `by` gains control of `creature`."""
+    """Player `by` gains control of `creature` (`until`: a duration, None: indefinitely)."""
 
     creature: str
     by: str
+    until: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

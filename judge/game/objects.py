@@ -38,6 +38,7 @@ class Effect:
 
     name: str
     until: str
+    controller: str | None = None  # « until your next turn »: whose (None: the active player)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +57,9 @@ class Trigger:
     creature: str | None = None
     count: int | None = None
     at_least: bool = False
+    # « at the beginning of the next cleanup step » (a delayed trigger: once) rather than « at
+    # the beginning of each cleanup step » (2004 314.3, 2010 514.3a).
+    once: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 # French names leave as they are (`english_keys`, `check_keys`).
 _PERMANENT_ENGLISH = english_names(PERMANENT_KEYS, KEY_ALIASES)
 _TRIGGER_KEYS = ("name", "controller", "at", "entered_this_step", "on", "creature", "count",
-                 "at_least")
+                 "at_least", "once")
 _TRIGGER_ENGLISH = english_names(_TRIGGER_KEYS, KEY_ALIASES)
 
 
@@ -116,7 +116,7 @@ def effect(value: object, path: str) -> Effect:
     from judge.game.objects import Effect
 
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    check_keys(table, path, ("name", "until"))
+    check_keys(table, path, ("name", "until", "controller"))
     for key in ("name", "until"):
         if key not in table:
             raise SituationError(join_path(path, key), "clé obligatoire manquante")
@@ -124,9 +124,13 @@ def effect(value: object, path: str) -> Effect:
     if fold_name(until) in AT_ALIASES and fold_name(until) not in UNTIL_ALIASES:
         raise SituationError(join_path(path, "until"), f"« {until} » est le moment d'une capacité "
                              "déclenchée (triggers[].at), pas une durée : une durée s'écrit "
-                             "« jusqu'à la fin du tour »")
+                             "« jusqu'à la fin du tour » (2004 : règles 313.1, 314.2 ; 2010 : "
+                             "règles 513.1, 514.2)")
+    controller = table.get("controller")
     return Effect(name=read_string(table["name"], join_path(path, "name")),
-                  until=read_slug(until, join_path(path, "until"), UNTIL_ALIASES, "durée"))
+                  until=read_slug(until, join_path(path, "until"), UNTIL_ALIASES, "durée"),
+                  controller=None if controller is None else read_string(
+                      controller, join_path(path, "controller")))
 
 
 def moment_slug(value: object, path: str) -> str:
@@ -186,6 +190,7 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
         creature=creature,
         count=count,
         at_least=read_bool(table.get("at_least", False), join_path(path, "at_least")),
+        once=read_bool(table.get("once", False), join_path(path, "once")),
     )
 
 

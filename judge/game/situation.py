@@ -32,6 +32,7 @@ from judge.game.aliases import (
     PHASE_ALIASES,
     PROTECTION_ALIASES,
     STEP_ALIASES,
+    UNTIL_ALIASES,
     VARIANT_ALIASES,
     WHEN_ALIASES,
     fold_name,
@@ -676,7 +677,7 @@ def _supertypes(value: object, path: str) -> tuple[str, ...]:
 
 # The keys a creature may give as null (JSON): their default.
 _MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", "timestamp",
-                          "blocking", "damage_to"})
+                          "blocking", "damage_to", "owner", "control_until"})
 # How each key of a creature is read (`controller` needs the players: read apart); a key left
 # out keeps the `Creature` default.
 _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
@@ -688,7 +689,8 @@ _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp",
                      "regeneration_shields", "blocks_extra"), read_int),
     **dict.fromkeys(("power", "toughness"), _int_any),
-    **dict.fromkeys(("name", "attacks", "band", "card_name", "damage_to"), read_string),
+    **dict.fromkeys(("name", "attacks", "band", "card_name", "damage_to", "owner"), read_string),
+    "control_until": lambda v, p: read_slug(v, p, UNTIL_ALIASES, "durée"),
     **dict.fromkeys(("types", "damage_order"), _strings),
     "colors": lambda v, p: read_items(v, p, _color),
     "card_types": lambda v, p: read_items(v, p, readers.card_type),
@@ -732,6 +734,7 @@ _PARAM_READERS: dict[str, _Reader] = {
                                                                "moment du combat"),
     **dict.fromkeys(("permanent", "source", "planeswalker"),
                     lambda v, p, players, names, everything: _permanent_name(v, p, everything)),
+    "effect": lambda v, p, players, names, everything: read_string(v, p),
     "others": lambda v, p, players, names, everything: tuple(
         (readers.creature_name(k, join_path(p, k), names),
          readers.assignment(w, join_path(p, k), everything, players))

@@ -67,6 +67,8 @@ ASKS: dict[str, tuple[str, ...]] = {
     "poison_counters": ("player",),
     "loyalty": ("permanent",),
     "redirect": ("source", "player", "planeswalker"),
+    "controller": ("creature",),
+    "effect_ends": ("effect",),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
@@ -75,7 +77,7 @@ COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before
 VARIANTS: tuple[str, ...] = ("free_for_all", "two_headed_giant", "archenemy")
 ATTACK_OPTIONS: tuple[str, ...] = ("multiple", "left", "right")
 # How long an effect lasts (`effects[i].until`).
-DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn")
+DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn", "your_next_turn")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -151,6 +153,10 @@ class Creature:
     must_be_blocked_by_all: bool = False
     blocks_any_number: bool = False
     blocks_extra: int = 0
+    # Its owner when another player controls it, and how long that control lasts (a control
+    # change « until end of turn » ends in the cleanup step: 2004 314.2, 2010 514.2).
+    owner: str | None = None
+    control_until: str | None = None
     # Two-Headed Giant: the defending player its combat damage is assigned to (2010 810.7f).
     damage_to: str | None = None
     # It was dealt damage by a source with deathtouch since state-based actions were last
@@ -207,6 +213,7 @@ class Question:
     permanent: str | None = None  # `loyalty`: a planeswalker
     source: str | None = None  # `redirect`: the source of the noncombat damage
     planeswalker: str | None = None  # `redirect`: where the damage would go instead
+    effect: str | None = None  # `effect_ends`: an effect's name
     flash: bool = False  # `cast`: a creature spell with flash
 
     def params(self) -> tuple[tuple[str, object], ...]:
@@ -307,7 +314,7 @@ CREATURE_KEYS: tuple[str, ...] = (
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
     "min_blockers", "supertypes", "card_name", "timestamp", "regeneration_shields",
     "deathtouch_damage", "damage_to", "must_be_blocked_by_all", "blocks_any_number",
-    "blocks_extra",
+    "blocks_extra", "owner", "control_until",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",

@@ -177,6 +177,12 @@ class TurnActions(TurnState):
         healed = [n for n, c in self.creatures.items() if c.damage and c.in_play]
         for name in healed:
             self.creatures[name] = replace(self.creatures[name], damage=0)
+        for name, creature in self.creatures.items():  # control « until end of turn » ends
+            if creature.control_until in ("end_of_turn", "this_turn") and creature.owner:
+                self.creatures[name] = replace(creature, controller=creature.owner,
+                                               control_until=None, changed_control=True)
+                self.note(f"Le changement de contrôle de {name} « jusqu'à la fin du tour » "
+                          f"cesse : {creature.owner} la contrôle de nouveau.", "cleanup.effects")
         ending = [e.name for e in self.effects if e.until in ("end_of_turn", "this_turn")]
         self.effects = [e for e in self.effects if e.until not in ("end_of_turn", "this_turn")]
         text = "Les blessures sont retirées des permanents"
