@@ -95,7 +95,7 @@ def context(graph: RuleSource, situation: Situation
     replay's journal (None without events)."""
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
-    if situation.left_game or situation.permanents or any(
+    if situation.left_game or situation.permanents or situation.variant or any(
             c.abilities or "planeswalker" in c.card_types for c in situation.creatures):
         check_edition_terms(model, edition, situation)
     if situation.events is not None:
@@ -105,7 +105,7 @@ def context(graph: RuleSource, situation: Situation
         ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
                             no_attackers=replayed.no_attackers, arrival=replayed.arrival,
                             damage=replayed.damage, replayed=True, nth=replayed.nth, repeat=replayed.repeat,
-                            discarded=replayed.discarded)
+                            discarded=replayed.discarded, burned=replayed.burned)
         return ctx, replayed.trail
     check_state(model, situation)
     situation, done = described(model, situation)

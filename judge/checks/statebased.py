@@ -36,7 +36,17 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     if not done:
         why = (f"Aucune : quand un joueur recevrait la priorité, le jeu vérifie chaque {name} ; "
                "aucune ne s'applique ici.")
-        return ctx.verdict(value, ("sba.check",), why, _TOPIC)
+        s = ctx.situation
+        concepts: list[str] = ["sba.check"]
+        if s.library:
+            concepts.append("sba.empty_library")
+            why += (" Aucun joueur n'a dû piocher plus de cartes que sa bibliothèque n'en "
+                    "avait (" + ", ".join(f"{p} : {plural(n, 'carte')}" for p, n in s.library)
+                    + ").")
+        if s.poison:
+            concepts.append("sba.poison")
+            why += " Aucun joueur n'a dix marqueurs poison."
+        return ctx.verdict(value, tuple(concepts), why, _TOPIC)
     sentences = [Performed(what=what, names=names).sentence() for what, names in done]
     why = (f"Quand un joueur recevrait la priorité, avant que quoi que ce soit soit mis sur la "
            f"pile ou se résolve, le jeu accomplit ensemble chaque {name} qui s'applique : "
@@ -47,7 +57,9 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, concepts, why, _TOPIC)
 
 
-@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted"))
+@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted",
+                      "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
+                      "mana.burn_life"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     life = dict(ctx.situation.life).get(player)
@@ -58,6 +70,9 @@ def check_life(ctx: Context, question: Question) -> Verdict:
     why = f"{player} a {plural(life, 'point de vie')}" + (
         " : il a perdu la partie (0 ou moins)." if lost else ".")
     concepts = ["sba.zero_life"]
+    if player in ctx.burned:
+        concepts.append("mana.burn_life")
+        why += " Il a perdu des points de vie par brûlure de mana (mana inutilisé à la fin d'une phase)."
     why += _combat_life(ctx, player, concepts)
     return ctx.verdict(life, tuple(concepts), why, "les points de vie")
 
@@ -67,10 +82,24 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
     damage dealt to the player, life gained by lifelink (2010 702.13b), damage prevented."""
     record = ctx.damage
     if record is None:
+        if any(item.kind == "combat_damage" for item in ctx.situation.stack):
+            concepts.append("fact.combat_damage_on_stack")
+            return (" Les blessures de combat sont sur la pile : elles ne sont infligées que "
+                    "quand elles se résolvent.")
         return ""
     why = ""
     creatures = {c.name: c for c in ctx.situation.creatures}
     taken = [h for h in record.dealt if h.target == player]
+    if not taken:
+        concepts.append("damage.resolves")
+        why += " Aucune blessure de combat ne lui a été infligée."
+        walkers = {p.name for p in ctx.situation.permanents if p.controller == player}
+        if any(h.target in walkers for h in record.dealt):
+            concepts.append("walker.damage")
+            why += (" Celles infligées à son planeswalker lui retirent des marqueurs loyauté, "
+                    "pas des points de vie.")
+        if any(h.target == player for h in record.dropped):
+            concepts.append("multiplayer.left_damage")
     if taken:
         concepts.append("damage.resolves")
         why += (" Blessures de combat reçues : "
@@ -93,14 +122,21 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
     return why
 
 
-@check("poison_counters", cites=("sba.poison",))
+@check("poison_counters", cites=("sba.poison", "ability.poisonous"))
 def check_poison(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     count = dict(ctx.situation.poison).get(player, 0)
     why = f"{player} a {plural(count, 'marqueur')} poison" + (
         " : dix ou plus, il perd la partie." if count >= 10 else
         f" ; il perd la partie à dix ({listing([str(10 - count)])} de plus).")
-    return ctx.verdict(count, ("sba.poison",), why, "les marqueurs poison")
+    concepts = ["sba.poison"]
+    venomous = [c.name for c in ctx.situation.creatures
+                if ctx.model.grants(c.abilities, "trigger") and c.has("poisonous")]
+    if venomous:
+        concepts.append("ability.poisonous")
+        why += (f" Le venimeux de {listing(venomous)} ne donne des marqueurs poison que quand "
+                "elle inflige des blessures de combat à un joueur.")
+    return ctx.verdict(count, tuple(concepts), why, "les marqueurs poison")
 
 
 @check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none"))

@@ -26,14 +26,15 @@ from judge.game.events import (
     GainControl,
     LeavesPlay,
     Pass,
+    PlayerChange,
     PlayLand,
     Regenerate,
     SetPower,
+    Shield,
     Tap,
     Untap,
 )
 from judge.game.fieldreaders import (
-    read_slug,
     check_keys,
     english_keys,
     english_names,
@@ -43,6 +44,7 @@ from judge.game.fieldreaders import (
     read_list,
     read_optional,
     read_player,
+    read_slug,
     read_string,
     read_table,
 )
@@ -79,9 +81,10 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
                 "declare_blockers", "enters_attacking", "enters_blocking", "block",
-                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
+                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
+                "draw", "poison", "leaves_game", "shield")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
-_EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position"), KEY_ALIASES)
+_EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position", "count"), KEY_ALIASES)
 _PASS = Pass()  # every « pass » (a value: no fields)
 
 
@@ -137,6 +140,8 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
     kind = kinds[0]
     if kind in _EVENT_KINDS[6:9]:
         return _entering(kind, table, path, players, names, active, read_creature)
+    if kind in ("draw", "poison", "leaves_game", "shield"):
+        return _player_event(kind, table, path, players, names)
     if kind in _EVENT_KINDS[9:]:
         return _permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":
@@ -174,6 +179,18 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
          readers.creature_name(attacker, join_path(sub, blocker), names))
         for blocker, attacker in blocks.items()
     ))
+
+
+def _player_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+                  names: set[str]) -> Event:
+    """A player draws, gets poison counters, leaves the game; a creature gets a shield."""
+    sub = join_path(path, kind)
+    if kind == "shield":
+        check_keys(table, path, (kind,))
+        return Shield(name=readers.creature_name(table[kind], sub, names))
+    check_keys(table, path, (kind,) if kind == "leaves_game" else (kind, "count"))
+    count = read_int(table["count"], join_path(path, "count"), minimum=1) if "count" in table else 1
+    return PlayerChange(kind=kind, player=read_player(table[kind], sub, players), count=count)
 
 
 def _permanent_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],

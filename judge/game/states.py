@@ -108,6 +108,12 @@ def check_edition_terms(model: GameModel, edition: str, situation: Situation) ->
                 raise SituationError(f"{where}[{index}].card_types", "le type planeswalker "
                                      f"n'existe pas dans l'édition {edition}"
                                      + _cited(model, "walker.none"))
+    if model.rules("multiplayer.none") and (situation.variant in ("two_headed_giant", "archenemy")
+                                            or situation.left_game):
+        field = "left_game" if situation.left_game else "variant"
+        raise SituationError(field, f"les règles de l'édition {edition} supposent une partie à "
+                             "deux joueurs : ni variante multijoueur ni joueur qui quitte la "
+                             "partie" + _cited(model, "multiplayer.none"))
     if situation.left_game:
         if not model.rules("multiplayer.left"):
             raise SituationError("left_game", f"l'édition {edition} n'a pas de règles pour une "
@@ -116,11 +122,15 @@ def check_edition_terms(model: GameModel, edition: str, situation: Situation) ->
             raise SituationError("left_game", "la partie est finie : il reste moins de deux "
                                  "joueurs (104.2a)")
         gone = set(situation.left_game)
-        for i, creature in enumerate(situation.creatures):
-            if creature.controller in gone:
-                raise SituationError(f"creatures[{i}].controller", f"{creature.controller} a "
-                                     "quitté la partie : ses permanents l'ont quittée aussi"
-                                     + _cited(model, "multiplayer.left"))
+        things: tuple[tuple[str, tuple[Creature | Permanent, ...]], ...] = (
+            ("creatures", situation.creatures), ("permanents", situation.permanents))
+        for where, items in things:
+            for i, item in enumerate(items):
+                if item.controller in gone:
+                    raise SituationError(f"{where}[{i}].controller", f"{item.controller} a "
+                                         "quitté la partie : ses permanents l'ont quittée aussi"
+                                         + _cited(model, "multiplayer.left",
+                                                  "multiplayer.left_objects"))
 
     for i, creature in enumerate(situation.creatures):
         for j, ability in enumerate(creature.abilities):

@@ -124,6 +124,7 @@ class Context:
     discarded: int | None = None  # after a replay: cards the cleanup's discard removed
     # State-based actions performed on a described situation: (what, names), in order.
     sba_done: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    burned: tuple[str, ...] = ()  # after a replay: players who lost life to mana burn
 
     @property
     def moment(self) -> Moment:
@@ -236,7 +237,8 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
                   replayed: bool = False, nth: int = 0, repeat: int = 0,
                   performed: tuple[str, ...] = (), discarded: int | None = None,
-                  sba_done: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> Context:
+                  sba_done: tuple[tuple[str, tuple[str, ...]], ...] = (),
+                  burned: tuple[str, ...] = ()) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -279,7 +281,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
                    replayed=replayed, performed=performed, discarded=discarded,
-                   sba_done=sba_done)
+                   sba_done=sba_done, burned=burned)
 
 
 # -- shared citations ----------------------------------------------------------------

@@ -99,6 +99,7 @@ class TurnActions(TurnState):
                 for player, amount in self.pools.items():
                     if player in self.life and amount > 0:
                         self.life[player] -= amount
+                        self.burned.add(player)
                         self.dirty = True
             for what, concept in empty_pools(self.pools, burn=burn):
                 self.note(what, concept)
@@ -152,6 +153,11 @@ class TurnActions(TurnState):
         creature still on the battlefield (rampage counts its blockers now: 702.20b); the
         sentence, and the concepts of the ability."""
         does, target, n, ability = effect
+        if does == "poison":
+            self.poison[target] = self.poison.get(target, 0) + n
+            self.dirty = True
+            return (f"{target} reçoit {plural(n, 'marqueur')} poison ({self.poison[target]} en "
+                    "tout)", f"ability.{ability}")
         creature = self.creatures.get(target)
         if creature is None or not creature.in_play:
             return None
@@ -247,7 +253,8 @@ class TurnActions(TurnState):
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
             self.dealt = True
-            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False,
+            kept, gone = self._to_players_in_game(hits)
+            self.damage = deal(self.creatures, hits, kept, gone, self.powers, on_stack=False,
                                why=self.why, model=self.model)
             self._lose_life(self.damage.dealt)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
@@ -267,10 +274,19 @@ class TurnActions(TurnState):
     def _resolve_damage(self) -> None:
         """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
         dealt, dropped = split_resolved(self.assigned, self.creatures)
+        dealt, gone = self._to_players_in_game(dealt)
+        dropped = (*dropped, *gone)
         self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
                            on_stack=True, why=self.why, model=self.model)
         self._lose_life(self.damage.dealt)
         self.assigned = ()
+
+    def _to_players_in_game(self, hits: tuple[Hit, ...]) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+        """Combat damage to a player who left the game isn't dealt (2010 800.4d)."""
+        if not self.left:
+            return hits, ()
+        return (tuple(h for h in hits if h.target not in self.left),
+                tuple(h for h in hits if h.target in self.left))
 
     def _lose_life(self, hits: tuple[Hit, ...]) -> None:
         """Combat damage dealt to a player whose life total is known (and to creatures); to a
@@ -287,6 +303,22 @@ class TurnActions(TurnState):
             if source is not None and source.controller in self.life and self.model.grants(
                     source.abilities, "lifelink"):
                 self.life[source.controller] += hit.amount
+            if source is not None and hit.target in self.players and hit.amount > 0:
+                self._damage_triggers(source, hit.target)
+
+    def _damage_triggers(self, source: Creature, player: str) -> None:
+        """Keyword abilities that trigger when a creature deals combat damage to a player
+        (poisonous, 2010 702.67a): on the stack, each instance apart."""
+        for ability in source.abilities:
+            keyword = self.model.keyword(ability)
+            if keyword is None or keyword.trigger is None or keyword.trigger[0] != (
+                    "combat_damage_to_player"):
+                continue
+            for n in [int(v) for v in source.params(ability)] or [1]:
+                self.stack.append(StackItem(kind="trigger", controller=source.controller,
+                                            effect=(keyword.trigger[1], player, n, ability)))
+                self.note(f"{source.name} inflige des blessures de combat à {player} : sa "
+                          f"capacité {ability} se déclenche et va sur la pile.", f"ability.{ability}")
 
 
 def _pumped(creature: Creature, n: int) -> Creature:
