@@ -51,10 +51,10 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     why = (f"Quand un joueur recevrait la priorité, avant que quoi que ce soit soit mis sur la "
            f"pile ou se résolve, le jeu accomplit ensemble chaque {name} qui s'applique : "
            + " ; ".join(sentences) + ".")
-    concepts = ("sba.check", *dict.fromkeys(
+    performed = ("sba.check", *dict.fromkeys(
         c for what, _ in done
         for c in ((f"sba.{what}", "sba.lethal_damage") if what == "regenerated" else (f"sba.{what}",))))
-    return ctx.verdict(value, concepts, why, _TOPIC)
+    return ctx.verdict(value, performed, why, _TOPIC)
 
 
 @check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted",
