@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from judge.checks.context import check
 from judge.errors import SituationError
-from judge.game.situationmodel import Question
+from judge.game.situationmodel import Question, attacking_players
 from judge.legality.context import Context, Verdict
 from judge.legality.words import listing, plural
 
@@ -90,7 +90,7 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
     why = ""
     creatures = {c.name: c for c in ctx.situation.creatures}
     taken = [h for h in record.dealt if h.target == player]
-    if not taken:
+    if not taken and player not in attacking_players(ctx.situation):
         concepts.append("damage.resolves")
         why += " Aucune blessure de combat ne lui a été infligée."
         walkers = {p.name for p in ctx.situation.permanents if p.controller == player}

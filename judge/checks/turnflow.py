@@ -38,7 +38,7 @@ _MAIN_WORDS = {"precombat_main": "precombat", "postcombat_main": "postcombat"}
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
                        "turn.skip", "combat.no_attackers", "damage.two_steps", "combat.end",
                        "damage.resolves", "holder.*", "stack.resolves", "turn.first_turn",
-                       "turn.first_turn_team", "cleanup.repeat", *SBA_CLEANUP))
+                       "turn.first_turn_team", *SBA_CLEANUP))
 def check_where(ctx: Context, question: Question) -> Verdict:
     moment = ctx.moment
     main = _MAIN_WORDS.get(moment.phase)
@@ -50,10 +50,6 @@ def check_where(ctx: Context, question: Question) -> Verdict:
         value["turn_ended"] = True
         why = ("Le tour est terminé : la dernière étape de nettoyage s'est achevée sans que "
                "personne ne reçoive la priorité.")
-        if moment.repeat:
-            why += (f" Elle était la {moment.repeat + 1}e : une capacité déclenchée ou une action "
-                    "basée sur un état pendant le nettoyage en avait fait commencer une autre.")
-            return ctx.verdict(value, ("turn.ends", "cleanup.repeat"), why, "l'étape de nettoyage")
         return ctx.verdict(value, ("turn.ends",), why, "l'étape de nettoyage")
     holder = "personne n'a" if ctx.priority is None else f"{ctx.priority} a"
     why = f"Nous sommes dans {where_label(moment)} ; {holder} la priorité."

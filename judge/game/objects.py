@@ -57,9 +57,10 @@ class Trigger:
     creature: str | None = None
     count: int | None = None
     at_least: bool = False
-    # « at the beginning of the next cleanup step » (a delayed trigger: once) rather than « at
-    # the beginning of each cleanup step » (2004 314.3, 2010 514.3a).
-    once: bool = False
+    # A trigger at `cleanup` triggers in the first cleanup step only (« at the beginning of the
+    # next cleanup step », a delayed trigger), unless `once` is False: « at the beginning of
+    # each cleanup step », again in each cleanup step that follows (2004 314.3, 2010 514.3a).
+    once: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -190,7 +190,7 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
         creature=creature,
         count=count,
         at_least=read_bool(table.get("at_least", False), join_path(path, "at_least")),
-        once=read_bool(table.get("once", False), join_path(path, "once")),
+        once=read_bool(table.get("once", True), join_path(path, "once")),
     )
 
 
