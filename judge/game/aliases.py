@@ -193,6 +193,7 @@ KEY_ALIASES = _aliases({
     "draw": ("pioche",),
     "leaves_game": ("quitte la partie",),
     "shield": ("bouclier de régénération",),
+    "destroy": ("détruit", "détruire"),
     "control_until": ("contrôle jusqu'à",),
     "once": ("une seule fois",),
     "effect": ("effet",),

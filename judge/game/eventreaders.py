@@ -82,7 +82,7 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
                 "declare_blockers", "enters_attacking", "enters_blocking", "block",
                 "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
-                "draw", "poison", "leaves_game", "shield")
+                "draw", "poison", "leaves_game", "shield", "destroy")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
 _EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position", "count"), KEY_ALIASES)
 _PASS = Pass()  # every « pass » (a value: no fields)
@@ -140,7 +140,7 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
     kind = kinds[0]
     if kind in _EVENT_KINDS[6:9]:
         return _entering(kind, table, path, players, names, active, read_creature)
-    if kind in ("draw", "poison", "leaves_game", "shield"):
+    if kind in ("draw", "poison", "leaves_game", "shield", "destroy"):
         return _player_event(kind, table, path, players, names)
     if kind in _EVENT_KINDS[9:]:
         return _permanent_event(kind, table, path, players, names, everything)
@@ -185,9 +185,9 @@ def _player_event(kind: str, table: dict[str, object], path: str, players: tuple
                   names: set[str]) -> Event:
     """A player draws, gets poison counters, leaves the game; a creature gets a shield."""
     sub = join_path(path, kind)
-    if kind == "shield":
+    if kind in ("shield", "destroy"):
         check_keys(table, path, (kind,))
-        return Shield(name=readers.creature_name(table[kind], sub, names))
+        return Shield(name=readers.creature_name(table[kind], sub, names), destroy=kind == "destroy")
     check_keys(table, path, (kind,) if kind == "leaves_game" else (kind, "count"))
     count = read_int(table["count"], join_path(path, "count"), minimum=1) if "count" in table else 1
     return PlayerChange(kind=kind, player=read_player(table[kind], sub, players), count=count)

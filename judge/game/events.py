@@ -150,9 +150,11 @@ class PlayerChange:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Shield:
-    """A regeneration shield on a creature (2004 419.6b, 2010 701.11a)."""
+    """A regeneration shield on a creature (2004 419.6b, 2010 701.11a), or (`destroy`) an effect
+    destroys it: a shield regenerates it instead."""
 
     name: str
+    destroy: bool = False
 
 
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers

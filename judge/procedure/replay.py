@@ -143,7 +143,9 @@ class _Replay(Priority):
         holder = self._holding(index)
         self.dirty = True
         concepts: tuple[str, ...] = ()
-        if isinstance(event, Shield):
+        if isinstance(event, Shield) and event.destroy:
+            what, concepts = self._destroy(event.name)
+        elif isinstance(event, Shield):
             creature = self.creatures[event.name]
             self.creatures[event.name] = replace(
                 creature, regeneration_shields=creature.regeneration_shields + 1)
@@ -161,6 +163,20 @@ class _Replay(Priority):
             what, concepts = self._leave_game(index, event.player)
         self._act(holder if holder in self.players else self.active, None)
         self.note(what, *concepts, event=index)
+
+    def _destroy(self, name: str) -> tuple[str, tuple[str, ...]]:
+        """An effect destroys a creature: a regeneration shield replaces it (2004 419.6b, 2010
+        701.11a); else it leaves play (and combat)."""
+        creature = self.creatures[name]
+        if creature.regeneration_shields > 0:
+            self.creatures[name] = replace(
+                creature, damage=0, tapped=True, attacking=False, blocking=(), regenerated=True,
+                regeneration_shields=creature.regeneration_shields - 1)
+            return (f"Un effet détruirait {name} : son bouclier de régénération la régénère à la "
+                    "place (blessures retirées, engagée, retirée du combat).",
+                    ("sba.regenerated", "combat.removed"))
+        self.creatures[name] = replace(creature, in_play=False, attacking=False, blocking=())
+        return f"Un effet détruit {name} : elle quitte le champ de bataille.", ("combat.removed",)
 
     def _draw_cards(self, player: str, count: int) -> tuple[str, tuple[str, ...]]:
         library = self.library.get(player)

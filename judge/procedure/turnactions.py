@@ -224,6 +224,16 @@ class TurnActions(TurnState):
             self._wear_off()
 
     def _draw(self) -> None:
+        library = self.library.get(self.active)
+        if library is not None and library <= 0:
+            # 2004 420.5g, 2010 704.5b: checked when a player would next receive priority
+            self.drew_empty.append(self.active)
+            self.dirty = True
+            self.note(f"{self.active} doit piocher une carte, mais sa bibliothèque est vide.",
+                      "action.draw", "sba.empty_library")
+            return
+        if library is not None:
+            self.library[self.active] = library - 1
         hand = self.hands.get(self.active)
         if hand is not None:
             self.hands[self.active] = hand + 1
