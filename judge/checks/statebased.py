@@ -152,6 +152,10 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
         if any(name in names for what, names in ctx.sba_done if what in gone):
             return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
+        if ctx.find(name) is None:  # named at the start: gone during the replay
+            return ctx.verdict(None, ("walker.loyalty", "sba.zero_loyalty"), f"{name} n'est plus "
+                               "sur le champ de bataille (le journal dit pourquoi, par exemple une "
+                               "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
         return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
                            "un planeswalker a une loyauté.", topic)
     if "planeswalker" not in walker.card_types:
