@@ -9,10 +9,10 @@ timing of combat spells.
 
 from __future__ import annotations
 
-from judge.checks import cleanup, combat, damage, steps, timing, turnflow
+from judge.checks import cleanup, combat, damage, statebased, steps, timing, turnflow
 from judge.checks.context import REGISTRY, CheckSpec
 
-TOPICS = (turnflow, combat, cleanup, steps, damage, timing)
+TOPICS = (turnflow, combat, cleanup, steps, damage, timing, statebased)
 
 
 def registered(name: str) -> CheckSpec:

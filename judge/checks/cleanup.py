@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from judge.checks.context import check, register_mechanism
 from judge.errors import SituationError
-from judge.game.situationmodel import Question
+from judge.game.situationmodel import Question, attacking_players
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
 from judge.legality.context import JSON, Context, Verdict, where_label
@@ -16,16 +16,21 @@ from judge.legality.words import plural
 # -- cleanup, mana burn, turn order -----------------------------------------------------
 
 
-@check("discard", cites=("cleanup.discard", "turn.first_turn",
+@check("discard", cites=("cleanup.discard", "team.active", "turn.first_turn",
                          "fact.first_turn_draw_multiplayer", "action.draw"))
 def check_discard(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     topic = "l'étape de nettoyage"
     s = ctx.situation
     rules: tuple[str, ...] = ("cleanup.discard",)
-    if player != ctx.active:
-        return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul le joueur actif "
-                           f"({ctx.active}) se défausse jusqu'à sa taille de main maximale.", topic)
+    team = attacking_players(s)
+    if player not in team:
+        who = (f"l'équipe active ({', '.join(team)}) se défausse" if len(team) > 1 else
+               f"le joueur actif ({ctx.active}) se défausse")
+        return ctx.verdict(0, rules, f"Aucune : au nettoyage, seul {who} jusqu'à sa taille de "
+                           "main maximale.", topic)
+    if len(team) > 1:
+        rules = (*rules, "team.active")
     if s.max_hand_size is None:
         return ctx.verdict(0, rules, f"Aucune : {player} n'a pas de taille de main "
                            "maximale.", topic)
@@ -86,12 +91,16 @@ def check_mana_burn(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(pool, ("mana.burn",), why, topic, extra)
 
 
-@check("turn_order", cites=("turn.order", "turn.extra_turns"))
+@check("turn_order", cites=("turn.order", "turn.extra_turns", "multiplayer.left"))
 def check_turn_order(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     count = question.count or len(s.players)
-    order = turn_order(s.players, s.active, s.extra_turns, count)
+    order = turn_order(s.players, s.active, s.extra_turns, count, s.left_game)
     why = "Prochains tours : " + ", ".join(order) + "."
+    if s.left_game:
+        why += (f" {', '.join(s.left_game)} a quitté la partie : une partie multijoueur continue "
+                "sans lui, qui ne joue plus de tour.")
+        return ctx.verdict(list(order), ("turn.order", "multiplayer.left"), why, "l'ordre des tours")
     if s.extra_turns:
         why += (" Les tours supplémentaires sont ajoutés juste après le tour actuel, le plus "
                 "récemment créé en premier (ordre de création : " + ", ".join(s.extra_turns)
@@ -116,6 +125,71 @@ register_mechanism("replay", topic=__name__, cites=(
     "effects.until", "cleanup.effects", "combat.removed", "damage.tapped",
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
-    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*", "sba.*",
+    "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*",
+    # the state-based actions the replay performs (not yet the planeswalker uniqueness rule:
+    # `state_based` answers it on a described situation)
+    "sba.check", "sba.cleanup", "sba.removed_from_combat", "sba.zero_life", "sba.zero_toughness",
+    "sba.lethal_damage", "sba.legend_rule", "sba.world_rule", "sba.deathtouch",
+    "sba.zero_loyalty", "sba.regenerated", "sba.empty_library", "sba.poison",
     "fact.first_turn_draw_multiplayer", "turn.skip", "phasing.skipped_untap", "control.changed",
 ))
+
+
+# -- durations and control ---------------------------------------------------------------------
+
+# Where each duration ends: (phase, step) of the active player's turn, or the beginning of its
+# controller's next turn, and the concept saying so.
+_ENDS = {
+    "end_of_turn": ("ending", "cleanup", "cleanup.effects"),
+    "this_turn": ("ending", "cleanup", "cleanup.effects"),
+    "end_of_combat": ("combat", "end_of_combat", "combat.end"),
+    "your_next_turn": ("beginning", "untap", "effects.until"),
+}
+_UNTIL_WORDS = {"end_of_turn": "« jusqu'à la fin du tour »", "this_turn": "« ce tour-ci »",
+                "end_of_combat": "« jusqu'à la fin du combat »",
+                "your_next_turn": "« jusqu'à votre prochain tour »"}
+
+
+@check("effect_ends", cites=("cleanup.effects", "combat.end", "effects.until", "effects.duration"))
+def check_effect_ends(ctx: Context, question: Question) -> Verdict:
+    name = question.effect or ""
+    effect = next((e for e in ctx.situation.effects if e.name == name), None)
+    if effect is None:
+        raise SituationError("effects", f"aucun effet ne s'appelle « {name} »")
+    phase, step, concept = _ENDS[effect.until]
+    player = ctx.active
+    if effect.until == "your_next_turn":
+        player = effect.controller or ctx.active
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse quand commence le prochain "
+               f"tour de {player} (au début de son étape de dégagement), pas au nettoyage de ce "
+               "tour.")
+    elif effect.until == "end_of_combat":
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse à la fin de l'étape de fin "
+               "du combat de ce tour.")
+    else:
+        why = (f"{name} dure {_UNTIL_WORDS[effect.until]} : il cesse à l'étape de nettoyage de "
+               "ce tour, en même temps que les blessures sont retirées.")
+    value = {"player": player, "phase": phase, "step": step}
+    return ctx.verdict(value, (concept, "effects.duration"), why, "la durée des effets")
+
+
+@check("controller", cites=("cleanup.effects", "effects.duration", "control.changed"))
+def check_controller(ctx: Context, question: Question) -> Verdict:
+    creature = ctx.creature(question.creature)
+    topic = "le contrôle des permanents"
+    if creature.control_until is not None and creature.owner and creature.owner != creature.controller:
+        why = (f"{creature.controller} contrôle {creature.name} (dont {creature.owner} est le "
+               f"propriétaire) {_UNTIL_WORDS.get(creature.control_until, '')} : cet effet cesse "
+               f"à l'étape de nettoyage, et {creature.owner} la contrôlera de nouveau.")
+        return ctx.verdict(creature.controller, ("cleanup.effects", "effects.duration"), why,
+                           topic)
+    if creature.changed_control or (creature.owner and creature.owner != creature.controller):
+        why = f"{creature.controller} contrôle {creature.name} (le contrôle a changé)."
+        if creature.owner and creature.owner == creature.controller:
+            why = (f"{creature.controller}, son propriétaire, contrôle de nouveau {creature.name} : "
+                   "l'effet qui en donnait le contrôle a cessé.")
+            return ctx.verdict(creature.controller, ("cleanup.effects", "effects.duration"), why,
+                               topic)
+        return ctx.verdict(creature.controller, ("control.changed", "effects.duration"), why, topic)
+    return ctx.verdict(creature.controller, ("effects.duration",),
+                       f"{creature.controller} contrôle {creature.name}.", topic)

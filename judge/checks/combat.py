@@ -22,7 +22,8 @@ from judge.legality.words import label, listing, plural
                         "attack.legal", "attack.only_creatures", "attack.untapped",
                         "attack.defender", "attack.since_turn_start", "attack.haste",
                         "fact.walls_cannot_attack", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed", "phasing.absent",
-                        "control.changed", "sba.legend_rule", "sba.world_rule"))
+                        "control.changed", "sba.legend_rule", "sba.world_rule", "variant.teams",
+                        "fact.phased_in_haste"))
 def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
@@ -41,11 +42,19 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
         why = f"Non : {name} ne peut pas attaquer : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, tuple(concepts), why, topic)
     concepts = ["attack.legal"]
-    why = f"Oui : {name} est une créature dégagée que {ctx.active} contrôle depuis le début du tour"
+    who = ctx.active
+    if creature.controller != ctx.active:  # a teammate of the active team (810.7a)
+        who = f"{creature.controller}, joueur attaquant de l'équipe active,"
+        concepts.append("variant.teams")
+    why = f"Oui : {name} est une créature dégagée que {who} contrôle depuis le début du tour"
     if creature.has("haste") and not creature.since_turn_start:
-        why = (f"Oui : {name} est une créature dégagée ; {ctx.active} ne la contrôle pas depuis "
+        why = (f"Oui : {name} est une créature dégagée ; {who} ne la contrôle pas depuis "
                "le début du tour, mais elle a la célérité")
         concepts.append("attack.haste")
+    elif creature.phased_in and not creature.since_turn_start and ctx.fact("phased_in_haste"):
+        why = (f"Oui : {name} est une créature dégagée qui s'est rephasée ce tour-ci : elle peut "
+               "attaquer comme si elle avait la célérité")
+        concepts.append("fact.phased_in_haste")
     why += "."
     if ctx.moment.step != "declare_attackers":
         why += " Elle pourra être déclarée au début de l'étape de déclaration des attaquants."
@@ -57,7 +66,8 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
-                       "block.declare", "block.legal", "evasion.*", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
+                       "block.declare", "block.legal", "evasion.*", "ability.landwalk",
+                       "ability.protection.block", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
                        "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
@@ -371,7 +381,8 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
 
 
 @check("declare_blockers", cites=("block.procedure", "block.legal", "combat.players",
-                                  "evasion.*", "block.costs", "block.mana_abilities",
+                                  "evasion.*", "ability.landwalk", "ability.protection.block",
+                                  "block.costs", "block.mana_abilities",
                                   "block.pay", "block.becomes", "block.blocked",
                                   "block.declare", "combat.no_attackers",
                                   "block.restrictions", "block.requirements"))
@@ -431,7 +442,7 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
 # -- who defends ------------------------------------------------------------------------
 
 
-@check("defending_players", cites=("combat.players", "variant.*"))
+@check("defending_players", cites=("combat.players", "variant.*", "multiplayer.left"))
 def check_defending_players(ctx: Context, question: Question) -> Verdict:
     found = defenders(ctx.situation)
     topic = "les joueurs défenseurs"
@@ -439,7 +450,7 @@ def check_defending_players(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict([], (found.concept,), f"Pas encore choisi : {found.why}.", topic)
     names = list(found.players)
     head = (f"{', '.join(names)}" if names else "Personne")
-    return ctx.verdict(names, (found.concept,), f"{head} : {found.why}.", topic)
+    return ctx.verdict(names, (found.concept, *found.also), f"{head} : {found.why}.", topic)
 
 
 @check("defending_player", cites=("attack.defending_player", "attack.defending_player_multi"))

@@ -16,6 +16,8 @@ from judge.checks.rulemap import edition_models, load_checks_for
 from judge.corpus.numbers import sort_key
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from judge.corpus.graph import RuleGraph
     from judge.game.gamemodel import GameModel
 
@@ -40,10 +42,30 @@ class RuleCoverage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BeyondRule:
+    """A rule outside the turn structure that checks implement: a keyword ability's (its
+    model's `ability.*` and `evasion.*` concepts) or a state-based action's (`sba.*`)."""
+
+    edition: str
+    group: str  # "keywords" or "state_based"
+    number: str
+    title: str | None
+    checks: tuple[str, ...]
+
+
+# The groups of rules beyond the turn structure, with the concept prefixes naming them.
+BEYOND_GROUPS = {"keywords": ("ability.", "evasion.", "damage.deathtouch"),
+                 "state_based": ("sba.",)}
+_BEYOND_LABELS = {"keywords": "capacités mot-clé", "state_based": "actions basées sur un état"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Coverage:
-    """Every rule of the checked sections, per edition, and the coverage figure."""
+    """Every rule of the checked sections, per edition, and the coverage figure; and the
+    keyword and state-based action rules now checkable (`beyond`)."""
 
     rules: tuple[RuleCoverage, ...]
+    beyond: tuple[BeyondRule, ...] = ()
 
     def of(self, edition: str) -> tuple[RuleCoverage, ...]:
         return tuple(rule for rule in self.rules if rule.edition == edition)
@@ -104,7 +126,34 @@ def coverage(graph: RuleGraph) -> Coverage:
                 out.append(RuleCoverage(edition=edition, number=rule.number, title=rule.title,
                                         checks=names, why_none=why))
     out.sort(key=lambda r: (graph.edition_ids.index(r.edition), sort_key(r.number)))
-    return Coverage(rules=tuple(out))
+    beyond: list[BeyondRule] = []
+    for edition in graph.edition_ids:
+        if edition in models:
+            beyond += _beyond(graph, edition, models[edition], implemented)
+    return Coverage(rules=tuple(out), beyond=tuple(beyond))
+
+
+def _beyond(graph: RuleGraph, edition: str, model: GameModel,
+            implemented: Callable[[str, str], tuple[str, ...]]) -> list[BeyondRule]:
+    """The keyword and state-based action rules of an edition that some check implements."""
+    titles = {rule.number: rule.title for language in graph.edition(edition).languages
+              for rule in graph.rules(edition, language)}
+    sections = measured_sections(model)
+    out: list[BeyondRule] = []
+    seen: set[str] = set()
+    for group, prefixes in BEYOND_GROUPS.items():
+        numbers = {n for concept, rules in model.concepts().items()
+                   if concept.startswith(prefixes) for n in rules if ":" not in n}
+        for number in sorted(numbers, key=sort_key):
+            head = number.split(".")[0]
+            if number in seen or number not in titles or (head.isdigit() and int(head) in sections):
+                continue
+            names = implemented(edition, number)
+            if names:
+                seen.add(number)
+                out.append(BeyondRule(edition=edition, group=group, number=number,
+                                      title=titles[number], checks=names))
+    return out
 
 
 def coverage_json(cov: Coverage) -> dict[str, object]:
@@ -125,6 +174,11 @@ def coverage_json(cov: Coverage) -> dict[str, object]:
                 ],
             }
             for edition in editions
+        ],
+        "beyond_turn_structure": [
+            {"edition": r.edition, "group": r.group, "number": r.number, "title": r.title,
+             "checks": list(r.checks)}
+            for r in cov.beyond
         ],
         "checks": sorted(spec.name for spec in every_check() if spec.ask is not None),
     }
@@ -147,4 +201,11 @@ def coverage_text(cov: Coverage) -> str:
                 detail = f"— {r.why_none}" if r.why_none else "— NON COUVERTE"
             lines.append(f"  {r.number:<8} {detail}")
         lines.append("")
+        for group, label in _BEYOND_LABELS.items():
+            extra = [r for r in cov.beyond if r.edition == edition and r.group == group]
+            if extra:
+                lines.append(f"Édition {edition}, hors structure du tour : {label} vérifiables "
+                             f"({len(extra)} règles)")
+                lines += [f"  {r.number:<8} {', '.join(r.checks)}" for r in extra]
+                lines.append("")
     return "\n".join(lines)

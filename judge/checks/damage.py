@@ -8,35 +8,76 @@ damage first (`damage_assignment_order`) and whether damage uses the stack. `Hit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
 from judge.legality.context import JSON, Context, Verdict
-from judge.legality.damage import DamageRecord, blocked_attackers, current_blockers, lethal
-from judge.legality.defenders import attack_target, defending_player
+from judge.legality.damage import (
+    DamageRecord,
+    blocked_attackers,
+    current_blockers,
+    lethal,
+    needed,
+)
+from judge.legality.defenders import attack_target, controller_of, defenders, defending_player
 from judge.legality.words import plural
 
 
-def _order_problems(targets: list[Creature], given: dict[str, int]) -> list[str]:
+def _order_problems(targets: list[Creature], given: dict[str, int],
+                    need: Callable[[Creature], int] = lethal) -> list[str]:
     """Damage to a creature of the order before each one ahead of it gets lethal damage."""
     names = ", ".join(t.name for t in targets)
     for i, target in enumerate(targets[1:], 1):
-        if given.get(target.name, 0) and any(given.get(b.name, 0) < lethal(b)
+        if given.get(target.name, 0) and any(given.get(b.name, 0) < need(b)
                                              for b in targets[:i]):
             before = targets[i - 1]
             return [f"{target.name} ne peut recevoir de blessures que si {before.name}, avant "
                     f"elle dans l'ordre d'assignation ({names}), reçoit des blessures mortelles "
-                    f"({lethal(before)})"]
+                    f"({need(before)})"]
     return []
+
+
+def _lethal_concepts(ctx: Context, creature: Creature, targets: list[Creature],
+                     others: dict[str, int]) -> list[str]:
+    """Why lethal damage is less than toughness minus damage: deathtouch, other creatures'
+    damage assigned at the same time."""
+    out = []
+    if creature.abilities and ctx.model.grants(creature.abilities, "lethal_any_damage") and any(
+            lethal(t) > 1 for t in targets):
+        out.append("damage.deathtouch")
+    if any(others.get(t.name) for t in targets):
+        out.append("damage.others")
+    return out
 
 
 # -- assign_damage ------------------------------------------------------------------------
 
 
-def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
-                         ) -> tuple[list[str], list[str]]:
+def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int],
+                         others: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
     s = ctx.situation
+    others = others or {}
+
+    def need(target: Creature) -> int:
+        return needed(ctx.model, creature, target, others.get(target.name, 0))
+
     attacked = attack_target(ctx, creature) if creature.attacking else None
+    team_problems: list[str] = []
+    team_concepts: list[str] = []
+    if s.variant == "two_headed_giant" and creature.attacking and creature.attacks is None:
+        # 810.7f: the active team chooses one defending player for each attacker's damage
+        team = defenders(s).players
+        chosen = [t for t, a in given.items() if a and t in team]
+        if len(chosen) > 1:
+            team_problems.append(f"l'équipe active choisit un seul des joueurs défenseurs "
+                                 f"({', '.join(team)}) à qui elle assigne ses blessures")
+        if chosen:
+            attacked = chosen[0]
+        elif creature.damage_to is not None:
+            attacked = creature.damage_to
+        team_concepts.append("damage.team_defender")
     player = attacked or defending_player(s)
     # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
     # even once that planeswalker has left combat
@@ -49,8 +90,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
                              "pour la question assign_damage")
     total = sum(given.values())
-    problems: list[str] = []
-    concepts: list[str] = ["damage.divide"]
+    problems: list[str] = team_problems
+    concepts: list[str] = ["damage.divide", *team_concepts]
     if power <= 0:
         if total:
             problems.append(f"sa force est {power} : elle n'assigne aucune blessure")
@@ -109,14 +150,16 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
             concepts.append("damage.trample_lethal")
             if not creature.has("trample"):
                 problems.append(f"sans le piétinement, elle n'assigne rien {whom}")
-            elif any(given.get(b.name, 0) < lethal(b) for b in blockers):
+            elif any(given.get(b.name, 0) < need(b) for b in blockers):
                 problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
                                 "mortelles avant que le reste aille au joueur")
+            concepts += _lethal_concepts(ctx, creature, blockers, others)
         if any(b.has("banding") for b in blockers):
             concepts.append("damage.band_blockers")
         elif ctx.fact("damage_assignment_order") and len(blockers) > 1:
             concepts += ["damage.order", "damage.lethal_first"]
-            problems += _order_problems(blockers, given)
+            problems += _order_problems(blockers, given, need)
+            concepts += _lethal_concepts(ctx, creature, blockers, others)
         return problems, concepts
     if not creature.blocking:
         return [f"{creature.name} n'est ni attaquante ni bloqueuse"], [*concepts, "damage.power"]
@@ -137,7 +180,8 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         concepts.append("damage.band_attackers")
     elif ctx.fact("damage_assignment_order") and len(targets) > 1:
         concepts.append("damage.blocker_order")
-        problems += _order_problems(targets, given)
+        problems += _order_problems(targets, given, need)
+        concepts += _lethal_concepts(ctx, creature, targets, others)
     return problems, concepts
 
 
@@ -148,11 +192,18 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
                                "damage.order_removed", "damage.blocker_order",
                                "damage.blocker_order_removed", "combat.walker_removed",
                                "damage.trample_walker",
-                               "damage.band_blockers", "damage.band_attackers"))
+                               "damage.band_blockers", "damage.band_attackers",
+                               "damage.deathtouch", "damage.others", "damage.team_defender"))
 def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     given = dict(question.assignment or ())
-    problems, concepts = _assignment_problems(ctx, creature, given)
+    others: dict[str, int] = {}
+    for name, assigned in question.others:
+        if name == creature.name:
+            raise SituationError("others", f"{name} est la créature dont on demande l'assignation")
+        for target, amount in assigned:
+            others[target] = others.get(target, 0) + amount
+    problems, concepts = _assignment_problems(ctx, creature, given, others)
     topic = "l'assignation des blessures de combat"
     note = ""
     if "damage.order_removed" in concepts:
@@ -175,6 +226,12 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
                     "joueur a commencé à assigner.")
         return ctx.verdict(False, tuple(concepts), why, topic)
     why = f"Oui : {creature.name} peut assigner {shown}." + note
+    if "damage.deathtouch" in concepts:
+        why += (f" {creature.name} a le contact mortel : toute blessure qu'elle assigne à une "
+                "créature est considérée comme mortelle.")
+    if "damage.others" in concepts:
+        why += (" Les blessures que d'autres créatures assignent en même temps à ces créatures "
+                "comptent pour savoir si des blessures mortelles leur sont assignées.")
     several = len(current_blockers(ctx, creature) if creature.attacking
                   else blocked_attackers(ctx, creature)) > 1
     if "damage.band_blockers" in concepts or "damage.band_attackers" in concepts:
@@ -264,3 +321,42 @@ def check_damage_dealt(ctx: Context, question: Question) -> Verdict:
         why += (f" La force de {', '.join(record.power_changed)} a changé après l'assignation : "
                 "les blessures restent celles qui ont été assignées.")
     return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+# -- redirect ---------------------------------------------------------------------------------
+
+
+@check("redirect", cites=("damage.redirect", "walker.none"))
+def check_redirect(ctx: Context, question: Question) -> Verdict:
+    """306.7: noncombat damage a source controlled by an opponent would deal to a player may be
+    dealt to a planeswalker that player controls instead."""
+    topic = "la redirection des blessures vers un planeswalker"
+    player, source, target = question.player or "", question.source or "", question.planeswalker or ""
+    owner = controller_of(ctx, source)
+    walker = next((p for p in ctx.situation.permanents if p.name == target), None) or ctx.find(target)
+    problems = []
+    if "planeswalker" not in ctx.fact("spell_kinds"):  # type: ignore[operator]
+        return ctx.verdict(False, ("walker.none",), f"Non : {target} n'est pas un planeswalker : "
+                           f"le type planeswalker n'existe pas dans l'édition {ctx.edition}.",
+                           topic)
+    if walker is None or "planeswalker" not in walker.card_types:
+        problems.append(f"{target} n'est pas un planeswalker")
+    elif walker.controller != player:
+        problems.append(f"{target} est contrôlé par {walker.controller}, pas par {player}, le "
+                        "joueur à qui les blessures seraient infligées")
+    if owner == player or owner in _team_of(ctx, player):
+        problems.append(f"la source ({source}) est contrôlée par {owner}, qui n'est pas un "
+                        f"adversaire de {player}")
+    if problems:
+        return ctx.verdict(False, ("damage.redirect",), "Non : " + " ; ".join(problems) + " "
+                           "(seules des blessures non de combat qu'une source d'un adversaire "
+                           "infligerait à un joueur peuvent être redirigées vers un planeswalker "
+                           "de ce joueur).", topic)
+    return ctx.verdict(True, ("damage.redirect",), f"Oui : {owner}, qui contrôle {source}, peut "
+                       f"faire infliger ces blessures non de combat à {target}, un planeswalker "
+                       f"que contrôle {player}, au lieu de {player} (pas des blessures de "
+                       "combat).", topic)
+
+
+def _team_of(ctx: Context, player: str) -> tuple[str, ...]:
+    return next((team for team in ctx.situation.teams if player in team), ())

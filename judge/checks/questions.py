@@ -70,12 +70,32 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
     QuestionSpec(ask="combat_timing", label="Un sort « seulement avant/après … » du combat peut-il "
                  "être lancé maintenant ?", params=("when",)),
 )
+QUESTIONS += (
+    QuestionSpec(ask="state_based", label="Que font les actions basées sur un état maintenant ?",
+                 reads=("creatures", "more")),
+    QuestionSpec(ask="life", label="Combien de points de vie a ce joueur ?", params=("player",),
+                 reads=("more",)),
+    QuestionSpec(ask="poison_counters", label="Combien de marqueurs poison a ce joueur ?",
+                 params=("player",), reads=("more",)),
+    QuestionSpec(ask="controller", label="Qui contrôle cette créature ?", params=("creature",),
+                 reads=("creatures",)),
+    QuestionSpec(ask="effect_ends", label="Quand cet effet cesse-t-il ?", params=("effect",),
+                 reads=("more",)),
+    QuestionSpec(ask="loyalty", label="Quelle est la loyauté de ce planeswalker ?",
+                 params=("permanent",), reads=("more",)),
+    QuestionSpec(ask="redirect", label="Ces blessures non de combat peuvent-elles être "
+                 "redirigées vers ce planeswalker ?", params=("source", "player", "planeswalker"),
+                 reads=("creatures", "more")),
+)
 QUESTION_BY_ASK = {spec.ask: spec for spec in QUESTIONS}
 PARAM_LABELS = {
     "player": "joueur", "kind": "type de sort", "creature": "créature", "attacker": "attaquant",
     "count": "nombre de tours", "creatures": "créatures attaquantes", "blocks": "blocages (bloqueur=attaquant)",
     "assignment": "répartition des blessures (cible=nombre)",
-    "when": "moment du combat",  # one of COMBAT_POINT_WORDS (the form offers them in French)
+    "others": "autres assignations (créature : cible=nombre)",
+    "when": "moment du combat",
+    "permanent": "permanent", "source": "source des blessures", "planeswalker": "planeswalker",
+    "effect": "effet",  # one of COMBAT_POINT_WORDS (the form offers them in French)
 }
 # The points of combat that `combat_timing`'s `when` names, as the cards word them.
 COMBAT_POINT_WORDS = {
@@ -102,7 +122,8 @@ def param_text(name: str, value: object) -> str:
         return COMBAT_POINT_WORDS.get(value, value)
     if isinstance(value, dict):
         arrow = " bloque " if name == "blocks" else " : "
-        return ", ".join(f"{k}{arrow}{v}" for k, v in value.items()) or "aucun"
+        return ", ".join(f"{k}{arrow}{param_text('assignment', v) if isinstance(v, dict) else v}"
+                         for k, v in value.items()) or "aucun"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "aucune"
     return str(value)

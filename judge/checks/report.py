@@ -18,7 +18,7 @@ from judge.checks.questions import PARAM_LABELS, QUESTION_BY_ASK, param_text
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.game.situationmodel import Question, Situation
-from judge.game.states import check_state
+from judge.game.states import check_edition_terms, check_state
 from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, PlannedStep
 from judge.legality.context import Context, build_context
 from judge.procedure.statebased import described
@@ -95,6 +95,9 @@ def context(graph: RuleSource, situation: Situation
     replay's journal (None without events)."""
     edition = _edition(graph, situation)
     model = game_model(graph, edition)
+    if situation.left_game or situation.permanents or situation.variant or any(
+            c.abilities or "planeswalker" in c.card_types for c in situation.creatures):
+        check_edition_terms(model, edition, situation)
     if situation.events is not None:
         from judge.procedure.replay import replay  # only a situation with events replays
 
@@ -102,12 +105,13 @@ def context(graph: RuleSource, situation: Situation
         ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
                             no_attackers=replayed.no_attackers, arrival=replayed.arrival,
                             damage=replayed.damage, replayed=True, nth=replayed.nth, repeat=replayed.repeat,
-                            discarded=replayed.discarded)
+                            discarded=replayed.discarded, burned=replayed.burned)
         return ctx, replayed.trail
     check_state(model, situation)
     situation, done = described(model, situation)
     return build_context(graph, edition, model, situation,
-                         performed=tuple(a.concept for a in done)), None
+                         performed=tuple(a.concept for a in done),
+                         sba_done=tuple((a.what, a.names) for a in done)), None
 
 
 def _timeline(ctx: Context) -> tuple[TimelineEntry, ...]:

@@ -16,11 +16,20 @@ from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
 from judge.legality.combat import absent
 from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.defenders import attack_target
-from judge.legality.words import plural
-from judge.procedure.blocks import declared_attack_triggers, declared_block_triggers
+from judge.legality.words import label, plural
+from judge.procedure.blocks import (
+    declared_attack_triggers,
+    declared_block_triggers,
+    keyword_triggers,
+)
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent, Trigger
+
+# The concepts of the keyword abilities whose effects a replay applies to a creature.
+KEYWORD_EFFECT_CONCEPTS = ("ability.bushido", "ability.rampage", "ability.flanking",
+                           "ability.exalted", "ability.protection.damage")
+
 
 # -- untap ------------------------------------------------------------------------------
 
@@ -125,7 +134,8 @@ def _apnap(ctx: Context, triggers: list[Trigger]) -> list[Trigger]:
 @check("triggers", cites=("action.triggers.*", "triggers.beginning", "triggers.untap_held",
                           "triggers.order", "triggers.late.*", "triggers.until_not_trigger",
                           "triggers.on.*", "enters.attacking",
-                          "priority.untap", "cleanup.repeat"))
+                          "priority.untap", "cleanup.repeat", "ability.flanking",
+                          "ability.rampage", "ability.bushido", "ability.exalted"))
 def check_triggers(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     key = _step_key(ctx)
@@ -183,6 +193,23 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(names, tuple(concepts), why, topic)
 
 
+def _alone_only(ctx: Context, key: str) -> tuple[str, list[str]]:
+    """Why an « attacks alone » keyword (exalted) doesn't trigger: more than one attacker."""
+    if key != "declare_attackers":
+        return "", []
+    attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
+    if len(attackers) < 2:
+        return "", []
+    for creature in ctx.situation.creatures:
+        for ability in creature.abilities:
+            keyword = ctx.model.keyword(ability)
+            if keyword and keyword.trigger and keyword.trigger[0] == "ally_attacks_alone":
+                return (f" {label('ability', ability).capitalize()} de {creature.name} ne se "
+                        f"déclenche pas : {len(attackers)} créatures attaquent, aucune "
+                        "n'attaque seule.", [f"ability.{ability}"])
+    return "", []
+
+
 def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[str]]:
     """The abilities the declaration of attackers or blockers triggers (each instance), why,
     and the concepts deciding it."""
@@ -193,10 +220,14 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
         fired = declared_block_triggers(s.triggers, s.creatures)
     else:
         return [], "", []
+    keywords = keyword_triggers(ctx.model, s.creatures, attackers=key == "declare_attackers")
+    fired = [*fired, *keywords]
     instances = [f.trigger for f in fired for _ in range(f.times)]
+    quiet = _alone_only(ctx, key) if not keywords else ("", [])
     why = "".join(f" {f.trigger.name} se déclenche {plural(f.times, 'fois')} : {f.why}."
                   for f in fired)
-    concepts = [f.concept for f in fired]
+    concepts = [*(f.concept for f in fired), *quiet[1]]
+    why += quiet[0]
     for trigger in s.triggers:
         me = s.creature(trigger.creature or "")
         if me is None or any(f.trigger is trigger for f in fired):
@@ -239,7 +270,8 @@ _NEVER_IN_COMBAT = {
                            "damage.power",
                            "damage.blocker_gone", "block.legal", "damage.two_steps",
                            "phasing.skipped_untap", "action.phasing", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat",
-                           "phasing.absent", "sba.legend_rule", "sba.world_rule"))
+                           "phasing.absent", "sba.legend_rule", "sba.world_rule",
+                           *KEYWORD_EFFECT_CONCEPTS))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
@@ -321,9 +353,23 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
 
 
+def keyword_effects(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """What triggered keyword abilities and protection did to a creature this turn (concepts
+    added in place): +N/+N or -1/-1 until end of turn, damage prevented."""
+    why = ""
+    for ability in creature.changed_by:
+        concepts.append(f"ability.{ability}")
+        why += (f" {label('ability', ability).capitalize()} a changé sa force et son endurance "
+                f"jusqu'à la fin du tour ({creature.power}/{creature.toughness} maintenant).")
+    if ctx.damage is not None and any(h.target == creature.name for h in ctx.damage.prevented):
+        concepts.append("ability.protection.damage")
+        why += " Les blessures que lui auraient infligées les sources de la qualité dont elle est protégée ont été prévenues."
+    return why
+
+
 def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
     """Why a creature in combat is still there and still in it (concepts added in place)."""
-    why = ""
+    why = keyword_effects(ctx, creature, concepts)
     s = ctx.situation
     if creature.attacking and not creature.entered_attacking:
         concepts.append("attack.legal")
@@ -384,7 +430,11 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     # the state-based actions checked in the cleanup step, after the damage is removed (2004
     # 420.3, 314.3; 2010 704.3, 514.3): any performed gives the active player priority
     performed = list(ctx.cleanup_actions)
-    priority = bool(s.pending_triggers) or bool(performed and ctx.moment.step == "cleanup")
+    # « at the beginning of the (next) cleanup step » triggers, when that step is still to come
+    # (or is the first one): they go on the stack and give priority (2004 314.3, 2010 514.3a)
+    at_cleanup = [t for t in s.triggers if t.at == "cleanup" and ctx.moment.step != "cleanup"]
+    waiting = [*s.pending_triggers, *at_cleanup]
+    priority = bool(waiting) or bool(performed and ctx.moment.step == "cleanup")
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
@@ -409,9 +459,9 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
         why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
                 f"{str(ctx.fact('state_based_name'))[1:]} s'applique pendant le nettoyage : le "
                 f"joueur actif ({ctx.active}) reçoit la priorité.")
-    if priority and s.pending_triggers:
+    if priority and waiting:
         concepts.append("cleanup.repeat")
-        why += (f" Des capacités déclenchées attendent ({_names([t.name for t in s.pending_triggers])}) : "
+        why += (f" Des capacités déclenchées attendent ({_names([t.name for t in waiting])}) : "
                 f"elles vont sur la pile, le joueur actif ({ctx.active}) reçoit la priorité, et "
                 "une fois la pile vide et tous les joueurs ayant passé, une autre étape de "
                 "nettoyage commence.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from judge.checks.context import check
 from judge.game.situationmodel import Question
+from judge.game.states import first_turn_skip
 from judge.game.turnplan import next_step, rest_of_turn, turn_order
 from judge.legality.casting import may_cast, may_play_land
 from judge.legality.context import JSON, Context, Verdict, priority_concept, where_label
@@ -102,6 +103,8 @@ def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str,
     for entry in ctx.plan[start + 1:stop]:
         if entry.skip_reason:
             concepts.append(entry.skip_reason)
+    if _first_turn_draw_kept(ctx, start, end):
+        concepts.append("fact.first_turn_draw_multiplayer")
     if end is None:
         concepts.append("turn.ends")
         if ctx.situation.extra_turns:
@@ -129,14 +132,25 @@ def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str,
     return tuple(concepts)
 
 
+def _first_turn_draw_kept(ctx: Context, start: int, end: int | None) -> bool:
+    """Whether the starting player's first-turn draw step, which a two-player game skips, is
+    reached here because this multiplayer game keeps it (2010 103.7c)."""
+    s = ctx.situation
+    if not s.first_turn or ctx.model.fact("first_turn_draw").value or first_turn_skip(ctx.model, s):
+        return False
+    last = len(ctx.plan) if end is None else end + 1
+    return any(e.moment.step == "draw" and not e.skipped for e in ctx.plan[start + 1:last])
+
+
 def _next_turn(ctx: Context) -> dict[str, JSON]:
     s = ctx.situation
-    player = turn_order(s.players, s.active, s.extra_turns, 1)[0]
+    player = turn_order(s.players, s.active, s.extra_turns, 1, s.left_game)[0]
     return {"phase": "beginning", "step": "untap", "new_turn": True, "player": player}
 
 
 TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "damage.two_steps",
-               "combat.end", "turn.ends", "cleanup.repeat", "turn.extra_phases", "turn.extra_steps")
+               "combat.end", "turn.ends", "cleanup.repeat", "turn.extra_phases", "turn.extra_steps",
+               "fact.first_turn_draw_multiplayer")
 
 
 @check("next", cites=(*TRANSITIONS, "turn.extra_turns", *SBA_CLEANUP))

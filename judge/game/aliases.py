@@ -87,8 +87,44 @@ ABILITY_NAMES: dict[str, tuple[str, ...]] = {  # the keyword abilities the engin
     "reach": ("portée",),
     "fear": ("peur",),
     "banding": ("regroupement",),
+    # issue 33: evasion, damage, state-based and triggered keywords (names as in the
+    # terminology, `rules/glossary-fr-en.toml`, which is also read for any other name)
+    "deathtouch": ("contact mortel", "toucher mortel"),
+    "lifelink": ("lien de vie",),
+    "wither": ("flétrissement",),
+    "intimidate": ("intimidation",),
+    "shadow": ("ombre",),
+    "horsemanship": ("équitation",),
+    "landwalk": ("traversée de terrain", "traversée des terrains"),
+    "protection": (),
+    "flanking": ("débordement",),
+    "rampage": ("déchaînement",),
+    "bushido": (),
+    "exalted": ("exalté",),
+    "poisonous": ("venimeux",),
 }
 ABILITY_ALIASES = _aliases(ABILITY_NAMES)
+# Abilities that take a parameter (`{ability = "protection", from = [...]}`), and its key.
+ABILITY_PARAMS: dict[str, str] = {"protection": "from", "landwalk": "land", "bushido": "n",
+                                  "rampage": "n", "poisonous": "n"}
+# The basic land types (landwalk's `land`), English and French.
+LAND_TYPE_ALIASES = _aliases({
+    "island": ("île", "iles", "îles"),
+    "swamp": ("marais",),
+    "forest": ("forêt", "forêts"),
+    "mountain": ("montagne", "montagnes"),
+    "plains": ("plaine",),
+})
+# « islandwalk », « traversée des îles »: landwalk of a basic land type, as one name.
+LANDWALK_ALIASES = _aliases({
+    "island": ("islandwalk", "traversée des îles"),
+    "swamp": ("swampwalk", "traversée des marais"),
+    "forest": ("forestwalk", "traversée des forêts"),
+    "mountain": ("mountainwalk", "traversée des montagnes"),
+    "plains": ("plainswalk", "traversée des plaines"),
+})
+# What protection may be from besides a colour or a card type (702.14i).
+PROTECTION_ALIASES = _aliases({"everything": ("tout", "tout le reste")})
 COLOR_ALIASES = _aliases({
     "white": ("blanc", "blanche"),
     "blue": ("bleu", "bleue"),
@@ -147,6 +183,21 @@ KEY_ALIASES = _aliases({
     "creatures": ("créatures",),
     "blocks": ("blocages",),
     "assignment": ("assignation", "répartition"),
+    "others": ("autres assignations", "autres"),
+    "permanent": (),
+    "damage_to": ("blessures à",),
+    "must_be_blocked_by_all": ("doit être bloquée par toutes", "leurre"),
+    "blocks_any_number": ("bloque n'importe quel nombre",),
+    "blocks_extra": ("bloque en plus",),
+    "owner": ("propriétaire",),
+    "draw": ("pioche",),
+    "leaves_game": ("quitte la partie",),
+    "shield": ("bouclier de régénération",),
+    "destroy": ("détruit", "détruire"),
+    "control_until": ("contrôle jusqu'à",),
+    "once": ("une seule fois",),
+    "effect": ("effet",),
+    "source": (),
     "step": ("étape",),
     "after": ("après",),
     "before": ("avant",),
@@ -172,6 +223,17 @@ KEY_ALIASES = _aliases({
     "defending": ("joueur défenseur", "défenseur choisi"),
     "archenemy": ("archennemi",),
     "band": ("groupe", "bande"),
+    "ability": ("capacité",),
+    "subtypes": ("sous-types", "sous types"),
+    "loyalty": ("loyauté",),
+    "poison": ("marqueurs poison",),
+    "library": ("bibliothèque",),
+    "drew_from_empty": ("a pioché dans une bibliothèque vide", "pioche dans une bibliothèque vide"),
+    "left_game": ("ont quitté la partie", "a quitté la partie"),
+    "regeneration_shields": ("boucliers de régénération", "bouclier de régénération"),
+    "deathtouch_damage": ("blessée par le contact mortel", "blessures de contact mortel"),
+    "from": ("contre", "de"),
+    "land": ("terrain", "type de terrain"),
 })
 VARIANT_ALIASES = _aliases({
     "free_for_all": ("chacun pour soi", "multijoueur"),
@@ -199,9 +261,17 @@ CHANGE_KEY_ALIASES = _aliases({
     "creature": ("créature",),
     "power": ("force",),
     "by": ("par",),
+    "until": ("jusqu'à", "durée"),
 })
 # The questions' French names.
 ASK_ALIASES = _aliases({
+    "state_based": ("actions basées sur un état", "action basée sur un état",
+                    "effets basés sur un état", "effet basé sur un état"),
+    "life": ("points de vie", "vie"),
+    "poison_counters": ("poison", "marqueurs poison"),
+    "redirect": ("rediriger", "redirection"),
+    "controller": ("contrôleur",),
+    "effect_ends": ("fin de l'effet",),
     "untap": ("dégagement",),
     "triggers": ("déclenchements",),
     "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),
@@ -228,6 +298,8 @@ UNTIL_ALIASES = _aliases({
     "end_of_turn": ("jusqu'à la fin du tour", "fin du tour"),
     "end_of_combat": ("jusqu'à la fin du combat", "fin du combat"),
     "this_turn": ("ce tour ci", "pendant ce tour"),
+    "your_next_turn": ("jusqu'à votre prochain tour", "jusqu'à son prochain tour",
+                       "until your next turn"),
 })
 # « à la fin du tour » (2004's "at end of turn") names the end of turn step.
 AT_ALIASES = _aliases({"end_of_turn": ("à la fin du tour", "at end of turn",

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from judge.errors import SituationError
 from judge.game import readers
-from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, fold_name
+from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, UNTIL_ALIASES, fold_name
 from judge.game.events import (
     Activate,
     AddMana,
@@ -26,9 +26,11 @@ from judge.game.events import (
     GainControl,
     LeavesPlay,
     Pass,
+    PlayerChange,
     PlayLand,
     Regenerate,
     SetPower,
+    Shield,
     Tap,
     Untap,
 )
@@ -42,6 +44,7 @@ from judge.game.fieldreaders import (
     read_list,
     read_optional,
     read_player,
+    read_slug,
     read_string,
     read_table,
 )
@@ -78,9 +81,10 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
                 "declare_blockers", "enters_attacking", "enters_blocking", "block",
-                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap")
+                "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
+                "draw", "poison", "leaves_game", "shield", "destroy")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
-_EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position"), KEY_ALIASES)
+_EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position", "count"), KEY_ALIASES)
 _PASS = Pass()  # every « pass » (a value: no fields)
 
 
@@ -136,6 +140,8 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
     kind = kinds[0]
     if kind in _EVENT_KINDS[6:9]:
         return _entering(kind, table, path, players, names, active, read_creature)
+    if kind in ("draw", "poison", "leaves_game", "shield", "destroy"):
+        return _player_event(kind, table, path, players, names)
     if kind in _EVENT_KINDS[9:]:
         return _permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":
@@ -175,6 +181,18 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
     ))
 
 
+def _player_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
+                  names: set[str]) -> Event:
+    """A player draws, gets poison counters, leaves the game; a creature gets a shield."""
+    sub = join_path(path, kind)
+    if kind in ("shield", "destroy"):
+        check_keys(table, path, (kind,))
+        return Shield(name=readers.creature_name(table[kind], sub, names), destroy=kind == "destroy")
+    check_keys(table, path, (kind,) if kind == "leaves_game" else (kind, "count"))
+    count = read_int(table["count"], join_path(path, "count"), minimum=1) if "count" in table else 1
+    return PlayerChange(kind=kind, player=read_player(table[kind], sub, players), count=count)
+
+
 def _permanent_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
                      names: set[str], everything: set[str]) -> Event:
     """The events of format 3: a permanent leaves play, regenerates, changes…"""
@@ -193,7 +211,7 @@ def _permanent_event(kind: str, table: dict[str, object], path: str, players: tu
     inner = english_keys(read_table(table[kind], sub), sub, CHANGE_KEY_ALIASES)
     check_keys(table, path, (kind,))
     second = "power" if kind == "set_power" else "by"
-    check_keys(inner, sub, ("creature", second))
+    check_keys(inner, sub, ("creature", second) if kind == "set_power" else ("creature", "by", "until"))
     for key in ("creature", second):
         if key not in inner:
             raise SituationError(join_path(sub, key), "clé obligatoire manquante")
@@ -201,5 +219,8 @@ def _permanent_event(kind: str, table: dict[str, object], path: str, players: tu
     if kind == "set_power":
         return SetPower(creature=creature, power=read_int(inner["power"], join_path(sub, "power"),
                                                           minimum=None))
+    until = inner.get("until")
     return GainControl(creature=creature, by=read_player(inner["by"], join_path(sub, "by"),
-                                                         players))
+                                                         players),
+                       until=None if until is None else read_slug(
+                           until, join_path(sub, "until"), UNTIL_ALIASES, "durée"))

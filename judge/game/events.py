@@ -88,10 +88,11 @@ class SetPower:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GainControl:
-    """Player `by` gains control of `creature`."""
+    """Player `by` gains control of `creature` (`until`: a duration, None: indefinitely)."""
 
     creature: str
     by: str
+    until: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,6 +135,28 @@ class BlockByEffect:
     position: int | None = None
 
 
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerChange:
+    """Something happens to a player while a player holds priority (an effect): `draw` cards
+    (from the library: an empty one makes the player lose, 2004 420.5g, 2010 704.5b), get
+    `poison` counters, or `leaves_game` (a multiplayer game continues, 2010 800.4)."""
+
+    kind: str  # draw, poison, leaves_game
+    player: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shield:
+    """A regeneration shield on a creature (2004 419.6b, 2010 701.11a), or (`destroy`) an effect
+    destroys it: a shield regenerates it instead."""
+
+    name: str
+    destroy: bool = False
+
+
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
          | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
-         | EntersBlocking | BlockByEffect)
+         | EntersBlocking | BlockByEffect | PlayerChange | Shield)

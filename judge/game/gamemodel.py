@@ -30,6 +30,7 @@ FACT_TYPES: dict[str, type] = {
     "mana_empties": str,  # "phase" or "step"
     "combat_damage_on_stack": bool,
     "walls_cannot_attack": bool,
+    "phased_in_haste": bool,  # a permanent that phased in this turn attacks as though it had haste
     "spell_kinds": list,
     "first_turn_draw": bool,
     "cast_verb": str,  # the French verb for casting a spell in this release's text
@@ -45,13 +46,33 @@ FACT_TYPES: dict[str, type] = {
     "requirements_count_partners": bool,  # the release's French name of a state-based action, with « un(e) »
 }
 # The state-based actions the engine performs, when a model lists them (`[[state_based_action]]`).
-STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "zero_toughness", "lethal_damage",
-                                        "legend_rule", "world_rule")
+STATE_BASED_ACTIONS: tuple[str, ...] = ("zero_life", "empty_library", "poison", "zero_toughness",
+                                        "lethal_damage", "deathtouch", "zero_loyalty",
+                                        "planeswalker_uniqueness", "legend_rule", "world_rule")
 # Those that keep at most one of a group of permanents (the legend rule: legendary permanents
 # sharing a name; the world rule: world permanents), and which one they keep (`keeps`): the
 # one there the longest, the one there the shortest time, or none. A tie keeps none.
 UNIQUENESS_ACTIONS: dict[str, str] = {"legend_rule": "legendary", "world_rule": "world"}
 KEEPS: tuple[str, ...] = ("oldest", "newest", "none")
+# What a keyword ability may change (`[abilities.<name>].changes`), and the effects the engine
+# applies (`effects`): an ability that only combines these is added as data.
+ABILITY_CHANGES: tuple[str, ...] = ("attack", "block", "damage", "state_based_actions", "untap",
+                                    "priority", "triggers")
+ABILITY_EFFECTS: tuple[str, ...] = (
+    "haste",  # attacks though not controlled continuously since the turn began
+    "cant_attack",  # defender
+    "attacks_untapped",  # vigilance: attacking doesn't tap it
+    "flash",  # cast whenever an instant could be
+    "evasion",  # blocked only by creatures matching its `[evasion.<name>]` table
+    "landwalk",  # unblockable while the defending player controls a land of the type
+    "protection",  # not blocked by, damage prevented from, sources with the quality
+    "first_strike", "double_strike", "trample", "banding",
+    "lethal_any_damage",  # any nonzero damage it assigns to a creature is lethal (deathtouch)
+    "destroys_damaged",  # a creature it dealt damage to is destroyed (a state-based action)
+    "lifelink",  # the damage it deals makes its controller gain that much life
+    "damage_as_counters",  # its damage to a creature is -1/-1 counters (wither)
+    "trigger",  # a triggered ability (its name goes on the stack: flanking, bushido…)
+)
 _TOP_KEYS = ("format", "description", "turn_rule", "phase", "facts", "evasion", "abilities", "rules",
              "unchecked", "state_based_action")
 _PHASE_KEYS = ("id", "rule", "priority_rule", "actions", "step")
@@ -74,6 +95,35 @@ class StateBasedAction:
     what: str
     rules: tuple[str, ...]
     keeps: str | None = None  # a uniqueness action's survivor: one of `KEEPS`
+
+
+# A triggered keyword ability: when it triggers (`on`) and what it does when it resolves (`does`).
+KEYWORD_TRIGGER_ON: tuple[str, ...] = (
+    "blocks_or_blocked",  # it blocks or becomes blocked (bushido)
+    "becomes_blocked",  # it becomes blocked (rampage)
+    "blocked_by_creature_without",  # it becomes blocked by a creature without it: once each (flanking)
+    "ally_attacks_alone",  # a creature its controller controls attacks alone (exalted)
+    "combat_damage_to_player",  # it deals combat damage to a player (poisonous)
+)
+KEYWORD_TRIGGER_DOES: tuple[str, ...] = (
+    "pump_self",  # it gets +N/+N until end of turn
+    "pump_self_per_extra_blocker",  # +N/+N for each creature blocking it beyond the first
+    "shrink_blocker",  # the blocking creature gets -1/-1 until end of turn
+    "pump_attacker",  # the creature attacking alone gets +1/+1 until end of turn
+    "poison",  # the player gets N poison counters
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Keyword:
+    """A keyword ability the edition defines: its rules, what it changes (`ABILITY_CHANGES`)
+    and the effects the engine applies for it (`ABILITY_EFFECTS`)."""
+
+    ability: str
+    rules: tuple[str, ...]
+    changes: tuple[str, ...] = ()
+    effects: tuple[str, ...] = ()
+    trigger: tuple[str, str] | None = None  # (on, does) of a triggered keyword ability
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,6 +153,8 @@ class Evasion:
     ability: str
     rules: tuple[str, ...]
     blockers: tuple[tuple[str, str], ...]
+    # A creature with it can block only creatures with it (shadow: 2004 502.8b, 2010 702.25b).
+    exclusive: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -124,6 +176,25 @@ class GameModel:
     cites: tuple[tuple[str, tuple[str, ...]], ...]
     unchecked: tuple[tuple[str, str], ...] = ()  # rule number -> why no check implements it
     state_based_actions: tuple[StateBasedAction, ...] = ()
+    keywords: tuple[Keyword, ...] = ()  # the abilities with what they change and do
+
+    def defines(self, ability: str) -> bool:
+        """Whether this edition defines the keyword ability (listed in `[abilities]`)."""
+        return ability in _keywords(self)
+
+    def grants(self, abilities: tuple[str, ...], effect: str) -> bool:
+        """Whether one of these abilities has the effect (`ABILITY_EFFECTS`) in this edition."""
+        table = _keywords(self)
+        return any(effect in table[a].effects for a in abilities if a in table)
+
+    def granting(self, abilities: tuple[str, ...], effect: str) -> tuple[str, ...]:
+        """Those of these abilities that have the effect in this edition."""
+        table = _keywords(self)
+        return tuple(a for a in abilities if a in table and effect in table[a].effects)
+
+    def keyword(self, ability: str) -> Keyword | None:
+        """The keyword ability as this edition defines it (None: it doesn't)."""
+        return _keywords(self).get(ability)
 
     def performs(self, what: str) -> bool:
         """Whether this model lists the state-based action `what`."""
@@ -173,6 +244,11 @@ def _layout(model: GameModel) -> tuple[tuple[str, tuple[str, ...]], ...]:
 @cache
 def _state_based(model: GameModel) -> dict[str, StateBasedAction]:
     return {a.what: a for a in model.state_based_actions}
+
+
+@cache
+def _keywords(model: GameModel) -> dict[str, Keyword]:
+    return {k.ability: k for k in model.keywords}
 
 
 @cache
@@ -311,6 +387,7 @@ class _Reader:
             if ids != [s for s in PHASE_STEPS[pid] if s in ids]:
                 raise self.fail(f"{field}.step", f"étapes attendues dans cet ordre : "
                                 f"{', '.join(PHASE_STEPS[pid])}")
+        keywords = self.abilities(raw.get("abilities", {}))
         return GameModel(
             source=self.source,
             description=str(raw.get("description", "")),
@@ -319,7 +396,8 @@ class _Reader:
             steps=tuple(steps),
             facts=self.facts(raw.get("facts")),
             evasions=self.evasions(raw.get("evasion", {})),
-            abilities=self.abilities(raw.get("abilities", {})),
+            abilities=tuple((k.ability, k.rules) for k in keywords),
+            keywords=keywords,
             cites=tuple((str(k), self.rules(v, f"rules.{k}"))
                         for k, v in self.table(raw.get("rules", {}), "rules").items()),
             unchecked=tuple((self.rule(k, "unchecked"), self.text(v, f"unchecked.{k}"))
@@ -393,25 +471,58 @@ class _Reader:
             field = f"evasion.{ability}"
             if ability not in ABILITY_ALIASES.values():
                 raise self.fail(field, "capacité inconnue du moteur")
-            table = self.table(raw, field, ("rules", "blockers"))
+            table = self.table(raw, field, ("rules", "blockers", "exclusive"))
             blockers = []
             for i, item in enumerate(self.list_of_tables(table.get("blockers"), f"{field}.blockers")):
-                entry = self.table(item, f"{field}.blockers[{i}]", tuple(kinds))
+                entry = self.table(item, f"{field}.blockers[{i}]", (*kinds, "shares_color"))
                 for kind, slug in entry.items():
+                    if kind == "shares_color":  # a creature sharing a colour with the attacker
+                        if slug is not True:
+                            raise self.fail(f"{field}.blockers[{i}].{kind}", "true est attendu")
+                        blockers.append((kind, "true"))
+                        continue
                     if slug not in kinds[kind].values():
                         raise self.fail(f"{field}.blockers[{i}].{kind}", f"valeur inconnue « {slug} »")
                     blockers.append((kind, str(slug)))
+            exclusive = table.get("exclusive", False)
+            if not isinstance(exclusive, bool):
+                raise self.fail(f"{field}.exclusive", "un booléen est attendu")
             out.append(Evasion(ability=ability, rules=self.rules(table.get("rules"), f"{field}.rules"),
-                               blockers=tuple(blockers)))
+                               blockers=tuple(blockers), exclusive=exclusive))
         return tuple(out)
 
-    def abilities(self, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    def abilities(self, value: object) -> tuple[Keyword, ...]:
+        """`[abilities]`: each ability a table `{rules, changes, effects}` (or, as in a model
+        of format 1 before issue 33, its list of rules: the effect of its own name)."""
         out = []
-        for ability, rules in self.table(value, "abilities").items():
+        for ability, raw in self.table(value, "abilities").items():
+            field = f"abilities.{ability}"
             if ability not in ABILITY_ALIASES.values():
-                raise self.fail(f"abilities.{ability}", "capacité inconnue du moteur")
-            out.append((ability, self.rules(rules, f"abilities.{ability}")))
+                raise self.fail(field, "capacité inconnue du moteur")
+            if isinstance(raw, list):
+                own: tuple[str, ...] = (ability,) if ability in ABILITY_EFFECTS else ()
+                out.append(Keyword(ability=ability, rules=self.rules(raw, field), effects=own))
+                continue
+            table = self.table(raw, field, ("rules", "changes", "effects", "trigger"))
+            changes = self.words(table.get("changes", []), f"{field}.changes", ABILITY_CHANGES)
+            effects = self.words(table.get("effects", []), f"{field}.effects", ABILITY_EFFECTS)
+            trigger = None
+            if "trigger" in table:
+                spec = self.table(table["trigger"], f"{field}.trigger", ("on", "does"))
+                on = self.words([spec.get("on")], f"{field}.trigger.on", KEYWORD_TRIGGER_ON)[0]
+                does = self.words([spec.get("does")], f"{field}.trigger.does", KEYWORD_TRIGGER_DOES)[0]
+                trigger = (on, does)
+            out.append(Keyword(ability=ability, rules=self.rules(table.get("rules"), f"{field}.rules"),
+                               changes=changes, effects=effects, trigger=trigger))
         return tuple(out)
+
+    def words(self, value: object, field: str, known: tuple[str, ...]) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.fail(field, "une liste est attendue")
+        for i, word in enumerate(value):
+            if word not in known:
+                raise self.fail(f"{field}[{i}]", f"valeur inconnue du moteur (connues : {', '.join(known)})")
+        return tuple(str(w) for w in value)
 
 
 def _frozen(value: object) -> object:

@@ -26,6 +26,10 @@ class Permanent:
     supertypes: tuple[str, ...] = ()
     card_name: str | None = None
     timestamp: int | None = None
+    # Its subtypes (land types for landwalk, planeswalker types for 704.5j), folded; a
+    # planeswalker's loyalty (306.5c; None: not said).
+    subtypes: tuple[str, ...] = ()
+    loyalty: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +38,7 @@ class Effect:
 
     name: str
     until: str
+    controller: str | None = None  # « until your next turn »: whose (None: the active player)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +57,10 @@ class Trigger:
     creature: str | None = None
     count: int | None = None
     at_least: bool = False
+    # A trigger at `cleanup` triggers in the first cleanup step only (« at the beginning of the
+    # next cleanup step », a delayed trigger), unless `once` is False: « at the beginning of
+    # each cleanup step », again in each cleanup step that follows (2004 314.3, 2010 514.3a).
+    once: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +69,9 @@ class StackItem:
 
     kind: str
     controller: str
+    # A triggered keyword ability's effect as it resolves: (does, target, n, ability) — a
+    # replay's only.
+    effect: tuple[str, str, int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

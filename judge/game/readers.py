@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 # French names leave as they are (`english_keys`, `check_keys`).
 _PERMANENT_ENGLISH = english_names(PERMANENT_KEYS, KEY_ALIASES)
 _TRIGGER_KEYS = ("name", "controller", "at", "entered_this_step", "on", "creature", "count",
-                 "at_least")
+                 "at_least", "once")
 _TRIGGER_ENGLISH = english_names(_TRIGGER_KEYS, KEY_ALIASES)
 
 
@@ -85,7 +85,19 @@ def permanent(value: object, path: str, players: tuple[str, ...], active: str) -
                               card_type),
         **flags,
         supertypes=supertypes, card_name=card_name, timestamp=stamp,
+        subtypes=read_items(table.get("subtypes", []), join_path(path, "subtypes"), _subtype),
+        loyalty=(read_int(table["loyalty"], join_path(path, "loyalty"), minimum=None)
+                 if table.get("loyalty") is not None else None),
     )
+
+
+def _subtype(value: object, path: str) -> str:
+    """A subtype: a basic land type folded to its English slug (Île → island), else as written
+    (folded: planeswalker types such as Jace)."""
+    from judge.game.aliases import LAND_TYPE_ALIASES
+
+    folded = fold_name(read_string(value, path))
+    return LAND_TYPE_ALIASES.get(folded, folded)
 
 
 def uniqueness(table: Mapping[str, object], path: str
@@ -104,7 +116,7 @@ def effect(value: object, path: str) -> Effect:
     from judge.game.objects import Effect
 
     table = english_keys(read_table(value, path), path, KEY_ALIASES)
-    check_keys(table, path, ("name", "until"))
+    check_keys(table, path, ("name", "until", "controller"))
     for key in ("name", "until"):
         if key not in table:
             raise SituationError(join_path(path, key), "clé obligatoire manquante")
@@ -112,9 +124,13 @@ def effect(value: object, path: str) -> Effect:
     if fold_name(until) in AT_ALIASES and fold_name(until) not in UNTIL_ALIASES:
         raise SituationError(join_path(path, "until"), f"« {until} » est le moment d'une capacité "
                              "déclenchée (triggers[].at), pas une durée : une durée s'écrit "
-                             "« jusqu'à la fin du tour »")
+                             "« jusqu'à la fin du tour » (2004 : règles 313.1, 314.2 ; 2010 : "
+                             "règles 513.1, 514.2)")
+    controller = table.get("controller")
     return Effect(name=read_string(table["name"], join_path(path, "name")),
-                  until=read_slug(until, join_path(path, "until"), UNTIL_ALIASES, "durée"))
+                  until=read_slug(until, join_path(path, "until"), UNTIL_ALIASES, "durée"),
+                  controller=None if controller is None else read_string(
+                      controller, join_path(path, "controller")))
 
 
 def moment_slug(value: object, path: str) -> str:
@@ -174,6 +190,7 @@ def trigger(value: object, path: str, players: tuple[str, ...], active: str, *,
         creature=creature,
         count=count,
         at_least=read_bool(table.get("at_least", False), join_path(path, "at_least")),
+        once=read_bool(table.get("once", True), join_path(path, "once")),
     )
 
 

@@ -18,15 +18,21 @@ from judge.game import readers
 from judge.game.aliases import (
     ABILITY_ALIASES,
     ABILITY_NAMES,
+    ABILITY_PARAMS,
     ASK_ALIASES,
     ATTACK_OPTION_ALIASES,
+    CARD_TYPE_ALIASES,
     COLOR_ALIASES,
     DAMAGE_STEP_ALIASES,
     KEY_ALIASES,
     KIND_ALIASES,
+    LAND_TYPE_ALIASES,
+    LANDWALK_ALIASES,
     NO_MAXIMUM,
     PHASE_ALIASES,
+    PROTECTION_ALIASES,
     STEP_ALIASES,
+    UNTIL_ALIASES,
     VARIANT_ALIASES,
     WHEN_ALIASES,
     fold_name,
@@ -308,6 +314,11 @@ _TOP_READERS: dict[str, Callable[[object, _Known], object]] = {
     "attack_option": lambda v, k: read_optional(v, "attack_option", lambda w, p: read_slug(
         w, p, ATTACK_OPTION_ALIASES, "option d'attaque")),
     "max_attackers": lambda v, k: read_optional(v, "max_attackers", lambda w, p: read_int(w, p)),
+    "poison": lambda v, k: _counts(v, "poison", k.players),
+    "library": lambda v, k: _counts(v, "library", k.players),
+    "drew_from_empty": lambda v, k: read_items(v, "drew_from_empty",
+                                               lambda w, p: read_player(w, p, k.players)),
+    "left_game": lambda v, k: read_items(v, "left_game", lambda w, p: read_player(w, p, k.players)),
 }
 
 
@@ -515,14 +526,19 @@ def _check_attacks(creatures: tuple[Creature, ...], players: tuple[str, ...],
                    permanents: tuple[Permanent, ...]) -> None:
     """What an attacker attacks is an opponent or a planeswalker (506.3): a permanent of the
     situation (one that is no longer a planeswalker has left combat, 506.4)."""
-    attackers = [(i, creature) for i, creature in enumerate(creatures) if creature.attacks is not None]
+    attackers = [(i, creature) for i, creature in enumerate(creatures)
+                 if creature.attacks is not None or creature.damage_to is not None]
     if not attackers:
         return
     known = {p.name for p in permanents} | {c.name for c in creatures}
     for i, creature in attackers:
-        if creature.attacks not in players and creature.attacks not in known:
+        if creature.attacks is not None and creature.attacks not in players and (
+                creature.attacks not in known):
             raise SituationError(f"creatures[{i}].attacks", f"« {creature.attacks} » n'est ni "
                                  "un joueur ni un planeswalker")
+        if creature.damage_to is not None and creature.damage_to not in players:
+            raise SituationError(f"creatures[{i}].damage_to", f"« {creature.damage_to} » n'est "
+                                 "pas un joueur")
         if creature.attacks == creature.controller:
             raise SituationError(f"creatures[{i}].attacks", "une créature n'attaque pas son "
                                  "propre contrôleur")
@@ -541,15 +557,106 @@ def _blocking(value: object, path: str) -> tuple[str, ...]:
     return (read_string(value, path),)
 
 
+_ABILITY_KEYS = ("ability", "from", "land", "n")
+
+
+def _abilities(value: object, path: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A creature's keyword abilities: names (English or French), or tables for those with a
+    parameter (`{ability = "protection", from = ["black"]}`, `{ability = "bushido", n = 2}`,
+    `{ability = "landwalk", land = "Island"}`; « islandwalk » as one name). Returns the slugs
+    and the (ability, parameter) pairs."""
+    slugs: list[str] = []
+    params: list[tuple[str, str]] = []
+    for j, item in enumerate(read_list(value, path)):
+        at = f"{path}[{j}]"
+        if isinstance(item, dict):
+            table = english_keys(item, at, KEY_ALIASES)
+            check_keys(table, at, _ABILITY_KEYS)
+            if "ability" not in table:
+                raise SituationError(join_path(at, "ability"), "clé obligatoire manquante")
+            slug = _ability(table["ability"], join_path(at, "ability"))
+            key = ABILITY_PARAMS.get(slug)
+            for other in table:
+                if other != "ability" and other != key:
+                    raise SituationError(join_path(at, other), f"la capacité {slug} ne prend pas "
+                                         f"ce paramètre" + (f" (paramètre : {key})" if key else ""))
+            slugs.append(slug)
+            params += _ability_params(slug, key, table, at)
+            continue
+        text = read_string(item, at) if isinstance(item, str) else _ability(item, at)
+        land = LANDWALK_ALIASES.get(fold_name(text))
+        if land is not None:
+            slugs.append("landwalk")
+            params.append(("landwalk", land))
+            continue
+        slug = _ability(text, at)
+        if slug == "landwalk" or slug == "protection":
+            raise SituationError(at, f"la capacité {slug} s'écrit comme une table avec son "
+                                 f"paramètre ({{ability = \"{slug}\", {ABILITY_PARAMS[slug]} = …}})")
+        slugs.append(slug)
+        if slug in ABILITY_PARAMS:
+            params.append((slug, "1"))
+    return tuple(dict.fromkeys(slugs)), tuple(params)
+
+
+def _ability_params(slug: str, key: str | None, table: Mapping[str, object], at: str
+                    ) -> list[tuple[str, str]]:
+    if key is None:
+        return []
+    if key not in table:
+        if key == "n":
+            return [(slug, "1")]
+        raise SituationError(join_path(at, key), "clé obligatoire manquante")
+    where = join_path(at, key)
+    if key == "n":
+        return [(slug, str(read_int(table[key], where, minimum=1)))]
+    if key == "land":
+        text = read_string(table[key], where)
+        return [(slug, LAND_TYPE_ALIASES.get(fold_name(text), fold_name(text)))]
+    raw = table[key]
+    items = read_list(raw, where) if isinstance(raw, list) else [raw]
+    out = []
+    for k, item in enumerate(items):
+        text = read_string(item, f"{where}[{k}]" if isinstance(raw, list) else where)
+        folded = fold_name(text)
+        quality = (COLOR_ALIASES.get(folded) or CARD_TYPE_ALIASES.get(folded)
+                   or PROTECTION_ALIASES.get(folded)
+                   or COLOR_ALIASES.get(folded.removeprefix("le ").removeprefix("la "))
+                   or CARD_TYPE_ALIASES.get(folded.removeprefix("les ").rstrip("s")))
+        if quality is None:
+            raise SituationError(f"{where}[{k}]" if isinstance(raw, list) else where,
+                                 f"qualité inconnue « {text} » (une couleur, un type de carte "
+                                 "ou everything)")
+        out.append((slug, quality))
+    return out
+
+
 def _ability(value: object, path: str) -> str:
     text = read_string(value, path)
     slug = ABILITY_ALIASES.get(fold_name(text))
+    if slug is None:
+        slug = _glossary_ability(text)
     if slug is None:
         known = ", ".join(f"{names[0]} ({name})" if names else name
                           for name, names in sorted(ABILITY_NAMES.items(),
                                                     key=lambda item: fold_name((item[1] or (item[0],))[0])))
         raise SituationError(path, f"capacité inconnue « {text} » (capacités connues : {known})")
     return slug
+
+
+def _glossary_ability(text: str) -> str | None:
+    """The engine's ability a name of the terminology (`rules/glossary-fr-en.toml`) names: any
+    of its English or French names, when one of them is an ability's slug or name."""
+    from judge.corpus.lexicon import glossary  # only for a name the alias table lacks
+
+    folded = fold_name(text)
+    for term in glossary():
+        names = [fold_name(n) for n in term.names()]
+        if folded in names:
+            for name in names:
+                if name in ABILITY_ALIASES:
+                    return ABILITY_ALIASES[name]
+    return None
 
 
 def _color(value: object, path: str) -> str:
@@ -570,19 +677,21 @@ def _supertypes(value: object, path: str) -> tuple[str, ...]:
 
 # The keys a creature may give as null (JSON): their default.
 _MAY_BE_NULL = frozenset({"power", "toughness", "attacks", "band", "card_name", "timestamp",
-                          "blocking"})
+                          "blocking", "damage_to", "owner", "control_until"})
 # How each key of a creature is read (`controller` needs the players: read apart); a key left
 # out keeps the `Creature` default.
 _CREATURE_READERS: dict[str, Callable[[object, str], object]] = {
     **dict.fromkeys(("tapped", "since_turn_start", "attacking", "blocked", "is_creature",
-                     "dealt_first_strike_damage", "phasing", "phased_out", "doesnt_untap",
-                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block"),
+                     "dealt_first_strike_damage", "phasing", "phased_out", "phased_in", "doesnt_untap",
+                     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block",
+                     "deathtouch_damage", "must_be_blocked_by_all", "blocks_any_number"),
                     read_bool),
-    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp"), read_int),
+    **dict.fromkeys(("damage", "attack_cost", "block_cost", "min_blockers", "timestamp",
+                     "regeneration_shields", "blocks_extra"), read_int),
     **dict.fromkeys(("power", "toughness"), _int_any),
-    **dict.fromkeys(("name", "attacks", "band", "card_name"), read_string),
+    **dict.fromkeys(("name", "attacks", "band", "card_name", "damage_to", "owner"), read_string),
+    "control_until": lambda v, p: read_slug(v, p, UNTIL_ALIASES, "durée"),
     **dict.fromkeys(("types", "damage_order"), _strings),
-    "abilities": lambda v, p: read_items(v, p, _ability),
     "colors": lambda v, p: read_items(v, p, _color),
     "card_types": lambda v, p: read_items(v, p, readers.card_type),
     "blocking": _blocking,
@@ -598,7 +707,11 @@ def _creature(value: object, path: str, players: tuple[str, ...], active: str) -
     at = f"{path}." if path else ""
     fields = {_KEYWORDS[key]: _CREATURE_READERS[key](item, at + key)
               for key, item in table.items()
-              if key != "controller" and (item is not None or key not in _MAY_BE_NULL)}
+              if key not in ("controller", "abilities") and (item is not None or key not in _MAY_BE_NULL)}
+    if "abilities" in table:
+        fields["abilities"], params = _abilities(table["abilities"], at + "abilities")
+        if params:
+            fields["ability_params"] = params
     controller = (read_player(table["controller"], join_path(path, "controller"), players)
                   if "controller" in table else active)
     return Creature(controller=controller, **fields)  # type: ignore[arg-type]
@@ -619,6 +732,13 @@ _PARAM_READERS: dict[str, _Reader] = {
         v, p, everything, players),
     "when": lambda v, p, players, names, everything: read_slug(v, p, WHEN_ALIASES,
                                                                "moment du combat"),
+    **dict.fromkeys(("permanent", "source", "planeswalker"),
+                    lambda v, p, players, names, everything: _permanent_name(v, p, everything)),
+    "effect": lambda v, p, players, names, everything: read_string(v, p),
+    "others": lambda v, p, players, names, everything: tuple(
+        (readers.creature_name(k, join_path(p, k), names),
+         readers.assignment(w, join_path(p, k), everything, players))
+        for k, w in read_table(v, p).items()),
 }
 
 
@@ -649,9 +769,18 @@ def _question(
             values[param] = active
         elif param == "count":
             values[param] = len(players)
+        elif param == "others":
+            continue  # optional: nothing else assigned at the same time
         else:
             raise SituationError(join_path(path, param), "clé obligatoire manquante")
     return Question(ask=ask, flash=flash, **values)  # type: ignore[arg-type]
+
+
+def _permanent_name(value: object, path: str, everything: set[str]) -> str:
+    name = read_string(value, path)
+    if name not in everything:
+        raise SituationError(path, f"aucun permanent ne s'appelle « {name} »")
+    return name
 
 
 def _count(value: object, path: str) -> int:

@@ -55,13 +55,20 @@ ASKS: dict[str, tuple[str, ...]] = {
     "triggers": (),
     "declare_attackers": ("creatures",),
     "declare_blockers": ("blocks",),
-    "assign_damage": ("creature", "assignment"),
+    "assign_damage": ("creature", "assignment", "others"),
     "damage_dealt": (),
     "in_combat": ("creature",),
     "cleanup": (),
     "combat_timing": ("when",),
     "defending_players": (),
     "defending_player": ("creature",),
+    "state_based": (),
+    "life": ("player",),
+    "poison_counters": ("player",),
+    "loyalty": ("permanent",),
+    "redirect": ("source", "player", "planeswalker"),
+    "controller": ("creature",),
+    "effect_ends": ("effect",),
 }
 # The points of the combat phase a spell may be restricted to (`combat_timing`'s `when`).
 COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before_blockers",
@@ -70,7 +77,7 @@ COMBAT_POINTS: tuple[str, ...] = ("before_attackers", "after_attackers", "before
 VARIANTS: tuple[str, ...] = ("free_for_all", "two_headed_giant", "archenemy")
 ATTACK_OPTIONS: tuple[str, ...] = ("multiple", "left", "right")
 # How long an effect lasts (`effects[i].until`).
-DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn")
+DURATIONS: tuple[str, ...] = ("end_of_turn", "end_of_combat", "this_turn", "your_next_turn")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,6 +89,9 @@ class Creature:
     tapped: bool = False
     since_turn_start: bool = True
     abilities: tuple[str, ...] = ()
+    # The parameters of the abilities that take one: ("protection", "black"), ("landwalk",
+    # "island"), ("bushido", "2")… (one pair per instance or quality).
+    ability_params: tuple[tuple[str, str], ...] = ()
     types: tuple[str, ...] = ()  # creature types (Mur, Ours…)
     colors: tuple[str, ...] = ()  # white, blue, black, red, green
     card_types: tuple[str, ...] = ("creature",)  # artifact, creature, land…
@@ -101,6 +111,7 @@ class Creature:
     damage_order: tuple[str, ...] = ()
     phasing: bool = False
     phased_out: bool = False
+    phased_in: bool = False  # it phased in this turn (2004 502.15m)
     doesnt_untap: bool = False
     # Restrictions and requirements on attacking and blocking.
     cant_attack_alone: bool = False
@@ -122,6 +133,9 @@ class Creature:
     entered_attacking: bool = False
     entered_blocking: bool = False
     entered: str | None = None
+    # Set by a replay only: the keyword abilities whose triggered effects changed it this turn
+    # (bushido, rampage, flanking, exalted: +N/+N or -1/-1 until end of turn).
+    changed_by: tuple[str, ...] = ()
     # Set by the state-based actions: the concept of the one that put it into the graveyard.
     destroyed: str | None = None
     # The legend and world rules (2004 420.5e, 420.5i; 2010 704.5k, 704.5m): its supertypes
@@ -131,9 +145,30 @@ class Creature:
     supertypes: tuple[str, ...] = ()
     card_name: str | None = None
     timestamp: int | None = None
+    # Regeneration shields on it (2004 419.6b, 2010 701.11a): each replaces one destruction.
+    regeneration_shields: int = 0
+    # « All creatures able to block it do so » (a lure: a requirement on each of them, 2004
+    # 500.2, 2010 509.1c); « can block any number of creatures »; « can block N additional
+    # creatures ».
+    must_be_blocked_by_all: bool = False
+    blocks_any_number: bool = False
+    blocks_extra: int = 0
+    # Its owner when another player controls it, and how long that control lasts (a control
+    # change « until end of turn » ends in the cleanup step: 2004 314.2, 2010 514.2).
+    owner: str | None = None
+    control_until: str | None = None
+    # Two-Headed Giant: the defending player its combat damage is assigned to (2010 810.7f).
+    damage_to: str | None = None
+    # It was dealt damage by a source with deathtouch since state-based actions were last
+    # checked (2010 704.5h).
+    deathtouch_damage: bool = False
 
     def has(self, ability: str) -> bool:
         return ability in self.abilities
+
+    def params(self, ability: str) -> tuple[str, ...]:
+        """The parameters of an ability it has (qualities, land types, numbers)."""
+        return tuple(v for a, v in self.ability_params if a == ability)
 
     @property
     def is_wall(self) -> bool:
@@ -171,7 +206,14 @@ class Question:
     creatures: tuple[str, ...] | None = None
     blocks: tuple[tuple[str, str], ...] | None = None  # (blocker, attacker)
     assignment: tuple[tuple[str, int], ...] | None = None  # (recipient, amount)
+    # `assign_damage`: what other creatures assign in the same combat damage step (their
+    # damage counts towards lethal damage: 2010 510.1c, 702.17b; 2004 502.9b).
+    others: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     when: str | None = None  # one of COMBAT_POINTS
+    permanent: str | None = None  # `loyalty`: a planeswalker
+    source: str | None = None  # `redirect`: the source of the noncombat damage
+    planeswalker: str | None = None  # `redirect`: where the damage would go instead
+    effect: str | None = None  # `effect_ends`: an effect's name
     flash: bool = False  # `cast`: a creature spell with flash
 
     def params(self) -> tuple[tuple[str, object], ...]:
@@ -183,6 +225,10 @@ class Question:
                 value = list(value)
             elif name in ("blocks", "assignment") and value is not None:
                 value = dict(value)
+            elif name == "others":
+                if not value:
+                    continue
+                value = {creature: dict(given) for creature, given in value}
             out.append((name, value))
         return tuple(out)
 
@@ -226,6 +272,12 @@ class Situation:
     archenemy: str | None = None
     # « no more than N creatures can attack each turn » (a restriction on attacks), None: none.
     max_attackers: int | None = None
+    # Poison counters, cards in each library, players who had to draw from an empty library
+    # since state-based actions were last checked, players who left a multiplayer game.
+    poison: tuple[tuple[str, int], ...] = ()
+    library: tuple[tuple[str, int], ...] = ()
+    drew_from_empty: tuple[str, ...] = ()
+    left_game: tuple[str, ...] = ()
     events: tuple[Event, ...] | None = None
     questions: tuple[Question, ...] = ()
     source: str = field(default="-", compare=False)
@@ -252,18 +304,21 @@ TOP_KEYS: tuple[str, ...] = (
     "extra_turns", "skip", "events", "questions", "permanents", "effects", "triggers",
     "pending_triggers", "mana_available", "extra_phases", "extra_steps", "variant",
     "attack_option", "teams", "defending", "archenemy", "life", "max_attackers",
+    "poison", "library", "drew_from_empty", "left_game",
 )
 CREATURE_KEYS: tuple[str, ...] = (
     "name", "controller", "tapped", "since_turn_start", "abilities", "types", "colors",
     "card_types", "power",
     "toughness", "attacking", "blocking", "blocked", "is_creature", "dealt_first_strike_damage",
-    "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "doesnt_untap",
+    "damage", "attack_cost", "block_cost", "damage_order", "phasing", "phased_out", "phased_in", "doesnt_untap",
     "cant_attack_alone", "must_attack", "cant_block_alone", "must_block", "attacks", "band",
-    "min_blockers", "supertypes", "card_name", "timestamp",
+    "min_blockers", "supertypes", "card_name", "timestamp", "regeneration_shields",
+    "deathtouch_damage", "damage_to", "must_be_blocked_by_all", "blocks_any_number",
+    "blocks_extra", "owner", "control_until",
 )
 PERMANENT_KEYS: tuple[str, ...] = ("name", "controller", "card_types", "tapped", "phasing",
                                    "phased_out", "doesnt_untap", "supertypes", "card_name",
-                                   "timestamp")
+                                   "timestamp", "subtypes", "loyalty")
 
 
 def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature | None:
@@ -272,3 +327,9 @@ def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature |
         if creature.name == name:
             return creature
     return None
+
+
+def attacking_players(s: Situation) -> tuple[str, ...]:
+    """The attacking players: the active player, and with shared team turns each player of the
+    active team (2010 805.4a, 810.7a: « each player on the active team is an attacking player »)."""
+    return next((team for team in s.teams if s.active in team), (s.active,))

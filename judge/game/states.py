@@ -7,9 +7,14 @@ be, blocks between creatures of one controller. Questions are answered elsewhere
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
-from judge.game.situationmodel import Creature, Situation
+from judge.game.situationmodel import Creature, Situation, attacking_players
+
+if TYPE_CHECKING:
+    from judge.game.objects import Permanent
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
 _ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
@@ -64,9 +69,9 @@ def check_state(model: GameModel, situation: Situation) -> None:
             raise SituationError(f"{path}.attacking", "une créature ne peut être attaquante "
                                  "qu'entre la déclaration des attaquants et la fin du combat"
                                  + _cited(model, "attack.declare", "combat.end"))
-        if creature.attacking and creature.controller != s.active:
+        if creature.attacking and creature.controller not in attacking_players(s):
             raise SituationError(f"{path}.attacking", f"seules les créatures du joueur actif "
-                                 f"({s.active}) attaquent"
+                                 f"({s.active}){' ou de son équipe' if s.teams else ''} attaquent"
                                  + _cited(model, "combat.players", "attack.legal"))
         # An attacker that a creature blocks is blocked by that fact: its blocker's field is the
         # one to name when the step is wrong.
@@ -83,8 +88,62 @@ def check_state(model: GameModel, situation: Situation) -> None:
                                  + _cited(model, "block.declare", "combat.end"))
         names = names or {c.name: c for c in s.creatures}
         for attacker in (names[a] for a in creature.blocking):
-            _check_block(s.active, path, creature, attacker,
+            _check_block(attacking_players(s), path, creature, attacker,
                          _cited(model, "block.legal", "combat.players"))
+
+
+def check_edition_terms(model: GameModel, edition: str, situation: Situation) -> None:
+    """What the situation names exists in its edition: every keyword ability of its creatures
+    (else a SituationError citing the edition's keyword section: deathtouch in 2004, 502.1),
+    planeswalkers (the card types), players who left a multiplayer game (800.4)."""
+    from judge.game.aliases import ABILITY_NAMES
+
+    kinds = model.fact("spell_kinds").value
+    if isinstance(kinds, tuple) and "planeswalker" not in kinds:
+        items: tuple[Permanent | Creature, ...] = (*situation.permanents, *situation.creatures)
+        for i, item in enumerate(items):
+            if "planeswalker" in item.card_types or getattr(item, "loyalty", None) is not None:
+                where = "permanents" if i < len(situation.permanents) else "creatures"
+                index = i if where == "permanents" else i - len(situation.permanents)
+                raise SituationError(f"{where}[{index}].card_types", "le type planeswalker "
+                                     f"n'existe pas dans l'édition {edition}"
+                                     + _cited(model, "walker.none"))
+    if model.rules("multiplayer.none") and (situation.variant in ("two_headed_giant", "archenemy")
+                                            or situation.left_game):
+        field = "left_game" if situation.left_game else "variant"
+        raise SituationError(field, f"les règles de l'édition {edition} supposent une partie à "
+                             "deux joueurs : ni variante multijoueur ni joueur qui quitte la "
+                             "partie" + _cited(model, "multiplayer.none"))
+    if situation.left_game:
+        if not model.rules("multiplayer.left"):
+            raise SituationError("left_game", f"l'édition {edition} n'a pas de règles pour une "
+                                 "partie multijoueur qui continue après le départ d'un joueur")
+        if len(situation.players) - len(set(situation.left_game)) < 2:
+            raise SituationError("left_game", "la partie est finie : il reste moins de deux "
+                                 "joueurs (104.2a)")
+        gone = set(situation.left_game)
+        things: tuple[tuple[str, tuple[Creature | Permanent, ...]], ...] = (
+            ("creatures", situation.creatures), ("permanents", situation.permanents))
+        for where, items in things:
+            for i, item in enumerate(items):
+                if item.controller in gone:
+                    raise SituationError(f"{where}[{i}].controller", f"{item.controller} a "
+                                         "quitté la partie : ses permanents l'ont quittée aussi"
+                                         + _cited(model, "multiplayer.left",
+                                                  "multiplayer.left_objects"))
+
+    for i, creature in enumerate(situation.creatures):
+        for j, ability in enumerate(creature.abilities):
+            if model.defines(ability):
+                continue
+            names = ABILITY_NAMES.get(ability, ())
+            name = f"« {names[0]} » ({ability})" if names else f"« {ability} »"
+            section = model.rules("ability.section")
+            where = f" ({section[0].split('.')[0]})" if section else ""
+            raise SituationError(f"creatures[{i}].abilities[{j}]",
+                                 f"la capacité {name} n'existe pas dans l'édition {edition} : "
+                                 f"ses capacités mot-clé{where} ne la définissent pas"
+                                 + _cited(model, "ability.section"))
 
 
 def _cited(model: GameModel, *concepts: str) -> str:
@@ -95,12 +154,13 @@ def _cited(model: GameModel, *concepts: str) -> str:
     return f" ({'règles' if len(numbers) > 1 else 'règle'} {', '.join(numbers)})"
 
 
-def _check_block(active: str, path: str, creature: Creature, attacker: Creature,
+def _check_block(attacking: tuple[str, ...], path: str, creature: Creature, attacker: Creature,
                  cited: str) -> None:
     if attacker.controller == creature.controller:
         raise SituationError(f"{path}.blocking", f"{creature.name} et {attacker.name} ont le "
                              f"même contrôleur ({creature.controller}) : on ne bloque pas "
                              "ses propres créatures" + cited)
-    if creature.controller == active:
-        raise SituationError(f"{path}.blocking", f"le joueur actif ({active}) attaque : "
-                             "ses créatures ne bloquent pas" + cited)
+    if creature.controller in attacking:
+        who = (f"le joueur actif ({attacking[0]}) attaque" if len(attacking) == 1
+               else f"{creature.controller} est de l'équipe active, qui attaque")
+        raise SituationError(f"{path}.blocking", f"{who} : ses créatures ne bloquent pas" + cited)

@@ -245,12 +245,17 @@ def rest_of_turn(plan: tuple[PlannedStep, ...], index: int) -> tuple[PlannedStep
 
 
 def turn_order(
-    players: tuple[str, ...], active: str, extra_turns: tuple[str, ...], count: int
+    players: tuple[str, ...], active: str, extra_turns: tuple[str, ...], count: int,
+    left: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
-    """Who takes the next `count` turns: extra turns first, most recent first (300.6)."""
-    order = list(reversed(extra_turns))
+    """Who takes the next `count` turns: extra turns first, most recent first (300.6); players
+    who left the game take none (2010 800.4)."""
+    order = [p for p in reversed(extra_turns) if p not in left]
     seat = players.index(active)
+    if len(left) >= len(players):
+        return ()
     while len(order) < count:
         seat = (seat + 1) % len(players)
-        order.append(players[seat])
+        if players[seat] not in left:
+            order.append(players[seat])
     return tuple(order[:count])

@@ -12,6 +12,7 @@ from collections import Counter
 from itertools import product
 from typing import TYPE_CHECKING
 
+from judge.game.situationmodel import attacking_players
 from judge.legality.defenders import attacked_player, defenders
 from judge.legality.words import label, listing, plural
 
@@ -52,10 +53,12 @@ def attack_reasons(board: Board, creature: Creature) -> tuple[list[str], list[st
         return [gone[0]], list(gone[1])
     reasons: list[str] = []
     concepts: list[str] = []
-    if creature.controller != board.active:
-        reasons.append(f"elle est contrôlée par {creature.controller}, or seul le joueur actif "
-                       f"({board.active}) attaque")
-        concepts += ["combat.players", "attack.legal"]
+    attacking = attacking_players(board.seating)
+    if creature.controller not in attacking:
+        who = (f"seul le joueur actif ({board.active}) attaque" if len(attacking) == 1 else
+               f"seuls les joueurs de l'équipe active ({', '.join(attacking)}) attaquent")
+        reasons.append(f"elle est contrôlée par {creature.controller}, or {who}")
+        concepts += ["combat.players", "attack.legal"] + (["variant.teams"] if len(attacking) > 1 else [])
     if not creature.is_creature:
         reasons.append("ce n'est plus une créature ; seules les créatures peuvent attaquer")
         concepts.append("attack.only_creatures")
@@ -72,7 +75,8 @@ def attack_reasons(board: Board, creature: Creature) -> tuple[list[str], list[st
     if creature.has("defender"):
         reasons.append("elle a le défenseur, qui l'empêche d'attaquer")
         concepts.append("attack.defender")
-    if not creature.since_turn_start and not creature.has("haste"):
+    if not creature.since_turn_start and not creature.has("haste") and not (
+            creature.phased_in and board.fact("phased_in_haste")):
         how = ""
         if creature.changed_control:
             how = " (il en a pris le contrôle ce tour-ci)"
@@ -90,31 +94,78 @@ def _teammates(board: Board, one: str, other: str) -> bool:
     return any(one in team and other in team for team in board.seating.teams)
 
 
-def _matches(creature: Creature, kind: str, slug: str) -> bool:
+def _matches(creature: Creature, kind: str, slug: str, attacker: Creature | None = None) -> bool:
     if kind == "ability":
         return creature.has(slug)
     if kind == "color":
         return slug in creature.colors
+    if kind == "shares_color":
+        return attacker is not None and bool(set(creature.colors) & set(attacker.colors))
     return slug in creature.card_types
 
 
-_BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type"}
+_BLOCKER_WORDS = {"ability": "", "color": "la couleur", "card_type": "le type",
+                  "shares_color": ""}
+
+
+def _blocker_word(kind: str, slug: str) -> str:
+    if kind == "shares_color":
+        return "une couleur en commun avec elle"
+    return f"{_BLOCKER_WORDS[kind]} {label(kind, slug)}".strip()
+
+
+def has_quality(creature: Creature, quality: str) -> bool:
+    """Whether a creature has a quality protection names: a colour, a card type, everything."""
+    return quality == "everything" or quality in creature.colors or quality in creature.card_types
+
+
+def _quality_word(quality: str) -> str:
+    if quality == "everything":
+        return "tout"
+    if quality in ("white", "blue", "black", "red", "green"):
+        return {"white": "le blanc", "blue": "le bleu", "black": "le noir", "red": "le rouge",
+                "green": "le vert"}[quality]
+    return f"les {label('card_type', quality)}s"
 
 
 def evasion_reasons(board: Board, blocker: Creature, attacker: Creature
                     ) -> tuple[list[str], list[str]]:
-    """The edition's evasion rules the attacker's abilities impose on this blocker."""
+    """The edition's evasion rules the attacker's abilities impose on this blocker (and the
+    blocker's own exclusive evasion: a creature with shadow blocks only shadow)."""
     reasons: list[str] = []
     concepts: list[str] = []
+    model = board.model
     for ability in attacker.abilities:
-        evasion = board.model.evasion(ability)
-        if evasion is None or any(_matches(blocker, k, v) for k, v in evasion.blockers):
+        evasion = model.evasion(ability)
+        if evasion is None or any(_matches(blocker, k, v, attacker) for k, v in evasion.blockers):
             continue
-        allowed = " ou ".join(f"{_BLOCKER_WORDS[k]} {label(k, v)}".strip()
-                              for k, v in evasion.blockers)
+        allowed = " ou ".join(_blocker_word(k, v) for k, v in evasion.blockers)
         reasons.append(f"{attacker.name} a {label('ability', ability)} : seule une créature "
                        f"ayant {allowed} peut la bloquer")
         concepts.append(f"evasion.{ability}")
+    for ability in blocker.abilities:
+        evasion = model.evasion(ability)
+        if evasion is not None and evasion.exclusive and not attacker.has(ability):
+            reasons.append(f"{blocker.name} a {label('ability', ability)} : elle ne peut bloquer "
+                           f"qu'une créature qui a {label('ability', ability)}")
+            concepts.append(f"evasion.{ability}")
+    if model.grants(attacker.abilities, "landwalk"):
+        defender = attacked_player(board, attacker)
+        for land in attacker.params("landwalk"):
+            if any(land in p.subtypes and "land" in p.card_types and p.controller == defender
+                   and not p.phased_out for p in board.permanents):
+                reasons.append(f"{attacker.name} a la traversée de terrain ({label('land', land)}) "
+                               f"et {defender} contrôle un terrain de ce type : elle est "
+                               "imblocable")
+                concepts.append("ability.landwalk")
+                break
+    if model.grants(attacker.abilities, "protection"):
+        for quality in attacker.params("protection"):
+            if has_quality(blocker, quality):
+                reasons.append(f"{attacker.name} a la protection contre {_quality_word(quality)} : "
+                               f"{blocker.name} ne peut pas la bloquer")
+                concepts.append("ability.protection.block")
+                break
     return reasons, concepts
 
 
@@ -129,6 +180,10 @@ def block_reasons(board: Board, blocker: Creature, attacker: Creature
     if blocker.controller == board.active:
         reasons.append(f"{blocker.name} est contrôlée par le joueur actif ({board.active}), qui "
                        "attaque ; seul le défenseur bloque")
+        concepts += ["combat.players"]
+    elif blocker.controller in attacking_players(board.seating):
+        reasons.append(f"{blocker.name} est contrôlée par {blocker.controller}, de l'équipe "
+                       "active, qui attaque ; seule l'équipe défenseuse bloque")
         concepts += ["combat.players"]
     elif blocker.controller == attacker.controller:
         reasons.append(f"{blocker.name} et {attacker.name} ont le même contrôleur")
@@ -234,7 +289,7 @@ def attack_rules(board: Board, names: tuple[str, ...]) -> tuple[list[str], list[
         problems.append(f"au plus {plural(limit, 'créature')} peut attaquer ce tour-ci "
                         f"({len(names)} déclarées)")
         concepts.append("attack.restrictions")
-    mine = [c for c in board.creatures if c.controller == board.active]
+    mine = [c for c in board.creatures if c.controller in attacking_players(board.seating)]
     found: list[str] = []
     if any(c.must_attack for c in mine):  # else no requirement to count
         free = [c for c in mine if c.attack_cost == 0 and not attack_reasons(board, c)[0]]
@@ -270,7 +325,7 @@ def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list
             problems.append(f"{attacker.name} ne peut être bloquée que par "
                             f"{plural(attacker.min_blockers, 'créature')} ou plus")
             concepts.append("block.restrictions")
-    theirs = [c for c in board.creatures if c.controller != board.active]
+    theirs = [c for c in board.creatures if c.controller not in attacking_players(board.seating)]
     found: list[str] = []
     if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
         free = [c for c in theirs if c.block_cost == 0
@@ -278,12 +333,32 @@ def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list
         required = [c for c in free if c.must_block]
         found = _requirements(required, set(blockers),
                               _most_blocks_obeyed(board, required, free, attackers), "bloquer")
+    lures = [a for a in attackers if a.must_be_blocked_by_all]
+    if lures:
+        found += _lure_problems(board, theirs, lures, blocks)
     if found:
         problems += found
         concepts.append("block.requirements")
-    elif any(c.must_block for c in theirs):
+    elif any(c.must_block for c in theirs) or lures:
         concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
     if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
             "block.restrictions" not in concepts):
         concepts.append("block.restrictions")  # obeyed
     return problems, concepts
+
+
+def _lure_problems(board: Board, theirs: list[Creature], lures: list[Creature],
+                   blocks: tuple[tuple[str, str], ...]) -> list[str]:
+    """« All creatures able to block it do so »: a requirement on each creature able to block
+    the attacker (without a cost to pay); a declaration obeys as many as it can (2004 500.2–500.4,
+    2010 509.1c). Each such creature can obey one by blocking one of those attackers."""
+    able = [c for c in theirs if c.block_cost == 0
+            and any(not block_reasons(board, c, a)[0] for a in lures)]
+    lured = {a.name for a in lures}
+    missing = [c.name for c in able if not any(b == c.name and a in lured for b, a in blocks)]
+    if not missing:
+        return []
+    many = len(missing) > 1
+    return [f"{listing(missing)} {'peuvent' if many else 'peut'} bloquer "
+            f"{listing(sorted(lured))}, que toutes les créatures capables de la bloquer doivent "
+            "bloquer : une exigence que cette déclaration n'observe pas alors qu'elle le pourrait"]

@@ -122,6 +122,9 @@ class Context:
     replayed: bool = False
     performed: tuple[str, ...] = ()  # state-based actions performed on a described situation
     discarded: int | None = None  # after a replay: cards the cleanup's discard removed
+    # State-based actions performed on a described situation: (what, names), in order.
+    sba_done: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    burned: tuple[str, ...] = ()  # after a replay: players who lost life to mana burn
 
     @property
     def moment(self) -> Moment:
@@ -233,7 +236,9 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
                   replayed: bool = False, nth: int = 0, repeat: int = 0,
-                  performed: tuple[str, ...] = (), discarded: int | None = None) -> Context:
+                  performed: tuple[str, ...] = (), discarded: int | None = None,
+                  sba_done: tuple[tuple[str, tuple[str, ...]], ...] = (),
+                  burned: tuple[str, ...] = ()) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -275,7 +280,8 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         holder = None
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
-                   replayed=replayed, performed=performed, discarded=discarded)
+                   replayed=replayed, performed=performed, discarded=discarded,
+                   sba_done=sba_done, burned=burned)
 
 
 # -- shared citations ----------------------------------------------------------------

@@ -15,6 +15,7 @@ from judge.game.situationmodel import Creature
 from judge.legality.defenders import attack_target
 
 if TYPE_CHECKING:
+    from judge.game.gamemodel import GameModel
     from judge.legality.board import Board
 
 
@@ -39,6 +40,7 @@ class DamageRecord:
     sources_gone: tuple[str, ...] = ()
     power_changed: tuple[str, ...] = ()
     why: tuple[str, ...] = ()  # the concepts deciding how the damage was assigned
+    prevented: tuple[Hit, ...] = ()  # not dealt: prevented (protection)
 
 
 def current_blockers(board: Board, attacker: Creature) -> list[Creature]:
@@ -56,13 +58,24 @@ def blocked_attackers(board: Board, blocker: Creature) -> list[Creature]:
     return sorted(found, key=lambda c: rank.get(c.name, len(rank)))
 
 
+def needed(model: GameModel, source: Creature, target: Creature, others: int = 0) -> int:
+    """The damage `source` must assign to `target` for it to be lethal: its toughness minus
+    damage marked and damage others assign it at the same time (2010 510.1c, 702.17b; 2004
+    502.9b); 1 from a source with deathtouch (2010 702.2b)."""
+    base = lethal(target)
+    if base > 0 and source.abilities and model.grants(source.abilities, "lethal_any_damage"):
+        base = 1
+    return max(base - others, 0)
+
+
 def _in_order(source: Creature, targets: list[Creature], *, trample: bool = False,
-              player: str = "") -> list[Hit]:
+              player: str = "", model: GameModel | None = None) -> list[Hit]:
     """Lethal damage to each target in order, the rest to the last one (or to `player`)."""
     out: list[Hit] = []
     left = source.power or 0
     for i, target in enumerate(targets):
-        share = left if i == len(targets) - 1 and not trample else min(left, lethal(target))
+        lethal_here = lethal(target) if model is None else needed(model, source, target)
+        share = left if i == len(targets) - 1 and not trample else min(left, lethal_here)
         if share:
             out.append(Hit(source=source.name, target=target.name, amount=share))
         left -= share
@@ -88,6 +101,8 @@ def default_hits(board: Board, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
             continue
         if creature.attacking:
             player = attack_target(board, creature)
+            if creature.damage_to is not None and creature.attacks is None:
+                player = creature.damage_to  # a Two-Headed Giant team's choice (810.7f)
             blockers = current_blockers(board, creature)
             if player is None and not blockers:
                 continue  # attacking nothing any more (506.4c)
@@ -95,9 +110,10 @@ def default_hits(board: Board, dealers: Iterable[Creature]) -> tuple[Hit, ...]:
             if not creature.blocked or (not blockers and creature.has("trample")):
                 out.append(Hit(source=creature.name, target=player, amount=power))
                 continue
-            out += _in_order(creature, blockers, trample=creature.has("trample"), player=player)
+            out += _in_order(creature, blockers, trample=creature.has("trample"), player=player,
+                             model=board.model)
         elif creature.blocking:
-            out += _in_order(creature, blocked_attackers(board, creature))
+            out += _in_order(creature, blocked_attackers(board, creature), model=board.model)
     return tuple(out)
 
 

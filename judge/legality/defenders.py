@@ -28,11 +28,19 @@ class Defenders:
     concept: str
     why: str
     chosen: bool = True  # False: the attacking player has still to choose one (507.1)
+    also: tuple[str, ...] = ()  # other concepts deciding it (players who left: 800.4)
 
 
 def opponents(s: Situation) -> tuple[str, ...]:
-    """The active player's opponents in turn order."""
-    return _opponents(s.players, s.active, s.teams)
+    """The active player's opponents in turn order (still in the game: 2010 800.4)."""
+    return _opponents(_seated(s), s.active, s.teams)
+
+
+def _seated(s: Situation) -> tuple[str, ...]:
+    """The players still in the game (the active player's seat kept: 800.4g)."""
+    if not s.left_game:
+        return s.players
+    return tuple(p for p in s.players if p not in s.left_game or p == s.active)
 
 
 @lru_cache(maxsize=256)
@@ -46,7 +54,12 @@ def _opponents(players: tuple[str, ...], active: str, teams: tuple[tuple[str, ..
 
 def defenders(s: Situation) -> Defenders:
     """Who the defending players are (506.2, 506.2a, 506.2b, 507.1, 802.2, 803.1)."""
-    return _defenders(s.players, s.active, s.teams, s.variant, s.attack_option, s.defending)
+    found = _defenders(_seated(s), s.active, s.teams, s.variant, s.attack_option, s.defending)
+    if s.left_game and found.chosen:
+        return Defenders(players=found.players, concept=found.concept, also=("multiplayer.left",), why=(
+            f"{found.why} ; {', '.join(s.left_game)} a quitté la partie : il n'est plus un "
+            "joueur défenseur (la partie continue sans lui)"))
+    return found
 
 
 # A pure function of the few fields of a situation that decide it, asked by several checks

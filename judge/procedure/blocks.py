@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from judge.game.situationmodel import Creature
 
 if TYPE_CHECKING:
+    from judge.game.gamemodel import GameModel
     from judge.game.objects import Trigger
 
 # The concept deciding each kind of trigger (the edition's model numbers it).
@@ -47,9 +48,15 @@ class Fired:
     trigger: Trigger
     times: int
     why: str
+    # A triggered keyword ability: its concept (`ability.<name>`) and its effect (does,
+    # target, n) as it will resolve.
+    keyword: str | None = None
+    effect: tuple[str, str, int, str] | None = None
 
     @property
     def concept(self) -> str:
+        if self.keyword is not None:
+            return f"ability.{self.keyword}"
         return KIND_CONCEPTS[self.trigger.on or ""]
 
 
@@ -141,3 +148,49 @@ def not_fired(triggers: tuple[Trigger, ...], blocker: Creature) -> list[Trigger]
     do not trigger (it never « blocked »)."""
     return [t for t in triggers if t.creature == blocker.name
             and t.on in ("blocks", "blocks_creature", "blocks_count")]
+
+
+def keyword_triggers(model: GameModel, creatures: tuple[Creature, ...], *, attackers: bool
+                     ) -> list[Fired]:
+    """The triggered keyword abilities a declaration of attackers (exalted) or of blockers
+    (bushido, rampage, flanking) triggers, each instance apart (2004 502.3b, 502.12c; 2010
+    702.20c, 702.22b, 702.42b): the model says when each triggers and what it does."""
+    from judge.game.aliases import ABILITY_NAMES
+    from judge.game.objects import Trigger
+
+    out: list[Fired] = []
+    if not any(c.abilities for c in creatures):
+        return out
+    declared = [c for c in creatures if c.attacking and c.in_combat and not c.entered_attacking]
+    blocking = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
+    for creature in creatures:
+        for ability in creature.abilities:
+            keyword = model.keyword(ability)
+            if keyword is None or keyword.trigger is None or not creature.in_play:
+                continue
+            on, does = keyword.trigger
+            name = (ABILITY_NAMES.get(ability) or (ability,))[0]
+            amounts = [int(n) for n in creature.params(ability)] or [1]
+            found: list[tuple[str, str, int]] = []  # (why, target, n) per instance
+            if attackers and on == "ally_attacks_alone":
+                if len(declared) == 1 and declared[0].controller == creature.controller:
+                    lone = declared[0].name
+                    found = [(f"{lone} attaque seule", lone, 1)]
+            elif not attackers and on == "blocks_or_blocked" and creature.in_combat:
+                blocked_by = [b.name for b in blocking if b.blocks(creature.name)]
+                if creature in blocking or blocked_by:
+                    why = (f"{creature.name} bloque" if creature in blocking
+                           else f"{creature.name} devient bloquée")
+                    found = [(why, creature.name, n) for n in amounts]
+            elif not attackers and on == "becomes_blocked" and creature.in_combat:
+                if any(b.blocks(creature.name) for b in blocking):
+                    found = [(f"{creature.name} devient bloquée", creature.name, n) for n in amounts]
+            elif not attackers and on == "blocked_by_creature_without" and creature.in_combat:
+                found = [(f"{creature.name} devient bloquée par {b.name}, qui n'a pas "
+                          f"{name}", b.name, 1)
+                         for b in blocking if b.blocks(creature.name) and not b.has(ability)]
+            for why, target, n in found:
+                trigger = Trigger(name=name, controller=creature.controller, creature=creature.name)
+                out.append(Fired(trigger=trigger, times=1, why=why, keyword=ability,
+                                 effect=(does, target, n, ability)))
+    return out

@@ -63,7 +63,9 @@ def change_note(event: Change, creatures: dict[str, Creature],
     changed = creature.controller != event.by
     creatures[event.creature] = _out_of_combat(
         creature, controller=event.by, changed_control=changed,
-        since_turn_start=creature.since_turn_start and not changed)
+        since_turn_start=creature.since_turn_start and not changed,
+        owner=creature.owner or creature.controller,
+        control_until=event.until if changed else creature.control_until)
     tail = " ; elle est retirée du combat" if creature.in_combat else ""
     if not changed:
         return f"{event.by} contrôle déjà {creature.name}{tail}.", ("combat.removed",)

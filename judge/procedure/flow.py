@@ -106,7 +106,7 @@ class Flow(TurnActions):
         priority, as when state-based actions were performed; another cleanup step will follow
         (2004 314.3, 420.3; 2010 514.3a, 704.3)."""
         waiting = [*self.pending, *(t for t in self.start.triggers
-                                    if t.at == "cleanup" and moment.repeat == 0)]
+                                    if t.at == "cleanup" and (moment.repeat == 0 or not t.once))]
         if performed and not waiting:
             self.cleanups = moment.repeat + 1
             self.holder = self.active

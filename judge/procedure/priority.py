@@ -48,9 +48,11 @@ class Priority(Flow):
             else:
                 what = KIND_LABELS.get(top.kind, "une capacité")
                 self.arrival = self.base = (*self.step_why, "stack.resolves")
+                done = self._resolve_effect(top.effect) if top.effect is not None else None
                 self.note(f"{player} passe : tous les joueurs ont passé ; l'objet du dessus de "
-                          f"la pile ({what}) se résout, puis {self.active} reçoit la "
-                          "priorité.", "stack.resolves", event=index)
+                          f"la pile ({what}) se résout" + (f" : {done[0]}" if done else "")
+                          + f", puis {self.active} reçoit la priorité.", "stack.resolves",
+                          *(done[1:] if done else ()), event=index)
             if self._state_based():  # performed before the active player receives priority
                 self.note(f"{self.active} reçoit la priorité.", "stack.resolves", "sba.check")
             return

@@ -11,7 +11,7 @@ declarations, never of a question: `judge.checks` is above) and performed, with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from judge.errors import IllegalEvent
@@ -26,7 +26,9 @@ from judge.game.events import (
     EntersBlocking,
     Event,
     Pass,
+    PlayerChange,
     PlayLand,
+    Shield,
 )
 from judge.game.gamemodel import GameModel
 from judge.game.objects import StackItem
@@ -35,7 +37,7 @@ from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
 from judge.legality.damage import DamageRecord
 from judge.legality.words import plural
 from judge.procedure import entering
-from judge.procedure.blocks import Fired
+from judge.procedure.blocks import Fired, keyword_triggers
 from judge.procedure.effects import Change, change_note
 from judge.procedure.entering import CombatEvent
 from judge.procedure.priority import Priority
@@ -59,6 +61,7 @@ class Replayed:
     discarded: int | None = None  # cards the cleanup's discard removed
     nth: int = 0  # which occurrence of its place the final step is (extra phases and steps)
     repeat: int = 0  # which cleanup step
+    burned: tuple[str, ...] = ()  # players who lost life to mana burn
 
 
 class _Replay(Priority):
@@ -83,6 +86,8 @@ class _Replay(Priority):
             self._pass(index)
         elif isinstance(event, Cast):
             self._cast(index, event)
+        elif isinstance(event, (PlayerChange, Shield)):
+            self._player_change(index, event)
         elif isinstance(event, Activate):
             self._need_priority(index, event.by)
             self._act(event.by, StackItem(kind="ability", controller=event.by))
@@ -129,7 +134,80 @@ class _Replay(Priority):
         """Triggered abilities go on the stack, the active player's first."""
         for f in sorted(fired, key=lambda f: self._seat(f.trigger.controller)):
             for _ in range(f.times):
-                self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller))
+                self.stack.append(StackItem(kind="trigger", controller=f.trigger.controller,
+                                            effect=f.effect))
+
+    def _player_change(self, index: int, event: PlayerChange | Shield) -> None:
+        """A player draws, gets poison counters or leaves the game; a creature gets a
+        regeneration shield — while a player holds priority (that player keeps it)."""
+        holder = self._holding(index)
+        self.dirty = True
+        concepts: tuple[str, ...] = ()
+        if isinstance(event, Shield) and event.destroy:
+            what, concepts = self._destroy(event.name)
+        elif isinstance(event, Shield):
+            creature = self.creatures[event.name]
+            self.creatures[event.name] = replace(
+                creature, regeneration_shields=creature.regeneration_shields + 1)
+            what = (f"{event.name} reçoit un bouclier de régénération : la prochaine fois qu'elle "
+                    "serait détruite ce tour-ci, elle sera régénérée à la place.")
+            concepts = ("sba.regenerated",)
+        elif event.kind == "draw":
+            what, concepts = self._draw_cards(event.player, event.count)
+        elif event.kind == "poison":
+            self.poison[event.player] = self.poison.get(event.player, 0) + event.count
+            what = (f"{event.player} reçoit {plural(event.count, 'marqueur')} poison "
+                    f"({self.poison[event.player]} en tout).")
+            concepts = ("sba.poison",)
+        else:
+            what, concepts = self._leave_game(index, event.player)
+        self._act(holder if holder in self.players else self.active, None)
+        self.note(what, *concepts, event=index)
+
+    def _destroy(self, name: str) -> tuple[str, tuple[str, ...]]:
+        """An effect destroys a creature: a regeneration shield replaces it (2004 419.6b, 2010
+        701.11a); else it leaves play (and combat)."""
+        creature = self.creatures[name]
+        if creature.regeneration_shields > 0:
+            self.creatures[name] = replace(
+                creature, damage=0, tapped=True, attacking=False, blocking=(), regenerated=True,
+                regeneration_shields=creature.regeneration_shields - 1)
+            return (f"Un effet détruirait {name} : son bouclier de régénération la régénère à la "
+                    "place (blessures retirées, engagée, retirée du combat).",
+                    ("sba.regenerated", "combat.removed"))
+        self.creatures[name] = replace(creature, in_play=False, attacking=False, blocking=())
+        return f"Un effet détruit {name} : elle quitte le champ de bataille.", ("combat.removed",)
+
+    def _draw_cards(self, player: str, count: int) -> tuple[str, tuple[str, ...]]:
+        library = self.library.get(player)
+        drawn = count if library is None else min(count, library)
+        if library is not None:
+            self.library[player] = library - drawn
+        hand = self.hands.get(player)
+        if hand is not None:
+            self.hands[player] = hand + drawn
+        what = f"{player} pioche {plural(drawn, 'carte')}"
+        if library is not None and count > library:
+            self.drew_empty.append(player)
+            return (what + f" : sa bibliothèque n'en avait que {library}, il a dû piocher "
+                    "dans une bibliothèque vide.", ("sba.empty_library",))
+        return what + ".", ()
+
+    def _leave_game(self, index: int, player: str) -> tuple[str, tuple[str, ...]]:
+        if not self.model.rules("multiplayer.left") or len(self.players) <= 2:
+            raise IllegalEvent(index, "seule une partie multijoueur continue après le départ "
+                               "d'un joueur", self._rule("multiplayer.left"))
+        self.left.append(player)
+        self.players = tuple(p for p in self.players if p != player)
+        gone = [n for n, c in self.creatures.items() if c.controller == player and c.in_play]
+        for name in gone:
+            self.creatures[name] = replace(self.creatures[name], in_play=False, attacking=False,
+                                           blocking=())
+        for name in [n for n, p in self.permanents.items() if p.controller == player]:
+            del self.permanents[name]
+        return (f"{player} quitte la partie : ses permanents la quittent aussi"
+                + (f" ({', '.join(gone)})" if gone else "") + " ; la partie continue.",
+                ("multiplayer.left",))
 
     def _change(self, index: int, event: Change) -> None:
         """Something happens to a permanent while a player holds priority (an effect)."""
@@ -215,8 +293,9 @@ class _Replay(Priority):
     def _declared(self, *, attackers: bool) -> None:
         """The abilities the declaration triggered go on the stack (2004 308.1, 309.1; 2010
         508.2, 509.4)."""
-        fired = entering.declaration_triggers(attackers, self.start.triggers,
-                                              tuple(self.creatures.values()))
+        creatures = tuple(self.creatures.values())
+        fired = [*entering.declaration_triggers(attackers, self.start.triggers, creatures),
+                 *keyword_triggers(self.model, creatures, attackers=attackers)]
         if not fired:
             return
         self._stack_fired(fired)
@@ -239,6 +318,7 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
         no_attackers = False
     return Replayed(situation=state.snapshot(), ended=state.ended, no_attackers=no_attackers,
                     trail=tuple(state.trail), arrival=state.arrival, damage=state.damage,
-                    nth=state.nth, repeat=state.moment.repeat, discarded=state.discarded)
+                    nth=state.nth, repeat=state.moment.repeat, discarded=state.discarded,
+                    burned=tuple(sorted(state.burned)))
 
 

@@ -20,7 +20,7 @@ from judge.game.turnplan import Moment, PlannedStep, plan_turn
 from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
-from judge.procedure.statebased import perform
+from judge.procedure.statebased import Players, perform
 from judge.procedure.trail import TrailEntry
 
 if TYPE_CHECKING:
@@ -70,6 +70,12 @@ class TurnState:
         self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
         self.why: tuple[str, ...] = ()  # how the last combat damage was assigned (concepts)
         self.discarded: int | None = None
+        self.pumps: list[tuple[str, int]] = []  # +n/+n until end of turn (keyword triggers)
+        self.poison = dict(situation.poison)
+        self.library = dict(situation.library)
+        self.drew_empty: list[str] = list(situation.drew_from_empty)
+        self.left = list(situation.left_game)
+        self.burned: set[str] = set()  # players who lost life to mana burn (2004 300.3)
         self.life = dict(situation.life)
         self.lost: set[str] = set()
         self.dirty = True  # what the state-based actions look at may have changed
@@ -117,6 +123,10 @@ class TurnState:
             hands=tuple(self.hands.items()),
             mana_pools=tuple(self.pools.items()),
             life=tuple(self.life.items()),
+            poison=tuple(self.poison.items()),
+            library=tuple(self.library.items()),
+            drew_from_empty=tuple(self.drew_empty),
+            left_game=tuple(self.left),
             events=None,
         )
 
@@ -150,7 +160,9 @@ class TurnState:
             return False
         self.dirty = False
         fighting = {n for n, c in self.creatures.items() if c.in_combat}
-        done = perform(self.model, self.creatures, self.permanents, self.life, self.lost)
+        players = Players(poison=tuple(self.poison.items()), drew_from_empty=tuple(self.drew_empty))
+        done = perform(self.model, self.creatures, self.permanents, self.life, self.lost, players)
+        self.drew_empty = []  # checked
         for action in done:
             name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
             removed = ("sba.removed_from_combat",) if fighting.intersection(action.names) else ()

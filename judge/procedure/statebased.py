@@ -30,7 +30,19 @@ _SAID = {
     "legend_rule": "règle de la légende, permanents légendaires du même nom : {names} {go} au "
                    "cimetière",
     "world_rule": "règle du monde, plusieurs permanents du monde : {names} {go} au cimetière",
+    "empty_library": "{names} {have} dû piocher dans une bibliothèque vide : {lose} la partie",
+    "poison": "{names} {have} dix marqueurs poison ou plus : {lose} la partie",
+    "deathtouch": "{creature} {names} {have} reçu des blessures d'une source avec le contact "
+                  "mortel : {destroyed}",
+    "zero_loyalty": "le planeswalker {names} a une loyauté de 0 : il va au cimetière",
+    "planeswalker_uniqueness": "règle d'unicité des planeswalkers, même type de planeswalker : "
+                               "{names} {go} au cimetière",
+    "regenerated": "{creature} {names} {have} un bouclier de régénération : au lieu d'être "
+                   "détruite{s}, ses blessures sont retirées, elle est engagée et retirée du combat",
 }
+# The actions that make players lose, and those that destroy (a regeneration shield replaces).
+_LOSING = frozenset({"zero_life", "empty_library", "poison"})
+_DESTROYING = frozenset({"lethal_damage", "deathtouch"})
 _RULE_NAMES = {"legend_rule": "la règle de la légende", "world_rule": "la règle du monde"}
 # Which permanents a uniqueness action keeps of a group (the action's `keeps`), as words.
 _KEEPS_WORDS = {"oldest": "celui qui l'est depuis le plus longtemps",
@@ -50,13 +62,15 @@ class Performed:
 
     def sentence(self) -> str:
         several = len(self.names) > 1
-        players = self.what == "zero_life"
+        players = self.what in _LOSING
+        unique = self.what in UNIQUENESS_ACTIONS or self.what == "planeswalker_uniqueness"
         return _SAID[self.what].format(
             creature="les créatures" if several else "la créature", names=", ".join(self.names), have="ont" if several else "a",
             lose="ils perdent" if several else ("il perd" if players else "elle perd"),
-            go="vont" if self.what in UNIQUENESS_ACTIONS and several else
-               "va" if self.what in UNIQUENESS_ACTIONS else "elles vont" if several else "elle va",
-            destroyed="elles sont détruites" if several else "elle est détruite")
+            go="vont" if unique and several else
+               "va" if unique else "elles vont" if several else "elle va",
+            destroyed="elles sont détruites" if several else "elle est détruite",
+            s="s" if several else "")
 
 
 def _alive(creature: Creature) -> bool:
@@ -101,15 +115,54 @@ def _unique(model: GameModel, what: str, items: list[Creature | Permanent]) -> l
     return out
 
 
-def _check(model: GameModel, creatures: dict[str, Creature], permanents: dict[str, Permanent],
-           life: dict[str, int], lost: set[str]) -> list[Performed]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Players:
+    """What the state-based actions read of the players besides life: poison counters, and who
+    had to draw from an empty library since they were last checked."""
+
+    poison: tuple[tuple[str, int], ...] = ()
+    drew_from_empty: tuple[str, ...] = ()
+
+
+_NO_PLAYERS = Players()
+
+
+def _losers(model: GameModel, life: dict[str, int], lost: set[str], players: Players
+            ) -> list[Performed]:
     found: list[Performed] = []
-    if model.performs("zero_life"):
-        losers = tuple(p for p, n in life.items() if n <= 0 and p not in lost)
-        if losers:
-            found.append(Performed(what="zero_life", names=losers))
+    checks = (("zero_life", tuple(p for p, n in life.items() if n <= 0)),
+              ("empty_library", players.drew_from_empty),
+              ("poison", tuple(p for p, n in players.poison if n >= 10)))
+    for what, names in checks:
+        names = tuple(p for p in names if p not in lost)
+        if names and model.performs(what):
+            found.append(Performed(what=what, names=names))
+    return found
+
+
+def _walkers(model: GameModel, permanents: dict[str, Permanent]) -> list[Performed]:
+    """704.5i (a planeswalker with 0 loyalty) and 704.5j (planeswalkers sharing a type)."""
+    walkers = [p for p in permanents.values() if "planeswalker" in p.card_types and _there(p)]
+    found: list[Performed] = []
+    if not walkers:
+        return found
+    zero = tuple(p.name for p in walkers if p.loyalty is not None and p.loyalty <= 0)
+    if zero and model.performs("zero_loyalty"):
+        found.append(Performed(what="zero_loyalty", names=zero))
+    if model.performs("planeswalker_uniqueness"):
+        shared = tuple(p.name for p in walkers if any(
+            q is not p and set(q.subtypes) & set(p.subtypes) for q in walkers))
+        if shared:
+            found.append(Performed(what="planeswalker_uniqueness", names=shared))
+    return found
+
+
+def _check(model: GameModel, creatures: dict[str, Creature], permanents: dict[str, Permanent],
+           life: dict[str, int], lost: set[str], players: Players = _NO_PLAYERS) -> list[Performed]:
+    found: list[Performed] = _losers(model, life, lost, players)
     zero: list[str] = []
     lethal: list[str] = []
+    touched: list[str] = []
     unique = False
     for name, creature in creatures.items():
         unique = unique or bool(creature.supertypes)
@@ -120,10 +173,18 @@ def _check(model: GameModel, creatures: dict[str, Creature], permanents: dict[st
         elif creature.toughness > 0 and creature.damage >= creature.toughness and model.performs(
                 "lethal_damage"):
             lethal.append(name)
+        elif creature.toughness > 0 and creature.deathtouch_damage and model.performs("deathtouch"):
+            touched.append(name)
     if zero:
         found.append(Performed(what="zero_toughness", names=tuple(zero)))
-    if lethal:
-        found.append(Performed(what="lethal_damage", names=tuple(lethal)))
+    for what, names in (("lethal_damage", lethal), ("deathtouch", touched)):
+        shielded = tuple(n for n in names if creatures[n].regeneration_shields > 0)
+        if shielded:
+            found.append(Performed(what="regenerated", names=shielded))
+        names = [n for n in names if n not in shielded]
+        if names:
+            found.append(Performed(what=what, names=tuple(names)))
+    found += _walkers(model, permanents)
     if unique or any(p.supertypes for p in permanents.values()):
         items: list[Creature | Permanent] = [*creatures.values(), *permanents.values()]
         for what in UNIQUENESS_ACTIONS:
@@ -134,18 +195,30 @@ def _check(model: GameModel, creatures: dict[str, Creature], permanents: dict[st
 
 
 def perform(model: GameModel, creatures: dict[str, Creature], permanents: dict[str, Permanent],
-            life: dict[str, int], lost: set[str]) -> list[Performed]:
+            life: dict[str, int], lost: set[str], players: Players = _NO_PLAYERS
+            ) -> list[Performed]:
     """Check and perform the state-based actions until none applies (in `creatures`,
-    `permanents`, `lost`)."""
+    `permanents`, `lost`). A creature with a regeneration shield that would be destroyed is
+    regenerated instead (its damage removed, tapped, removed from combat, a shield used)."""
     done: list[Performed] = []
-    for _ in range(len(creatures) + len(permanents) + len(life) + 1):  # each round removes one
-        found = _check(model, creatures, permanents, life, lost)
+    for _ in range(2 * (len(creatures) + len(permanents)) + len(life) + 4):  # each round removes one
+        found = _check(model, creatures, permanents, life, lost, players)
         if not found:
             break
+        players = _NO_PLAYERS if players.drew_from_empty else players  # checked: done
         gone: set[str] = set()  # performed simultaneously: the first action found names it
         for action in found:
-            if action.what == "zero_life":
+            if action.what in _LOSING:
                 lost.update(action.names)
+                continue
+            if action.what == "regenerated":
+                for name in action.names:
+                    old = creatures[name]
+                    creatures[name] = replace(old, damage=0, tapped=True, attacking=False,
+                                              blocking=(), deathtouch_damage=False,
+                                              regeneration_shields=old.regeneration_shields - 1,
+                                              regenerated=True)
+                    gone.add(name)
                 continue
             for name in action.names:
                 if name in gone:
@@ -164,15 +237,18 @@ def described(model: GameModel, situation: Situation) -> tuple[Situation, list[P
     """A described situation as it is once the state-based actions are performed (a player
     receives priority in every step but the untap step and, usually, cleanup; the state of a
     cleanup step comes from the end step, where they were)."""
-    if situation.step == "untap" or not (situation.life or any(
-            c.supertypes or (c.toughness is not None and (c.toughness <= 0 or c.damage >= c.toughness))
-            for c in situation.creatures) or any(p.supertypes for p in situation.permanents)):
+    if situation.step == "untap" or not (
+            situation.life or situation.poison or situation.drew_from_empty or any(
+                c.supertypes or c.deathtouch_damage or (c.toughness is not None and (
+                    c.toughness <= 0 or c.damage >= c.toughness)) for c in situation.creatures)
+            or any(p.supertypes or "planeswalker" in p.card_types for p in situation.permanents)):
         return situation, []
     creatures = {c.name: c for c in situation.creatures}
     permanents = {p.name: p for p in situation.permanents}
     lost: set[str] = set()
-    done = perform(model, creatures, permanents, dict(situation.life), lost)
-    if not any(a.what != "zero_life" for a in done):
+    players = Players(poison=situation.poison, drew_from_empty=situation.drew_from_empty)
+    done = perform(model, creatures, permanents, dict(situation.life), lost, players)
+    if not any(a.what not in _LOSING for a in done):
         return situation, done
     return replace(situation, creatures=tuple(creatures.values()),
                    permanents=tuple(permanents.values())), done

@@ -31,10 +31,12 @@ def phase(active: str, creatures: dict[str, Creature], permanents: dict[str, Per
             if thing.controller != active:
                 continue
             if thing.phased_out:
-                table[name] = replace(thing, phased_out=False)
+                table[name] = (replace(thing, phased_out=False, phased_in=True)
+                               if isinstance(thing, Creature) else replace(thing, phased_out=False))
                 back.append(name)
             elif thing.phasing:
-                table[name] = replace(thing, phased_out=True)
+                table[name] = (replace(thing, phased_out=True, phased_in=False)
+                               if isinstance(thing, Creature) else replace(thing, phased_out=True))
                 out.append(name)
     said = ([f"{', '.join(out)} se déphase{'nt' if len(out) > 1 else ''}"] if out else []) + (
         [f"{', '.join(back)} se rephase{'nt' if len(back) > 1 else ''}"] if back else [])
@@ -97,6 +99,7 @@ class TurnActions(TurnState):
                 for player, amount in self.pools.items():
                     if player in self.life and amount > 0:
                         self.life[player] -= amount
+                        self.burned.add(player)
                         self.dirty = True
             for what, concept in empty_pools(self.pools, burn=burn):
                 self.note(what, concept)
@@ -145,10 +148,47 @@ class TurnActions(TurnState):
         self.note(f"Capacités déclenchées mises sur la pile, celles du joueur actif d'abord : "
                   f"{names}.", f"action.triggers.{key}", "triggers.beginning")
 
+    def _resolve_effect(self, effect: tuple[str, str, int, str]) -> tuple[str, ...] | None:
+        """A triggered keyword ability resolves: +N/+N or -1/-1 until end of turn to a
+        creature still on the battlefield (rampage counts its blockers now: 702.20b); the
+        sentence, and the concepts of the ability."""
+        does, target, n, ability = effect
+        if does == "poison":
+            self.poison[target] = self.poison.get(target, 0) + n
+            self.dirty = True
+            return (f"{target} reçoit {plural(n, 'marqueur')} poison ({self.poison[target]} en "
+                    "tout)", f"ability.{ability}")
+        creature = self.creatures.get(target)
+        if creature is None or not creature.in_play:
+            return None
+        if does == "pump_self_per_extra_blocker":
+            blockers = sum(1 for c in self.creatures.values() if c.blocks(target) and c.in_combat)
+            n *= max(blockers - 1, 0)
+        elif does == "shrink_blocker":
+            n = -1
+        if n == 0:
+            return (f"{target} ne gagne rien (un seul bloqueur)", f"ability.{ability}")
+        self.pumps.append((target, n))
+        self.creatures[target] = replace(_pumped(creature, n), changed_by=tuple(
+            dict.fromkeys((*creature.changed_by, ability))))
+        self.dirty = True
+        sign = f"+{n}/+{n}" if n > 0 else f"{n}/{n}"
+        return (f"{target} a {sign} jusqu'à la fin du tour", f"ability.{ability}")
+
     def _wear_off(self) -> None:
+        for name, n in self.pumps:  # « until end of turn » (514.2)
+            if name in self.creatures:
+                self.creatures[name] = _pumped(self.creatures[name], -n)
+        self.pumps = []
         healed = [n for n, c in self.creatures.items() if c.damage and c.in_play]
         for name in healed:
             self.creatures[name] = replace(self.creatures[name], damage=0)
+        for name, creature in self.creatures.items():  # control « until end of turn » ends
+            if creature.control_until in ("end_of_turn", "this_turn") and creature.owner:
+                self.creatures[name] = replace(creature, controller=creature.owner,
+                                               control_until=None, changed_control=True)
+                self.note(f"Le changement de contrôle de {name} « jusqu'à la fin du tour » "
+                          f"cesse : {creature.owner} la contrôle de nouveau.", "cleanup.effects")
         ending = [e.name for e in self.effects if e.until in ("end_of_turn", "this_turn")]
         self.effects = [e for e in self.effects if e.until not in ("end_of_turn", "this_turn")]
         text = "Les blessures sont retirées des permanents"
@@ -184,6 +224,16 @@ class TurnActions(TurnState):
             self._wear_off()
 
     def _draw(self) -> None:
+        library = self.library.get(self.active)
+        if library is not None and library <= 0:
+            # 2004 420.5g, 2010 704.5b: checked when a player would next receive priority
+            self.drew_empty.append(self.active)
+            self.dirty = True
+            self.note(f"{self.active} doit piocher une carte, mais sa bibliothèque est vide.",
+                      "action.draw", "sba.empty_library")
+            return
+        if library is not None:
+            self.library[self.active] = library - 1
         hand = self.hands.get(self.active)
         if hand is not None:
             self.hands[self.active] = hand + 1
@@ -213,9 +263,10 @@ class TurnActions(TurnState):
                       "comme un seul objet.", "action.combat_damage", "fact.combat_damage_on_stack")
         else:
             self.dealt = True
-            self.damage = deal(self.creatures, hits, hits, (), self.powers, on_stack=False,
-                               why=self.why)
-            self._lose_life(hits)
+            kept, gone = self._to_players_in_game(hits)
+            self.damage = deal(self.creatures, hits, kept, gone, self.powers, on_stack=False,
+                               why=self.why, model=self.model)
+            self._lose_life(self.damage.dealt)
             self.note(f"Les blessures de combat ({names}) sont assignées puis infligées "
                       "simultanément, sans utiliser la pile.", "action.combat_damage",
                       "action.deal_combat_damage")
@@ -233,14 +284,55 @@ class TurnActions(TurnState):
     def _resolve_damage(self) -> None:
         """Combat damage on the stack resolves: dealt as assigned, except to recipients gone."""
         dealt, dropped = split_resolved(self.assigned, self.creatures)
+        dealt, gone = self._to_players_in_game(dealt)
+        dropped = (*dropped, *gone)
         self.damage = deal(self.creatures, self.assigned, dealt, dropped, self.powers,
-                           on_stack=True, why=self.why)
-        self._lose_life(dealt)
+                           on_stack=True, why=self.why, model=self.model)
+        self._lose_life(self.damage.dealt)
         self.assigned = ()
 
+    def _to_players_in_game(self, hits: tuple[Hit, ...]) -> tuple[tuple[Hit, ...], tuple[Hit, ...]]:
+        """Combat damage to a player who left the game isn't dealt (2010 800.4d)."""
+        if not self.left:
+            return hits, ()
+        return (tuple(h for h in hits if h.target not in self.left),
+                tuple(h for h in hits if h.target in self.left))
+
     def _lose_life(self, hits: tuple[Hit, ...]) -> None:
-        """Combat damage dealt to a player whose life total is known (and to creatures)."""
+        """Combat damage dealt to a player whose life total is known (and to creatures); to a
+        planeswalker, that many loyalty counters removed (2010 306.8); a source with lifelink
+        makes its controller gain that much life (2010 702.13b)."""
         self.dirty = True
         for hit in hits:
             if hit.target in self.life:
                 self.life[hit.target] -= hit.amount
+            walker = self.permanents.get(hit.target)
+            if walker is not None and walker.loyalty is not None:
+                self.permanents[hit.target] = replace(walker, loyalty=walker.loyalty - hit.amount)
+            source = self.creatures.get(hit.source)
+            if source is not None and source.controller in self.life and self.model.grants(
+                    source.abilities, "lifelink"):
+                self.life[source.controller] += hit.amount
+            if source is not None and hit.target in self.players and hit.amount > 0:
+                self._damage_triggers(source, hit.target)
+
+    def _damage_triggers(self, source: Creature, player: str) -> None:
+        """Keyword abilities that trigger when a creature deals combat damage to a player
+        (poisonous, 2010 702.67a): on the stack, each instance apart."""
+        for ability in source.abilities:
+            keyword = self.model.keyword(ability)
+            if keyword is None or keyword.trigger is None or keyword.trigger[0] != (
+                    "combat_damage_to_player"):
+                continue
+            for n in [int(v) for v in source.params(ability)] or [1]:
+                self.stack.append(StackItem(kind="trigger", controller=source.controller,
+                                            effect=(keyword.trigger[1], player, n, ability)))
+                self.note(f"{source.name} inflige des blessures de combat à {player} : sa "
+                          f"capacité {ability} se déclenche et va sur la pile.", f"ability.{ability}")
+
+
+def _pumped(creature: Creature, n: int) -> Creature:
+    """+n/+n (or -n/-n) on a creature whose power and toughness are said."""
+    return replace(creature,
+                   power=None if creature.power is None else creature.power + n,
+                   toughness=None if creature.toughness is None else creature.toughness + n)

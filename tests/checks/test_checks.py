@@ -152,6 +152,8 @@ def situations_text(draw: st.DrawFn) -> str:
         lines.append('stack = [{kind = "instant", controller = "B"}]')
     lines.append(f"mana_pools = {{A = {draw(st.integers(0, 5))}}}")
     lines.append(f"hands = {{A = {draw(st.integers(0, 12))}}}")
+    until = draw(st.sampled_from(["end_of_turn", "end_of_combat", "this_turn", "your_next_turn"]))
+    lines.append(f'effects = [{{name = "E", until = "{until}"}}]')
     blocking = step in ("declare_blockers", "combat_damage", "end_of_combat")
     attacking = blocking or (step == "declare_attackers" and draw(st.booleans()))
     abilities = draw(st.lists(st.sampled_from(["first_strike", "double_strike", "haste",
@@ -169,7 +171,10 @@ def situations_text(draw: st.DrawFn) -> str:
                   "combat_timing": 'when = "before_blockers"',
                   "attack": 'creature = "X"', "block": 'creature = "Y"\nattacker = "X"',
                   "deals_damage": 'creature = "X"', "discard": 'player = "A"',
-                  "mana_burn": 'player = "A"', "turn_order": "count = 3"}.get(ask, "")
+                  "mana_burn": 'player = "A"', "turn_order": "count = 3",
+                  "loyalty": 'permanent = "Y"', "controller": 'creature = "X"',
+                  "effect_ends": 'effect = "E"',
+                  "redirect": 'source = "X"\nplayer = "B"\nplaneswalker = "Y"'}.get(ask, "")
         lines.append(f'[[questions]]\nask = "{ask}"\n{params}')
     return "\n".join(lines) + "\n"
 
@@ -290,7 +295,8 @@ def test_every_registered_rule_is_cited_by_some_answer(graph: RuleSource) -> Non
     """Honest links: each (check, rule) pair of the registry, in each edition, is cited by at
     least one answer of the situation files (the replay's pairs by a trail entry)."""
     cited: set[tuple[str, str, str]] = set()
-    derived = sorted((SITUATIONS / "derived").glob("*/*.toml"))
+    derived = sorted([*(SITUATIONS / "derived").glob("*/*.toml"),
+                      *(SITUATIONS / "derived-r11").glob("20*/*.toml")])
     for path in [*situation_files(), *derived]:
         try:
             loaded, _ = load_case(path)

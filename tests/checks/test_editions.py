@@ -94,10 +94,11 @@ def test_config_names_a_missing_model_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("change", "field"), [
     (('mana_burn = { value = true', 'mana_burn = { value = "oui"'), "facts.mana_burn.value"),
     (('id = "draw"', 'id = "sieste"'), "phase[0].step[2].id"),
-    (('fear = ["502.25b"]', 'levitation = ["1"]'), "abilities.levitation"),
+    (('fear = { rules = ["502.25b"]', 'levitation = { rules = ["1"] }\nfear = { rules = ["502.25b"]'),
+     "abilities.levitation"),
     (('"land.play" = ["305.4"]', '"land.play" = "305.4"'), "rules.land.play"),
     (("format = 1", "format = 7"), "format"),
-    (('keeps = "oldest"', 'keeps = "le plus beau"'), "state_based_action[3].keeps"),
+    (('keeps = "oldest"', 'keeps = "le plus beau"'), "state_based_action[5].keeps"),
     (('rules = ["420.5c"]', 'rules = ["420.5c"]\nkeeps = "none"'), "state_based_action[2].keeps"),
 ])
 def test_bad_model_files_name_the_field(tmp_path: Path, change: tuple[str, str], field: str) -> None:

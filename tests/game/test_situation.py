@@ -244,10 +244,13 @@ BAD = [
     ('phase = "main1"\n[[questions]]\nask = "turn_order"\ncount = 2000000', "questions[0].count",
      "au plus 1000"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\nabilities = ["vol", "lévitation"]',
-     "creatures[0].abilities[1]", "capacité inconnue « lévitation » (capacités connues : célérité "
-     "(haste), défenseur (defender), double initiative (double_strike), flash, initiative "
-     "(first_strike), peur (fear), piétinement (trample), portée (reach), regroupement (banding), "
-     "vigilance, vol (flying))"),
+     "creatures[0].abilities[1]", "capacité inconnue « lévitation » (capacités connues : bushido, "
+     "célérité (haste), contact mortel (deathtouch), débordement (flanking), déchaînement "
+     "(rampage), défenseur (defender), double initiative (double_strike), équitation "
+     "(horsemanship), exalté (exalted), flash, flétrissement (wither), initiative (first_strike), "
+     "intimidation (intimidate), lien de vie (lifelink), ombre (shadow), peur (fear), piétinement "
+     "(trample), portée (reach), protection, regroupement (banding), traversée de terrain "
+     "(landwalk), venimeux (poisonous), vigilance, vol (flying))"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncolors = ["violet"]', "creatures[0].colors[0]",
      "couleur inconnu(e) « violet »"),
     ('phase = "main1"\n[[creatures]]\nname = "A1"\ncard_types = ["rituel", "bateau"]',

@@ -1,0 +1,173 @@
+"""Checks of the state-based actions and of the players' totals: what the next check of the
+state-based actions does (`state_based`), life and poison counters (`life`, `poison`).
+
+The actions themselves are performed by `judge.procedure.statebased`; a described situation's
+are performed before its questions are answered (`Context.sba_done` says which, on what).
+"""
+
+from __future__ import annotations
+
+from judge.checks.context import check
+from judge.errors import SituationError
+from judge.game.situationmodel import Question, attacking_players
+from judge.legality.context import Context, Verdict
+from judge.legality.words import listing, plural
+
+# The actions, in the order the answer lists them: the players who lose, the permanents put
+# into the graveyard, the creatures regenerated instead.
+_LOSING = ("zero_life", "empty_library", "poison")
+_GRAVEYARD = ("zero_toughness", "lethal_damage", "deathtouch", "zero_loyalty",
+              "planeswalker_uniqueness", "legend_rule", "world_rule")
+_TOPIC = "les actions basées sur un état"
+
+
+@check("state_based", cites=("sba.check", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
+                             "sba.regenerated"))
+def check_state_based(ctx: Context, question: Question) -> Verdict:
+    from judge.procedure.statebased import Performed  # the sentences of each action
+
+    done = ctx.sba_done
+    lose = [n for what, names in done if what in _LOSING for n in names]
+    graveyard = [n for what, names in done if what in _GRAVEYARD for n in names]
+    regenerated = [n for what, names in done if what == "regenerated" for n in names]
+    value = {"lose": list(dict.fromkeys(lose)), "graveyard": list(dict.fromkeys(graveyard)),
+             "regenerated": list(dict.fromkeys(regenerated))}
+    name = str(ctx.fact("state_based_name")).split(" ", 1)[-1]
+    if not done:
+        why = (f"Aucune : quand un joueur recevrait la priorité, le jeu vérifie chaque {name} ; "
+               "aucune ne s'applique ici.")
+        s = ctx.situation
+        concepts: list[str] = ["sba.check"]
+        if s.library:
+            concepts.append("sba.empty_library")
+            why += (" Aucun joueur n'a dû piocher plus de cartes que sa bibliothèque n'en "
+                    "avait (" + ", ".join(f"{p} : {plural(n, 'carte')}" for p, n in s.library)
+                    + ").")
+        if s.poison:
+            concepts.append("sba.poison")
+            why += " Aucun joueur n'a dix marqueurs poison."
+        return ctx.verdict(value, tuple(concepts), why, _TOPIC)
+    sentences = [Performed(what=what, names=names).sentence() for what, names in done]
+    why = (f"Quand un joueur recevrait la priorité, avant que quoi que ce soit soit mis sur la "
+           f"pile ou se résolve, le jeu accomplit ensemble chaque {name} qui s'applique : "
+           + " ; ".join(sentences) + ".")
+    performed = ("sba.check", *dict.fromkeys(
+        c for what, _ in done
+        for c in ((f"sba.{what}", "sba.lethal_damage") if what == "regenerated" else (f"sba.{what}",))))
+    return ctx.verdict(value, performed, why, _TOPIC)
+
+
+@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted",
+                      "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
+                      "mana.burn_life"))
+def check_life(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    life = dict(ctx.situation.life).get(player)
+    if life is None:
+        return ctx.verdict(None, ("sba.zero_life",), f"Les points de vie de {player} ne sont pas "
+                           "dits (clé life).", "les points de vie")
+    lost = life <= 0
+    why = f"{player} a {plural(life, 'point de vie')}" + (
+        " : il a perdu la partie (0 ou moins)." if lost else ".")
+    concepts = ["sba.zero_life"]
+    if player in ctx.burned:
+        concepts.append("mana.burn_life")
+        why += " Il a perdu des points de vie par brûlure de mana (mana inutilisé à la fin d'une phase)."
+    why += _combat_life(ctx, player, concepts)
+    return ctx.verdict(life, tuple(concepts), why, "les points de vie")
+
+
+def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
+    """What the replay's last combat damage did to a player's life (concepts added in place):
+    damage dealt to the player, life gained by lifelink (2010 702.13b), damage prevented."""
+    record = ctx.damage
+    if record is None:
+        if any(item.kind == "combat_damage" for item in ctx.situation.stack):
+            concepts.append("fact.combat_damage_on_stack")
+            return (" Les blessures de combat sont sur la pile : elles ne sont infligées que "
+                    "quand elles se résolvent.")
+        return ""
+    why = ""
+    creatures = {c.name: c for c in ctx.situation.creatures}
+    taken = [h for h in record.dealt if h.target == player]
+    if not taken and player not in attacking_players(ctx.situation):
+        concepts.append("damage.resolves")
+        why += " Aucune blessure de combat ne lui a été infligée."
+        walkers = {p.name for p in ctx.situation.permanents if p.controller == player}
+        if any(h.target in walkers for h in record.dealt):
+            concepts.append("walker.damage")
+            why += (" Celles infligées à son planeswalker lui retirent des marqueurs loyauté, "
+                    "pas des points de vie.")
+        if any(h.target == player for h in record.dropped):
+            concepts.append("multiplayer.left_damage")
+    if taken:
+        concepts.append("damage.resolves")
+        why += (" Blessures de combat reçues : "
+                + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}" for h in taken) + ".")
+        for hit in taken:
+            for ability in getattr(creatures.get(hit.source), "changed_by", ()):
+                concepts.append(f"ability.{ability}")
+    gained = [h for h in record.dealt if (c := creatures.get(h.source)) is not None
+              and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
+    if gained:
+        concepts.append("ability.lifelink")
+        why += (" Lien de vie : " + ", ".join(f"{h.source} lui fait gagner {h.amount}"
+                                               for h in gained) + ".")
+    stopped = [h for h in record.prevented if (c := creatures.get(h.source)) is not None
+               and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
+    if stopped:
+        concepts.append("ability.lifelink")
+        why += (" Les blessures prévenues ne sont pas infligées : le lien de vie ne fait rien "
+                "gagner pour elles.")
+    return why
+
+
+@check("poison_counters", cites=("sba.poison", "ability.poisonous"))
+def check_poison(ctx: Context, question: Question) -> Verdict:
+    player = question.player or ctx.active
+    count = dict(ctx.situation.poison).get(player, 0)
+    why = f"{player} a {plural(count, 'marqueur')} poison" + (
+        " : dix ou plus, il perd la partie." if count >= 10 else
+        f" ; il perd la partie à dix ({listing([str(10 - count)])} de plus).")
+    concepts = ["sba.poison"]
+    venomous = [c.name for c in ctx.situation.creatures
+                if ctx.model.grants(c.abilities, "trigger") and c.has("poisonous")]
+    if venomous:
+        concepts.append("ability.poisonous")
+        why += (f" Le venimeux de {listing(venomous)} ne donne des marqueurs poison que quand "
+                "elle inflige des blessures de combat à un joueur.")
+    return ctx.verdict(count, tuple(concepts), why, "les marqueurs poison")
+
+
+@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none"))
+def check_loyalty(ctx: Context, question: Question) -> Verdict:
+    name = question.permanent or ""
+    topic = "la loyauté des planeswalkers"
+    walker = next((p for p in ctx.situation.permanents if p.name == name), None)
+    if "planeswalker" not in ctx.fact("spell_kinds"):  # type: ignore[operator]
+        return ctx.verdict(None, ("walker.none",), f"{name} n'est pas un planeswalker : le type "
+                           f"planeswalker n'existe pas dans l'édition {ctx.edition}.", topic)
+    if walker is None:
+        gone = ("zero_loyalty", "planeswalker_uniqueness")
+        if any(name in names for what, names in ctx.sba_done if what in gone):
+            return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
+                               "une action basée sur un état : il n'a plus de loyauté.", topic)
+        if ctx.find(name) is None:  # named at the start: gone during the replay
+            return ctx.verdict(None, ("walker.loyalty", "sba.zero_loyalty"), f"{name} n'est plus "
+                               "sur le champ de bataille (le journal dit pourquoi, par exemple une "
+                               "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
+        return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
+                           "un planeswalker a une loyauté.", topic)
+    if "planeswalker" not in walker.card_types:
+        return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
+                           "un planeswalker a une loyauté.", topic)
+    if walker.loyalty is None:
+        raise SituationError("permanents", f"la loyauté de {name} (loyalty) est nécessaire pour "
+                             "la question loyalty")
+    concepts: tuple[str, ...] = ("walker.loyalty",)
+    why = (f"La loyauté de {name} est le nombre de marqueurs loyauté sur lui : "
+           f"{walker.loyalty}.")
+    if ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt):
+        concepts = (*concepts, "walker.damage")
+        why += " Les blessures qui lui ont été infligées lui ont retiré autant de marqueurs."
+    return ctx.verdict(walker.loyalty, concepts, why, topic)
