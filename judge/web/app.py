@@ -497,19 +497,24 @@ def create_app(graph: RuleGraph, *, processes: int = PROCESSES, hosts: Iterable[
 
 def server_config(app: Starlette, **options: Any) -> Any:
     """uvicorn's configuration for `app` as `judge serve` runs it: the bounded HTTP protocol of
-    `judge.web.protocol` (header size and read timeouts, French refusals), keep-alive bounded."""
+    `judge.web.protocol` (connection caps, header size and read timeouts, French refusals),
+    keep-alive bounded. `connections`: the caps (`judge.web.protocol.Connections`)."""
     import uvicorn
 
-    from judge.web.protocol import KEEP_ALIVE, BoundedProtocol
+    from judge.web.protocol import KEEP_ALIVE, BoundedProtocol, Connections
 
     options.setdefault("log_level", "warning")
-    return uvicorn.Config(app, http=BoundedProtocol, lifespan="on", server_header=False,
-                          timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS,
-                          **options)
+    connections = options.pop("connections", None) or Connections()
+    config = uvicorn.Config(app, http=BoundedProtocol, lifespan="on", server_header=False,
+                            timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS,
+                            **options)
+    config.judge_connections = connections  # type: ignore[attr-defined]  # read by BoundedProtocol
+    return config
 
 
 @contextmanager
-def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0) -> Iterator[str]:
+def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0,
+                      **options: Any) -> Iterator[str]:
     """Run `app` with uvicorn (as `judge serve` does) in a thread on a free port of `host`;
     yields the base URL.
 
@@ -522,7 +527,7 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(server_config(app, access_log=False))
+    server = uvicorn.Server(server_config(app, access_log=False, **options))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

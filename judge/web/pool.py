@@ -108,7 +108,10 @@ def _worker_main(conn: Connection, graph: RuleGraph) -> None:
     """A worker process: its context, then tasks from its pipe, one at a time, until the
     pipe closes (the server stops it, or died)."""
     _start_worker(graph)
-    conn.send(("ready", os.getpid()))
+    try:
+        conn.send(("ready", os.getpid()))
+    except OSError:  # stopped before it was ready
+        os._exit(0)
     while True:
         try:
             task, args = conn.recv()
@@ -238,7 +241,8 @@ class WorkPool:
         self.preload = [module.__name__ for module in tasks]
         self.processes = processes
         self.capacity = processes + (QUEUE_PER_PROCESS * processes if queue is None else queue)
-        self._lock = threading.Lock()
+        # Re-entrant: a task's future may be settled under it, and its callbacks free its place.
+        self._lock = threading.RLock()
         self._wake = threading.Condition(self._lock)  # a task queued, a worker freed, or closing
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()  # per client, served in turn
         self._running: Counter[str] = Counter()
