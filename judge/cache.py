@@ -177,6 +177,23 @@ def open_trusted(path: StrPath) -> IO[bytes] | None:
         return None
 
 
+def read_trusted(path: StrPath, cap: int) -> bytes | None:
+    """The bytes of `path` when `open_trusted` opens it and it holds at most `cap` bytes
+    (checked on the open file, and again while reading), else None."""
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            if os.fstat(handle.fileno()).st_size > cap:
+                _warn(path, "fichier trop grand")
+                return None
+            data = handle.read(cap + 1)
+        except OSError:
+            return None
+    return data if len(data) <= cap else None
+
+
 def discard(path: StrPath) -> None:
     """Remove a cache file found corrupt while it was read (past the checks made when it was
     opened), so that the next start rebuilds it."""

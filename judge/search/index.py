@@ -25,12 +25,15 @@ import whoosh.index
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from judge.cache import cache_dir, ensure_dir, trusted
+from judge.cache import cache_dir, ensure_dir, read_trusted, trusted
 from judge.progress import number, say
 from judge.search.analysis import FrenchAnalyzer, analyze_terms
 from judge.search.export import EXPORT_FORMAT, EXPORT_PART, Stored, build_export, index_name
 from judge.search.fields import GLOSSARY
 from judge.search.words import WORDS_FILE
+
+RECORD_BYTES = 1024 * 1024  # the `complete` record of an index folder, at most
+INDEX_FILE_BYTES = 512 * 1024 * 1024  # one file of an index folder, at most (a corpus of 16 MB texts)
 
 if TYPE_CHECKING:
     from judge.corpus.documents import Rule
@@ -145,7 +148,10 @@ def _record(graph: RuleGraph) -> dict[str, Any]:
 def record_of(path: Path) -> dict[str, Any] | None:
     """The `complete` record of an index folder (`_record`), or None when unreadable."""
     try:
-        found = json.loads((path / "complete").read_text())
+        data = read_trusted(path / "complete", RECORD_BYTES)  # never a FIFO, a device, a huge file
+        if data is None:
+            return None
+        found = json.loads(data.decode("utf-8"))
     except (OSError, ValueError):
         return None
     return found if isinstance(found, dict) and isinstance(found.get("counts"), dict) else None
@@ -186,9 +192,10 @@ def _load_in_memory(path: Path) -> Any | None:
     for name in FileStorage(str(path)).list():
         if name == WORDS_FILE:
             continue
-        if not trusted(path / name):
+        data = read_trusted(path / name, INDEX_FILE_BYTES)
+        if data is None:
             return None
-        ram.files[name] = (path / name).read_bytes()
+        ram.files[name] = data
     return ram
 
 
