@@ -84,3 +84,24 @@ def test_a_long_rule_number_asked_for_is_refused_in_french() -> None:
     result = judge("rule", "100." + "9" * 5000, timeout=300)
     err = result.stderr.decode("utf-8", "replace")
     assert result.returncode == 2 and "Traceback" not in err and "numéro de règle invalide" in err, err[-2000:]
+
+
+def test_a_long_line_is_not_read_whole_for_each_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: every search hitting a 4 MB rule line tokenised and stemmed all of it (42.6 s).
+    from types import SimpleNamespace
+
+    from judge.search import output
+
+    read: list[int] = []
+    tokens = output.folded_tokens
+
+    def counted(text: str, stop: frozenset[str]):  # type: ignore[no-untyped-def]
+        read.append(len(text))
+        return tokens(text, stop)
+
+    monkeypatch.setattr(output, "folded_tokens", counted)
+    line = "le joueur attaque avec une créature au combat " * 90_000  # 4 MB
+    card = SimpleNamespace(texts=(line, ""), title="")
+    snippet = output._snippet(card, frozenset(), lambda term: term.startswith("combat"))  # type: ignore[arg-type]
+    assert "<mark>combat</mark>" in snippet and len(snippet) < 1000
+    assert sum(read) <= output.SNIPPET_SCAN
