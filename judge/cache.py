@@ -347,6 +347,17 @@ def open_kb(path: str) -> KnowledgeBase | None:
     if found != [(str(KB_FORMAT),)]:
         db.close()
         return None
+    # Its name is its configuration's key: a knowledge base copied over another's name (made
+    # for another configuration) is not read as that one's.
+    try:
+        named = db.execute("SELECT value FROM meta WHERE key = 'name'").fetchall()
+    except sqlite3.DatabaseError:
+        named = []
+    if named != [(os.path.basename(path),)]:
+        db.close()
+        if named:  # none: written by an earlier judge, rebuilt without a word
+            _warn(path, "base d'une autre configuration")
+        return None
     return KnowledgeBase(path, db)
 
 
@@ -517,7 +528,8 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
         for statement in _SCHEMA:
             db.execute(statement)
         db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("generator", GENERATOR),
-                                                          ("judge_version", __version__)))
+                                                          ("judge_version", __version__),
+                                                          ("name", os.path.basename(path))))
 
 
 class _FolderLock:

@@ -87,3 +87,28 @@ def test_a_newline_in_the_output_name_still_cleans_its_staging(tmp_path: Path) -
     result = judge("build", "--out", name, cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
     assert not stale.exists() and (tmp_path / name / "index.html").is_file()
+
+
+def test_a_knowledge_base_of_another_configuration_is_not_read(tmp_path: Path) -> None:
+    import shutil
+
+    cache = tmp_path / "cache"
+    env = {"JUDGE_CACHE_DIR": str(cache)}
+    config = tmp_path / "autre.toml"
+    config.write_text('[[edition]]\nid = "autre"\nlabel = "Autre"\nreleased = "2099-01-01"\ngame = "2004"\n'
+                      '[[edition.text]]\nlanguage = "fr"\nfiles = ["' +
+                      str(Path(__import__("judge.resources", fromlist=["rules_dir"]).rules_dir())
+                          / "004_17a8758e9cd78ccf.txt") + '"]\n')
+    assert judge("rule", "300.3", env=env).returncode == 0
+    (default,) = cache.glob("kb-*.sqlite")
+    assert judge("--config", str(config), "rule", "300.3", env=env).returncode == 0
+    (other,) = [path for path in cache.glob("kb-*.sqlite") if path != default]
+    shutil.copyfile(other, default)  # before: exported as the default configuration's
+    export = tmp_path / "r.sqlite"
+    result = judge("export", "--sqlite", str(export), env=env, timeout=300)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    import sqlite3
+
+    with sqlite3.connect(export) as db:
+        editions = {row[0] for row in db.execute("SELECT edition FROM editions")}
+    assert "autre" not in editions and "2004" in editions
