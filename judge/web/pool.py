@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import logging
 import multiprocessing
 import os
 import pickle
@@ -57,6 +58,7 @@ from judge.web.refusals import Problem
 from judge.web.state import page_environment
 
 T = TypeVar("T")
+LOG = logging.getLogger("judge.web.pool")
 PROCESSES = max(2, min(8, os.cpu_count() or 2))
 QUEUE_PER_PROCESS = 32  # tasks waiting for a worker, per worker process, before « serveur occupé »
 START_TIMEOUT = 120.0  # seconds for every worker to be ready (a loaded machine)
@@ -360,6 +362,9 @@ class WorkPool:
                 return
             try:
                 self._run(index, generation, worker, job)
+            except Exception as exc:  # never the end of this slot: the task fails, the slot serves on
+                LOG.warning("processus de calcul %d : %r", index, exc)
+                self._fail(job, interrupted())
             finally:
                 with self._lock:
                     self._running[job.client] -= 1
@@ -370,7 +375,12 @@ class WorkPool:
     def _run(self, index: int, generation: int, worker: _Worker | None, job: _Job) -> None:
         for attempt in range(2):
             try:
-                if worker is None or not worker.wait_ready(max(0.0, job.deadline - time.monotonic())):
+                if worker is None:
+                    raise _Died
+                if not worker.wait_ready(max(0.0, job.deadline - time.monotonic())):
+                    if worker.process.is_alive():  # still starting (a loaded machine): kept
+                        self._fail(job, over_budget(job.budget))
+                        return
                     raise _Died
                 reply = worker.run(job.task, job.args, job.deadline)
             except _Died:
