@@ -35,7 +35,6 @@ import contextvars
 import logging
 import multiprocessing
 import os
-import pickle
 import signal
 import threading
 import time
@@ -125,20 +124,23 @@ def _worker_main(conn: Connection, graph: RuleGraph) -> None:
             reply = ("error", _portable(exc))
         try:
             conn.send(reply)
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        except (EOFError, OSError):
+            os._exit(0)
+        except Exception as exc:  # a result that cannot be sent (nothing was written)
             conn.send(("error", RuntimeError(f"résultat non transmissible : {exc!r}")))
 
 
 def _portable(exc: Exception) -> Exception:
-    """`exc`, or one that survives the pipe (an exception whose constructor takes other
-    arguments than its `args` cannot be rebuilt on the other side)."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        from judge.errors import JudgeError
+    """`exc` as it can cross the pipe and be rebuilt on the other side: a `Problem` as is, a
+    `JudgeError` as its base class with its message (404 or 400 kept), anything else as a
+    `RuntimeError` naming it (a 500)."""
+    from judge.errors import JudgeError, NotFound
 
-        return JudgeError(str(exc)) if isinstance(exc, JudgeError) else RuntimeError(repr(exc))
+    if isinstance(exc, Problem):
+        return exc
+    if isinstance(exc, JudgeError):
+        return NotFound(str(exc)) if isinstance(exc, NotFound) else JudgeError(str(exc))
+    return RuntimeError(repr(exc))
 
 
 def busy() -> Problem:
@@ -191,18 +193,16 @@ class _Worker:
     def run(self, task: Callable[..., Any], args: tuple[Any, ...], deadline: float) -> tuple[str, Any] | None:
         """The worker's reply to one task, None past `deadline` (the worker is then killed)."""
         try:
-            message = pickle.dumps((task, args))
-        except Exception as exc:  # a task that cannot be sent: the caller's error, not the worker's
-            return "error", exc
-        try:
-            self.conn.send_bytes(message)
+            self.conn.send((task, args))
             if not self.conn.poll(max(0.0, deadline - time.monotonic())):
                 self.kill()
                 return None
             reply: tuple[str, Any] = self.conn.recv()
             return reply
-        except (EOFError, OSError, BrokenPipeError):
+        except (EOFError, OSError):
             raise _Died from None
+        except Exception as exc:  # a task that cannot be sent (nothing written), an unreadable reply
+            return "error", RuntimeError(f"tâche ou réponse non transmissible : {exc!r}")
 
     def kill(self) -> None:
         with contextlib.suppress(OSError, ValueError):

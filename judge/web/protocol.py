@@ -3,8 +3,8 @@
 Owns what happens before the app sees a request, and after it has answered one it did not
 read to the end: the connections a server keeps open (`Connections`: at most `most`, at most
 `per_address` from one address; past either, an idle connection is closed first, then one
-still sending its headers, oldest first, never one whose request is being answered; none
-of those, the newcomer gets a French 503), the size of the request line and headers
+still sending its headers (answered 408), oldest first, never one whose request is being
+answered; none of those, the newcomer gets a French 503), the size of the request line and headers
 (`MAX_HEADERS`, counted as they arrive: a client cannot make the server hold a 50 MB header),
 the time a client may take to send them (`HEADER_TIMEOUT`) and the rest of its request
 (`REQUEST_TIMEOUT`), French answers where uvicorn would answer in English, and a lingering
@@ -107,7 +107,7 @@ class Connections:
             for protocol in candidates:
                 if protocol.state() == wanted:
                     self.open.pop(protocol, None)
-                    protocol.transport.close()
+                    protocol.evict()
                     return True
         return False
 
@@ -125,6 +125,7 @@ class BoundedProtocol(_Base):
         self._head_bytes = 0  # bytes of the current request received before its headers ended
         self._in_head = True  # between requests or within the headers of one
         self._request_done = True
+        self._served = False  # a request of this connection answered (it is kept alive)
         self._timer: asyncio.TimerHandle | None = None
         self._lingering = 0  # bytes dropped since the lingering close began (-1: not lingering)
         self._lingering = -1
@@ -160,6 +161,15 @@ class BoundedProtocol(_Base):
         self._disarm()
         self._connections.forget(self)
         super().connection_lost(exc)
+
+    def evict(self) -> None:
+        """Closed to make room: a request begun, or none yet, is answered 408 first (an idle
+        kept-alive connection is just closed, as at the end of its keep-alive time)."""
+        if not self.transport.is_closing():
+            if self._head_bytes or not self._served:
+                self._refuse(408)
+            else:
+                self.transport.close()
 
     def state(self) -> str:
         """`idle` (between requests), `stalled` (within a request's line and headers) or
@@ -211,6 +221,7 @@ class BoundedProtocol(_Base):
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
+        self._served = True
         super().on_response_complete()
         if not self._request_done and not self.transport.is_closing():
             self.linger()

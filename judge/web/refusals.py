@@ -59,6 +59,9 @@ class Problem(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[type[Problem], tuple[int, str]]:  # rebuilt whole across a pipe
+        return Problem, (self.status, self.message)
+
 
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")

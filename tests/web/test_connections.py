@@ -117,7 +117,7 @@ def test_a_full_server_closes_idle_connections_first() -> None:
         def state(self) -> str:
             return self._state
 
-        def close(self) -> None:
+        def evict(self) -> None:
             self.closed = True
 
     connections = Connections(most=3, per_address=3)
