@@ -51,16 +51,6 @@ def test_escaped_quotes_in_a_config_are_refused_at_once(tmp_path: Path) -> None:
     refused(judge("--config", str(path), "rule", "300.3", timeout=60), "chaîne non terminée")
 
 
-def test_escaped_quotes_in_a_game_model_are_refused_at_once(tmp_path: Path) -> None:
-    model = tmp_path / "modele.toml"
-    model.write_text(_escaped_quotes('name = "', MAX_CONFIG_BYTES))
-    situation = tmp_path / "s.toml"
-    situation.write_text(f'game = "{model}"\nactive = "A"\n[[questions]]\nask = "mana_burn"\nplayer = "A"\n')
-    result = judge("check", str(situation), timeout=60)
-    err = result.stderr.decode("utf-8", "replace")
-    assert result.returncode == 2 and "Traceback" not in err, err[-2000:]
-
-
 @pytest.fixture(scope="module")
 def long_number_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("nombre")
