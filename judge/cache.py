@@ -177,6 +177,23 @@ def open_trusted(path: StrPath) -> IO[bytes] | None:
         return None
 
 
+def read_trusted(path: StrPath, cap: int) -> bytes | None:
+    """The bytes of `path` when `open_trusted` opens it and it holds at most `cap` bytes
+    (checked on the open file, and again while reading), else None."""
+    handle = open_trusted(path)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            if os.fstat(handle.fileno()).st_size > cap:
+                _warn(path, "fichier trop grand")
+                return None
+            data = handle.read(cap + 1)
+        except OSError:
+            return None
+    return data if len(data) <= cap else None
+
+
 def discard(path: StrPath) -> None:
     """Remove a cache file found corrupt while it was read (past the checks made when it was
     opened), so that the next start rebuilds it."""
@@ -329,6 +346,17 @@ def open_kb(path: str) -> KnowledgeBase | None:
         found = []
     if found != [(str(KB_FORMAT),)]:
         db.close()
+        return None
+    # Its name is its configuration's key: a knowledge base copied over another's name (made
+    # for another configuration) is not read as that one's.
+    try:
+        named = db.execute("SELECT value FROM meta WHERE key = 'name'").fetchall()
+    except sqlite3.DatabaseError:
+        named = []
+    if named != [(os.path.basename(path),)]:
+        db.close()
+        if named:  # none: written by an earlier judge, rebuilt without a word
+            _warn(path, "base d'une autre configuration")
         return None
     return KnowledgeBase(path, db)
 
@@ -500,7 +528,8 @@ def _copy_or_create(path: str, db: sqlite3.Connection) -> None:
         for statement in _SCHEMA:
             db.execute(statement)
         db.executemany("INSERT INTO meta VALUES (?, ?)", (("format", str(KB_FORMAT)), ("generator", GENERATOR),
-                                                          ("judge_version", __version__)))
+                                                          ("judge_version", __version__),
+                                                          ("name", os.path.basename(path))))
 
 
 class _FolderLock:

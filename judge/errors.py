@@ -140,6 +140,23 @@ def os_reason(exc: OSError) -> str:
     return _OS_REASONS.get(name) or (f"erreur système {name}" if name else "erreur système")
 
 
+_SQLITE_REASONS = {
+    "file is not a database": "ce n'est pas une base SQLite",
+    "database disk image is malformed": "base SQLite abîmée",
+    "database is locked": "base SQLite verrouillée par un autre programme",
+    "unable to open database file": "impossible d'ouvrir la base",
+    "disk I/O error": "erreur d'entrée-sortie du disque",
+    "database or disk is full": "disque plein",
+    "attempt to write a readonly database": "base en lecture seule",
+}
+
+
+def sqlite_reason(exc: Exception) -> str:
+    """A SQLite error in French (its English words never shown)."""
+    text = str(exc)
+    return next((french for english, french in _SQLITE_REASONS.items() if english in text), "erreur SQLite")
+
+
 def cut(text: str, limit: int = 80) -> str:
     """A user's input quoted in a message: at most `limit` characters (then « … »)."""
     return text if len(text) <= limit else text[:limit] + "…"

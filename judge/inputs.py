@@ -101,13 +101,20 @@ def decode_utf8(data: bytes, path: str) -> str:
 
 
 # -- structure, before parsing ---------------------------------------------------------
-# A string is `"`, runs of plain characters between escapes, `"` (the unrolled form: no
-# alternation tried at each character).
-_TOML_BLANK = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\n]*\'|#[^\n]*')
-_JSON_BLANK = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# A string is `"`, runs of plain characters between escapes, then `"` or, unterminated, the
+# end of its line (TOML) or of the text (JSON): possessive runs, and a match at every opening
+# quote, so the scan never goes back (an unterminated string of `\"` read once, not from each
+# of its quotes). A string left open is blanked to its end: the parser will refuse it.
+_TOML_BLANK = re.compile(
+    r'"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+    r'|"(?:[^"\\\n]++|\\[^\n])*+(?:"|\\?(?=\n)|\\?\Z)|\'[^\'\n]*+(?:\'|(?=\n)|\Z)|#[^\n]*+'
+)
+_JSON_BLANK = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+(?:"|\\?\Z)')
 _BRACKETS = re.compile(r"[^\[\]{}]+")
-_DOTTED = re.compile(rf"[A-Za-z0-9_-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_-]+){{{MAX_KEY_DEPTH},}}")
-_LONG_NUMBER = re.compile(rf"[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
+# A key starts where no key character precedes it, and is read possessively: each of its
+# characters read once (not again from each of them, as a word of a megabyte would be).
+_DOTTED = re.compile(rf"(?<![A-Za-z0-9_.-])(?<!\.[ \t])[A-Za-z0-9_-]++(?:[ \t]*+\.[ \t]*+[A-Za-z0-9_-]++){{{MAX_KEY_DEPTH},}}")
+_LONG_NUMBER = re.compile(rf"(?<![0-9_])[0-9][0-9_]{{{MAX_NUMBER_DIGITS},}}")
 # The bytes of a number's characters (digits and `_`) as 1, any other as 0: a long number needs
 # a run of them, found by a bytes search faster than the regular expression's scan.
 _NUMBER_BYTES = bytes(int(chr(b) in "0123456789_") for b in range(256))

@@ -31,7 +31,7 @@ from judge.corpus.config import current_knowledge_base
 from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import sort_key
-from judge.errors import JudgeError, ManifestError
+from judge.errors import JudgeError, ManifestError, os_reason
 from judge.resources import rules_dir
 
 Change = Literal["same", "renumbered", "edited", "split", "merged", "removed", "added"]
@@ -340,7 +340,7 @@ def write_table(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".toml", dir=path.parent)
     except OSError as exc:
-        raise JudgeError(f"impossible d'écrire dans {path.parent} : {exc.strerror}") from None
+        raise JudgeError(f"impossible d'écrire dans {path.parent} : {os_reason(exc)}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -348,7 +348,7 @@ def write_table(path: Path, text: str) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         os.unlink(tmp)
-        raise JudgeError(f"impossible d'écrire {path} : {exc.strerror}") from None
+        raise JudgeError(f"impossible d'écrire {path} : {os_reason(exc)}") from None
 
 
 # ---------------------------------------------------------------------- comparison text

@@ -6,8 +6,11 @@ Plain functions on strings, apart from the record types of `judge.corpus.documen
 
 from __future__ import annotations
 
+# Digits of a rule number after its section (`702.122a`: 3); longer is refused (a text's rule
+# line, in French, by the parser; a user's query is no rule number), never read as an integer.
+MAX_RULE_DIGITS = 9
 # A rule number as written in the texts and typed by users: 300, 300.3, 306.2a.
-RULE_NUMBER = r"\d{3}(?:\.\d+[a-z]?)?"
+RULE_NUMBER = rf"\d{{3}}(?:\.\d{{1,{MAX_RULE_DIGITS}}}[a-z]?)?(?!\d)"
 
 
 def parent_number(number: str) -> str | None:

@@ -24,6 +24,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from judge.corpus.assemble import Item, Part, Target, assemble, segments_of
 from judge.corpus.documents import Document, Plain, Segment, Span
+from judge.corpus.numbers import MAX_RULE_DIGITS
 from judge.corpus.textio import decode, read_text
 from judge.errors import RuleSyntaxError
 
@@ -32,6 +33,7 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 _QUOTES = "\"«»“”"
 _WS = " \t\u00a0"
 _WS_NL = _WS + "\n"
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # Every citation target is a three-digit `NUMBER`: text without three digits in a row is plain.
 _MAY_CITE = re.compile(r"\d{3}")
 
@@ -307,6 +309,7 @@ def parse_text(
         items: list[Item] = _parse(source, "document", reference)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source, file) from None
+    _check_numbers(items, source, file)
     return assemble(
         items,
         file=file,
@@ -337,6 +340,20 @@ def parse_bytes(data: bytes, *, file: str = "<texte>", language: str = "fr", edi
     return parse_text(
         decoded.text, file=file, language=language, edition=edition, encoding=decoded.encoding
     )
+
+
+def _check_numbers(items: list[Item], source: str, file: str) -> None:
+    """A rule number (of a line, or cited) of over `MAX_RULE_DIGITS` digits after its section
+    is refused: no real text has one, and it could not be ordered as a number."""
+    for item in items:
+        numbers = [item.number or ""] + [part.number for part in item.parts or () if isinstance(part, Target)]
+        for number in numbers:
+            if len(number) > MAX_RULE_DIGITS + 5 and len(number.partition(".")[2].rstrip(_LETTERS)) > MAX_RULE_DIGITS:
+                lines = source.split("\n", item.line)
+                shown = lines[item.line - 1] if 0 < item.line <= len(lines) else ""
+                raise RuleSyntaxError(file, item.line, item.column, shown[:80] + ("…" if len(shown) > 80 else ""),
+                                      f"numéro de règle trop long ({len(number)} caractères ; au plus "
+                                      f"{MAX_RULE_DIGITS} chiffres après le point)")
 
 
 def _syntax_error(exc: UnexpectedInput, source: str, file: str) -> RuleSyntaxError:

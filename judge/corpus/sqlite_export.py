@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterator
 
 from judge.cache import GENERATOR, Table, fill_tables, open_kb
@@ -28,7 +29,7 @@ from judge.corpus.citations import rule_doubts
 from judge.corpus.concordance import ConcordanceError, concordance, known_concordance
 from judge.corpus.graph import RuleGraph
 from judge.corpus.history import chronological
-from judge.errors import JudgeError
+from judge.errors import JudgeError, os_reason, sqlite_reason
 
 SCHEMA_VERSION = 1
 # The part that names the history pairs left out of the `history` table (one "old new" a
@@ -107,16 +108,16 @@ def export_sqlite(path: str, kb_of: Callable[[], str | None], graph_of: Callable
     try:
         fd, tmp = tempfile.mkstemp(prefix=".judge-", suffix=".sqlite.tmp", dir=folder)
     except OSError as exc:
-        raise JudgeError(f"impossible d'écrire dans {folder} : {exc.strerror}") from None
+        raise JudgeError(f"impossible d'écrire dans {folder} : {os_reason(exc)}") from None
     os.close(fd)
     try:
         counts = _write(kb_of(), tmp, graph_of)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except OSError as exc:
-        raise JudgeError(f"impossible d'écrire {path} : {exc.strerror}") from None
+        raise JudgeError(f"impossible d'écrire {path} : {os_reason(exc)}") from None
     except sqlite3.Error as exc:
-        raise JudgeError(f"impossible d'écrire {path} : {exc}") from None
+        raise JudgeError(f"impossible d'écrire {path} : {sqlite_reason(exc)}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -125,11 +126,19 @@ def export_sqlite(path: str, kb_of: Callable[[], str | None], graph_of: Callable
 
 def _is_export(path: str) -> bool:
     """True for a SQLite file whose `meta` table names judge as its generator."""
+    from urllib.parse import quote
+
     try:
-        with open(path, "rb") as handle:
-            if handle.read(16) != b"SQLite format 3\0":
+        # Opened without blocking and checked to be a regular file: a FIFO in its place
+        # would block a plain open forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode) or os.read(fd, 16) != b"SQLite format 3\0":
                 return False
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        finally:
+            os.close(fd)
+        # The path quoted in the URI: `#`, `?` or `%` in a name are characters of the name.
+        connection = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
         try:
             row = connection.execute("SELECT value FROM meta WHERE key = 'generator'").fetchone()
         finally:

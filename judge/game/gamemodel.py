@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from judge.corpus.tomlcache import toml_data
-from judge.errors import ManifestError
+from judge.errors import ManifestError, os_reason
 from judge.game.aliases import ABILITY_ALIASES, CARD_TYPE_ALIASES, COLOR_ALIASES
 from judge.game.turnplan import PHASE_STEPS, PHASES
 from judge.resources import rules_folder
@@ -309,7 +309,7 @@ def load_game_model(game: str) -> GameModel:
     except FileNotFoundError:
         raise ManifestError(path, "", f"modèle de jeu introuvable (game = « {game} »)") from None
     except OSError as error:
-        raise ManifestError(path, "", f"lecture impossible ({error.strerror})") from None
+        raise ManifestError(path, "", f"lecture impossible ({os_reason(error)})") from None
     return _load(path, info.st_mtime_ns, info.st_size)
 
 

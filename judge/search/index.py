@@ -25,12 +25,16 @@ import whoosh.index
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage, RamStorage
 
-from judge.cache import cache_dir, ensure_dir, trusted
+from judge.cache import cache_dir, ensure_dir, read_trusted, trusted
 from judge.progress import number, say
 from judge.search.analysis import FrenchAnalyzer, analyze_terms
 from judge.search.export import EXPORT_FORMAT, EXPORT_PART, Stored, build_export, index_name
 from judge.search.fields import GLOSSARY
 from judge.search.words import WORDS_FILE
+
+BUILDING = ".building-"  # the prefix of an index folder being built
+RECORD_BYTES = 1024 * 1024  # the `complete` record of an index folder, at most
+INDEX_FILE_BYTES = 512 * 1024 * 1024  # one file of an index folder, at most (a corpus of 16 MB texts)
 
 if TYPE_CHECKING:
     from judge.corpus.documents import Rule
@@ -145,7 +149,10 @@ def _record(graph: RuleGraph) -> dict[str, Any]:
 def record_of(path: Path) -> dict[str, Any] | None:
     """The `complete` record of an index folder (`_record`), or None when unreadable."""
     try:
-        found = json.loads((path / "complete").read_text())
+        data = read_trusted(path / "complete", RECORD_BYTES)  # never a FIFO, a device, a huge file
+        if data is None:
+            return None
+        found = json.loads(data.decode("utf-8"))
     except (OSError, ValueError):
         return None
     return found if isinstance(found, dict) and isinstance(found.get("counts"), dict) else None
@@ -186,9 +193,10 @@ def _load_in_memory(path: Path) -> Any | None:
     for name in FileStorage(str(path)).list():
         if name == WORDS_FILE:
             continue
-        if not trusted(path / name):
+        data = read_trusted(path / name, INDEX_FILE_BYTES)
+        if data is None:
             return None
-        ram.files[name] = (path / name).read_bytes()
+        ram.files[name] = data
     return ram
 
 
@@ -271,7 +279,9 @@ def build_index(graph: RuleGraph, dest: Path) -> None:
     from judge.search import helper
 
     ensure_dir(dest.parent)
-    tmp = Path(tempfile.mkdtemp(prefix=".building-", dir=dest.parent))  # 0700, like the folder
+    # 0700, like the folder; named with this process's id, so that a later run can tell it
+    # from a build still running (`remove_dead_builds`).
+    tmp = Path(tempfile.mkdtemp(prefix=f"{BUILDING}{os.getpid()}-", dir=dest.parent))
     try:
         # Made before the helper starts: it inherits them (and every cache they warmed).
         documents = {language: list(_documents(graph, language)) for language in languages(graph)}
@@ -316,6 +326,42 @@ def _ram_index(graph: RuleGraph) -> Indexes:
     return out
 
 
+def remove_dead_builds(root: Path) -> None:
+    """Remove the building folders (`.building-PID-…`) of processes that died (`kill -9`
+    during a first search), and those of the old naming (no process id) over an hour old."""
+    import re
+    import time
+
+    try:
+        found = [entry for entry in root.iterdir() if entry.name.startswith(BUILDING)]
+    except OSError:
+        return
+    for entry in found:
+        match = re.match(r"(\d+)-", entry.name[len(BUILDING):])
+        try:
+            if entry.is_symlink() or not entry.is_dir():
+                continue
+            if match is not None:
+                pid = int(match.group(1))
+                if pid == os.getpid() or _alive(pid):
+                    continue
+            elif time.time() - entry.stat().st_mtime < 3600:
+                continue
+        except (OSError, ValueError, OverflowError):
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True
+    return True
+
+
 def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
     """The graph's index of each language (and its glossary), from the cache or built
     (notice: why rebuilt)."""
@@ -334,6 +380,7 @@ def open_or_build(graph: RuleGraph) -> tuple[Indexes, str | None]:
         notice = "index de recherche périmé (règles ou version modifiées) : reconstruction"
     for old in stale:
         _discard(old)
+    remove_dead_builds(root)
     try:
         build_index(graph, dest)
     except OSError:

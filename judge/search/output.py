@@ -160,9 +160,15 @@ def make_snippet(text: str, spans: list[tuple[int, int]], width: int = _SNIPPET_
     return "".join(pieces)
 
 
+# Characters of a text read for the words to mark (a line of a configured text may be
+# megabytes long: its snippet comes from its beginning, each search reads no more of it).
+SNIPPET_SCAN = 16_384
+
+
 def _snippet(card: Card, stop: frozenset[str], marked: Marked) -> str:
     for source in card.texts:
-        spans = _marked(source, stop, marked)
+        window = source if len(source) <= SNIPPET_SCAN else source[:source.rfind(" ", 0, SNIPPET_SCAN) + 1 or SNIPPET_SCAN]
+        spans = _marked(window, stop, marked)
         if spans:
             return make_snippet(source, spans)
     return make_snippet(card.texts[0] or card.title or "", [])
@@ -177,7 +183,7 @@ def counterpart_of(graph: RuleGraph, rule: Rule) -> Counterpart | None:
     if not others:
         return None
     other = others[0]
-    text = " ".join(other.text.split())
+    text = " ".join(other.text[: _COUNTERPART_CHARS * 4].split())  # read no further than shown
     if len(text) > _COUNTERPART_CHARS:
         text = text[: _COUNTERPART_CHARS - 1].rstrip() + "…"
     return Counterpart(language=other.language, number=other.number, title=other.heading, text=text)

@@ -597,7 +597,7 @@ def app_url(value: str) -> str:
 MARKER = ".judge-build"
 _MARKER_HEAD = "judge build : dossier écrit par judge, remplacé en entier par le prochain judge build\n"
 # Staging (`.NAME-build-PID-XXXX`) and swapped-out (`.NAME-old-PID-XXXX`) folders beside the output.
-_SIDE = re.compile(r"^\.(?P<name>.+)-(?:build|old)-(?:(?P<pid>\d+)-)?[a-z0-9_]{8}$")
+_SIDE = re.compile(r"\.(?P<name>.+)-(?:build|old)-(?:(?P<pid>\d+)-)?[a-z0-9_]{8}", re.DOTALL)  # any name
 # A staging folder of the old naming (no process id) is stale after this many seconds.
 _LEGACY_STALE_SECONDS = 3600
 
@@ -714,7 +714,7 @@ def _remove_stale(out: Path) -> None:
     except OSError:
         return
     for side in siblings:
-        match = _SIDE.match(side.name)
+        match = _SIDE.fullmatch(side.name)
         if match is None or match["name"] != out.name or side.is_symlink() or not side.is_dir():
             continue
         if match["pid"] is not None:

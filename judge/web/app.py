@@ -11,6 +11,7 @@ answers `judge.web.situations`, the form `judge.web.forms`; pages come from `jud
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -26,7 +27,6 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -39,7 +39,7 @@ from judge.site.build import SiteRenderer
 from judge.site.history_view import changes_section_key
 from judge.site.templating import glossary_view, page_path, rule_url
 from judge.web import asking, situations
-from judge.web.caching import GZIP_LEVEL, GZIP_MINIMUM
+from judge.web.caching import GZIP_LEVEL, GZIP_MINIMUM, Compression
 from judge.web.guard import LOCAL_HOSTS, Guard, allowed_hosts
 from judge.web.pool import PROCESSES, WorkPool
 from judge.web.refusals import (
@@ -82,7 +82,8 @@ MAX_FORM_FIELDS = 1200
 # ---------------------------------------------------------------------- search
 def run_search(state: AppState, query: str, edition: str | None, limit: int,
                lang: str | None = None) -> dict[str, Any]:
-    """`judge search --json` for one query; results are cached (the index never changes)."""
+    """`judge search --json` for one query; results are cached (the index never changes),
+    bounded in entries and in bytes."""
     cache_key = (query, edition, limit, lang)
     with state.search_lock:
         cached = state.search_cache.get(cache_key)
@@ -91,11 +92,17 @@ def run_search(state: AppState, query: str, edition: str | None, limit: int,
             return cached
     # The query runs in a worker process: a costly one does not slow the other requests.
     data = state.pool.call(state.time_budget, search_task, query, edition, limit, lang)
-    if state.search_cache_size > 0:
+    size = len(json.dumps(data, ensure_ascii=False)) + len(query)
+    if state.search_cache_size > 0 and size <= state.search_cache_bytes // 8:
         with state.search_lock:
-            state.search_cache[cache_key] = data
-            while len(state.search_cache) > state.search_cache_size:
-                state.search_cache.popitem(last=False)
+            if cache_key not in state.search_cache:
+                state.search_cache[cache_key] = data
+                state.search_sizes[cache_key] = size
+                state.search_cache_used += size
+            while state.search_cache and (len(state.search_cache) > state.search_cache_size
+                                          or state.search_cache_used > state.search_cache_bytes):
+                oldest, _ = state.search_cache.popitem(last=False)
+                state.search_cache_used -= state.search_sizes.pop(oldest)
     return data
 
 
@@ -482,7 +489,7 @@ def create_app(graph: RuleGraph, *, processes: int = PROCESSES, hosts: Iterable[
 
     app = Starlette(debug=False, routes=_routes(), exception_handlers=exception_handlers(), lifespan=lifespan)
     app.add_middleware(RequestLimits)
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
+    app.add_middleware(Compression, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(Guard, hosts=hosts)
     app.state.judge = build_state(graph, pool)
     return app
@@ -490,19 +497,24 @@ def create_app(graph: RuleGraph, *, processes: int = PROCESSES, hosts: Iterable[
 
 def server_config(app: Starlette, **options: Any) -> Any:
     """uvicorn's configuration for `app` as `judge serve` runs it: the bounded HTTP protocol of
-    `judge.web.protocol` (header size and read timeouts, French refusals), keep-alive bounded."""
+    `judge.web.protocol` (connection caps, header size and read timeouts, French refusals),
+    keep-alive bounded. `connections`: the caps (`judge.web.protocol.Connections`)."""
     import uvicorn
 
-    from judge.web.protocol import KEEP_ALIVE, BoundedProtocol
+    from judge.web.protocol import KEEP_ALIVE, BoundedProtocol, Connections
 
     options.setdefault("log_level", "warning")
-    return uvicorn.Config(app, http=BoundedProtocol, lifespan="on", server_header=False,
-                          timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS,
-                          **options)
+    connections = options.pop("connections", None) or Connections()
+    config = uvicorn.Config(app, http=BoundedProtocol, lifespan="on", server_header=False,
+                            timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS,
+                            **options)
+    config.judge_connections = connections  # type: ignore[attr-defined]  # read by BoundedProtocol
+    return config
 
 
 @contextmanager
-def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0) -> Iterator[str]:
+def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float = 10.0,
+                      **options: Any) -> Iterator[str]:
     """Run `app` with uvicorn (as `judge serve` does) in a thread on a free port of `host`;
     yields the base URL.
 
@@ -515,7 +527,7 @@ def background_server(app: Starlette, host: str = "127.0.0.1", *, timeout: float
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(server_config(app, access_log=False))
+    server = uvicorn.Server(server_config(app, access_log=False, **options))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -3,13 +3,18 @@
 that are not bugs.
 
 Owns the Content-Security-Policy (no inline script or style: every script and stylesheet is
-a file of the site), the `Host` names the server answers (DNS rebinding: a page of another
-site resolving to this server cannot read it), and the refusal of a cross-origin POST (a form
-of another site posting to `/situation`). Limits and error pages are `judge.web.refusals`.
+a file of the site), the `Host` names the server answers (parsed strictly: a name or an
+address, then digits of a port; DNS rebinding: a page of another site resolving to this
+server cannot read it), the refusal of a cross-origin POST (a form of another site posting to
+`/situation`) and of a cross-site GET of a page that computes (`HEAVY_PATHS`: an `<img>` of
+another site cannot make the server search or read questions), and who asks (the client's
+address, for the pool's fairness: `judge.web.pool.client_key`). Limits and error pages are
+`judge.web.refusals`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -17,6 +22,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from judge.web.pool import client_key
 from judge.web.refusals import error_response
 
 CONTENT_SECURITY_POLICY = (
@@ -32,14 +38,19 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# GET routes whose work is a search, a question read or a situation checked: refused when
+# another site asks (like a POST), unless a person followed a link to them.
+HEAVY_PATHS = frozenset({"/question", "/recherche", "/search.html", "/api/search", "/situation"})
+SAME_SITE = ("same-origin", "none")
+# `Host`: a DNS name or IPv4 address, or an IPv6 address in brackets; then at most a port.
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?\.?)(?::[0-9]{1,5})?")
 
 
 def host_name(value: str) -> str:
-    """The name part of a `Host` header (`[::1]:8000` → `[::1]`, `Example.org:80` → `example.org`)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value.split("]", 1)[0] + "]"
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    """The name part of a `Host` header (`[::1]:8000` → `[::1]`, `Example.org:80` → `example.org`);
+    "" when it is no host (`127.0.0.1:1@evil.example`, `127.0.0.1:evil`): answered by none."""
+    found = _HOST.fullmatch(value.strip().lower())
+    return found.group(1).rstrip(".") if found else ""
 
 
 def allowed_hosts(bound: str | None = None, extra: Iterable[str] = ()) -> frozenset[str]:
@@ -72,6 +83,8 @@ class Guard:
                                       *(item for item in SECURITY_HEADERS if item[0] not in present)]
             await send(message)
 
+        client = scope.get("client")
+        client_key.set(str(client[0]) if client else "")
         refusal = self._refusal(scope)
         if refusal is not None:
             await error_response(Request(scope), *refusal)(scope, receive, secured)
@@ -81,12 +94,12 @@ class Guard:
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
-        if host_name(host) not in self.hosts:
+        if not host_name(host) or host_name(host) not in self.hosts:
             shown = host[:60] + ("…" if len(host) > 60 else "")
             return 400, (f"nom d'hôte non autorisé : « {shown} » (ce serveur répond à "
                          f"{', '.join(sorted(self.hosts))} ; voir judge serve --allow-host)")
         if scope.get("method", "GET") in SAFE_METHODS:
-            return None
+            return self._cross_site_get(scope, headers)
         origin = headers.get("origin")
         if origin is not None:
             netloc = urlsplit(origin).netloc.lower() if origin != "null" else ""
@@ -95,3 +108,16 @@ class Guard:
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             return 403, "requête refusée : elle vient d'un autre site (en-tête Sec-Fetch-Site)"
         return None
+
+    @staticmethod
+    def _cross_site_get(scope: Scope, headers: Headers) -> tuple[int, str] | None:
+        """A GET of a page that computes sent by another site (an `<img>`, a script, a frame):
+        refused; a link a person followed (a navigation they started) is answered."""
+        if scope.get("path") not in HEAVY_PATHS:
+            return None
+        site = headers.get("sec-fetch-site", "same-origin")
+        if site in SAME_SITE:
+            return None
+        if headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-user") == "?1":
+            return None
+        return 403, "requête refusée : elle vient d'un autre site (en-tête Sec-Fetch-Site)"

@@ -59,6 +59,9 @@ class Problem(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[type[Problem], tuple[int, str]]:  # rebuilt whole across a pipe
+        return Problem, (self.status, self.message)
+
 
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
@@ -155,7 +158,8 @@ async def _on_crash(request: Request, exc: Exception) -> Response:
 
 # ---------------------------------------------------------------------- request limits
 class RequestLimits:
-    """Refuses over-long URLs and bodies over `MAX_BODY` (declared or streamed) with a French 413."""
+    """Refuses over-long URLs and bodies over `MAX_BODY` (declared or streamed) with a French
+    413; a client gone before its body ended is one French line in the log."""
 
     def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, max_url: int = MAX_URL) -> None:
         self.app = app
@@ -181,7 +185,12 @@ class RequestLimits:
                     raise Problem(413, STATUS_MESSAGES[413])
             return message
 
-        await self.app(scope, limited, send)
+        try:
+            await self.app(scope, limited, send)
+        except ClientDisconnect:  # nobody to answer: one line in the log, no traceback
+            client = scope.get("client")
+            LOG.warning("client parti avant la fin de sa requête : %s %s (%s)", scope.get("method", ""),
+                        cut(scope.get("path", ""), 80), client[0] if client else "adresse inconnue")
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
         """What is wrong with the request line and headers alone (the body is not read yet)."""

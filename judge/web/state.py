@@ -28,7 +28,8 @@ from judge.web.caching import ASSET_CACHE, IMMUTABLE_CACHE, Stored
 if TYPE_CHECKING:
     from judge.web.pool import WorkPool
 
-SEARCH_CACHE_SIZE = 1024
+SEARCH_CACHE_SIZE = 1024  # search results kept (by query, edition, limit and language)
+SEARCH_CACHE_BYTES = 8 * 1024 * 1024  # and their size as JSON at most this many bytes
 MAX_EDITION_ID = 40  # characters of an edition id quoted in a message
 TIME_BUDGET = 2.0  # seconds of work per request, then a French 503 (see judge.web.work)
 RESPONSE_CACHE_SIZE = 4096  # GET answers kept by URL (each URL is at most 4 KiB)
@@ -73,6 +74,9 @@ class AppState:
     search_cache: OrderedDict[tuple[str, str | None, int, str | None], dict[str, Any]] = field(
         default_factory=OrderedDict
     )
+    search_cache_bytes: int = SEARCH_CACHE_BYTES
+    search_sizes: dict[tuple[str, str | None, int, str | None], int] = field(default_factory=dict)
+    search_cache_used: int = 0  # bytes, the sum of `search_sizes`
     # Requests run in worker threads: the search cache's reorderings are made under this lock.
     search_lock: threading.Lock = field(default_factory=threading.Lock)
     time_budget: float = TIME_BUDGET
