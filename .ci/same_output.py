@@ -9,6 +9,7 @@ file's bytes) must be equal. Prints what differs and exits 1, else one line per 
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -25,11 +26,18 @@ COMMANDS = [
 ]
 
 
+# The search index's cache key (and what is made from its digest: its file's name, the service
+# worker's version) covers the paths of the installed texts: it names the installation, not what
+# the book says; masked.
+KEY = re.compile(rb'index-[0-9a-f]{8}-[0-9a-f]{24}|index\.[0-9a-f]{10}\.js|VERSION = "[0-9a-f]{16}"')
+
+
 def _book(folder: Path) -> str:
-    """One digest of every file of a built book (its path and bytes)."""
+    """One digest of every file of a built book (its path and bytes, the index key masked)."""
     digest = hashlib.sha256()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+        name = KEY.sub(b"KEY", str(path.relative_to(folder)).encode())
+        digest.update(name + b"\0" + KEY.sub(b"KEY", path.read_bytes()))
     return digest.hexdigest()[:16]
 
 
