@@ -3,8 +3,8 @@ a plain count written here: the three of `$JUDGE_SHARED/corpora/en` (skipped whe
 any others named in `$JUDGE_CR_TEXTS` (files or folders of `*.txt`, separated by `os.pathsep`:
 `JUDGE_CR_TEXTS=~/cr-archive pytest tests/cli/test_parse_every_cr.py`). The count decodes the
 bytes by itself (BOM, else UTF-16 told by its NUL bytes, else UTF-8, else cp1252), then counts
-the lines of the rules body (after the contents' `Credits`, before the `Glossary` heading, but
-the contents' dotted lines of 1999) that open with a rule number, and those that open with
+the lines of the rules body (after the contents' `Credits`, or in 1999 after the contents' first
+chapter line seen again; before the `Glossary` heading; the contents' dotted lines left out) that open with a rule number, and those that open with
 `Example:` in any case (`EXAMPLE:` in 1999), white space before either allowed."""
 
 from __future__ import annotations
@@ -52,7 +52,12 @@ def _count(path: Path) -> tuple[int, int]:
     lines = [line.strip(" \t\u00a0") for line in re.split(r"\r\n|\r|\n", _decode(path.read_bytes()))]
     end = max((i for i, line in enumerate(lines) if line == "Glossary"), default=len(lines))
     credits = [i for i, line in enumerate(lines[:end]) if line == "Credits"]
-    body = [line for line in lines[credits[0] + 1 if credits else 0:end] if not CONTENTS.search(line)]
+    start = credits[0] + 1 if credits else 0
+    if not credits and "Contents" in lines[:end]:  # 1999: the contents end where their first chapter comes again
+        at, first = next((i, CONTENTS.sub("", line)) for i, line in enumerate(lines[:end])
+                         if i > lines.index("Contents") and re.match(r"\d{1,2}\. \S", line))
+        start = lines.index(first, at + 1)
+    body = [line for line in lines[start:end] if not CONTENTS.search(line)]
     return sum(1 for line in body if NUMBERED.match(line)), sum(1 for line in body if EXAMPLE.match(line))
 
 
