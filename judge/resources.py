@@ -42,10 +42,15 @@ def templates_dir() -> Path:
     return Path(_first_existing(os.path.join(_PACKAGE, "_templates"), os.path.join(os.path.dirname(_PACKAGE), "templates")))
 
 
-def display_path(path: Path) -> str:
-    """`rules/<name>` for an embedded text, the path as given otherwise."""
+def embedded(path: Path) -> bool:
+    """True for a text of the embedded corpus (a file of `rules/`, as its publisher wrote it)."""
     try:
         path.resolve().relative_to(rules_dir().resolve())
     except ValueError:
-        return str(path)
-    return f"rules/{path.name}"
+        return False
+    return True
+
+
+def display_path(path: Path) -> str:
+    """`rules/<name>` for an embedded text, the path as given otherwise."""
+    return f"rules/{path.name}" if embedded(path) else str(path)

@@ -210,6 +210,11 @@ def cmd_build(args: Arguments) -> int:
     index = build_site(_graph(args), args.out, base_url=base, app_url=app)
     pages = sum(1 for _ in index.parent.rglob("*.html"))
     print(f"Livre de règles écrit : {index} ({pages} pages)")
+    print(f"Ensuite : ouvrir {index} dans un navigateur (il marche tel quel depuis le disque) ; "
+          f"pour les téléphones, publier le dossier {index.parent} tel quel chez un hébergeur "
+          "statique (le livre s'installe puis marche sans réseau), ou lancer `judge serve --host "
+          "ADRESSE` sur le réseau local ; la marche à suivre : "
+          f"{index.parent / 'organisateurs.html'}")
     return 0
 
 

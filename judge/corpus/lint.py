@@ -10,12 +10,14 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 
 from judge.corpus.citations import citation_words, doubts
 from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import parent_number, sort_key
 from judge.normalize import fold_title
+from judge.resources import display_path, embedded
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -30,6 +32,9 @@ class Finding:
     message: str
     related: tuple[str, ...] = ()
     language: str = ""  # the language of the citing text, where it matters
+    # A defect of an embedded text itself (as its publisher wrote it, byte for byte): a note
+    # about the source, which no user can fix, not an error of theirs.
+    source: bool = False
 
 
 def lint(graph: RuleGraph) -> tuple[Finding, ...]:
@@ -41,16 +46,20 @@ def lint(graph: RuleGraph) -> tuple[Finding, ...]:
         findings.extend(_title_conflicts(graph, edition))
         findings.extend(_term_numbers(graph, edition))
         findings.extend(_numbering(graph, edition))
+    published = {display_path(Path(file)) for edition in graph.editions for text in edition.texts
+                 for file in text.files if embedded(Path(file))}
     for rule in graph.duplicates():
-        findings.append(
-            Finding(
-                kind="duplicate",
-                severity="error",
-                edition=rule.edition,
-                number=rule.number,
+        if rule.span is not None and rule.span.file in published:
+            findings.append(Finding(
+                kind="duplicate", severity="info", edition=rule.edition, number=rule.number, source=True,
+                message=f"le texte publié lui-même numérote deux règles {rule.number} ({rule.span}) : "
+                        "un défaut de la source telle que publiée, pas une erreur de votre part",
+            ))
+        else:
+            findings.append(Finding(
+                kind="duplicate", severity="error", edition=rule.edition, number=rule.number,
                 message=f"numéro {rule.number} en double ({rule.span})",
-            )
-        )
+            ))
     return tuple(findings)
 
 

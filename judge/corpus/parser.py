@@ -89,7 +89,7 @@ class _Callbacks(Transformer_NonRecursive[Token, object]):
         return _numbered("chapter", token)
 
     def EXAMPLE_LINE(self, token: Token) -> Item:
-        value = token.value
+        value = token.value.lstrip(_WS)
         return _headed("example", token, value[:value.index(":") + 1], None)
 
     def TEXT(self, token: Token) -> Item:
@@ -140,12 +140,14 @@ _target = partial(tuple.__new__, Target)
 
 
 def _line(kind: str, children: list[Any]) -> Item:
-    head: Token = children[0]
-    number = head.value.rstrip(".") if kind != "example" else None
+    token: Token = children[0]
+    head = token.value.lstrip(_WS)  # a head may be indented
+    column = (token.column or 1) + len(token.value) - len(head)
+    number = head.rstrip(".") if kind != "example" else None
     text = children[1]
     if not isinstance(text, list) and text.type == "NL":  # no text, only the line end
-        return _item((kind, head.line or 0, head.column or 1, number, head.value, "", 0, None))
-    return _text_item(kind, head.line or 0, head.column or 1, number, head.value, text)
+        return _item((kind, token.line or 0, column, number, head, "", 0, None))
+    return _text_item(kind, token.line or 0, column, number, head, text)
 
 
 def _numbered(kind: str, token: Token) -> Item:
@@ -155,13 +157,14 @@ def _numbered(kind: str, token: Token) -> Item:
 
 
 def _headed(kind: str, token: Token, head: str, number: str | None) -> Item:
-    """The item of a one-token line: its head, then its text up to the line end."""
+    """The item of a one-token line: its head (after any indent), then its text up to the line end."""
     value = token.value
-    stripped = value[len(head):].lstrip(_WS)
+    lead = len(value) - len(value.lstrip(_WS))
+    stripped = value[lead + len(head):].lstrip(_WS)
     column = token.column or 1
     return _item((
-        kind, token.line or 0, column, number, head, stripped.rstrip(_WS_NL), column + len(value) - len(stripped),
-        None,
+        kind, token.line or 0, column + lead, number, head, stripped.rstrip(_WS_NL),
+        column + len(value) - len(stripped), None,
     ))
 
 

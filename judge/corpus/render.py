@@ -271,6 +271,7 @@ def lint_json(findings: tuple[Finding, ...]) -> dict[str, Any]:
                 "message": f.message,
                 "related": list(f.related),
                 "language": f.language or None,
+                "source": f.source,
             }
             for f in findings
         ]
@@ -285,7 +286,8 @@ def lint_text(findings: tuple[Finding, ...]) -> str:
         return "Aucune incohérence trouvée."
     lines = [
         f"[{f.edition}{' ' + f.language if f.language else ''}] "
-        f"{_SEVERITY_FR.get(f.severity, f.severity)} ({f.kind}) {f.number} : {f.message}"
+        f"{'note sur la source' if f.source else _SEVERITY_FR.get(f.severity, f.severity)} ({f.kind}) "
+        f"{f.number} : {f.message}"
         for f in findings
     ]
     if not any(f.kind == "unresolved" for f in findings):

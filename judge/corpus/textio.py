@@ -7,6 +7,7 @@ Owns decoding and line-end normalisation only. The decoded text is kept as writt
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,9 @@ class DecodedText:
 
 
 def decode(data: bytes, *, path: str = "<texte>") -> DecodedText:
-    """Decode bytes by BOM, then strict UTF-8, then a UTF-16 guess, then cp1252."""
-    encoding = _detect(data)
+    """Decode bytes by BOM, then UTF-16 without BOM (told by where its NUL bytes are), then
+    strict UTF-8, then cp1252."""
+    encoding = _detect(data, path)
     if encoding is None:
         raise SourceError(path, "encodage non reconnu (ni UTF-8, ni UTF-16, ni cp1252)")
     start = 0
@@ -44,7 +46,7 @@ def decode(data: bytes, *, path: str = "<texte>") -> DecodedText:
     return DecodedText(text=text, encoding=encoding)
 
 
-def _detect(data: bytes) -> str | None:
+def _detect(data: bytes, path: str) -> str | None:
     for bom, name in _BOMS:
         if data.startswith(bom):
             try:
@@ -52,14 +54,10 @@ def _detect(data: bytes) -> str | None:
             except UnicodeDecodeError:
                 return None
             return name
-    if _looks_utf16(data):
-        for name in ("utf-16-le", "utf-16-be"):
-            try:
-                decoded = data.decode(name)
-            except UnicodeDecodeError:
-                continue
-            if "\x00" not in decoded:
-                return name
+    utf16 = utf16_byte_order(data)
+    if utf16 is not None:
+        _check_utf16(data, utf16, path)
+        return utf16
     try:
         data.decode("utf-8")
         return "utf-8"
@@ -72,15 +70,39 @@ def _detect(data: bytes) -> str | None:
         return None
 
 
-def _looks_utf16(data: bytes) -> bool:
-    """BOM-less UTF-16 of mostly-Latin text has a NUL in every other byte."""
-    sample = data[:4096]
+_SAMPLE = 4096
+
+
+def utf16_byte_order(data: bytes) -> str | None:
+    """The byte order of BOM-less UTF-16, told by its NUL bytes: a Latin letter's other byte
+    is NUL, after it (odd offsets: little-endian) or before it (even offsets: big-endian).
+    None unless the first bytes have NULs in at least a fifth of the places of one side and
+    hardly any on the other (no text of rules in UTF-8 or cp1252 has a NUL)."""
+    sample = data[:_SAMPLE]
     if len(sample) < 4:
-        return False
-    even = sample[0::2].count(0)
-    odd = sample[1::2].count(0)
-    half = len(sample) // 2
-    return max(even, odd) > half * 0.4 and min(even, odd) < half * 0.05
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if max(even, odd) < len(sample) // 10 or min(even, odd) * 20 > max(even, odd):
+        return None
+    return "utf-16-le" if odd else "utf-16-be"
+
+
+def _check_utf16(data: bytes, encoding: str, path: str) -> None:
+    """A clear error where BOM-less UTF-16 cannot be read whole: a byte lost (NULs on the
+    other side from some point on: a copy through a tool that read it as bytes of text; or an
+    odd length) or an invalid character."""
+    other_side = 0 if encoding == "utf-16-le" else 1
+    shifted = re.search(b"\x00{3}", data[other_side::2])  # three characters in a row
+    if shifted:
+        raise SourceError(path, f"UTF-16 sans BOM abîmé : un octet perdu avant l'octet "
+                                f"{2 * shifted.start() + other_side} (la suite est décalée d'un octet ; "
+                                "copie passée par un outil de texte ?) : reprendre le fichier d'origine")
+    if len(data) % 2:
+        raise SourceError(path, f"UTF-16 sans BOM abîmé : nombre d'octets impair ({len(data)})")
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, f"UTF-16 sans BOM illisible à l'octet {exc.start} ({exc.reason})") from None
 
 
 def read_text(path: str | Path) -> DecodedText:

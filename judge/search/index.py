@@ -115,10 +115,11 @@ def _documents(graph: RuleGraph, language: str) -> Iterable[dict[str, Any]]:
 
 def _writer(ix: Any) -> Any:
     """A writer of one segment with uncompressed postings: zlib costs a first run more than
-    the bigger files (read whole into memory) cost a search."""
-    from whoosh.codec.whoosh3 import W3Codec
+    the bigger files (read whole into memory) cost a search. (`default_codec` is the public
+    factory of Whoosh's codec, the one its writer uses when given none.)"""
+    from whoosh.codec import default_codec
 
-    return ix.writer(limitmb=128, codec=W3Codec(compression=0))
+    return ix.writer(limitmb=128, codec=default_codec(compression=0))
 
 
 def _fill(ix: Any, documents: Iterable[dict[str, Any]]) -> None:
@@ -196,7 +197,8 @@ def _load_in_memory(path: Path) -> Any | None:
         data = read_trusted(path / name, INDEX_FILE_BYTES)
         if data is None:
             return None
-        ram.files[name] = data
+        with ram.create_file(name) as file:
+            file.write(data)
     return ram
 
 
@@ -255,23 +257,33 @@ def _build_rest(folder: Path, documents: dict[str, list[dict[str, Any]]], split:
 def _join_rest(tmp: Path, rest: Path, split: dict[str, int], documents: dict[str, list[dict[str, Any]]]) -> None:
     """Move the helper's files from `rest` into `tmp`: the segment of each split language
     added after the first one in its table of contents, the rest as they are."""
-    from whoosh.index import TOC, clean_files
-
-    storage, parts = FileStorage(str(tmp)), FileStorage(str(rest))
     for language, docs in documents.items():
-        if split[language] == len(docs):
-            continue
-        first, last = TOC.read(storage, language), TOC.read(parts, language)
-        for segment in last.segments:
-            for name in segment.list_files(parts):
-                os.rename(rest / name, tmp / name)
-        joined = TOC(first.schema, [*first.segments, *last.segments], first.generation + 1)
-        joined.write(storage, language)
-        clean_files(storage, language, joined.generation, joined.segments)  # the first's table
-        clean_files(parts, language, -1, [])  # the helper's table of that index
-    for name in parts.list():
+        if split[language] < len(docs):
+            splice_segments(tmp, rest, language)
+    for name in os.listdir(rest):
         os.rename(rest / name, tmp / name)
     rest.rmdir()
+
+
+def splice_segments(folder: Path, other: Path, indexname: str) -> None:
+    """Add the segments of index `indexname` in `other` after those of the same index in
+    `folder` (same schema), moving their files; `other` keeps none of that index's files.
+
+    Whoosh has no public API for this (`IndexWriter.add_reader` copies every posting again,
+    which is what the helper process saves): the one place judge uses its internals (the table
+    of contents `TOC`, `clean_files`, `Segment.list_files`), tested on its own by
+    `tests/search/test_index_whoosh.py`, which fails on the first Whoosh they no longer fit."""
+    from whoosh.index import TOC, clean_files
+
+    storage, parts = FileStorage(str(folder)), FileStorage(str(other))
+    first, last = TOC.read(storage, indexname), TOC.read(parts, indexname)
+    for segment in last.segments:
+        for name in segment.list_files(parts):
+            os.rename(other / name, folder / name)
+    joined = TOC(first.schema, [*first.segments, *last.segments], first.generation + 1)
+    joined.write(storage, indexname)
+    clean_files(storage, indexname, joined.generation, joined.segments)  # the first's table
+    clean_files(parts, indexname, -1, [])  # the other's table of that index
 
 
 def build_index(graph: RuleGraph, dest: Path) -> None:

@@ -36,7 +36,12 @@ def test_first_build_reports_pages_written(tmp_path: Path) -> None:
     result = run(cache, "build", "--out", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr
     pages = len(list((tmp_path / "site").rglob("*.html")))
-    assert result.stdout.strip().endswith(f"({pages} pages)") and pages > 1000
+    written, then = result.stdout.strip().split("\n")
+    assert written.endswith(f"({pages} pages)") and pages > 1000
+    # the next step: the page to open, and the organisers' page of the book for phones
+    index, organisers = tmp_path / "site" / "index.html", tmp_path / "site" / "organisateurs.html"
+    assert then.startswith(f"Ensuite : ouvrir {index} ") and then.endswith(str(organisers))
+    assert "hébergeur statique" in then and "judge serve" in then
     assert "Livre de règles : écriture des pages" in result.stderr
     assert "Préparation du corpus (une seule fois)" in result.stderr
 

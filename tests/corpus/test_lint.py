@@ -61,6 +61,8 @@ def test_lint_no_gap_and_only_the_sources_duplicates(graph: RuleGraph) -> None:
                 seen.add(number)
     assert repeated == {("2004", "502.35b")}
     assert {(f.edition, f.number) for f in findings if f.kind == "duplicate"} == repeated
+    # the publisher's own text: a note about the source (no error, `--strict` passes over it)
+    assert {(f.severity, f.source) for f in findings if f.kind == "duplicate"} == {("info", True)}
 
 
 def _graph(text: str) -> RuleGraph:
@@ -72,6 +74,8 @@ def _graph(text: str) -> RuleGraph:
 def test_lint_gap_and_duplicate() -> None:
     findings = lint(_graph("100. A\n\n100.1. a\n\n100.3. c\n\n100.3a. x\n\n100.3c. z\n\n100.1. bis\n"))
     assert {(f.kind, f.number) for f in findings} == {("gap", "100.3"), ("gap", "100.3c"), ("duplicate", "100.1")}
+    # a text of the user's: their error, not a note about a published source
+    assert [(f.severity, f.source) for f in findings if f.kind == "duplicate"] == [("error", False)]
 
 
 @pytest.mark.parametrize(
