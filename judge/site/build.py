@@ -176,6 +176,7 @@ class SiteRenderer:
         self._numbers: tuple[str, str] | None = None
         # The static book cuts long sections into pages (judge.site.parts); the served book does not.
         self.parts = None if self.env.globals.get("served") else SectionParts(graph)
+        self._parts_cache: dict[tuple[str, str | None], frozenset[str]] = {}
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
@@ -544,7 +545,7 @@ class SiteRenderer:
         search's chunks; then the rest (other languages, glossaries, changes, the organisers'
         page). A rule's redirect page: never (the worker opens its page itself)."""
         if path in ("index.html", "search.html", OFFLINE_PAGE, self.rule_numbers[0], self.search_files.manifest) \
-                or "/" not in path and not path.endswith(".html"):
+                or ("/" not in path and not path.endswith(".html")):
             return INSTALL
         if path.startswith("search/"):
             return READY
@@ -562,12 +563,14 @@ class SiteRenderer:
             return READY
         return REST
 
-    @lru_cache(maxsize=None)  # noqa: B019 (one renderer per build)
     def _part_pages(self, edition: str, language: str | None) -> frozenset[str]:
-        if self.parts is None:
-            return frozenset()
-        lang = language or self.primary(edition)
-        return frozenset(self.part(r) or "" for r in self.graph.rules(edition, lang)) - {""}
+        """The rules' pages of the split sections of one edition and language (`702.19`)."""
+        found = self._parts_cache.get((edition, language))
+        if found is None:
+            lang = language or self.primary(edition)
+            found = frozenset(self.part(r) or "" for r in self.graph.rules(edition, lang)) - {""}
+            self._parts_cache[(edition, language)] = found
+        return found
 
     def _edition_ids(self) -> frozenset[str]:
         return frozenset(e.id for e in self.graph.editions)
