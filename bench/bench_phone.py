@@ -64,7 +64,7 @@ KEY_DELAY_MS = 150
 FIRST_RESULT = "() => document.querySelector('#results li, #rule-choice a') !== null"
 READY = "() => ['ready', 'complete'].includes(document.documentElement.getAttribute('data-offline'))"
 COMPLETE = "() => document.documentElement.getAttribute('data-offline') === 'complete'"
-TEXT = (".html", ".js", ".css", ".svg", ".webmanifest")
+TEXT = (".html", ".js", ".css", ".svg", ".webmanifest", ".json")
 
 
 # ---------------------------------------------------------------------- the book's host
@@ -330,7 +330,8 @@ def main(argv: list[str] | None = None) -> int:
             build_site(load_graph(), site)
         lists = next(site.glob("offline-files.*.js")).read_text(encoding="utf-8")
         files = json.loads(lists.split("=", 1)[1].rstrip().rstrip(";"))
-        total_files = sum(len(v) for v in files.values())
+        packed = files.pop("bundles", {})  # a bundle stands for the files it holds, stored one by one
+        total_files = sum(len(packed.get(p, [p])) for paths in files.values() for p in paths)
         backend = stack.enter_context(host(site, not args.no_gzip))
         relay = Relay(backend)
         stack.callback(relay.close)

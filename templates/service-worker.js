@@ -29,13 +29,17 @@
 var VERSION = "__VERSION__";
 importScripts("__FILES__");
 var FILES = self.JUDGE_FILES;
-var INSTALL = FILES.install, READY = FILES.ready, REST = FILES.rest;
+var INSTALL = FILES.install, READY = FILES.ready, REST = FILES.rest, BUNDLES = FILES.bundles || {};
 var PREFIX = "judge-";
 var CACHE = PREFIX + VERSION;
 var SCOPE = self.registration.scope;
-var ALL = INSTALL.concat(READY, REST);
+// A bundle (offline/<digest>.json) stands for the files it holds: those are what is stored.
+function unpacked(paths) {
+  return paths.reduce(function (out, p) { return out.concat(BUNDLES[p] || [p]); }, []);
+}
+var ALL = unpacked(INSTALL.concat(READY, REST));
 var KNOWN = new Set(ALL.map(function (p) { return href(p); }));
-var FIRST = new Set(INSTALL.concat(READY).map(function (p) { return href(p); }));
+var FIRST = new Set(unpacked(INSTALL.concat(READY)).map(function (p) { return href(p); }));
 var PAGES = ALL.filter(isPage).length;
 var RULE_PAGE = /\/(\d{3})\.([0-9a-z.]+)\.html$/;
 var BATCH = 4, BATCH_NOW = 6, CHECK_EVERY = 200, SLICE = 120000;
@@ -61,7 +65,15 @@ async function whole(response) {
 
 function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
-// One file into the cache; a failed download is tried again twice, after 1 s then 3 s (a
+// A bundle's files into the cache, each as the server would have sent it.
+async function storeBundle(cache, path, response) {
+  var files = await response.json();
+  await Promise.all(Object.keys(files).map(function (name) {
+    return cache.put(href(name), new Response(files[name], { headers: { "Content-Type": "text/javascript; charset=utf-8" } }));
+  }));
+}
+
+// One file (or bundle) into the cache; a failed download is tried again twice, after 1 s then 3 s (a
 // venue's network drops requests).
 async function storeOne(cache, path) {
   var url = href(path);
@@ -69,7 +81,8 @@ async function storeOne(cache, path) {
     try {
       var response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
       if (!response.ok) throw new Error(url + " : " + response.status);
-      await cache.put(url, await whole(response));
+      if (BUNDLES[path]) await storeBundle(cache, path, response);
+      else await cache.put(url, await whole(response));
       return;
     } catch (error) {
       if (attempt >= 2) throw error;
@@ -136,7 +149,9 @@ async function install() {
 var filling = null, hurry = false;
 async function fillSlice() {
   var cache = await caches.open(CACHE), have = await storedSet(cache);
-  var todo = READY.concat(REST).filter(function (p) { return !have.has(href(p)); });
+  var todo = READY.concat(REST).filter(function (p) {
+    return !(BUNDLES[p] || [p]).every(function (q) { return have.has(href(q)); });
+  });
   var started = Date.now(), told = 0;
   for (var i = 0; i < todo.length;) {
     if (!hurry) await quiet();
@@ -145,7 +160,9 @@ async function fillSlice() {
     var size = hurry ? BATCH_NOW : BATCH, batch = todo.slice(i, i + size);
     i += size;
     await Promise.all(batch.map(function (p) {
-      return storeOne(cache, p).then(function () { have.add(href(p)); }, function () { /* next visit */ });
+      return storeOne(cache, p).then(function () {
+        (BUNDLES[p] || [p]).forEach(function (q) { have.add(href(q)); });
+      }, function () { /* next visit */ });
     }));
     if (Date.now() - told > 1000) {
       told = Date.now();

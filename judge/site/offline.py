@@ -70,9 +70,37 @@ def manifest(version: str) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
-def file_lists(tiers: dict[int, list[str]]) -> tuple[str, str]:
-    """`offline-files.<digest>.js`, path and content: the worker's three lists of paths."""
-    data = {"install": tiers[INSTALL], "ready": tiers[READY], "rest": tiers[REST]}
+# The search's chunks (over a thousand small files) travel to the worker in bundles of about
+# this many bytes (`offline/<digest>.json`): on a slow link each request costs a round trip.
+BUNDLE_BYTES = 250_000
+
+
+def bundles(contents: list[tuple[str, str]]) -> list[tuple[str, str, list[str]]]:
+    """`contents` (path, text) in bundles: each its path, its JSON text ({path: text}) and paths."""
+    out: list[tuple[str, str, list[str]]] = []
+    group: dict[str, str] = {}
+    size = 0
+
+    def close() -> None:
+        text = json.dumps(group, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        out.append((f"offline/{digest}.json", text, list(group)))
+
+    for path, text in contents:
+        group[path] = text
+        size += len(text)
+        if size >= BUNDLE_BYTES:
+            close()
+            group, size = {}, 0
+    if group:
+        close()
+    return out
+
+
+def file_lists(tiers: dict[int, list[str]], packed: dict[str, list[str]] | None = None) -> tuple[str, str]:
+    """`offline-files.<digest>.js`, path and content: the worker's three lists of paths, and
+    the bundles (`packed`: a bundle's path, in the lists, and the paths it holds)."""
+    data = {"install": tiers[INSTALL], "ready": tiers[READY], "rest": tiers[REST], "bundles": packed or {}}
     content = "self.JUDGE_FILES=" + json.dumps(data, separators=(",", ":")) + ";\n"
     return f"offline-files.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js", content
 
@@ -164,12 +192,20 @@ def offline_files(pages: Iterable[tuple[str, str | bytes]], tier: Callable[[str]
     a rule's redirect page). The icons and the manifest are stored at install."""
     digest = Digest()
     tiers: dict[int, list[str]] = {INSTALL: [], READY: [], REST: []}
+    chunks: list[tuple[str, str]] = []  # the search's chunks stored once ready: sent in bundles
     for path, content in pages:
         digest.add(path, content)
         where = tier(path)
-        if where is not None:
+        if where == READY and path.startswith("search/") and isinstance(content, str):
+            chunks.append((path, content))
+        elif where is not None:
             tiers[where].append(path)
         yield path, content
+    packed: dict[str, list[str]] = {}
+    for path, text, held in bundles(chunks):
+        yield path, text
+        packed[path] = held
+        tiers[READY].append(path)
     for size in ICON_SIZES:
         png = icon_png(size)
         digest.add(icon_path(size), png)
@@ -179,6 +215,6 @@ def offline_files(pages: Iterable[tuple[str, str | bytes]], tier: Callable[[str]
     digest.add(MANIFEST, text)
     tiers[INSTALL].append(MANIFEST)
     yield MANIFEST, text
-    lists = file_lists(tiers)
+    lists = file_lists(tiers, packed)
     yield lists
     yield WORKER, service_worker(lists[0], digest.version)
