@@ -5,10 +5,9 @@ rule, the timeline's whole words, and no code name in the interface. Behaviours,
 
 from __future__ import annotations
 
-import re
-
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
