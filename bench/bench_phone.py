@@ -92,10 +92,15 @@ class _Host(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a tab closed mid-download (a phone's context at the end of a run): not news
+
+
 @contextlib.contextmanager
 def host(folder: Path, use_gzip: bool) -> Iterator[int]:
     handler = functools.partial(type("Host", (_Host,), {"use_gzip": use_gzip}), directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
