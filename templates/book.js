@@ -42,6 +42,16 @@
     return window.matchMedia && window.matchMedia("(max-width: 40rem)").matches ? "primary" : "both";
   }
 
+  // The rule at the top of the screen (under the sticky header): switching language keeps it there.
+  function ruleInView() {
+    var header = doc.querySelector(".site-header"), top = header ? header.getBoundingClientRect().bottom : 0;
+    var rules = doc.querySelectorAll("article.rule");
+    for (var i = 0; i < rules.length; i++) {
+      if (rules[i].getBoundingClientRect().bottom > top + 8) return rules[i];
+    }
+    return null;
+  }
+
   function switches() {
     var groups = doc.querySelectorAll(".view-switch");
     function mark() {
@@ -56,11 +66,15 @@
       group.hidden = false;
       group.querySelectorAll("[data-vue-choice]").forEach(function (control) {
         control.addEventListener("click", function () {
-          var view = control.getAttribute("data-vue-choice");
+          var view = control.getAttribute("data-vue-choice"), rule = ruleInView();
           remember(view);
           if (control.tagName === "BUTTON") {
+            var offset = rule ? rule.getBoundingClientRect().top : 0;
             html.setAttribute("data-vue", view);
             mark();
+            if (rule) window.scrollBy(0, rule.getBoundingClientRect().top - offset);
+          } else if (rule && control.hasAttribute("data-keep-place")) {
+            control.setAttribute("href", control.getAttribute("href").split("#")[0] + "#" + rule.id);
           }
         });
       });
@@ -68,17 +82,35 @@
     mark();
   }
 
+  // The offline line (#offline-status, under the header): pages stored / total, then the
+  // whole book; a button stores everything now. <html data-offline="ready|complete"> says
+  // where the worker is (the first-language pages and the search stored; everything).
   function offline() {
     if (!script || !script.hasAttribute("data-offline") || !("serviceWorker" in navigator)) return;
     if (!/^https?:$/.test(location.protocol)) return;
-    var status = doc.getElementById("offline-status");
+    var status = doc.getElementById("offline-status"), text = status && status.querySelector("span");
+    var now = status && status.querySelector("button");
+    function ask(message) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration && registration.active) registration.active.postMessage(message);
+      });
+    }
+    if (now) now.addEventListener("click", function () {
+      now.disabled = true;
+      ask({ type: "fill", now: true });
+    });
     navigator.serviceWorker.addEventListener("message", function (event) {
       var data = event.data || {};
-      if (data.type !== "judge-offline" || !status) return;
-      status.hidden = false;
-      status.textContent = data.stored >= data.total
-        ? "Livre entier enregistré sur cet appareil : consultable hors ligne."
-        : "Enregistrement du livre pour la lecture hors ligne : " + data.stored + " fichiers sur " + data.total + ".";
+      if (data.type !== "judge-offline") return;
+      html.setAttribute("data-offline", data.complete ? "complete" : data.ready ? "ready" : "filling");
+      if (status && text) {
+        status.hidden = false;
+        text.textContent = data.complete ? "Tout le livre est disponible hors ligne."
+          : "Hors ligne : " + data.pages.toLocaleString("fr-FR") + " / " + data.total.toLocaleString("fr-FR")
+            + " pages disponibles" + (data.ready ? " (français et recherche : prêts)." : "…");
+        if (now) now.hidden = !!data.complete;
+      }
+      if (data.last && !data.complete) setTimeout(function () { ask({ type: "fill" }); }, 1000);
     });
     navigator.serviceWorker.register(root + "sw.js").then(function (registration) {
       if (!registration) return;
@@ -98,14 +130,19 @@
         if (worker) worker.addEventListener("statechange", function () { if (worker.state === "installed") update(worker); });
       });
     }, function () { /* no worker: the book works online as before */ });
-    navigator.serviceWorker.ready.then(function (registration) {
-      if (registration && registration.active) registration.active.postMessage({ type: "fill" });
-    });
+    ask({ type: "fill" });
+  }
+
+  // The offline page's links to what is stored: to the same rule (its anchor kept).
+  function keepHash() {
+    if (!location.hash) return;
+    doc.querySelectorAll("a[data-keep-hash]").forEach(function (a) { a.href = a.href.split("#")[0] + location.hash; });
   }
 
   function ready() {
     switches();
     glossSwitch();
+    keepHash();
     // After the page's own files (the search page: its index): the worker never competes with them.
     if (doc.readyState === "complete") offline();
     else window.addEventListener("load", offline);

@@ -50,10 +50,28 @@
     return lo[0] <= k[0] && k[0] <= hi[0] && compare(lo, k) <= 0 && (compare(k, hi) <= 0 || n.startsWith(high));
   }
 
+  // A long section is cut into one page per rule (judge/site/parts.py): its rules' pages.
   function url(edition, language, n) {
-    var section = n.split(".")[0];
+    var section = n.split(".")[0], top = /^\d{3}\.\d+/.exec(n);
+    var split = " " + ((edition.split || {})[language] || "") + " ";
+    var page = top && split.indexOf(" " + section + " ") >= 0 ? top[0] : section;
     var folder = edition.id + "/" + (language === edition.languages[0] ? "" : language + "/");
-    return root + folder + section + ".html#R" + n.replace(/[.-]/g, "");
+    return root + folder + page + ".html#R" + n.replace(/[.-]/g, "");
+  }
+
+  // A number found in one edition of several: the page it opens says the others lack it.
+  var NOTE = "judge-jump-note";
+  function only(data, hit) {
+    if (data.editions.length < 2) return;
+    var others = data.editions.filter(function (e) { return e !== hit.edition; }).map(function (e) { return e.label; });
+    var text = "Règle " + hit.number + " : seulement dans les " + hit.edition.label
+      + (hit.language === hit.edition.languages[0] ? "" : " (texte " + hit.edition.names[hit.language] + ")")
+      + " ; absente de " + others.join(", ") + ".";
+    try { sessionStorage.setItem(NOTE, text); } catch (e) { /* private mode: no note */ }
+  }
+  function open(data, hit, replace) {
+    only(data, hit);
+    if (replace) global.location.replace(hit.url); else global.location.assign(hit.url);
   }
 
   // Where the query's rule is, per edition: [{edition, language, number, url}].
@@ -119,6 +137,23 @@
   global.judgeRuleQuery = parse;
   var searchPage = !!(script && script.hasAttribute("data-then"));
 
+  // Every other page of the static book: the note a typed number left (see `only`), and
+  // on a long section's index (cut into one page per rule), an anchor of one of its rules
+  // (702.html#R70219a, an old link) opens that rule's page (702.19.html#R70219a).
+  if (!searchPage) {
+    var left = null;
+    try { left = sessionStorage.getItem(NOTE); sessionStorage.removeItem(NOTE); } catch (e) { left = null; }
+    var box = left && doc.getElementById("jump-note");
+    if (box) { box.textContent = left; box.hidden = false; }
+    var resolve = function () {
+      var m = /^#R(\d{3})(\d+)([a-z]*)$/.exec(global.location.hash);
+      if (!m || !doc.querySelector("[data-parts]") || doc.getElementById(global.location.hash.slice(1))) return;
+      global.location.replace(m[1] + "." + m[2] + ".html" + global.location.hash);
+    };
+    resolve();
+    global.addEventListener("hashchange", resolve);
+  }
+
   // Every other page of the static book: the header's box. The number list is fetched when the
   // box gets the focus; a rule number typed there opens its rule directly (no search page).
   if (!searchPage) {
@@ -137,7 +172,7 @@
       event.preventDefault();
       numbers(function () {
         var found = global.JUDGE_RULE_NUMBERS ? targets(global.JUDGE_RULE_NUMBERS, asked) : [];
-        if (found.length === 1) global.location.assign(found[0].url);
+        if (found.length === 1) open(global.JUDGE_RULE_NUMBERS, found[0], false);
         else form.submit();  // several editions, or none: the search page says which
       });
     });
@@ -181,7 +216,7 @@
   if (!asked) { search(); return; }
   load([NUMBERS], function () {
     var data = global.JUDGE_RULE_NUMBERS, found = data ? targets(data, asked) : [];
-    if (found.length === 1) { global.location.replace(found[0].url); return; }
+    if (found.length === 1) { open(data, found[0], true); return; }
     ready(function () {
       if (found.length > 1) choices(query, found);
       search();

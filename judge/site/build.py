@@ -12,7 +12,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -36,8 +36,9 @@ from judge.resources import templates_dir
 from judge.search.index import export_started
 from judge.site.diagram import example_situation, turn_diagram
 from judge.site.history_view import HistoryView, HistoryViews, changes_path, changes_section_path
-from judge.site.offline import offline_files
+from judge.site.offline import INSTALL, OFFLINE_PAGE, ORGANISERS_PAGE, READY, REST, offline_files
 from judge.site.offline_index import SearchFiles, rule_numbers_file, search_files
+from judge.site.parts import SectionParts, top_rule
 from judge.site.templating import (
     FINGERPRINTED,
     asset_name,
@@ -80,6 +81,15 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CitingRule:
+    """A rule that cites this one, once: its link (in the edition's first language when it
+    has the rule) and the languages it cites from (`Link`s labelled with their code)."""
+
+    link: Link
+    languages: tuple[Link, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SegmentView:
     """A piece of rule text: plain (href None, missing False), a link, or a missing target
     (with `reason`, the short French words shown inline: why it cannot be followed)."""
@@ -116,7 +126,7 @@ class RuleView:
     children: tuple[Link, ...]
     previous: Link | None
     next: Link | None
-    backlinks: tuple[Link, ...]
+    backlinks: tuple[CitingRule, ...]
     checks: tuple[CheckQuestion, ...]
     removed_in: tuple[Edition, ...]
     translations: tuple[RuleView, ...]
@@ -166,13 +176,20 @@ class SiteRenderer:
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
         self._search: SearchFiles | None = None
         self._numbers: tuple[str, str] | None = None
+        # The static book cuts long sections into pages (judge.site.parts); the served book does not.
+        self.parts = None if self.env.globals.get("served") else SectionParts(graph)
+        self._parts_cache: dict[tuple[str, str | None], frozenset[str]] = {}
 
     # -------------------------------------------------------------- helpers
     def primary(self, edition: str) -> str:
         return self.graph.primary_language(edition)
 
+    def part(self, rule: Rule) -> str | None:
+        """The page of `rule` in a split section (`702.19`), else None (judge.site.parts)."""
+        return self.parts.part(rule) if self.parts is not None else None
+
     def url(self, rule: Rule, root: str) -> str:
-        return rule_url(rule, root, self.primary(rule.edition))
+        return rule_url(rule, root, self.primary(rule.edition), self.part(rule))
 
     def link(self, rule: Rule, root: str) -> Link:
         label = rule.number if not rule.heading else f"{rule.number} {rule.heading}"
@@ -227,13 +244,28 @@ class SiteRenderer:
             edition, _, number = gloss.defined_by[0].partition(":")
             rule = self.graph.get(edition, number, "fr")
             if rule is not None:
-                href = rule_url(rule, root, self.primary(edition))
+                href = self.url(rule, root)
         return SegmentView(text="", gloss=gloss.french, href=href)
 
-    @staticmethod
-    def _same_page(one: Rule, other: Rule) -> bool:
-        return (one.edition, one.language, section_of(one.number)) == (
-            other.edition, other.language, section_of(other.number))
+    def _same_page(self, one: Rule, other: Rule) -> bool:
+        return (one.edition, one.language, section_of(one.number), self.part(one)) == (
+            other.edition, other.language, section_of(other.number), self.part(other))
+
+    def citing(self, rule: Rule, root: str) -> tuple[CitingRule, ...]:
+        """The rules citing `rule`, each once (its languages grouped), in the graph's order."""
+        groups: dict[tuple[str, str], list[Rule]] = {}
+        for citing in self.graph.backlinks(rule):
+            groups.setdefault((citing.edition, citing.number), []).append(citing)
+        out = []
+        for (edition, _number), rules in groups.items():
+            primary = self.primary(edition)
+            first = next((r for r in rules if r.language == primary), rules[0])
+            label = first.number if not first.heading else f"{first.number} {first.heading}"
+            languages = tuple(Link(label=r.language.upper(), href=self.url(r, root),
+                                   title=f"Règle {r.number} ({language_name(r.language)})") for r in rules)
+            out.append(CitingRule(link=Link(label=label, href=self.url(first, root), title=f"Règle {first.number}"),
+                                  languages=languages if len(rules) > 1 or first.language != rule.language else ()))
+        return tuple(out)
 
     def check_questions(self, rule: Rule) -> tuple[CheckQuestion, ...]:
         """The checks of a rule as the French questions they answer (one per question)."""
@@ -269,11 +301,12 @@ class SiteRenderer:
             segments=self.segments(rule, rule.segments, root, seen),
             examples=tuple(self.segments(rule, ex.segments, root, seen) for ex in rule.examples),
             parent=self.link(parent, root) if parent else None,
-            children=tuple(self.link(c, root) for c in g.children(rule)),
+            # Subrules on the same page follow just below: only those of other pages are linked.
+            children=tuple(self.link(c, root) for c in g.children(rule) if not self._same_page(c, rule)),
             # Neighbours on the same page are just above and below: only other pages are linked.
             previous=self.link(previous, root) if previous and not self._same_page(previous, rule) else None,
             next=self.link(following, root) if following and not self._same_page(following, rule) else None,
-            backlinks=tuple(self.link(b, root) for b in g.backlinks(rule)),
+            backlinks=self.citing(rule, root),
             checks=self.check_questions(rule) if rule.language == self.primary(rule.edition) else (),
             removed_in=g.removed_in(rule),
             translations=translations,
@@ -340,7 +373,8 @@ class SiteRenderer:
     def rule_numbers(self) -> tuple[str, str]:
         """The static book's rule number list (`rule-numbers.<digest>.js`): path and content."""
         if self._numbers is None:
-            self._numbers = rule_numbers_file(self.graph, language_name)
+            split = self.parts.split_sections if self.parts is not None else None
+            self._numbers = rule_numbers_file(self.graph, language_name, split)
         return self._numbers
 
     def _render(self, template: str, **context: object) -> str:
@@ -377,7 +411,10 @@ class SiteRenderer:
         )
 
     def render_section(self, edition_id: str, section: str, root: str = "../",
-                       language: str | None = None) -> str:
+                       language: str | None = None, part: str | None = None) -> str:
+        """A section's page; in a split section (judge.site.parts), its index (`part` None:
+        the section's own rule and a link to each of its rules' pages) or the page of one of
+        its rules with its subrules (`part`: `702.19`)."""
         edition = self.graph.edition(edition_id)
         lang = language or edition.languages[0]
         grouped = self.sections(edition_id, lang)
@@ -398,14 +435,37 @@ class SiteRenderer:
             return None
 
         title, title_language = self.section_heading(edition_id, section, rules)
+        split = self.parts is not None and self.parts.is_split(edition_id, lang, section)
+        index: list[SectionEntry] = []
+        part_title = ""
+        previous_part = next_part = None
+        if split:
+            tops = [r for r in rules if r.number == top_rule(r.number)]
+            index = [SectionEntry(number=r.number, title=_short(r.title or r.text), rule_count=0,
+                                  href=root + page_path(edition_id, r.number, sub)) for r in tops]
+            if part is None:
+                rules = [r for r in rules if self.part(r) is None]
+            else:
+                at = [e.number for e in index].index(part)
+                part_title = index[at].title
+                previous_part = Link(label=f"{index[at - 1].number} {index[at - 1].title}",
+                                     href=index[at - 1].href) if at > 0 else None
+                next_part = Link(label=f"{index[at + 1].number} {index[at + 1].title}",
+                                 href=index[at + 1].href) if at + 1 < len(index) else None
+                rules = [r for r in rules if self.part(r) == part]
         seen: set[int] = set()  # a term's French name on its first use in the page
         views = [self.rule_view(r, root, with_translations=sub is None, seen=seen) for r in rules]
+        if split and part is None:  # the index lists the section's rules once, below
+            views = [_without_children(v) for v in views]
         primary = edition.languages[0]
         # The section in the edition's first language, from a page of another language.
         primary_page = (root + page_path(edition_id, section)
                         if sub is not None and section in self.sections(edition_id, primary) else None)
         return self._render(
             "section.html", root=root, banner=self.banner(edition), language=lang,
+            split=split, part=part, part_title=part_title, index=index if part is None else [],
+            section_href=root + page_path(edition_id, section, sub),
+            previous_part=previous_part, next_part=next_part,
             language_label=language_name(lang), section=section,
             title=title, title_language=title_language, title_language_label=language_name(title_language),
             rules=views, previous_section=neighbour(i - 1), next_section=neighbour(i + 1),
@@ -419,18 +479,18 @@ class SiteRenderer:
 
     def render_rule_redirect(self, rule: Rule, root: str = "../") -> str:
         """The static book's per-rule URL (`2004/300.3.html`): a page that opens the rule's
-        anchor in its section page (a meta refresh, so it works from file:// without script)."""
+        anchor in its page (a meta refresh, so it works from file:// without script)."""
         return self._render(
             "rule_redirect.html", root=root, number=rule.number,
             edition_label=self.graph.edition(rule.edition).label,
-            target=f"{section_of(rule.number)}.html#{rule_anchor(rule.number)}",
+            target=f"{self.part(rule) or section_of(rule.number)}.html#{rule_anchor(rule.number)}",
         )
 
     @property
     def search_files(self) -> SearchFiles:
         """The static search index's files (`judge.site.offline_index`), made once."""
         if self._search is None:
-            self._search = search_files(self.graph)
+            self._search = search_files(self.graph, lambda rule: self.url(rule, ""))
         return self._search
 
     def render_search(self, root: str = "") -> str:
@@ -491,7 +551,7 @@ class SiteRenderer:
         pages come first, then its offline files (`judge.site.offline`). `rendered`: pages
         already rendered by `pages_ahead`, by path, given as they are.
         """
-        return offline_files(self._book_pages(base_url, rendered or {}), self.stored_first)
+        return offline_files(self._book_pages(base_url, rendered or {}), self.offline_tier)
 
     def pages_ahead(self, base_url: str | None = None) -> Iterator[tuple[str, str]]:
         """The book's pages that need no search index (all but `search.html`), rendered, in
@@ -500,16 +560,49 @@ class SiteRenderer:
             if path != "search.html":
                 yield path, render()
 
-    def stored_first(self, path: str) -> bool:
-        """A file the offline book stores at once: the pages in each edition's first language,
-        the search index and the assets (the others: other languages, glossaries, changes)."""
-        others = tuple(f"{e.id}/{lang}/" for e in self.graph.editions for lang in e.languages[1:])
-        return not path.startswith(others) and not path.startswith("changes/") and not path.endswith("glossaire.html")
+    def offline_tier(self, path: str) -> int | None:
+        """When the offline book stores a file (judge.site.offline): at install, the shell
+        (home, search page and its manifest, offline page, assets, rule numbers); once active,
+        first the pages in each edition's first language, every edition's contents and the
+        search's chunks; then the rest (other languages, glossaries, changes, the organisers'
+        page). A rule's redirect page: never (the worker opens its page itself)."""
+        if path in ("index.html", "search.html", OFFLINE_PAGE, self.rule_numbers[0], self.search_files.manifest) \
+                or ("/" not in path and not path.endswith(".html")):
+            return INSTALL
+        if path.startswith("search/"):
+            return READY
+        edition, _, rest = path.partition("/")
+        if not rest:
+            return REST
+        if rest.endswith("index.html"):
+            return READY
+        language = rest.partition("/")[0] if "/" in rest else None
+        name = rest.rsplit("/", 1)[-1]
+        if name != "glossaire.html" and name.count(".") > 1 and name.removesuffix(".html") not in self._part_pages(
+                edition, language):
+            return None  # a rule's redirect page
+        if edition in self._edition_ids() and language is None and name != "glossaire.html":
+            return READY
+        return REST
+
+    def _part_pages(self, edition: str, language: str | None) -> frozenset[str]:
+        """The rules' pages of the split sections of one edition and language (`702.19`)."""
+        found = self._parts_cache.get((edition, language))
+        if found is None:
+            lang = language or self.primary(edition)
+            found = frozenset(self.part(r) or "" for r in self.graph.rules(edition, lang)) - {""}
+            self._parts_cache[(edition, language)] = found
+        return found
+
+    def _edition_ids(self) -> frozenset[str]:
+        return frozenset(e.id for e in self.graph.editions)
 
     def _book_makers(self, base_url: str | None) -> Iterator[tuple[str, Callable[[], str]]]:
         """The book's pages in order, each as its path and what renders it."""
         yield "index.html", partial(self.render_index, base_url or "")
         yield "search.html", partial(self.render_search, base_url or "")
+        yield OFFLINE_PAGE, partial(self._render, "offline.html", root=base_url or "")
+        yield ORGANISERS_PAGE, partial(self._render, "organisers.html", root=base_url or "")
         for edition in self.graph.editions:
             for n, lang in enumerate(edition.languages):
                 sub = None if n == 0 else lang
@@ -518,7 +611,13 @@ class SiteRenderer:
                 for section in self.sections(edition.id, lang):
                     yield page_path(edition.id, section, sub), partial(self.render_section, edition.id, section, root, lang)
                 for rule in self.graph.rules(edition.id, lang):
-                    if rule.number != section_of(rule.number):
+                    section = section_of(rule.number)
+                    if rule.number == section:
+                        continue
+                    if self.part(rule) == rule.number:  # a rule's page in a split section
+                        yield rule_redirect_path(rule, sub), partial(
+                            self.render_section, edition.id, section, root, lang, rule.number)
+                    else:
                         yield rule_redirect_path(rule, sub), partial(self.render_rule_redirect, rule, root)
             if self.has_glossary(edition.id):
                 yield glossary_path(edition.id), partial(self.render_glossary, edition.id, base_url or "../")
@@ -537,6 +636,18 @@ class SiteRenderer:
         yield self.rule_numbers
         for name in STATIC_FILES:
             yield (name if name not in FINGERPRINTED else asset_name(name)), _static_text(name)
+
+
+def _short(text: str, limit: int = 70) -> str:
+    """A rule's text cut for an index line (at a word, with « … »)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def _without_children(view: RuleView) -> RuleView:
+    return replace(view, children=())
 
 
 @lru_cache(maxsize=8)

@@ -1,13 +1,19 @@
 """The installable, offline book: its web app manifest, icons and service worker.
 
 Owns `offline_files`: the files `judge build` adds so that the book installs on a phone and
-works without network after one visit. The service worker (`templates/service-worker.js`,
-written as `sw.js` with this build's file lists and version) stores the first-language pages,
-the search index and the assets when installed, then the rest of the book in the background;
-each build has its own cache (its version is a digest of every other file). Rule URLs
-(`2004/300.3.html`, one small redirect page each) are not stored: the worker answers them
-offline by opening the rule's section page. The manifest and the icons are made here
-(the icons drawn from the favicon's shape), so that the book needs no binary file in its sources.
+works without network after one visit, on a slow link too. The service worker
+(`templates/service-worker.js`, written as `sw.js` with this build's version) reads its file
+lists from `offline-files.<digest>.js` (`importScripts`: `sw.js` stays small, since the browser
+fetches it again at each visit to look for a new build). The lists come in three tiers:
+`INSTALL`, stored before the worker activates (the shell: home, search page, the search
+manifest, the offline page, the assets; a few hundred kB, activated within seconds); `READY`,
+stored first once active (the pages in each edition's first language and every chunk of the
+search: the book is then « prêt hors ligne »); `REST`, stored afterwards in small batches
+(other languages, glossaries, changes). Each build has its own cache (its version is a digest
+of every other file). Rule URLs (`2004/300.3.html`, one small redirect page each) are not
+stored: the worker answers them offline by opening the rule's page. The manifest and the icons
+are made here (the icons drawn from the favicon's shape), so that the book needs no binary
+file in its sources.
 """
 
 from __future__ import annotations
@@ -15,28 +21,29 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 
 from judge.resources import templates_dir
-from judge.site.templating import asset_name
+from judge.site.templating import asset_name, compact_script
 
 MANIFEST = "manifest.webmanifest"
 WORKER = "sw.js"
+OFFLINE_PAGE = "hors-ligne.html"
+ORGANISERS_PAGE = "organisateurs.html"  # the command lines, kept off the reader's pages
+# Tiers of the offline book (`offline_files`'s `tier`): stored at install, first once active, then.
+INSTALL, READY, REST = 0, 1, 2
 ICON_SIZES = (192, 512)
 THEME = "#1a4f8b"
 BACKGROUND = "#fdfdfb"
 NAME = "Juge — Règles de Magic"
 SHORT_NAME = "Règles Magic"
-# A rule's own URL in the static book (`2004/300.3.html`, `2004/en/306.2a.html`): a redirect page.
-RULE_PAGE = re.compile(r"(?:^|/)\d{3}\.[0-9a-z.]+\.html$")
 
 
 def static_only() -> tuple[str, ...]:
     """The files only the static book has (the served book is not an offline app)."""
-    return (MANIFEST, WORKER, *(icon_path(size) for size in ICON_SIZES))
+    return (MANIFEST, WORKER, OFFLINE_PAGE, ORGANISERS_PAGE, *(icon_path(size) for size in ICON_SIZES))
 
 
 def icon_path(size: int) -> str:
@@ -63,15 +70,48 @@ def manifest(version: str) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
-def service_worker(first: list[str], rest: list[str], version: str) -> str:
-    """`sw.js`: the worker's source with this build's version and file lists."""
+# The search's chunks (over a thousand small files) travel to the worker in bundles of about
+# this many bytes (`offline/<digest>.json`): on a slow link each request costs a round trip.
+BUNDLE_BYTES = 250_000
+
+
+def bundles(contents: list[tuple[str, str]]) -> list[tuple[str, str, list[str]]]:
+    """`contents` (path, text) in bundles: each its path, its JSON text ({path: text}) and paths."""
+    out: list[tuple[str, str, list[str]]] = []
+    group: dict[str, str] = {}
+    size = 0
+
+    def close() -> None:
+        text = json.dumps(group, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        out.append((f"offline/{digest}.json", text, list(group)))
+
+    for path, text in contents:
+        group[path] = text
+        size += len(text)
+        if size >= BUNDLE_BYTES:
+            close()
+            group, size = {}, 0
+    if group:
+        close()
+    return out
+
+
+def file_lists(tiers: dict[int, list[str]], packed: dict[str, list[str]] | None = None) -> tuple[str, str]:
+    """`offline-files.<digest>.js`, path and content: the worker's three lists of paths, and
+    the bundles (`packed`: a bundle's path, in the lists, and the paths it holds)."""
+    data = {"install": tiers[INSTALL], "ready": tiers[READY], "rest": tiers[REST], "bundles": packed or {}}
+    content = "self.JUDGE_FILES=" + json.dumps(data, separators=(",", ":")) + ";\n"
+    return f"offline-files.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js", content
+
+
+def service_worker(lists: str, version: str) -> str:
+    """`sw.js`: the worker's source with this build's version and the name of its file lists."""
     source = (templates_dir() / "service-worker.js").read_text(encoding="utf-8")
-    filled = (source.replace('"__VERSION__"', json.dumps(version))
-              .replace("[/*FIRST*/]", json.dumps(first, separators=(",", ":")))
-              .replace("[/*REST*/]", json.dumps(rest, separators=(",", ":"))))
-    if filled == source:
+    filled = source.replace('"__VERSION__"', json.dumps(version)).replace('"__FILES__"', json.dumps(lists))
+    if filled == source or "__FILES__" in filled:
         raise ValueError("service-worker.js: placeholders missing")
-    return filled
+    return compact_script(filled)
 
 
 # ---------------------------------------------------------------------- icons
@@ -145,22 +185,36 @@ class Digest:
         return self._hash.hexdigest()[:16]
 
 
-def offline_files(pages: Iterable[tuple[str, str | bytes]], is_first: Callable[[str], bool]
+def offline_files(pages: Iterable[tuple[str, str | bytes]], tier: Callable[[str], int | None]
                   ) -> Iterator[tuple[str, str | bytes]]:
-    """Every page of `pages`, then the icons, the manifest and `sw.js`; `is_first(path)`: a
-    file the worker stores when installed (the others follow in the background)."""
+    """Every page of `pages`, then the icons, the manifest, the worker's file lists and `sw.js`;
+    `tier(path)`: when the worker stores a file (`INSTALL`, `READY`, `REST`), or None (never:
+    a rule's redirect page). The icons and the manifest are stored at install."""
     digest = Digest()
+    tiers: dict[int, list[str]] = {INSTALL: [], READY: [], REST: []}
+    chunks: list[tuple[str, str]] = []  # the search's chunks stored once ready: sent in bundles
     for path, content in pages:
         digest.add(path, content)
+        where = tier(path)
+        if where == READY and path.startswith("search/") and isinstance(content, str):
+            chunks.append((path, content))
+        elif where is not None:
+            tiers[where].append(path)
         yield path, content
+    packed: dict[str, list[str]] = {}
+    for path, text, held in bundles(chunks):
+        yield path, text
+        packed[path] = held
+        tiers[READY].append(path)
     for size in ICON_SIZES:
         png = icon_png(size)
         digest.add(icon_path(size), png)
+        tiers[INSTALL].append(icon_path(size))
         yield icon_path(size), png
     text = manifest(digest.version)
     digest.add(MANIFEST, text)
+    tiers[INSTALL].append(MANIFEST)
     yield MANIFEST, text
-    stored = [p for p in digest.paths if not RULE_PAGE.search(p)]
-    first = [p for p in stored if is_first(p)]
-    rest = [p for p in stored if not is_first(p)]
-    yield WORKER, service_worker(first, rest, digest.version)
+    lists = file_lists(tiers, packed)
+    yield lists
+    yield WORKER, service_worker(lists[0], digest.version)

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.names import name_key as notion_key
 from judge.search.export import unpack
@@ -268,8 +269,9 @@ def _runs(docs: list[list[str]]) -> list[list[Any]]:
     return out
 
 
-def search_files(graph: RuleGraph) -> SearchFiles:
-    """The static search index of the graph's index (built if needed), in chunks."""
+def search_files(graph: RuleGraph, url: Callable[[Rule], str] | None = None) -> SearchFiles:
+    """The static search index of the graph's index (built if needed), in chunks; `url`: a
+    rule's URL from the site root (default `rule_url`'s, whole sections)."""
     data = unpack(export_of(graph)[0])
     out = _Writer()
     variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
@@ -312,9 +314,9 @@ def search_files(graph: RuleGraph) -> SearchFiles:
         cards = []
         for docnum, ((edition, number), card) in enumerate(zip(docs, part["cards"], strict=True)):
             rule = graph.require(edition, number, language)
-            url = rule_url(rule, "", graph.primary_language(edition))
+            link = url(rule) if url is not None else rule_url(rule, "", graph.primary_language(edition))
             title, status, _context, _counterpart, removed, texts, french = card
-            cards.append((docnum, [title, status, url, None, removed, texts, french]))
+            cards.append((docnum, [title, status, link, None, removed, texts, french]))
         chunks[f"c.{language}"] = out.series(f"c.{language}", cards, CARD_CHUNK, keyed=False)
         languages[language] = {"stop": part["stop"], "count": part["count"], "average": part["average"],
                                "fields": sorted(part["lengths"]), "initials": sorted(initials),
@@ -345,16 +347,19 @@ def _initial_id(initial: str) -> str:
     return format(ord(initial), "x")
 
 
-def rule_numbers_file(graph: RuleGraph, language_name: Callable[[str], str]) -> tuple[str, str]:
+def rule_numbers_file(graph: RuleGraph, language_name: Callable[[str], str],
+                      split: Callable[[str, str], list[str]] | None = None) -> tuple[str, str]:
     """`rule-numbers.<digest>.js` (its name carries a digest of its content, as the assets'),
     path and content: every rule number of each edition and language, so that a typed
     number opens its rule without the search index (templates/rule-jump.js). Per edition: its
     id, label and languages (first one first), and for each language its numbers, space-separated
-    (the URL of a rule is made from its number as `judge.site.templating.rule_url` makes it)."""
+    (the URL of a rule is made from its number as `judge.site.templating.rule_url` makes it),
+    and the sections cut into one page per rule (`split(edition, language)`, judge.site.parts)."""
     editions = [
         {"id": e.id, "label": e.label, "languages": list(e.languages),
          "names": {lang: language_name(lang) for lang in e.languages},
-         "numbers": {lang: " ".join(r.number for r in graph.rules(e.id, lang)) for lang in e.languages}}
+         "numbers": {lang: " ".join(r.number for r in graph.rules(e.id, lang)) for lang in e.languages},
+         "split": {lang: " ".join(split(e.id, lang)) for lang in e.languages} if split else {}}
         for e in graph.editions
     ]
     payload = json.dumps({"editions": editions}, ensure_ascii=False, separators=(",", ":"))

@@ -71,10 +71,12 @@ def rule_redirect_path(rule: Rule, language: str | None = None) -> str:
     return f"{prefix}{rule.number}.html"
 
 
-def rule_url(rule: Rule, root: str = "", primary_language: str | None = None) -> str:
-    """URL of a rule's anchor. Rules of a non-primary language live under `<edition>/<lang>/`."""
+def rule_url(rule: Rule, root: str = "", primary_language: str | None = None, part: str | None = None) -> str:
+    """URL of a rule's anchor. Rules of a non-primary language live under `<edition>/<lang>/`;
+    `part`: the rule's page in a split section (`702.19`, `judge.site.parts`), else its section's."""
     language = None if primary_language in (None, rule.language) else rule.language
-    return f"{root}{page_path(rule.edition, section_of(rule.number), language)}#{rule_anchor(rule.number)}"
+    page = page_path(rule.edition, part or section_of(rule.number), language)
+    return f"{root}{page}#{rule_anchor(rule.number)}"
 
 
 def register_filters(env: jinja2.Environment) -> None:

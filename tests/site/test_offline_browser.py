@@ -18,7 +18,10 @@ from browser_support import BROWSER_MARKS, PHONE, WORKER_WAIT_MS, new_tab, stati
 
 pytestmark = BROWSER_MARKS
 
-STORED = "document.getElementById('offline-status').textContent.startsWith('Livre entier')"
+# The worker's signals (templates/book.js): the first-language pages and the search stored;
+# the whole book stored.
+READY = "['ready', 'complete'].includes(document.documentElement.getAttribute('data-offline'))"
+STORED = "document.documentElement.getAttribute('data-offline') === 'complete'"
 
 
 @pytest.fixture
@@ -50,8 +53,11 @@ def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
         # A page never opened, in each language, and a rule's own URL (not stored: the worker opens its section).
         phone.goto(base + "2004/308.html")
         assert "308" in phone.locator("h1").inner_text()
-        phone.goto(base + "2010/en/702.html")
-        assert phone.locator("article.rule").count() > 10
+        phone.goto(base + "2010/en/702.html")  # a long section: its index, each rule on its page
+        assert phone.locator("ol[data-parts] a").count() > 50
+        phone.goto(base + "2010/en/702.html#R70219a")  # an old link to a rule of it
+        phone.wait_for_url("**/2010/en/702.19.html#R70219a")
+        assert phone.locator("#R70219a").is_visible()
         phone.goto(base + "2004/306.2a.html")
         phone.wait_for_url("**/2004/306.html#R3062a")
         # A query never asked.
@@ -65,11 +71,64 @@ def test_after_one_visit_an_unopened_page_and_a_new_query_work_offline(
     assert phone.errors == []
 
 
+def test_once_ready_the_network_cut_an_unopened_page_of_each_language_and_a_new_query(site: Path, phone: Any) -> None:
+    """A first visit (the search page, as a judge's first question), then the network cut as
+    soon as the worker says it is ready (the French pages and the search stored, the rest
+    perhaps not): an unopened French page opens, an unopened English page opens or says it is
+    not stored yet, in the book's own style, with a link to what is stored of it; a new query
+    gets its results."""
+    with static_server(site) as url:
+        phone.goto(url + "/search.html?q=phase de combat")
+        phone.locator("#results li").first.wait_for()
+        phone.wait_for_function(READY, timeout=WORKER_WAIT_MS)
+        status = phone.locator("#offline-status").inner_text()
+        assert re.match(r"(Hors ligne : [\d\u202f ]+ / [\d\u202f ]+ pages disponibles|Tout le livre est disponible hors ligne)", status), status
+        phone.context.set_offline(True)
+        phone.goto(url + "/2004/309.html")
+        assert phone.locator("h1").inner_text().startswith("309.")
+        phone.goto(url + "/2004/en/212.html#R2121")  # a long English section: cut into one page per rule
+        heading = phone.locator("h1").inner_text()
+        if heading == "Page pas encore enregistrée":
+            assert phone.locator("link[rel=stylesheet]").count() == 1  # the book's style
+            assert phone.evaluate("getComputedStyle(document.querySelector('.site-header')).position") == "sticky"
+            stored = phone.locator("main a[data-keep-hash]").evaluate_all("links => links.map(a => a.href)")
+            assert stored and all(h.endswith("#R2121") for h in stored), stored
+        else:
+            assert heading.startswith("212.1"), heading
+            phone.wait_for_url("**/2004/en/212.1.html#R2121")
+        phone.goto(url + "/search.html?q=blessures de combat")
+        phone.locator("#results li").first.wait_for()
+        assert "résultat" in phone.locator("#search-status").inner_text()
+        phone.context.set_offline(False)
+    assert phone.errors == []
+
+
+def test_a_page_not_stored_yet_says_so_with_a_link_to_the_same_rule_stored(site: Path, phone: Any, tmp_path: Path) -> None:
+    """Offline, an English page not stored (here: missing from the server, so never stored)
+    answers with the offline page, linking to the same section in French (stored), its
+    anchor kept."""
+    deployed = tmp_path / "deployed"
+    shutil.copytree(site, deployed)
+    (deployed / "2004" / "en" / "302.html").unlink()
+    with static_server(deployed) as url:
+        phone.goto(url + "/2004/302.html")
+        phone.wait_for_function(READY, timeout=WORKER_WAIT_MS)
+        phone.context.set_offline(True)
+        phone.goto(url + "/2004/en/302.html#R3021")
+        assert phone.locator("h1").inner_text() == "Page pas encore enregistrée"
+        link = phone.locator("main a[data-keep-hash]").first
+        assert link.get_attribute("href") == url + "/2004/302.html#R3021"
+        link.click()
+        phone.wait_for_url("**/2004/302.html#R3021")
+        assert phone.locator("#R3021").is_visible()
+        phone.context.set_offline(False)
+
+
 def test_filling_resumes_after_the_network_drops(site: Path, phone: Any) -> None:
     with static_server(site) as url:
         phone.goto(url + "/2004/300.html")
-        phone.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=WORKER_WAIT_MS)
-        # Installed: the first-language pages and the index are there before anything else.
+        # Ready: the first-language pages and the index are there before anything else.
+        phone.wait_for_function(READY, timeout=WORKER_WAIT_MS)
         phone.context.set_offline(True)
         phone.goto(url + "/2004/311.html")
         assert "311" in phone.locator("h1").inner_text()

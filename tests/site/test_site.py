@@ -136,8 +136,9 @@ def test_site_2010_305_terrains_links_to_2010_english_305_not_2004(site: Path) -
 def test_site_references_to_english_rules_say_so(site: Path) -> None:
     column = _columns(by_id(parse(site / "2004" / "302.html"), "R3021"))["fr"]
     links = [(a.get("href"), a.get("title")) for a in column.iter("a") if a.get("class") == "ref"]
-    assert links == [("../2004/en/217.html#R2178", "Règle 217.8 — Phased-Out (anglais)"),
-                     ("../2004/en/502.html#R50215", "Règle 502.15 — Phasing (anglais)")]
+    # 217 and 502 (English) are long sections: each of their rules has its page (judge.site.parts).
+    assert links == [("../2004/en/217.8.html#R2178", "Règle 217.8 — Phased-Out (anglais)"),
+                     ("../2004/en/502.15.html#R50215", "Règle 502.15 — Phasing (anglais)")]
     assert not [s for s in column.iter("span") if s.get("class") == "ref-missing"]
 
 
@@ -146,7 +147,8 @@ def test_site_rule_shows_backlinks_parent_children_neighbours_permalink(site: Pa
     section = by_id(page, "R303")
     text = text_of(section)
     assert "Citée par" in text and "302.3" in text
-    assert "Sous-règles" in text and "303.1" in text
+    # Its subrules follow just below on the same page: not listed again.
+    assert "Sous-règles" not in text and by_id(page, "R3031") is not None
     hrefs = {a.get("href") for a in section.iter("a")}
     assert "#R303" in hrefs  # permalink
     assert "../2004/302.html#R3023" in hrefs  # cited by, and previous
@@ -173,11 +175,18 @@ def test_site_edition_banner_names_release_and_languages(site: Path) -> None:
 
 
 def test_site_checks_are_listed_under_their_rule(graph) -> None:  # type: ignore[no-untyped-def]
-    html = SiteRenderer(graph, checks_for=fixed_checks).render_section("2004", "302")
+    from judge.site.templating import make_environment
+
+    html = SiteRenderer(graph, checks_for=fixed_checks,
+                        env=make_environment(app_url="http://192.168.1.10:8000/")).render_section("2004", "302")
     from judge.checks.questions import QUESTION_BY_ASK
 
+    # Without a server to check them on, a phone reader is not told about the form.
+    plain = SiteRenderer(graph, checks_for=fixed_checks).render_section("2004", "302")
+    assert QUESTION_BY_ASK["priority"].label not in plain and "formulaire" not in plain
+
     # As the French question the check answers, not its code name.
-    assert f"<li>{QUESTION_BY_ASK['priority'].label}</li>" in html
+    assert f">{QUESTION_BY_ASK['priority'].label}</a></li>" in html
     assert html.count('class="checks"') == 1 and "<code>priority</code>" not in html
 
 
@@ -267,10 +276,10 @@ def test_site_doubtful_citation_has_a_note_and_the_likely_rule(site: Path) -> No
     (note,) = [s for s in column.iter("span") if s.get("class") == "ref-doubt"]
     assert "citation douteuse : « double initiative » ne désigne pas 502.25" in text_of(note)
     (likely,) = [a.get("href") for a in note.iter("a")]
-    assert likely == "../2004/en/502.html#R50228"
+    assert likely == "../2004/en/502.28.html#R50228"
     # The note follows the 502.25 link.
     links = [a.get("href") for a in column.iter("a") if a.get("class") == "ref"]
-    assert "../2004/en/502.html#R50225" in links
+    assert "../2004/en/502.25.html#R50225" in links
 
 
 def test_site_glossary_page_links_its_rules(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
@@ -282,7 +291,7 @@ def test_site_glossary_page_links_its_rules(site: Path, graph) -> None:  # type:
     index = parse(site / "2004" / "index.html")
     assert "../2004/glossaire.html" in [a.get("href") for a in index.iter("a")]
     (definition,) = [d for d in page.iter("dd") if "First strike is a static ability" in text_of(d)]
-    assert [a.get("href") for a in definition.iter("a")] == ["../2004/en/502.html#R50228", "../2004/en/502.html#R5022"]
+    assert [a.get("href") for a in definition.iter("a")] == ["../2004/en/502.28.html#R50228", "../2004/en/502.2.html#R5022"]
 
 
 def test_site_side_by_side_fr_en_by_default(site: Path) -> None:
@@ -342,8 +351,12 @@ def test_static_book_links_to_a_configured_judge_serve(graph, tmp_path: Path) ->
     assert f"{app}question" in hrefs and f"{app}situation" in hrefs
     assert any(h and h.startswith(f"{app}situation?modele=") for h in hrefs)  # a rule's checks
     assert "judge build --app-url" not in text_of(page)
+    # Without: no command line on a reader's page; the organisers' page holds them.
     plain = SiteRenderer(graph, checks_for=fixed_checks).render_section("2004", "302")
-    assert "lancez judge serve" in re.sub(r"</?code>", "", plain) and "?modele=" not in plain
+    assert "judge serve" not in plain and "<code>" not in plain and "?modele=" not in plain
+    assert '<a href="../organisateurs.html">' in plain
+    organisers = (folder / "organisateurs.html").read_text(encoding="utf-8")
+    assert "judge serve --host 0.0.0.0" in organisers and "judge build --out livre/ --app-url" in organisers
 
 
 @pytest.mark.parametrize("bad", ["192.168.1.10:8000", "ftp://x/", "http://x/../", "javascript:alert(1)", ""])
@@ -384,7 +397,7 @@ def test_every_asset_of_the_book_is_fingerprinted_and_stored_by_the_worker(site:
     # Only the pages, the web app manifest, the icons it names and the worker keep their names:
     # every script, stylesheet and picture the pages load is named by a digest of its content.
     digest = re.compile(r"\.[0-9a-f]{10}\.(?:js|css|svg)$")
-    kept = {"sw.js", "manifest.webmanifest", "icon-192.png", "icon-512.png", ".judge-build"}
+    kept = {"sw.js", "hors-ligne.html", "organisateurs.html", "manifest.webmanifest", "icon-192.png", "icon-512.png", ".judge-build"}
     top = [p.name for p in site.iterdir() if p.is_file() and not p.name.endswith(".html")]
     assert [name for name in top if name not in kept and not digest.search(name)] == []
     assert [p.name for p in (site / "search").iterdir() if not digest.search(p.name)] == []
@@ -393,6 +406,8 @@ def test_every_asset_of_the_book_is_fingerprinted_and_stored_by_the_worker(site:
     numbers = re.search(r'data-numbers="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     icon = re.search(r'rel="icon" href="\.\./([^"]+)"', page).group(1)  # type: ignore[union-attr]
     assert (site / numbers).is_file() and (site / icon).is_file()
-    worker = (site / "sw.js").read_text(encoding="utf-8")
+    lists = next(site.glob("offline-files.*.js"))
+    assert f'importScripts("{lists.name}")' in (site / "sw.js").read_text(encoding="utf-8")
+    worker = lists.read_text(encoding="utf-8")
     manifest = (site / "manifest.webmanifest").read_text(encoding="utf-8")
     assert f'"{numbers}"' in worker and f'"{icon}"' in worker and f'"{icon}"' in manifest

@@ -78,8 +78,8 @@ def test_every_page_of_the_book_is_served_by_the_app(site: Path, client) -> None
     # static search page and its index's chunks under search/) are the static book's only: the
     # served book is online and searches on the server.
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*")
-                   if p.is_file() and p.name not in STATIC_ONLY and not p.name.startswith("rule-numbers.")
-                   and p.parent.name != "search")
+                   if p.is_file() and p.name not in STATIC_ONLY and not p.name.startswith(("rule-numbers.", "offline-files."))
+                   and p.parent.name not in ("search", "offline"))
     for relative in files:
         response = client.get("/" + relative, follow_redirects=True)
         assert response.status_code == 200, relative
