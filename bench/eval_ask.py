@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.ask.answer import AskResult, ask
+from judge.errors import JudgeError
 
 QUESTIONS_FILE = Path(__file__).resolve().parent.parent / "tests" / "ask" / "questions.toml"
 OUTCOMES = ("right", "right_no_rule", "declined_out_of_scope", "declined_missing", "not_understood", "wrong")
@@ -105,7 +106,11 @@ def grade(question: Question, result: AskResult) -> str:
 def evaluate(questions: tuple[Question, ...]) -> list[tuple[Question, AskResult, str]]:
     out = []
     for question in questions:
-        result = ask(question.q, with_search=False)
+        try:
+            result = ask(question.q, with_search=False)
+        except JudgeError as error:  # refused as input (too long, too many names): not understood
+            result = AskResult(question=question.q, understood=False, not_understood=(), understood_as=str(error),
+                               situation=None, answers=(), report=None, search=(), declined="not_understood")
         out.append((question, result, grade(question, result)))
     return out
 
