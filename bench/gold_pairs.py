@@ -1,6 +1,6 @@
 """The writers' gold pairings of 2004 rules with 2010 rules, development or sealed half.
 
-A writer's file (`/work/writers/pairs/p1.toml`, `p2.toml`) lists `[[pair]]` tables in the order
+A writer's file (`bench/sealed/pairs/p1.toml`, `p2.toml`) lists `[[pair]]` tables in the order
 of its list: `from` (2004 rule), `to` (2010 rules, most complete first; [] when removed),
 `verdict` (kept, changed, removed, uncertain), quotes and a note. The split was decided before
 writing: entries at 0-based even positions are the development half, odd positions the sealed
