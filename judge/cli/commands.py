@@ -58,7 +58,7 @@ def cmd_rule(args: Arguments) -> int:
     text = "\n\n".join(store.text(key, brief=key not in selection.exact, with_translations=both)
                        for key in selection.shown)
     if args.no_gloss:
-        from judge.corpus.render import without_glosses
+        from judge.corpus.gloss import without_glosses
 
         text = without_glosses(text)
     print(text)

@@ -16,10 +16,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from judge.corpus.documents import Reference, Rule, Segment
-from judge.corpus.graph import RuleGraph
 from judge.corpus.lexicon import GlossaryTerm, glossary
+
+if TYPE_CHECKING:  # `without_glosses` serves a warm `judge rule --no-gloss`: no graph module
+    from judge.corpus.graph import RuleGraph
 
 _WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
 MIN_LENGTH = 4  # shorter names (tap, pay, put…) are everyday words more often than terms
@@ -170,6 +173,14 @@ def glosses(graph: RuleGraph, rule: Rule) -> tuple[Gloss, ...]:
     return tuple(piece for piece in glossed(graph, rule) if isinstance(piece, Gloss))
 
 
+GLOSS_PREFIX = "  Termes en français : "  # the terminal's line after an English-only rule's text
+
+
 def gloss_line(found: tuple[Gloss, ...]) -> str:
-    """The terminal's line of French names: « trample (piétinement), … »."""
+    """The terminal's line of French names: « trample (piétinement), … » (after GLOSS_PREFIX)."""
     return ", ".join(f"{g.english} ({g.french})" for g in found)
+
+
+def without_glosses(text: str) -> str:
+    """A `judge rule` text block without its line of French names (`judge rule --no-gloss`)."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith(GLOSS_PREFIX))

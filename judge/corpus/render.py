@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.corpus.citations import Doubt, rule_doubts
 from judge.corpus.documents import Document, Rule
-from judge.corpus.gloss import gloss_line, glosses
+from judge.corpus.gloss import GLOSS_PREFIX, gloss_line, glosses
 from judge.corpus.glossary import GlossaryMatch
 from judge.corpus.glossary import references as glossary_references
 from judge.corpus.graph import RuleGraph
@@ -101,14 +101,6 @@ def rule_json(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
             "line": rule.span.line if rule.span else None,
         },
     }
-
-
-GLOSS_PREFIX = "  Termes en français : "  # a line of its own after an English-only rule's text
-
-
-def without_glosses(text: str) -> str:
-    """A `rule_text` block without its line of French names (`judge rule --no-gloss`)."""
-    return "\n".join(line for line in text.split("\n") if not line.startswith(GLOSS_PREFIX))
 
 
 def _wrap(text: str, indent: str) -> str:
