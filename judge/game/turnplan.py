@@ -10,54 +10,89 @@ questions (see `judge.checks.catalog`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from judge.game.objects import ExtraPhase, ExtraStep
 
-PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
+class Phase(StrEnum):
+    """The phases of a turn, by their slugs (rules/games/*.toml's `[[phase]]` ids)."""
+
+    BEGINNING = "beginning"
+    PRECOMBAT_MAIN = "precombat_main"
+    COMBAT = "combat"
+    POSTCOMBAT_MAIN = "postcombat_main"
+    ENDING = "ending"
+
+
+class Step(StrEnum):
+    """The steps of a turn, by their slugs (rules/games/*.toml's `[[phase.step]]` ids). A
+    member is its slug (`Step.UNTAP == "untap"`): situation files, the game models and reports
+    spell them so."""
+
+    UNTAP = "untap"
+    UPKEEP = "upkeep"
+    DRAW = "draw"
+    BEGINNING_OF_COMBAT = "beginning_of_combat"
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    COMBAT_DAMAGE = "combat_damage"
+    END_OF_COMBAT = "end_of_combat"
+    END_OF_TURN = "end_of_turn"
+    CLEANUP = "cleanup"
+
+
+class DamageStep(StrEnum):
+    """The two combat damage steps when a creature strikes first (2010 510.4)."""
+
+    FIRST_STRIKE = "first_strike"
+    REGULAR = "regular"
+
+
+PHASES: tuple[str, ...] = tuple(Phase)
 
 PHASE_STEPS: dict[str, tuple[str, ...]] = {
-    "beginning": ("untap", "upkeep", "draw"),
-    "precombat_main": (),
-    "combat": (
-        "beginning_of_combat",
-        "declare_attackers",
-        "declare_blockers",
-        "combat_damage",
-        "end_of_combat",
+    Phase.BEGINNING: (Step.UNTAP, Step.UPKEEP, Step.DRAW),
+    Phase.PRECOMBAT_MAIN: (),
+    Phase.COMBAT: (
+        Step.BEGINNING_OF_COMBAT,
+        Step.DECLARE_ATTACKERS,
+        Step.DECLARE_BLOCKERS,
+        Step.COMBAT_DAMAGE,
+        Step.END_OF_COMBAT,
     ),
-    "postcombat_main": (),
-    "ending": ("end_of_turn", "cleanup"),
+    Phase.POSTCOMBAT_MAIN: (),
+    Phase.ENDING: (Step.END_OF_TURN, Step.CLEANUP),
 }
 
 STEP_PHASE: dict[str, str] = {
     step: phase for phase, steps in PHASE_STEPS.items() for step in steps
 }
 
-MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
+MAIN_PHASES = frozenset({Phase.PRECOMBAT_MAIN, Phase.POSTCOMBAT_MAIN})
 Layout = tuple[tuple[str, tuple[str, ...]], ...]  # phases in order, each with its steps
 
 PHASE_LABELS: dict[str, str] = {
-    "beginning": "phase de début",
-    "precombat_main": "première phase principale",
-    "combat": "phase de combat",
-    "postcombat_main": "seconde phase principale",
-    "ending": "phase de fin",
+    Phase.BEGINNING: "phase de début",
+    Phase.PRECOMBAT_MAIN: "première phase principale",
+    Phase.COMBAT: "phase de combat",
+    Phase.POSTCOMBAT_MAIN: "seconde phase principale",
+    Phase.ENDING: "phase de fin",
 }
 
 STEP_LABELS: dict[str, str] = {
-    "untap": "dégagement",
-    "upkeep": "entretien",
-    "draw": "pioche",
-    "beginning_of_combat": "début du combat",
-    "declare_attackers": "déclaration des attaquants",
-    "declare_blockers": "déclaration des bloqueurs",
-    "combat_damage": "blessures de combat",
-    "end_of_combat": "fin du combat",
-    "end_of_turn": "fin du tour",
-    "cleanup": "nettoyage",
+    Step.UNTAP: "dégagement",
+    Step.UPKEEP: "entretien",
+    Step.DRAW: "pioche",
+    Step.BEGINNING_OF_COMBAT: "début du combat",
+    Step.DECLARE_ATTACKERS: "déclaration des attaquants",
+    Step.DECLARE_BLOCKERS: "déclaration des bloqueurs",
+    Step.COMBAT_DAMAGE: "blessures de combat",
+    Step.END_OF_COMBAT: "fin du combat",
+    Step.END_OF_TURN: "fin du tour",
+    Step.CLEANUP: "nettoyage",
 }
 
 
@@ -77,9 +112,9 @@ class Moment:
             text = PHASE_LABELS[self.phase]
             return f"{text} (supplémentaire)" if self.extra else text
         text = STEP_LABELS[self.step]
-        if self.damage_step == "first_strike":
+        if self.damage_step == DamageStep.FIRST_STRIKE:
             text += " (initiative)"
-        elif self.damage_step == "regular":
+        elif self.damage_step == DamageStep.REGULAR:
             text += " (normales)"
         if self.repeat:
             text += f" (nouvelle étape n° {self.repeat + 1})"
@@ -137,8 +172,8 @@ def plan_turn(
     """
     blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
     added = {extra.phase for extra in extra_phases}
-    chained = [e for e in extra_phases if e.phase != "combat" and e.after == "combat"
-               and "combat" in added]
+    chained = [e for e in extra_phases if e.phase != Phase.COMBAT and e.after == Phase.COMBAT
+               and Phase.COMBAT in added]
     for extra in (*(e for e in extra_phases if e not in chained), *chained):
         at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after
                   and (block[0].extra or extra not in chained))
@@ -151,14 +186,14 @@ def plan_turn(
 
     plan: list[PlannedStep] = []
     for moment in moments:
-        if moment.step == "combat_damage" and two_damage_steps:
+        if moment.step == Step.COMBAT_DAMAGE and two_damage_steps:
             parts = [
                 Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
-                for kind in ("first_strike", "regular")
+                for kind in DamageStep
             ]
-        elif moment.step == "cleanup":
+        elif moment.step == Step.CLEANUP:
             parts = [
-                Moment(phase=moment.phase, step="cleanup", repeat=n, extra=moment.extra)
+                Moment(phase=moment.phase, step=Step.CLEANUP, repeat=n, extra=moment.extra)
                 for n in range(cleanup_repeats + 1)
             ]
         else:
@@ -173,9 +208,9 @@ def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
              first_turn_skip: str | None) -> PlannedStep:
     if moment.phase in skip or (moment.step is not None and moment.step in skip):
         return PlannedStep(moment=moment, skipped=True, skip_reason="turn.skip")
-    if first_turn_skip and moment.step == "draw" and not moment.extra:
+    if first_turn_skip and moment.step == Step.DRAW and not moment.extra:
         return PlannedStep(moment=moment, skipped=True, skip_reason=first_turn_skip)
-    if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
+    if no_attackers and moment.step in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE):
         return PlannedStep(moment=moment, skipped=True, skip_reason="combat.no_attackers")
     return PlannedStep(moment=moment)
 
