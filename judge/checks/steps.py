@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
-from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS, Phase, Step
 from judge.legality.combat import absent
 from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.defenders import attack_target
@@ -52,12 +52,12 @@ def _names(names: list[str]) -> str:
     return ", ".join(names)
 
 
-@check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
+@check(Step.UNTAP, cites=("action.phasing", "action.untap", "untap.doesnt_untap",
                        "priority.untap", "turn.skip", "phasing.skipped_untap", "sba.check",
                        "sba.legend_rule"))
 def check_untap(ctx: Context, question: Question) -> Verdict:
     topic = "l'étape de dégagement"
-    if ctx.skip_reason("untap") == "turn.skip":
+    if ctx.skip_reason(Step.UNTAP) == "turn.skip":
         return ctx.verdict({"phase_out": [], "phase_in": [], "untap": []},
                            ("turn.skip", "phasing.skipped_untap"), f"Rien : l'étape de dégagement "
                            f"de {ctx.active} est sautée ce tour-ci ; on passe au-delà comme si "
@@ -103,7 +103,7 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
     if others:
         why += (f" Seuls les permanents du joueur actif se déphasent ou se rephasent : "
                 f"{_names(others)} ne change pas.")
-    if ctx.moment.step == "untap":
+    if ctx.moment.step == Step.UNTAP:
         concepts.append("priority.untap")
         why += " Personne ne reçoit la priorité pendant cette étape."
     elif not ctx.ended:
@@ -144,9 +144,9 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
         why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
                "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
                "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
-        quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == "untap" else (
+        quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == Step.UNTAP else (
             f"priority.{key}",)
-        if key == "cleanup":
+        if key == Step.CLEANUP:
             why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
                    "vont sur la pile après la défausse et le retrait des blessures, puis le "
                    "joueur actif reçoit la priorité (question cleanup).")
@@ -182,7 +182,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
                 "(ou la condition remplie) après le début de l'étape ; l'étape ne « revient » pas "
                 "en arrière, elle ne se déclenchera pas avant la prochaine fois.")
         concepts.append(f"triggers.late.{key}")
-    if key == "end_of_turn":
+    if key == Step.END_OF_TURN:
         concepts.append("triggers.until_not_trigger")
         why += (" « À la fin du tour » est un déclenchement ; les effets « jusqu'à la fin du "
                 "tour » ne se déclenchent pas : ils cessent au nettoyage.")
@@ -195,7 +195,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
 
 def _alone_only(ctx: Context, key: str) -> tuple[str, list[str]]:
     """Why an « attacks alone » keyword (exalted) doesn't trigger: more than one attacker."""
-    if key != "declare_attackers":
+    if key != Step.DECLARE_ATTACKERS:
         return "", []
     attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
     if len(attackers) < 2:
@@ -214,13 +214,13 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
     """The abilities the declaration of attackers or blockers triggers (each instance), why,
     and the concepts deciding it."""
     s = ctx.situation
-    if key == "declare_attackers":
+    if key == Step.DECLARE_ATTACKERS:
         fired = declared_attack_triggers(s.triggers, s.creatures)
-    elif key == "declare_blockers":
+    elif key == Step.DECLARE_BLOCKERS:
         fired = declared_block_triggers(s.triggers, s.creatures)
     else:
         return [], "", []
-    keywords = keyword_triggers(ctx.model, s.creatures, attackers=key == "declare_attackers")
+    keywords = keyword_triggers(ctx.model, s.creatures, attackers=key == Step.DECLARE_ATTACKERS)
     fired = [*fired, *keywords]
     instances = [f.trigger for f in fired for _ in range(f.times)]
     quiet = _alone_only(ctx, key) if not keywords else ("", [])
@@ -232,15 +232,15 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
         me = s.creature(trigger.creature or "")
         if me is None or any(f.trigger is trigger for f in fired):
             continue
-        if trigger.on == "attacks" and key == "declare_attackers" and me.entered_attacking:
+        if trigger.on == "attacks" and key == Step.DECLARE_ATTACKERS and me.entered_attacking:
             concepts.append("enters.attacking")
             why += (f" {trigger.name} ne se déclenche pas : {me.name} a été mise sur le champ de "
                     "bataille attaquante, elle n'a jamais « attaqué ».")
-        if trigger.on == "attacks_unblocked" and key == "declare_blockers" and me.blocked:
+        if trigger.on == "attacks_unblocked" and key == Step.DECLARE_BLOCKERS and me.blocked:
             concepts.append("triggers.on.unblocked")
             why += (f" {trigger.name} ne se déclenche pas : {me.name} est bloquée (même si ses "
                     "bloqueurs ont été retirés du combat depuis).")
-        if (trigger.on or "").endswith("_count") and key == "declare_blockers":
+        if (trigger.on or "").endswith("_count") and key == Step.DECLARE_BLOCKERS:
             concepts.append("triggers.on.count")
             many = "au moins " if trigger.at_least else ""
             why += (f" {trigger.name} ne se déclenche pas : le nombre de créatures n'est pas "
@@ -276,7 +276,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     name = creature.name
     topic = "le retrait du combat"
-    if ctx.moment.phase != "combat" or ctx.ended:
+    if ctx.moment.phase != Phase.COMBAT or ctx.ended:
         return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
                            "combat, toutes les créatures sont retirées du combat.", topic)
@@ -314,7 +314,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
             why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
         removal: tuple[str, ...] = (
             ("combat.removed",) if creature.regenerated or creature.changed_control
-            else ("attack.becomes", "block.becomes") if ctx.at_or_after("declare_attackers")
+            else ("attack.becomes", "block.becomes") if ctx.at_or_after(Step.DECLARE_ATTACKERS)
             else ("combat.end",))
         if ctx.moment.extra and "combat.end" not in removal:
             removal += ("combat.end",)
@@ -390,17 +390,17 @@ def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
         concepts.append("sba.lethal_damage")
         why += (f" Ses {plural(creature.damage, 'blessure')} ne sont pas mortelles (endurance "
                 f"{creature.toughness}) : aucune action basée sur un état ne la détruit.")
-    if ctx.moment.step == "combat_damage" and ctx.moment.damage_step is not None:
+    if ctx.moment.step == Step.COMBAT_DAMAGE and ctx.moment.damage_step is not None:
         concepts.append("damage.two_steps")
     if ctx.replayed and ctx.damage is not None and creature.toughness is not None and (
             creature.damage < creature.toughness):
         concepts.append("damage.power")
         why += (" Chaque créature a assigné des blessures égales à sa force : elle n'a pas reçu de "
                 "blessures mortelles.")
-    if ctx.moment.step == "end_of_combat":
+    if ctx.moment.step == Step.END_OF_COMBAT:
         concepts.append("combat.end")
         why += " Elle ne quitte le combat qu'à la fin de l'étape de fin du combat."
-    if creature.phasing and ctx.skip_reason("untap") == "turn.skip":
+    if creature.phasing and ctx.skip_reason(Step.UNTAP) == "turn.skip":
         concepts.append("phasing.skipped_untap")
         why += " L'étape de dégagement sautée, elle ne s'est pas déphasée."
     elif creature.phasing:
@@ -413,7 +413,7 @@ def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
 # -- cleanup ----------------------------------------------------------------------------
 
 
-@check("cleanup", cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
+@check(Step.CLEANUP, cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
                          "effects.until", "cleanup.no_priority", "cleanup.repeat", "sba.cleanup",
                          "sba.zero_toughness", "sba.legend_rule", "sba.world_rule"))
 def check_cleanup(ctx: Context, question: Question) -> Verdict:
@@ -432,9 +432,9 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     performed = list(ctx.cleanup_actions)
     # « at the beginning of the (next) cleanup step » triggers, when that step is still to come
     # (or is the first one): they go on the stack and give priority (2004 314.3, 2010 514.3a)
-    at_cleanup = [t for t in s.triggers if t.at == "cleanup" and ctx.moment.step != "cleanup"]
+    at_cleanup = [t for t in s.triggers if t.at == Step.CLEANUP and ctx.moment.step != Step.CLEANUP]
     waiting = [*s.pending_triggers, *at_cleanup]
-    priority = bool(waiting) or bool(performed and ctx.moment.step == "cleanup")
+    priority = bool(waiting) or bool(performed and ctx.moment.step == Step.CLEANUP)
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
@@ -454,7 +454,7 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
         verb = "ont cessé" if len(combat) > 1 else "a cessé"
         why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
                 "combat »), pas au nettoyage.")
-    if performed and ctx.moment.step == "cleanup":
+    if performed and ctx.moment.step == Step.CLEANUP:
         concepts += ["sba.cleanup", *performed]
         why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
                 f"{str(ctx.fact('state_based_name'))[1:]} s'applique pendant le nettoyage : le "

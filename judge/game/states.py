@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
 from judge.game.situationmodel import Creature, Situation, attacking_players
+from judge.game.turnplan import Step
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
-_ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
-_BLOCKING = ("declare_blockers", "combat_damage", "end_of_combat")
+_ATTACKING = (Step.DECLARE_ATTACKERS, Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT)
+_BLOCKING = (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT)
 
 
 def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
@@ -41,7 +42,7 @@ def check_state(model: GameModel, situation: Situation) -> None:
         raise SituationError("step" if s.step else "phase",
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
                              "cette édition")
-    if s.step == "draw" and first_turn_skip(model, s):
+    if s.step == Step.DRAW and first_turn_skip(model, s):
         raise SituationError("first_turn", "le joueur qui commence la partie passe l'étape de "
                              "pioche de son premier tour : on passe au-delà comme si elle "
                              f"n'existait pas (règles {', '.join(model.rules('turn.first_turn'))})")
@@ -52,14 +53,14 @@ def check_state(model: GameModel, situation: Situation) -> None:
                              f"{', '.join(model.fact('combat_damage_on_stack').rules)})")
     entry = model.step(s.phase, s.step)
     if s.priority is not None and not entry.priority and not (
-            s.step == "cleanup" and (s.stack or s.pending_triggers)):
+            s.step == Step.CLEANUP and (s.stack or s.pending_triggers)):
         rule = entry.priority_rule
-        if s.step == "cleanup":
+        if s.step == Step.CLEANUP:
             raise SituationError("priority", f"personne ne reçoit la priorité pendant le "
                                  f"nettoyage sans capacité déclenchée sur la pile (règle {rule})")
         raise SituationError("priority", f"personne ne reçoit la priorité pendant cette étape "
                              f"(règle {rule})")
-    if s.damage_step is not None and s.step != "combat_damage":
+    if s.damage_step is not None and s.step != Step.COMBAT_DAMAGE:
         raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage"
                              + _cited(model, "damage.two_steps"))
     names: dict[str, Creature] = {}  # filled at the first blocker met

@@ -293,14 +293,15 @@ def _draw(turn: Turn) -> None:
 
 # The turn-based actions a game model's step may list (its actions' `what`), performed as
 # the step begins; the others (`choose_defender`, `damage_order`…) change nothing replayed.
+# A step's own action (the declarations, combat damage) is named after its step.
 _ACTIONS: dict[str, Callable[[Turn], None]] = {
     "phasing": _phasing,
     "untap": _untap,
     "triggers": _triggers,
     "draw": _draw,
-    "declare_attackers": _attackers_due,
-    "declare_blockers": _blockers_due,
-    "combat_damage": _combat_damage,
+    Step.DECLARE_ATTACKERS: _attackers_due,
+    Step.DECLARE_BLOCKERS: _blockers_due,
+    Step.COMBAT_DAMAGE: _combat_damage,
     "discard": _discard,
     "archenemy": _archenemy,
     "damage_wears_off": _wear_off,
