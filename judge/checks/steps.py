@@ -274,8 +274,21 @@ _NEVER_IN_COMBAT = {
                            *KEYWORD_EFFECT_CONCEPTS))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
-    name = creature.name
-    topic = "le retrait du combat"
+    left = _left_combat(ctx, creature)
+    if left is not None:
+        return left
+    if not creature.in_combat:
+        return _not_in_combat(ctx, creature)
+    return _still_in_combat(ctx, creature)
+
+
+_IN_COMBAT_TOPIC = "le retrait du combat"
+
+
+def _left_combat(ctx: Context, creature: Creature) -> Verdict | None:
+    """No (or, for an attacked planeswalker, yes): outside the combat phase, or the creature
+    is gone, was never in combat, is phased out or stopped being a creature."""
+    name, topic = creature.name, _IN_COMBAT_TOPIC
     if ctx.moment.phase != Phase.COMBAT or ctx.ended:
         return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
@@ -306,21 +319,31 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     if not creature.is_creature:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé "
                            "d'être une créature, elle est retirée du combat.", topic)
-    if not creature.in_combat:
-        why = f"Non : {name} n'est ni attaquante ni bloqueuse."
-        if creature.regenerated:
-            why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
-        elif creature.changed_control:
-            why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
-        removal: tuple[str, ...] = (
-            ("combat.removed",) if creature.regenerated or creature.changed_control
-            else ("attack.becomes", "block.becomes") if ctx.at_or_after(Step.DECLARE_ATTACKERS)
-            else ("combat.end",))
-        if ctx.moment.extra and "combat.end" not in removal:
-            removal += ("combat.end",)
-            why += (" Une phase de combat supplémentaire a ses propres déclarations : ce qui "
-                    "attaquait ou bloquait lors d'un combat précédent a quitté le combat à sa fin.")
-        return ctx.verdict(False, removal, why, topic)
+    return None
+
+
+def _not_in_combat(ctx: Context, creature: Creature) -> Verdict:
+    """No: neither attacking nor blocking, and why it left (or never was in) combat."""
+    name = creature.name
+    why = f"Non : {name} n'est ni attaquante ni bloqueuse."
+    if creature.regenerated:
+        why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
+    elif creature.changed_control:
+        why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
+    removal: tuple[str, ...] = (
+        ("combat.removed",) if creature.regenerated or creature.changed_control
+        else ("attack.becomes", "block.becomes") if ctx.at_or_after(Step.DECLARE_ATTACKERS)
+        else ("combat.end",))
+    if ctx.moment.extra and "combat.end" not in removal:
+        removal += ("combat.end",)
+        why += (" Une phase de combat supplémentaire a ses propres déclarations : ce qui "
+                "attaquait ou bloquait lors d'un combat précédent a quitté le combat à sa fin.")
+    return ctx.verdict(False, removal, why, _IN_COMBAT_TOPIC)
+
+
+def _still_in_combat(ctx: Context, creature: Creature) -> Verdict:
+    """Yes: attacking or blocking until removed from combat or the combat phase ends."""
+    name = creature.name
     role = "attaquante" if creature.attacking else "bloqueuse"
     concepts = ["attack.becomes" if creature.attacking else "block.becomes"]
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
@@ -350,7 +373,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         concepts.append("combat.declared_stays")
         why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
                 "déclaration, ne la retire pas du combat.")
-    return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
+    return ctx.verdict(True, tuple(concepts), why, _IN_COMBAT_TOPIC, (("alone", alone),))
 
 
 def keyword_effects(ctx: Context, creature: Creature, concepts: list[str]) -> str:

@@ -32,7 +32,7 @@ def cleanup_sba(ctx: Context) -> tuple[tuple[str, ...], str]:
 
 
 # The `main` of `where`'s answer: which main phase.
-_MAIN_WORDS = {Phase.PRECOMBAT_MAIN: "precombat", Phase.POSTCOMBAT_MAIN: "postcombat"}
+_MAIN_WORDS: dict[str, str] = {Phase.PRECOMBAT_MAIN: "precombat", Phase.POSTCOMBAT_MAIN: "postcombat"}
 
 
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
