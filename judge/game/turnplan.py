@@ -10,48 +10,50 @@ questions (see `judge.checks.catalog`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from judge.game.objects import ExtraPhase, ExtraStep
 
-class Phase(StrEnum):
-    """The phases of a turn, by their slugs (rules/games/*.toml's `[[phase]]` ids)."""
+class Phase:
+    """The phases of a turn, by their slugs (rules/games/*.toml's `[[phase]]` ids): plain
+    strings, as situation files, the game models and reports spell them."""
 
-    BEGINNING = "beginning"
-    PRECOMBAT_MAIN = "precombat_main"
-    COMBAT = "combat"
-    POSTCOMBAT_MAIN = "postcombat_main"
-    ENDING = "ending"
-
-
-class Step(StrEnum):
-    """The steps of a turn, by their slugs (rules/games/*.toml's `[[phase.step]]` ids). A
-    member is its slug (`Step.UNTAP == "untap"`): situation files, the game models and reports
-    spell them so."""
-
-    UNTAP = "untap"
-    UPKEEP = "upkeep"
-    DRAW = "draw"
-    BEGINNING_OF_COMBAT = "beginning_of_combat"
-    DECLARE_ATTACKERS = "declare_attackers"
-    DECLARE_BLOCKERS = "declare_blockers"
-    COMBAT_DAMAGE = "combat_damage"
-    END_OF_COMBAT = "end_of_combat"
-    END_OF_TURN = "end_of_turn"
-    CLEANUP = "cleanup"
+    BEGINNING: Final = "beginning"
+    PRECOMBAT_MAIN: Final = "precombat_main"
+    COMBAT: Final = "combat"
+    POSTCOMBAT_MAIN: Final = "postcombat_main"
+    ENDING: Final = "ending"
 
 
-class DamageStep(StrEnum):
+class Step:
+    """The steps of a turn, by their slugs (rules/games/*.toml's `[[phase.step]]` ids): plain
+    strings, as situation files, the game models and reports spell them."""
+
+    UNTAP: Final = "untap"
+    UPKEEP: Final = "upkeep"
+    DRAW: Final = "draw"
+    BEGINNING_OF_COMBAT: Final = "beginning_of_combat"
+    DECLARE_ATTACKERS: Final = "declare_attackers"
+    DECLARE_BLOCKERS: Final = "declare_blockers"
+    COMBAT_DAMAGE: Final = "combat_damage"
+    END_OF_COMBAT: Final = "end_of_combat"
+    END_OF_TURN: Final = "end_of_turn"
+    CLEANUP: Final = "cleanup"
+
+
+class DamageStep:
     """The two combat damage steps when a creature strikes first (2010 510.4)."""
 
-    FIRST_STRIKE = "first_strike"
-    REGULAR = "regular"
+    FIRST_STRIKE: Final = "first_strike"
+    REGULAR: Final = "regular"
 
 
-PHASES: tuple[str, ...] = tuple(Phase)
+DAMAGE_STEPS: tuple[str, ...] = (DamageStep.FIRST_STRIKE, DamageStep.REGULAR)
+
+PHASES: tuple[str, ...] = (Phase.BEGINNING, Phase.PRECOMBAT_MAIN, Phase.COMBAT,
+                           Phase.POSTCOMBAT_MAIN, Phase.ENDING)
 
 PHASE_STEPS: dict[str, tuple[str, ...]] = {
     Phase.BEGINNING: (Step.UNTAP, Step.UPKEEP, Step.DRAW),
@@ -189,7 +191,7 @@ def plan_turn(
         if moment.step == Step.COMBAT_DAMAGE and two_damage_steps:
             parts = [
                 Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
-                for kind in DamageStep
+                for kind in DAMAGE_STEPS
             ]
         elif moment.step == Step.CLEANUP:
             parts = [

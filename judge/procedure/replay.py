@@ -310,7 +310,7 @@ def _declare_blockers(turn: Turn, index: int, event: DeclareBlockers) -> None:
     priority_note(turn)
 
 
-def _declared(turn: Turn, step: Step) -> None:
+def _declared(turn: Turn, step: str) -> None:
     """The abilities the declaration (of `step`) triggered go on the stack (2004 308.1, 309.1;
     2010 508.2, 509.4)."""
     attackers = step == Step.DECLARE_ATTACKERS
