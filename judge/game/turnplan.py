@@ -1,6 +1,7 @@
 """The turn: the engine's vocabulary of phases and steps, and the plan of one turn.
 
-Owns the slugs and French labels of phases and steps and the plan of one turn laid out by an
+Owns the slugs of phases and steps (`Phase`, `Step`, `DamageStep`: the one place they are
+written outside the game models' data), their French labels, and the plan of one turn laid out by an
 edition's game model (`judge.game.gamemodel`): skipped steps, two combat damage steps, cleanup
 repeats, extra phases and steps, extra turns. Which steps an edition has, in which order and
 who receives priority there is the model's data. It knows nothing of situation files or of
