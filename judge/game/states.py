@@ -37,7 +37,12 @@ def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
 
 def check_state(model: GameModel, situation: Situation) -> None:
     """Raise a SituationError naming the first field of `situation` that cannot be."""
-    s = situation
+    _check_moment(model, situation)
+    _check_combat(model, situation)
+
+
+def _check_moment(model: GameModel, s: Situation) -> None:
+    """The step exists in the edition, can be reached, and its stack and priority can be."""
     if not model.has(s.phase, s.step):
         raise SituationError("step" if s.step else "phase",
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
@@ -63,6 +68,11 @@ def check_state(model: GameModel, situation: Situation) -> None:
     if s.damage_step is not None and s.step != Step.COMBAT_DAMAGE:
         raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage"
                              + _cited(model, "damage.two_steps"))
+
+
+def _check_combat(model: GameModel, s: Situation) -> None:
+    """Attacking, blocked and blocking creatures only in the steps where they can be, of the
+    players who can attack, blocking what they can block."""
     names: dict[str, Creature] = {}  # filled at the first blocker met
     for i, creature in enumerate(s.creatures):
         path = f"creatures[{i}]"

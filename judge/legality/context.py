@@ -234,6 +234,28 @@ def cleanup_actions(step: str | None, performed: tuple[str, ...]) -> tuple[str, 
     return tuple(c for c in performed if c != "sba.lethal_damage")
 
 
+def _damage_steps(s: Situation) -> tuple[bool, str | None]:
+    """Whether the combat has two combat damage steps (a creature in combat strikes first,
+    or one dealt first-strike damage), and which one a combat damage step is."""
+    any_dealt = any(c.dealt_first_strike_damage for c in s.creatures)
+    two = (s.damage_step == DamageStep.FIRST_STRIKE or any_dealt
+           or any(c.strikes_first for c in s.creatures if c.in_combat))
+    damage_step = s.damage_step if two else None
+    if s.step == Step.COMBAT_DAMAGE and two and damage_step is None:
+        damage_step = DamageStep.REGULAR if any_dealt else DamageStep.FIRST_STRIKE
+    return two, damage_step
+
+
+def _holder(s: Situation, *, no_priority: bool, acted: tuple[str, ...]) -> str | None:
+    """Who holds priority in a turn not ended: the one said, else the active player where
+    players receive it (in a cleanup step, once something waits or was performed)."""
+    if s.priority is not None:
+        return s.priority
+    if not no_priority or s.stack or (s.step == Step.CLEANUP and (s.pending_triggers or acted)):
+        return s.active
+    return None
+
+
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
                   ended: bool = False, no_attackers: bool | None = None,
                   arrival: tuple[str, ...] = (), damage: DamageRecord | None = None,
@@ -255,12 +277,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     if no_attackers is None:
         no_attackers = step == Step.DECLARE_ATTACKERS and not any(
             c.is_creature and c.attacking for c in s.creatures)
-    any_dealt = any(c.dealt_first_strike_damage for c in s.creatures)
-    two = (s.damage_step == DamageStep.FIRST_STRIKE or any_dealt
-           or any(c.strikes_first for c in s.creatures if c.in_combat))
-    damage_step = s.damage_step if two else None
-    if step == Step.COMBAT_DAMAGE and two and damage_step is None:
-        damage_step = DamageStep.REGULAR if any_dealt else DamageStep.FIRST_STRIKE
+    two, damage_step = _damage_steps(s)
     no_priority = not model.step(s.phase, step).priority
     acted = cleanup_actions(step, performed)
     waiting = s.stack or s.priority is not None or s.pending_triggers or acted
@@ -272,14 +289,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     index = place_index(plan, s.phase, step, damage_step, repeat, nth)
     if index is None:
         raise ValueError(Moment(phase=s.phase, step=step, damage_step=damage_step, repeat=repeat))
-    if ended:
-        holder = None
-    elif s.priority is not None:
-        holder = s.priority
-    elif not no_priority or s.stack or (step == Step.CLEANUP and (s.pending_triggers or acted)):
-        holder = s.active
-    else:
-        holder = None
+    holder = None if ended else _holder(s, no_priority=no_priority, acted=acted)
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
                    replayed=replayed, performed=performed, discarded=discarded,

@@ -78,6 +78,32 @@ def declared_attack_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Cre
             for t in triggers if t.on == "attacks" and t.creature in attackers]
 
 
+# How many times a block trigger triggers on the declaration of blockers, and why, by its
+# kind: from the trigger, its creature, what that creature was declared blocking (`blocks`)
+# and the names of the creatures declared blocking it (`blockers`).
+_Reader = Callable[["Trigger", Creature, tuple[str, ...], list[str]], tuple[int, str]]
+_ON_DECLARED_BLOCKS: dict[str, _Reader] = {
+    "blocks": lambda t, me, blocks, blockers: (1, f"{me.name} bloque (une fois, même si elle "
+                                               "bloque plusieurs créatures)") if blocks else (0, ""),
+    "blocks_creature": lambda t, me, blocks, blockers: (
+        len(blocks), f"{me.name} bloque {', '.join(blocks)} (une fois par créature)"),
+    "becomes_blocked": lambda t, me, blocks, blockers: (1, f"{me.name} devient bloquée (une "
+                                                        "fois, même par plusieurs bloqueurs)")
+    if blockers else (0, ""),
+    "blocked_by_creature": lambda t, me, blocks, blockers: (
+        len(blockers), f"{me.name} devient bloquée par {', '.join(blockers)} (une fois par "
+        "bloqueur)"),
+    "blocked_by_count": lambda t, me, blocks, blockers: (
+        1, f"{me.name} est bloquée par {len(blockers)} créatures")
+    if blockers and _matches(len(blockers), t) else (0, ""),
+    "blocks_count": lambda t, me, blocks, blockers: (1, f"{me.name} bloque {len(blocks)} créatures")
+    if blocks and _matches(len(blocks), t) else (0, ""),
+    "attacks_unblocked": lambda t, me, blocks, blockers: (
+        1, f"aucune créature n'a été déclarée bloqueuse de {me.name}")
+    if me.attacking and me.in_combat and not me.blocked else (0, ""),
+}
+
+
 def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Creature, ...]
                             ) -> list[Fired]:
     """The block triggers of the declaration of blockers (creatures put onto the battlefield
@@ -87,30 +113,12 @@ def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Crea
     declared = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
     out: list[Fired] = []
     for t in triggers:
-        name = t.creature or ""
-        me = next((c for c in creatures if c.name == name), None)
-        if me is None or t.on is None:
+        me = next((c for c in creatures if c.name == (t.creature or "")), None)
+        read = _ON_DECLARED_BLOCKS.get(t.on or "")
+        if me is None or read is None:
             continue
         blocks = me.blocking if me in declared else ()
-        blockers = [c.name for c in declared if c.blocks(name)]
-        times, why = 0, ""
-        if t.on == "blocks" and blocks:
-            times, why = 1, f"{name} bloque (une fois, même si elle bloque plusieurs créatures)"
-        elif t.on == "blocks_creature" and blocks:
-            times, why = len(blocks), f"{name} bloque {', '.join(blocks)} (une fois par créature)"
-        elif t.on == "becomes_blocked" and blockers:
-            times, why = 1, (f"{name} devient bloquée (une fois, même par plusieurs "
-                             "bloqueurs)")
-        elif t.on == "blocked_by_creature" and blockers:
-            times, why = len(blockers), (f"{name} devient bloquée par {', '.join(blockers)} (une "
-                                         "fois par bloqueur)")
-        elif t.on == "blocked_by_count" and blockers and _matches(len(blockers), t):
-            times, why = 1, f"{name} est bloquée par {len(blockers)} créatures"
-        elif t.on == "blocks_count" and blocks and _matches(len(blocks), t):
-            times, why = 1, f"{name} bloque {len(blocks)} créatures"
-        elif (t.on == "attacks_unblocked" and me.attacking and me.in_combat
-              and not me.blocked):
-            times, why = 1, f"aucune créature n'a été déclarée bloqueuse de {name}"
+        times, why = read(t, me, blocks, [c.name for c in declared if c.blocks(me.name)])
         if times:
             out.append(Fired(trigger=t, times=times, why=why))
     return out
