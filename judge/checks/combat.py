@@ -8,7 +8,7 @@ announcements of a declaration are answered here.
 from __future__ import annotations
 
 from judge.checks.context import check
-from judge.game.situationmodel import Question
+from judge.game.situationmodel import Creature, Question
 from judge.game.turnplan import DamageStep, Moment, Phase, Step
 from judge.legality.combat import absent, attack_reasons, attack_rules, block_reasons, block_rules
 from judge.legality.context import Context, Verdict, where_label
@@ -156,8 +156,7 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "phasing.absent", "damage.blocker_gone", "sba.legend_rule"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
-    name = creature.name
-    topic = "les blessures de combat"
+    name, topic = creature.name, _DAMAGE_TOPIC
     step, when = _damage_step_for(ctx)
     if step is None:
         skip = ctx.skip_reason(Step.COMBAT_DAMAGE)
@@ -167,6 +166,34 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
+    out = _not_dealing(ctx, creature, step.damage_step)
+    if out is not None:
+        return out
+    rules = ["damage.assign"]
+    out = _no_target(ctx, creature, rules)
+    if out is not None:
+        return out
+    if creature.power is not None and creature.power <= 0:
+        return ctx.verdict(False, ("damage.power",), f"Non : la force de {name} est "
+                           f"{creature.power} ; elle assigne autant de blessures que sa force.",
+                           topic)
+    why = f"Oui : {name} assigne ses blessures de combat {when}."
+    if step.damage_step is not None:
+        rules.append("damage.two_steps")
+        why += (" Elle a la double initiative." if creature.has("double_strike") else
+                " C'est l'étape qui lui revient parmi les deux étapes des blessures.")
+    if creature.tapped:
+        rules.append("damage.tapped")
+        why += " Être engagée ne l'empêche pas d'infliger des blessures de combat."
+    return ctx.verdict(True, tuple(rules), why, topic)
+
+
+_DAMAGE_TOPIC = "les blessures de combat"
+
+
+def _not_dealing(ctx: Context, creature: Creature, damage_step: str | None) -> Verdict | None:
+    """No: gone, not a creature, neither attacking nor blocking, or not its damage step."""
+    name, topic = creature.name, _DAMAGE_TOPIC
     gone = absent(ctx, creature)
     if gone is not None:
         return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
@@ -178,11 +205,11 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     if not creature.attacking and not creature.blocking:
         return ctx.verdict(False, ("damage.power",), f"Non : {name} n'est ni attaquante ni "
                            "bloqueuse ; seules celles-ci assignent des blessures de combat.", topic)
-    if step.damage_step == DamageStep.FIRST_STRIKE and not creature.strikes_first:
+    if damage_step == DamageStep.FIRST_STRIKE and not creature.strikes_first:
         return ctx.verdict(False, ("damage.two_steps",), f"Non : c'est l'étape des blessures de "
                            f"l'initiative et {name} n'a ni l'initiative ni la double initiative ; "
                            "elle infligera ses blessures lors de la seconde étape.", topic)
-    if step.damage_step == "regular" and not creature.has("double_strike"):
+    if damage_step == DamageStep.REGULAR and not creature.has("double_strike"):
         dealt = creature.dealt_first_strike_damage
         if dealt is None:
             dealt = creature.has("first_strike")
@@ -190,7 +217,14 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(False, ("damage.two_steps",), f"Non : {name} a déjà assigné ses "
                                "blessures lors de la première étape (initiative) et n'a pas la "
                                "double initiative.", topic)
-    rules = ["damage.assign"]
+    return None
+
+
+def _no_target(ctx: Context, creature: Creature, rules: list[str]) -> Verdict | None:
+    """No: an attacker blocked by nobody left (without trample: yes with it) or attacking a
+    planeswalker removed from combat, a blocker blocking no attacker; else why it deals
+    damage (`rules`, in place)."""
+    name, topic = creature.name, _DAMAGE_TOPIC
     if creature.attacking:
         blockers = [c for c in ctx.situation.creatures if c.blocks(name) and c.in_combat]
         if creature.blocked and not blockers:
@@ -216,19 +250,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
                                "aucune créature attaquante : elle n'assigne aucune blessure.",
                                topic)
         rules.append("damage.blocker")
-    if creature.power is not None and creature.power <= 0:
-        return ctx.verdict(False, ("damage.power",), f"Non : la force de {name} est "
-                           f"{creature.power} ; elle assigne autant de blessures que sa force.",
-                           topic)
-    why = f"Oui : {name} assigne ses blessures de combat {when}."
-    if step.damage_step is not None:
-        rules.append("damage.two_steps")
-        why += (" Elle a la double initiative." if creature.has("double_strike") else
-                " C'est l'étape qui lui revient parmi les deux étapes des blessures.")
-    if creature.tapped:
-        rules.append("damage.tapped")
-        why += " Être engagée ne l'empêche pas d'infliger des blessures de combat."
-    return ctx.verdict(True, tuple(rules), why, topic)
+    return None
 
 
 # -- declaring a whole set of attackers or blockers, with their costs ---------------------
