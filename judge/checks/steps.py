@@ -461,6 +461,21 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
+    why = _cleanup_actions_said(ctx, hand, discard, damaged, ending)
+    if combat:
+        concepts.append("effects.until")
+        verb = "ont cessé" if len(combat) > 1 else "a cessé"
+        why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
+                "combat »), pas au nettoyage.")
+    why += _cleanup_priority_said(ctx, performed, waiting, concepts)
+    return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+def _cleanup_actions_said(ctx: Context, hand: int | None, discard: int, damaged: list[str],
+                          ending: list[str]) -> str:
+    """The cleanup's turn-based actions, in order: the discard, then damage removed and
+    « until end of turn » effects ending at the same time."""
+    s = ctx.situation
     why = (f"D'abord {ctx.active} se défausse de {plural(discard, 'carte')}" if discard else
            f"D'abord {ctx.active} ne se défausse d'aucune carte")
     if hand is not None and s.max_hand_size is not None:
@@ -471,12 +486,15 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     if ending:
         verb = "cessent" if len(ending) > 1 else "cesse"
         why += f" et {_names(ending)} {verb} (« jusqu'à la fin du tour » / « ce tour-ci »)"
-    why += "."
-    if combat:
-        concepts.append("effects.until")
-        verb = "ont cessé" if len(combat) > 1 else "a cessé"
-        why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
-                "combat »), pas au nettoyage.")
+    return why + "."
+
+
+def _cleanup_priority_said(ctx: Context, performed: list[str], waiting: list[Trigger],
+                           concepts: list[str]) -> str:
+    """Whether a player receives priority in the cleanup step (state-based actions performed,
+    triggers waiting) and another cleanup step follows (concepts added in place)."""
+    why = ""
+    priority = bool(waiting) or bool(performed and ctx.moment.step == Step.CLEANUP)
     if performed and ctx.moment.step == Step.CLEANUP:
         concepts += ["sba.cleanup", *performed]
         why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
@@ -495,4 +513,4 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     else:
         concepts.append("cleanup.no_priority")
         why += " Aucune capacité n'attend : personne ne reçoit la priorité et l'étape se termine."
-    return ctx.verdict(value, tuple(concepts), why, topic)
+    return why
