@@ -275,6 +275,23 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
             others[target] = others.get(target, 0) + amount
     problems, concepts = _assignment_problems(ctx, creature, given, others)
     topic = "l'assignation des blessures de combat"
+    note = _order_note(ctx, creature, concepts)
+    shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
+    if problems:
+        why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
+               + ".") + note
+        if ctx.fact("illegal_assignment_undone"):
+            concepts.append("damage.illegal")
+            why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
+                    "joueur a commencé à assigner.")
+        return ctx.verdict(False, tuple(concepts), why, topic)
+    why = f"Oui : {creature.name} peut assigner {shown}." + note
+    why += _division_said(ctx, creature, concepts)  # adds to `concepts`
+    return ctx.verdict(True, tuple(concepts), why, topic)
+
+
+def _order_note(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """What became of a damage assignment order whose creatures left combat."""
     note = ""
     if "damage.order_removed" in concepts:
         present = {b.name for b in current_blockers(ctx, creature)}
@@ -286,16 +303,13 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
         gone = [n for n in creature.damage_order if n not in present]
         note = (f" {', '.join(gone)} n'est plus bloquée par {creature.name} : retirée de son "
                 "ordre d'assignation, l'ordre des autres attaquants reste le même.")
-    shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
-    if problems:
-        why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
-               + ".") + note
-        if ctx.fact("illegal_assignment_undone"):
-            concepts.append("damage.illegal")
-            why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
-                    "joueur a commencé à assigner.")
-        return ctx.verdict(False, tuple(concepts), why, topic)
-    why = f"Oui : {creature.name} peut assigner {shown}." + note
+    return note
+
+
+def _division_said(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """Why a legal division is legal: deathtouch, others' damage, a band's free division, the
+    assignment order or a free division among several (concepts added in place)."""
+    why = ""
     if "damage.deathtouch" in concepts:
         why += (f" {creature.name} a le contact mortel : toute blessure qu'elle assigne à une "
                 "créature est considérée comme mortelle.")
@@ -308,11 +322,10 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
         chooser = ("le joueur défenseur (un de ses bloqueurs a le regroupement)" if
                    creature.attacking else "le joueur actif (une créature qu'elle bloque a le "
                    "regroupement)")
-        why += (f" C'est {chooser} qui répartit ces blessures, librement entre les créatures "
-                "concernées, sans ordre d'assignation.")
-        return ctx.verdict(True, tuple(concepts), why, topic)
+        return why + (f" C'est {chooser} qui répartit ces blessures, librement entre les "
+                      "créatures concernées, sans ordre d'assignation.")
     if not several:
-        return ctx.verdict(True, tuple(concepts), why, topic)
+        return why
     if ctx.fact("damage_assignment_order"):
         concepts.append("damage.whole")
         why += (" Toutes ses blessures sont assignées avant celles d'une autre créature, en "
@@ -323,7 +336,7 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     else:
         why += (" Son contrôleur répartit librement ses blessures entre les créatures "
                 "attaquantes qu'elle bloque.")
-    return ctx.verdict(True, tuple(concepts), why, topic)
+    return why
 
 
 # -- damage_dealt ---------------------------------------------------------------------------
