@@ -173,6 +173,17 @@ def plan_turn(
     whichever is listed first.
     Plans are cached: the same arguments give the same (immutable) tuple.
     """
+    moments = _with_extra_steps(_with_extra_phases(layout, extra_phases), extra_steps)
+    return tuple(_planned(part, skip=skip, no_attackers=no_attackers,
+                          first_turn_skip=first_turn_skip)
+                 for moment in moments
+                 for part in _repeated(moment, two_damage_steps=two_damage_steps,
+                                       cleanup_repeats=cleanup_repeats))
+
+
+def _with_extra_phases(layout: Layout, extra_phases: tuple[ExtraPhase, ...]) -> list[Moment]:
+    """The layout's places, extra phases inserted after the phase they follow (the most
+    recently created first; an extra main phase after the extra combat phase, if any)."""
     blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
     added = {extra.phase for extra in extra_phases}
     chained = [e for e in extra_phases if e.phase != Phase.COMBAT and e.after == Phase.COMBAT
@@ -181,30 +192,28 @@ def plan_turn(
         at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after
                   and (block[0].extra or extra not in chained))
         blocks.insert(at + 1, _phase_moments(layout, extra.phase, extra=True))
-    moments = [moment for block in blocks for moment in block]
+    return [moment for block in blocks for moment in block]
+
+
+def _with_extra_steps(moments: list[Moment], extra_steps: tuple[ExtraStep, ...]) -> list[Moment]:
+    """Extra steps inserted before or after the step they are anchored to."""
     for extra_step in extra_steps:
         at = next(i for i, m in enumerate(moments) if m.step == extra_step.anchor)
         moment = Moment(phase=moments[at].phase, step=extra_step.step, extra=True)
         moments.insert(at if extra_step.before else at + 1, moment)
+    return moments
 
-    plan: list[PlannedStep] = []
-    for moment in moments:
-        if moment.step == Step.COMBAT_DAMAGE and two_damage_steps:
-            parts = [
-                Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
-                for kind in DAMAGE_STEPS
-            ]
-        elif moment.step == Step.CLEANUP:
-            parts = [
-                Moment(phase=moment.phase, step=Step.CLEANUP, repeat=n, extra=moment.extra)
-                for n in range(cleanup_repeats + 1)
-            ]
-        else:
-            parts = [moment]
-        for part in parts:
-            plan.append(_planned(part, skip=skip, no_attackers=no_attackers,
-                                 first_turn_skip=first_turn_skip))
-    return tuple(plan)
+
+def _repeated(moment: Moment, *, two_damage_steps: bool, cleanup_repeats: int
+              ) -> list[Moment]:
+    """A place as the plan holds it: combat damage in two steps, cleanup repeated."""
+    if moment.step == Step.COMBAT_DAMAGE and two_damage_steps:
+        return [Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
+                for kind in DAMAGE_STEPS]
+    if moment.step == Step.CLEANUP:
+        return [Moment(phase=moment.phase, step=Step.CLEANUP, repeat=n, extra=moment.extra)
+                for n in range(cleanup_repeats + 1)]
+    return [moment]
 
 
 def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
