@@ -141,17 +141,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
     key = _step_key(ctx)
     topic = "les capacités déclenchées"
     if not ctx.gives_priority(ctx.moment):
-        why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
-               "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
-               "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
-        quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == Step.UNTAP else (
-            f"priority.{key}",)
-        if key == Step.CLEANUP:
-            why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
-                   "vont sur la pile après la défausse et le retrait des blessures, puis le "
-                   "joueur actif reçoit la priorité (question cleanup).")
-            quiet = ("cleanup.repeat",)
-        return ctx.verdict([], quiet, why, topic)
+        return _no_triggers_without_priority(ctx, key)
     concepts = [f"action.triggers.{key}", "triggers.beginning"]
     now = [t for t in s.triggers if t.at == key and not t.entered_this_step]
     late = [t for t in s.triggers if t.at == key and t.entered_this_step]
@@ -175,7 +165,31 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
             concepts.append("triggers.order")
     else:
         why = f"Aucune capacité ne se déclenche au début de {where_label(ctx.moment)}."
-    why += combat_why
+    why += combat_why + _late_or_later(ctx, key, late, concepts, any_now=bool(ordered))
+    return ctx.verdict(names, tuple(concepts), why, topic)
+
+
+def _no_triggers_without_priority(ctx: Context, key: str) -> Verdict:
+    """None in a step where nobody receives priority: they wait (the cleanup's: question
+    cleanup)."""
+    why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
+           "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
+           "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
+    quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == Step.UNTAP else (
+        f"priority.{key}",)
+    if key == Step.CLEANUP:
+        why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
+               "vont sur la pile après la défausse et le retrait des blessures, puis le "
+               "joueur actif reçoit la priorité (question cleanup).")
+        quiet = ("cleanup.repeat",)
+    return ctx.verdict([], quiet, why, "les capacités déclenchées")
+
+
+def _late_or_later(ctx: Context, key: str, late: list[Trigger], concepts: list[str], *,
+                   any_now: bool) -> str:
+    """Triggers that came too late for this step, « at end of turn » not being a duration,
+    and the steps other triggers wait for (concepts added in place)."""
+    why = ""
     if late:
         word = "capacités" if len(late) > 1 else "capacité"
         why += (f" {_names([t.name for t in late])} : {word} dont la source est arrivée en jeu "
@@ -186,11 +200,11 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
         concepts.append("triggers.until_not_trigger")
         why += (" « À la fin du tour » est un déclenchement ; les effets « jusqu'à la fin du "
                 "tour » ne se déclenchent pas : ils cessent au nettoyage.")
-    others = sorted({t.at for t in s.triggers if t.at != key and t.at is not None})
-    if others and not ordered and not late:
+    others = sorted({t.at for t in ctx.situation.triggers if t.at != key and t.at is not None})
+    if others and not any_now and not late:
         why += " (D'autres se déclencheront au début de " + ", ".join(
             _at_label(a) for a in others) + ".)"
-    return ctx.verdict(names, tuple(concepts), why, topic)
+    return why
 
 
 def _alone_only(ctx: Context, key: str) -> tuple[str, list[str]]:
