@@ -406,23 +406,7 @@ def keyword_effects(ctx: Context, creature: Creature, concepts: list[str]) -> st
 
 def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
     """Why a creature in combat is still there and still in it (concepts added in place)."""
-    why = keyword_effects(ctx, creature, concepts)
-    s = ctx.situation
-    if creature.attacking and not creature.entered_attacking:
-        concepts.append("attack.legal")
-        if creature.has("haste") and not creature.since_turn_start:
-            concepts.append("attack.haste")
-            why += " Elle a pu attaquer grâce à la célérité."
-        if creature.has("vigilance") and not creature.tapped:
-            concepts.append("ability.vigilance")
-            why += " Avec la vigilance, attaquer ne l'a pas engagée."
-    if creature.attacking and creature.blocked:
-        concepts.append("block.blocked")
-        if not any(c.blocks(creature.name) and c.in_combat for c in s.creatures):
-            concepts.append("damage.blocker_gone")
-            why += " Ses bloqueurs ne sont plus là, mais elle reste bloquée."
-    if creature.blocking and not creature.entered_blocking:
-        concepts.append("block.legal")
+    why = keyword_effects(ctx, creature, concepts) + _how_it_fights(ctx, creature, concepts)
     if creature.damage and creature.toughness is not None and creature.damage < creature.toughness:
         concepts.append("sba.lethal_damage")
         why += (f" Ses {plural(creature.damage, 'blessure')} ne sont pas mortelles (endurance "
@@ -444,6 +428,28 @@ def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
         concepts.append("action.phasing")
         why += (" Le déphasage ne la fait ni quitter le champ de bataille ni changer de "
                 "contrôleur : elle a pu attaquer.")
+    return why
+
+
+def _how_it_fights(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """How it came to attack or block (haste, vigilance), and an attacker blocked by nobody
+    left still blocked (concepts added in place)."""
+    why = ""
+    if creature.attacking and not creature.entered_attacking:
+        concepts.append("attack.legal")
+        if creature.has("haste") and not creature.since_turn_start:
+            concepts.append("attack.haste")
+            why += " Elle a pu attaquer grâce à la célérité."
+        if creature.has("vigilance") and not creature.tapped:
+            concepts.append("ability.vigilance")
+            why += " Avec la vigilance, attaquer ne l'a pas engagée."
+    if creature.attacking and creature.blocked:
+        concepts.append("block.blocked")
+        if not any(c.blocks(creature.name) and c.in_combat for c in ctx.situation.creatures):
+            concepts.append("damage.blocker_gone")
+            why += " Ses bloqueurs ne sont plus là, mais elle reste bloquée."
+    if creature.blocking and not creature.entered_blocking:
+        concepts.append("block.legal")
     return why
 
 
