@@ -18,6 +18,7 @@ from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.defenders import attack_target
 from judge.legality.words import label, plural
 from judge.procedure.blocks import (
+    Fired,
     declared_attack_triggers,
     declared_block_triggers,
     keyword_triggers,
@@ -71,18 +72,10 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
               if p.controller != ctx.active and (p.phasing or p.phased_out)]
     concepts = ["action.untap"]
     parts = [f"Pendant l'étape de dégagement de {ctx.active}"]
+    if phase_out or phase_in or others:
+        concepts.insert(0, "action.phasing")
     if phase_out or phase_in:
-        concepts.insert(0, "action.phasing")
-        said = []
-        if phase_out:
-            verb = "se déphasent" if len(phase_out) > 1 else "se déphase"
-            said.append(f"{_names(phase_out)} {verb}")
-        if phase_in:
-            verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
-            said.append(f"{_names(phase_in)} {verb}")
-        parts.append("d'abord, " + " et ".join(said) + " (simultanément, sans la pile)")
-    elif others:
-        concepts.insert(0, "action.phasing")
+        parts.append(_phasing_said(phase_out, phase_in))
     if untap:
         verb = "se dégagent" if len(untap) > 1 else "se dégage"
         parts.append(f"ensuite {_names(untap)} {verb}")
@@ -95,11 +88,7 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
         why += f" Un effet l'en empêche : {_names(kept)} {verb}."
     if phase_out:
         why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
-    for creature in s.creatures:
-        gone = absent(ctx, creature) if creature.controller == ctx.active else None
-        if creature.destroyed is not None and gone is not None:
-            concepts += [creature.destroyed, "sba.check"]
-            why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
+    why += _untap_sba(ctx, concepts)
     if others:
         why += (f" Seuls les permanents du joueur actif se déphasent ou se rephasent : "
                 f"{_names(others)} ne change pas.")
@@ -109,6 +98,30 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
     elif not ctx.ended:
         why += " (D'après l'état décrit, pour l'étape de dégagement de ce joueur.)"
     return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+def _phasing_said(phase_out: list[str], phase_in: list[str]) -> str:
+    """« d'abord, X se déphase et Y se rephase (simultanément, sans la pile) »."""
+    said = []
+    if phase_out:
+        verb = "se déphasent" if len(phase_out) > 1 else "se déphase"
+        said.append(f"{_names(phase_out)} {verb}")
+    if phase_in:
+        verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
+        said.append(f"{_names(phase_in)} {verb}")
+    return "d'abord, " + " et ".join(said) + " (simultanément, sans la pile)"
+
+
+def _untap_sba(ctx: Context, concepts: list[str]) -> str:
+    """The active player's creatures a state-based action put into the graveyard: they
+    won't untap (concepts added in place)."""
+    why = ""
+    for creature in ctx.situation.creatures:
+        gone = absent(ctx, creature) if creature.controller == ctx.active else None
+        if creature.destroyed is not None and gone is not None:
+            concepts += [creature.destroyed, "sba.check"]
+            why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
+    return why
 
 
 # -- triggers ---------------------------------------------------------------------------
@@ -241,7 +254,15 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
     why = "".join(f" {f.trigger.name} se déclenche {plural(f.times, 'fois')} : {f.why}."
                   for f in fired)
     concepts = [*(f.concept for f in fired), *quiet[1]]
-    why += quiet[0]
+    why += quiet[0] + _not_triggered(ctx, key, fired, concepts)
+    return instances, why, concepts
+
+
+def _not_triggered(ctx: Context, key: str, fired: list[Fired], concepts: list[str]) -> str:
+    """Why the other triggers of the declaration's creatures don't trigger (concepts added in
+    place): put onto the battlefield attacking, blocked, not the number of creatures."""
+    why = ""
+    s = ctx.situation
     for trigger in s.triggers:
         me = s.creature(trigger.creature or "")
         if me is None or any(f.trigger is trigger for f in fired):
@@ -259,7 +280,7 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
             many = "au moins " if trigger.at_least else ""
             why += (f" {trigger.name} ne se déclenche pas : le nombre de créatures n'est pas "
                     f"{many}{trigger.count} au moment où les bloqueurs sont déclarés.")
-    return instances, why, concepts
+    return why
 
 
 # -- in combat --------------------------------------------------------------------------
