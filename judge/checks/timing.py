@@ -40,6 +40,31 @@ def _this_combat(ctx: Context) -> tuple[int, int] | None:
     return start, end
 
 
+_TIMING_TOPIC = "les sorts lançables avant ou après un moment du combat"
+
+
+def _during_combat(ctx: Context, label: str, concepts: list[str], tail: str) -> Verdict:
+    """« during combat after blockers are declared »: in any combat phase of the turn, once
+    its declare blockers step has begun (not when that step is skipped)."""
+    here, topic = where_label(ctx.moment), _TIMING_TOPIC
+    concepts.append("timing.during_combat")
+    combat = _this_combat(ctx)
+    if combat is None:
+        return ctx.verdict(False, tuple(concepts), f"Non : un sort {label} se lance pendant "
+                           f"une phase de combat, et nous sommes dans {here}." + tail, topic)
+    blockers = [i for i in range(combat[0], combat[1] + 1)
+                if ctx.plan[i].moment.step == Step.DECLARE_BLOCKERS]
+    if not blockers or ctx.plan[blockers[0]].skipped:
+        concepts.append("timing.after_skipped")
+        return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
+                           f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
+                           "pas y être lancé." + tail, topic)
+    ok = ctx.index >= blockers[0]
+    return ctx.verdict(ok, tuple(concepts), ("Oui" if ok else "Non") + f" : pendant n'importe "
+                       f"quelle phase de combat du tour, une fois son étape de déclaration des "
+                       f"bloqueurs commencée ; nous sommes dans {here}." + tail, topic)
+
+
 @check("combat_timing", cites=("timing.combat", "timing.attackers", "timing.blockers",
                                "timing.during_combat", "timing.first_combat",
                                "timing.before_skipped", "timing.after_skipped",
@@ -47,7 +72,7 @@ def _this_combat(ctx: Context) -> tuple[int, int] | None:
 def check_combat_timing(ctx: Context, question: Question) -> Verdict:
     when = question.when or "before_attackers"
     label = _LABELS[when]
-    topic = "les sorts lançables avant ou après un moment du combat"
+    topic = _TIMING_TOPIC
     if not ctx.fact("combat_timing_points"):
         return ctx.verdict(None, (), f"Pas de réponse : le modèle de jeu de l'édition "
                            f"{ctx.edition} n'a aucune règle sur les sorts {label}.", topic)
@@ -55,22 +80,7 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
     concepts = ["timing.combat", "timing.abilities"]
     tail = " Il en va de même pour une capacité qui ne s'active qu'à ce moment-là."
     if when == "during_combat_after_blockers":
-        concepts.append("timing.during_combat")
-        combat = _this_combat(ctx)
-        if combat is None:
-            return ctx.verdict(False, tuple(concepts), f"Non : un sort {label} se lance pendant "
-                               f"une phase de combat, et nous sommes dans {here}." + tail, topic)
-        blockers = [i for i in range(combat[0], combat[1] + 1)
-                    if ctx.plan[i].moment.step == Step.DECLARE_BLOCKERS]
-        if not blockers or ctx.plan[blockers[0]].skipped:
-            concepts.append("timing.after_skipped")
-            return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
-                               f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
-                               "pas y être lancé." + tail, topic)
-        ok = ctx.index >= blockers[0]
-        return ctx.verdict(ok, tuple(concepts), ("Oui" if ok else "Non") + f" : pendant n'importe "
-                           f"quelle phase de combat du tour, une fois son étape de déclaration des "
-                           f"bloqueurs commencée ; nous sommes dans {here}." + tail, topic)
+        return _during_combat(ctx, label, concepts, tail)
     step = Step.DECLARE_ATTACKERS if "attackers" in when else Step.DECLARE_BLOCKERS
     concepts += ["timing.attackers" if step == Step.DECLARE_ATTACKERS else "timing.blockers",
                  "timing.first_combat"]
