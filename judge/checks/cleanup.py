@@ -9,7 +9,7 @@ from judge.checks.context import check, register_mechanism
 from judge.errors import SituationError
 from judge.game.situationmodel import Question, attacking_players
 from judge.game.states import first_turn_skip
-from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, turn_order
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, Phase, Step, turn_order
 from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.words import plural
 
@@ -52,7 +52,7 @@ def check_discard(ctx: Context, question: Question) -> Verdict:
                + ("pas de pioche. " if skip else "il pioche (partie multijoueur). ") + why)
     why += (f"il se défausse de {plural(count, 'carte')} au nettoyage." if count else
             "il ne se défausse d'aucune carte au nettoyage.")
-    if ctx.moment.step != "cleanup" and not ctx.ended:
+    if ctx.moment.step != Step.CLEANUP and not ctx.ended:
         why += " (Si sa main ne change pas d'ici là.)"
     return ctx.verdict(count, rules, why, topic)
 
@@ -140,10 +140,10 @@ register_mechanism("replay", topic=__name__, cites=(
 # Where each duration ends: (phase, step) of the active player's turn, or the beginning of its
 # controller's next turn, and the concept saying so.
 _ENDS = {
-    "end_of_turn": ("ending", "cleanup", "cleanup.effects"),
-    "this_turn": ("ending", "cleanup", "cleanup.effects"),
-    "end_of_combat": ("combat", "end_of_combat", "combat.end"),
-    "your_next_turn": ("beginning", "untap", "effects.until"),
+    "end_of_turn": (Phase.ENDING, Step.CLEANUP, "cleanup.effects"),
+    "this_turn": (Phase.ENDING, Step.CLEANUP, "cleanup.effects"),
+    "end_of_combat": (Phase.COMBAT, Step.END_OF_COMBAT, "combat.end"),
+    "your_next_turn": (Phase.BEGINNING, Step.UNTAP, "effects.until"),
 }
 _UNTIL_WORDS = {"end_of_turn": "« jusqu'à la fin du tour »", "this_turn": "« ce tour-ci »",
                 "end_of_combat": "« jusqu'à la fin du combat »",

@@ -8,8 +8,8 @@ announcements of a declaration are answered here.
 from __future__ import annotations
 
 from judge.checks.context import check
-from judge.game.situationmodel import Question
-from judge.game.turnplan import Moment
+from judge.game.situationmodel import Creature, Question
+from judge.game.turnplan import DamageStep, Moment, Phase, Step
 from judge.legality.combat import absent, attack_reasons, attack_rules, block_reasons, block_rules
 from judge.legality.context import Context, Verdict, where_label
 from judge.legality.defenders import attack_target, attacked_player, defenders
@@ -28,12 +28,12 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
     topic = "la déclaration des attaquants"
     name = creature.name
-    skip = ctx.skip_reason("declare_attackers")
+    skip = ctx.skip_reason(Step.DECLARE_ATTACKERS)
     if skip or ctx.ended:
         return ctx.verdict(False, (skip or "turn.ends",), f"Non : l'étape de déclaration "
                            f"des attaquants {'est sautée' if skip else 'est passée'} ce tour-ci.",
                            topic)
-    if ctx.after("declare_attackers"):
+    if ctx.after(Step.DECLARE_ATTACKERS):
         return ctx.verdict(False, ("attack.declare",), f"Non : les attaquants se déclarent au "
                            f"début de l'étape de déclaration des attaquants, et nous sommes "
                            f"dans {where_label(ctx.moment)}.", topic)
@@ -56,7 +56,7 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
                "attaquer comme si elle avait la célérité")
         concepts.append("fact.phased_in_haste")
     why += "."
-    if ctx.moment.step != "declare_attackers":
+    if ctx.moment.step != Step.DECLARE_ATTACKERS:
         why += " Elle pourra être déclarée au début de l'étape de déclaration des attaquants."
     if creature.is_wall and not ctx.fact("walls_cannot_attack"):
         why += (" Le type « Mur » n'interdit pas d'attaquer dans cette édition (seul le "
@@ -73,14 +73,14 @@ def check_block(ctx: Context, question: Question) -> Verdict:
     blocker = ctx.creature(question.creature)
     attacker = ctx.creature(question.attacker)
     topic = "la déclaration des bloqueurs"
-    skip = ctx.skip_reason("declare_blockers")
+    skip = ctx.skip_reason(Step.DECLARE_BLOCKERS)
     if skip or ctx.ended:
         why = {"turn.skip": "Non : l'étape de déclaration des bloqueurs est sautée ce tour-ci.",
                "combat.no_attackers": "Non : aucune créature n'attaque, l'étape de déclaration "
                                       "des bloqueurs est sautée."}.get(
             skip or "", "Non : le tour est terminé.")
         return ctx.verdict(False, (skip or "turn.ends",), why, topic)
-    if ctx.after("declare_blockers"):
+    if ctx.after(Step.DECLARE_BLOCKERS):
         return ctx.verdict(False, ("block.declare",), "Non : les bloqueurs se déclarent au "
                            "début de l'étape de déclaration des bloqueurs, et nous sommes dans "
                            f"{where_label(ctx.moment)}.", topic)
@@ -114,7 +114,7 @@ def _two_damage_steps(ctx: Context) -> bool:
                               "damage.two_steps"))
 def check_damage_steps(ctx: Context, question: Question) -> Verdict:
     topic = "les étapes des blessures de combat"
-    skip = ctx.skip_reason("combat_damage")
+    skip = ctx.skip_reason(Step.COMBAT_DAMAGE)
     if skip == "turn.skip":
         return ctx.verdict(0, ("turn.skip",), "Aucune : l'étape des blessures de combat "
                            "est sautée ce tour-ci.", topic)
@@ -126,11 +126,11 @@ def check_damage_steps(ctx: Context, question: Question) -> Verdict:
                            "attaquante ou bloqueuse a l'initiative ou la double initiative, il y "
                            "a donc une seconde étape des blessures de combat.", topic)
     why = "Une : aucune créature attaquante ou bloqueuse n'a l'initiative ni la double initiative."
-    if not ctx.at_or_after("declare_attackers"):
+    if not ctx.at_or_after(Step.DECLARE_ATTACKERS):
         why = ("Une, tant qu'aucun attaquant n'est déclaré : la phase de combat prévoit une étape "
                "des blessures ; elle sera sautée si personne n'attaque, et doublée si une "
                "créature avec l'initiative combat.")
-    elif ctx.after("end_of_combat"):
+    elif ctx.after(Step.END_OF_COMBAT):
         why = ("Une d'après la situation décrite (la phase de combat est finie et plus aucune "
                "créature n'y est).")
     return ctx.verdict(1, ("damage.steps",), why, topic)
@@ -139,11 +139,11 @@ def check_damage_steps(ctx: Context, question: Question) -> Verdict:
 def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
     """The damage step a `deals_damage` question is about (the current or the next one)."""
     moment = ctx.moment
-    if moment.step == "combat_damage":
+    if moment.step == Step.COMBAT_DAMAGE:
         return moment, "dans l'étape en cours"
-    if moment.phase == "combat" and not ctx.after("combat_damage"):
+    if moment.phase == Phase.COMBAT and not ctx.after(Step.COMBAT_DAMAGE):
         later = next((e.moment for e in ctx.plan[ctx.index + 1:]
-                      if e.moment.step == "combat_damage" and not e.skipped), None)
+                      if e.moment.step == Step.COMBAT_DAMAGE and not e.skipped), None)
         return later, "lors de la prochaine étape des blessures de combat"
     return None, ""
 
@@ -156,17 +156,44 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "phasing.absent", "damage.blocker_gone", "sba.legend_rule"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
-    name = creature.name
-    topic = "les blessures de combat"
+    name, topic = creature.name, _DAMAGE_TOPIC
     step, when = _damage_step_for(ctx)
     if step is None:
-        skip = ctx.skip_reason("combat_damage")
+        skip = ctx.skip_reason(Step.COMBAT_DAMAGE)
         why = {"combat.no_attackers": "Non : aucune créature n'attaque, l'étape des blessures de combat est "
                         "sautée.",
                "turn.skip": "Non : l'étape des blessures de combat est sautée ce tour-ci."}.get(
             skip or "", f"Non : il n'y a plus d'étape des blessures de combat ce tour-ci (nous "
                         f"sommes dans {where_label(ctx.moment)}).")
         return ctx.verdict(False, (skip or "damage.steps",), why, topic)
+    out = _not_dealing(ctx, creature, step.damage_step)
+    if out is not None:
+        return out
+    rules = ["damage.assign"]
+    out = _no_target(ctx, creature, rules)
+    if out is not None:
+        return out
+    if creature.power is not None and creature.power <= 0:
+        return ctx.verdict(False, ("damage.power",), f"Non : la force de {name} est "
+                           f"{creature.power} ; elle assigne autant de blessures que sa force.",
+                           topic)
+    why = f"Oui : {name} assigne ses blessures de combat {when}."
+    if step.damage_step is not None:
+        rules.append("damage.two_steps")
+        why += (" Elle a la double initiative." if creature.has("double_strike") else
+                " C'est l'étape qui lui revient parmi les deux étapes des blessures.")
+    if creature.tapped:
+        rules.append("damage.tapped")
+        why += " Être engagée ne l'empêche pas d'infliger des blessures de combat."
+    return ctx.verdict(True, tuple(rules), why, topic)
+
+
+_DAMAGE_TOPIC = "les blessures de combat"
+
+
+def _not_dealing(ctx: Context, creature: Creature, damage_step: str | None) -> Verdict | None:
+    """No: gone, not a creature, neither attacking nor blocking, or not its damage step."""
+    name, topic = creature.name, _DAMAGE_TOPIC
     gone = absent(ctx, creature)
     if gone is not None:
         return ctx.verdict(False, gone[1], f"Non : {gone[0]} ; elle n'assigne pas de blessures "
@@ -178,11 +205,11 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     if not creature.attacking and not creature.blocking:
         return ctx.verdict(False, ("damage.power",), f"Non : {name} n'est ni attaquante ni "
                            "bloqueuse ; seules celles-ci assignent des blessures de combat.", topic)
-    if step.damage_step == "first_strike" and not creature.strikes_first:
+    if damage_step == DamageStep.FIRST_STRIKE and not creature.strikes_first:
         return ctx.verdict(False, ("damage.two_steps",), f"Non : c'est l'étape des blessures de "
                            f"l'initiative et {name} n'a ni l'initiative ni la double initiative ; "
                            "elle infligera ses blessures lors de la seconde étape.", topic)
-    if step.damage_step == "regular" and not creature.has("double_strike"):
+    if damage_step == DamageStep.REGULAR and not creature.has("double_strike"):
         dealt = creature.dealt_first_strike_damage
         if dealt is None:
             dealt = creature.has("first_strike")
@@ -190,7 +217,14 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(False, ("damage.two_steps",), f"Non : {name} a déjà assigné ses "
                                "blessures lors de la première étape (initiative) et n'a pas la "
                                "double initiative.", topic)
-    rules = ["damage.assign"]
+    return None
+
+
+def _no_target(ctx: Context, creature: Creature, rules: list[str]) -> Verdict | None:
+    """No: an attacker blocked by nobody left (without trample: yes with it) or attacking a
+    planeswalker removed from combat, a blocker blocking no attacker; else why it deals
+    damage (`rules`, in place)."""
+    name, topic = creature.name, _DAMAGE_TOPIC
     if creature.attacking:
         blockers = [c for c in ctx.situation.creatures if c.blocks(name) and c.in_combat]
         if creature.blocked and not blockers:
@@ -216,19 +250,7 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
                                "aucune créature attaquante : elle n'assigne aucune blessure.",
                                topic)
         rules.append("damage.blocker")
-    if creature.power is not None and creature.power <= 0:
-        return ctx.verdict(False, ("damage.power",), f"Non : la force de {name} est "
-                           f"{creature.power} ; elle assigne autant de blessures que sa force.",
-                           topic)
-    why = f"Oui : {name} assigne ses blessures de combat {when}."
-    if step.damage_step is not None:
-        rules.append("damage.two_steps")
-        why += (" Elle a la double initiative." if creature.has("double_strike") else
-                " C'est l'étape qui lui revient parmi les deux étapes des blessures.")
-    if creature.tapped:
-        rules.append("damage.tapped")
-        why += " Être engagée ne l'empêche pas d'infliger des blessures de combat."
-    return ctx.verdict(True, tuple(rules), why, topic)
+    return None
 
 
 # -- declaring a whole set of attackers or blockers, with their costs ---------------------
@@ -323,7 +345,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
             + "; ".join(said) + "."), problems
 
 
-@check("declare_attackers", cites=("attack.procedure", "attack.legal", "attack.only_creatures",
+@check(Step.DECLARE_ATTACKERS, cites=("attack.procedure", "attack.legal", "attack.only_creatures",
                                    "attack.untapped", "attack.since_turn_start", "control.changed",
                                    "attack.defender", "fact.walls_cannot_attack",
                                    "combat.players", "attack.costs", "attack.mana_abilities",
@@ -334,7 +356,7 @@ def _announce(ctx: Context, names: tuple[str, ...]) -> tuple[str, list[str]]:
 def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     names = question.creatures or ()
     topic = "la déclaration des attaquants"
-    if ctx.after("declare_attackers") or ctx.ended:
+    if ctx.after(Step.DECLARE_ATTACKERS) or ctx.ended:
         return ctx.verdict({"legal": False, "cost": 0}, ("attack.declare",), "Non : les "
                            "attaquants se déclarent au début de l'étape de déclaration des "
                            f"attaquants, et nous sommes dans {where_label(ctx.moment)}.", topic)
@@ -380,7 +402,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict({"legal": True, "cost": cost}, tuple(concepts), why, topic)
 
 
-@check("declare_blockers", cites=("block.procedure", "block.legal", "combat.players",
+@check(Step.DECLARE_BLOCKERS, cites=("block.procedure", "block.legal", "combat.players",
                                   "evasion.*", "ability.landwalk", "ability.protection.block",
                                   "block.costs", "block.mana_abilities",
                                   "block.pay", "block.becomes", "block.blocked",
@@ -389,11 +411,11 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
 def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     blocks = question.blocks or ()
     topic = "la déclaration des bloqueurs"
-    if ctx.skip_reason("declare_blockers") == "combat.no_attackers":
+    if ctx.skip_reason(Step.DECLARE_BLOCKERS) == "combat.no_attackers":
         return ctx.verdict({"legal": False, "cost": 0}, ("combat.no_attackers",), "Non : aucune "
                            "créature n'attaque, l'étape de déclaration des bloqueurs est sautée.",
                            topic)
-    if ctx.after("declare_blockers") or ctx.ended:
+    if ctx.after(Step.DECLARE_BLOCKERS) or ctx.ended:
         return ctx.verdict({"legal": False, "cost": 0}, ("block.declare",), "Non : les bloqueurs "
                            "se déclarent au début de l'étape de déclaration des bloqueurs, et "
                            f"nous sommes dans {where_label(ctx.moment)}.", topic)

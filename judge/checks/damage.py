@@ -9,6 +9,7 @@ damage first (`damage_assignment_order`) and whether damage uses the stack. `Hit
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from judge.checks.context import check
 from judge.errors import SituationError
@@ -55,29 +56,55 @@ def _lethal_concepts(ctx: Context, creature: Creature, targets: list[Creature],
 # -- assign_damage ------------------------------------------------------------------------
 
 
-def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int],
-                         others: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Division:
+    """One creature's division of its combat damage (`given`), and what it is read against:
+    what the creature attacks (`attacked`; in Two-Headed Giant the defending player its team
+    chose), the player or planeswalker its excess goes to (`player`, said as `whom`), the
+    planeswalker it attacks (`walker`), damage others assign at the same time (`others`)."""
+
+    ctx: Context
+    creature: Creature
+    given: dict[str, int]
+    others: dict[str, int]
+    total: int
+    attacked: str | None
+    player: str
+    walker: str | None
+    whom: str
+
+    def need(self, target: Creature) -> int:
+        """Lethal damage for `target`, from this creature, after the others' damage."""
+        return needed(self.ctx.model, self.creature, target, self.others.get(target.name, 0))
+
+    def elsewhere(self) -> bool:
+        """Whether any damage goes to something other than `player`."""
+        return any(t != self.player and a for t, a in self.given.items())
+
+
+Found = tuple[list[str], list[str]]  # problems (French), concepts
+
+
+def _team_defender(ctx: Context, creature: Creature, given: dict[str, int],
+                   attacked: str | None, problems: list[str]) -> str | None:
+    """810.7f: the active team chooses one defending player for each attacker's damage."""
+    team = defenders(ctx.situation).players
+    chosen = [t for t, a in given.items() if a and t in team]
+    if len(chosen) > 1:
+        problems.append(f"l'équipe active choisit un seul des joueurs défenseurs "
+                        f"({', '.join(team)}) à qui elle assigne ses blessures")
+    if chosen:
+        return chosen[0]
+    return creature.damage_to if creature.damage_to is not None else attacked
+
+
+def _division(ctx: Context, creature: Creature, given: dict[str, int], others: dict[str, int],
+              found: Found) -> _Division:
     s = ctx.situation
-    others = others or {}
-
-    def need(target: Creature) -> int:
-        return needed(ctx.model, creature, target, others.get(target.name, 0))
-
     attacked = attack_target(ctx, creature) if creature.attacking else None
-    team_problems: list[str] = []
-    team_concepts: list[str] = []
     if s.variant == "two_headed_giant" and creature.attacking and creature.attacks is None:
-        # 810.7f: the active team chooses one defending player for each attacker's damage
-        team = defenders(s).players
-        chosen = [t for t, a in given.items() if a and t in team]
-        if len(chosen) > 1:
-            team_problems.append(f"l'équipe active choisit un seul des joueurs défenseurs "
-                                 f"({', '.join(team)}) à qui elle assigne ses blessures")
-        if chosen:
-            attacked = chosen[0]
-        elif creature.damage_to is not None:
-            attacked = creature.damage_to
-        team_concepts.append("damage.team_defender")
+        attacked = _team_defender(ctx, creature, given, attacked, found[0])
+        found[1].append("damage.team_defender")
     player = attacked or defending_player(s)
     # 702.17d: a creature attacking a planeswalker assigns nothing to the defending player,
     # even once that planeswalker has left combat
@@ -85,104 +112,147 @@ def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int]
         creature.attacks not in s.players) else None
     whom = (f"au planeswalker qu'elle attaque ({player})" if walker and attacked else
             f"au joueur défenseur ({player})")
+    return _Division(ctx=ctx, creature=creature, given=given, others=others,
+                     total=sum(given.values()), attacked=attacked, player=player, walker=walker,
+                     whom=whom)
+
+
+def _assignment_problems(ctx: Context, creature: Creature, given: dict[str, int],
+                         others: dict[str, int] | None = None) -> Found:
+    found: Found = ([], ["damage.divide"])
+    division = _division(ctx, creature, given, others or {}, found)
+    problems, concepts = found
     power = creature.power
     if power is None:
         raise SituationError("creatures", f"la force de {creature.name} (power) est nécessaire "
                              "pour la question assign_damage")
-    total = sum(given.values())
-    problems: list[str] = team_problems
-    concepts: list[str] = ["damage.divide", *team_concepts]
     if power <= 0:
-        if total:
+        if division.total:
             problems.append(f"sa force est {power} : elle n'assigne aucune blessure")
         return problems, [*concepts, "damage.power"]
-    if total != power:
-        problems.append(f"elle assigne des blessures égales à sa force ({power}), pas {total}")
+    if division.total != power:
+        problems.append(f"elle assigne des blessures égales à sa force ({power}), pas "
+                        f"{division.total}")
         concepts.append("damage.power")
     if creature.attacking:
         blockers = current_blockers(ctx, creature)
-        names = [b.name for b in blockers]
-        if not creature.blocked and attacked is None:
-            concepts += ["damage.unblocked", "combat.walker_removed"]
-            return ([f"le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du "
-                     "combat : elle n'attaque plus rien et n'assigne aucune blessure"]
-                    if total else []), concepts
         if not creature.blocked:
-            concepts.append("damage.unblocked")
-            if any(t != player and a for t, a in given.items()):
-                whom = (f"au planeswalker qu'elle attaque ({player})" if creature.attacks
-                        and creature.attacks not in s.players else f"au joueur qu'elle attaque ({player})")
-                problems.append(f"non bloquée, elle assigne toutes ses blessures {whom}")
-            return problems, concepts
+            return _unblocked(division, found)
         if not blockers:
-            if creature.has("trample"):
-                concepts.append("damage.trample")
-                if walker and attacked is None:
-                    concepts.append("damage.trample_walker")
-                    if total:
-                        problems.append(f"le planeswalker qu'elle attaquait ({walker}) a été "
-                                        "retiré du combat, et aucune blessure d'une créature qui "
-                                        "attaque un planeswalker ne peut être assignée au joueur "
-                                        "défenseur, même avec le piétinement")
-                    return problems, concepts
-                if any(t != player and a for t, a in given.items()):
-                    problems.append("bloquée mais sans bloqueur restant, avec le piétinement "
-                                    f"elle assigne toutes ses blessures {whom}")
-                return problems, concepts
-            concepts.append("damage.blocked")
-            return ["bloquée et plus aucune créature ne la bloque : elle n'assigne aucune "
-                    "blessure"] if total else [], concepts
-        concepts.append("damage.blocked")
-        gone = [n for n in creature.damage_order if n not in names]
-        if gone and ctx.fact("damage_assignment_order"):
-            concepts.append("damage.order_removed")
-        strangers = [t for t, a in given.items() if a and t not in names and t != player
-                     and not (walker and t == defending_player(s))]
-        if strangers:
-            problems.append(f"{', '.join(strangers)} ne la bloque pas")
-        defender = defending_player(s)
-        if walker and given.get(defender) and defender != player:
-            concepts.append("damage.trample_walker")
-            problems.append(f"elle attaque le planeswalker {walker} : aucune de ses blessures ne "
-                            f"peut être assignée au joueur défenseur ({defender}), même avec le "
-                            "piétinement ; l'excédent va au planeswalker")
-        if given.get(player) or creature.has("trample"):
-            concepts.append("damage.trample_lethal")
-            if not creature.has("trample"):
-                problems.append(f"sans le piétinement, elle n'assigne rien {whom}")
-            elif any(given.get(b.name, 0) < need(b) for b in blockers):
-                problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
-                                "mortelles avant que le reste aille au joueur")
-            concepts += _lethal_concepts(ctx, creature, blockers, others)
-        if any(b.has("banding") for b in blockers):
-            concepts.append("damage.band_blockers")
-        elif ctx.fact("damage_assignment_order") and len(blockers) > 1:
-            concepts += ["damage.order", "damage.lethal_first"]
-            problems += _order_problems(blockers, given, need)
-            concepts += _lethal_concepts(ctx, creature, blockers, others)
-        return problems, concepts
+            return _no_blocker_left(division, found)
+        return _blocked(division, blockers, found)
     if not creature.blocking:
         return [f"{creature.name} n'est ni attaquante ni bloqueuse"], [*concepts, "damage.power"]
+    return _blocking(division, found)
+
+
+def _unblocked(d: _Division, found: Found) -> Found:
+    problems, concepts = found
+    creature = d.creature
+    if d.attacked is None:
+        concepts += ["damage.unblocked", "combat.walker_removed"]
+        return ([f"le planeswalker qu'elle attaquait ({creature.attacks}) a été retiré du "
+                 "combat : elle n'attaque plus rien et n'assigne aucune blessure"]
+                if d.total else []), concepts
+    concepts.append("damage.unblocked")
+    if d.elsewhere():
+        whom = (f"au planeswalker qu'elle attaque ({d.player})" if creature.attacks
+                and creature.attacks not in d.ctx.situation.players
+                else f"au joueur qu'elle attaque ({d.player})")
+        problems.append(f"non bloquée, elle assigne toutes ses blessures {whom}")
+    return problems, concepts
+
+
+def _no_blocker_left(d: _Division, found: Found) -> Found:
+    """Blocked, and every blocker removed from combat."""
+    problems, concepts = found
+    if not d.creature.has("trample"):
+        concepts.append("damage.blocked")
+        return ["bloquée et plus aucune créature ne la bloque : elle n'assigne aucune "
+                "blessure"] if d.total else [], concepts
+    concepts.append("damage.trample")
+    if d.walker and d.attacked is None:
+        concepts.append("damage.trample_walker")
+        if d.total:
+            problems.append(f"le planeswalker qu'elle attaquait ({d.walker}) a été "
+                            "retiré du combat, et aucune blessure d'une créature qui "
+                            "attaque un planeswalker ne peut être assignée au joueur "
+                            "défenseur, même avec le piétinement")
+        return problems, concepts
+    if d.elsewhere():
+        problems.append("bloquée mais sans bloqueur restant, avec le piétinement "
+                        f"elle assigne toutes ses blessures {d.whom}")
+    return problems, concepts
+
+
+def _blocked(d: _Division, blockers: list[Creature], found: Found) -> Found:
+    problems, concepts = found
+    ctx, creature, given = d.ctx, d.creature, d.given
+    names = [b.name for b in blockers]
+    concepts.append("damage.blocked")
+    gone = [n for n in creature.damage_order if n not in names]
+    if gone and ctx.fact("damage_assignment_order"):
+        concepts.append("damage.order_removed")
+    defender = defending_player(ctx.situation)
+    strangers = [t for t, a in given.items() if a and t not in names and t != d.player
+                 and not (d.walker and t == defender)]
+    if strangers:
+        problems.append(f"{', '.join(strangers)} ne la bloque pas")
+    if d.walker and given.get(defender) and defender != d.player:
+        concepts.append("damage.trample_walker")
+        problems.append(f"elle attaque le planeswalker {d.walker} : aucune de ses blessures ne "
+                        f"peut être assignée au joueur défenseur ({defender}), même avec le "
+                        "piétinement ; l'excédent va au planeswalker")
+    if given.get(d.player) or creature.has("trample"):
+        _trample(d, blockers, found)
+    _in_order(d, blockers, "damage.band_blockers", ("damage.order", "damage.lethal_first"), found)
+    return problems, concepts
+
+
+def _trample(d: _Division, blockers: list[Creature], found: Found) -> None:
+    """Damage past the blockers (or trample): only with trample, once each blocker has
+    lethal damage."""
+    problems, concepts = found
+    concepts.append("damage.trample_lethal")
+    if not d.creature.has("trample"):
+        problems.append(f"sans le piétinement, elle n'assigne rien {d.whom}")
+    elif any(d.given.get(b.name, 0) < d.need(b) for b in blockers):
+        problems.append("avec le piétinement, chaque bloqueur doit recevoir des blessures "
+                        "mortelles avant que le reste aille au joueur")
+    concepts += _lethal_concepts(d.ctx, d.creature, blockers, d.others)
+
+
+def _blocking(d: _Division, found: Found) -> Found:
+    """A blocking creature's division among the attackers it blocks."""
+    problems, concepts = found
     concepts.append("damage.blocker")
-    targets = blocked_attackers(ctx, creature)
+    targets = blocked_attackers(d.ctx, d.creature)
     names = [a.name for a in targets]
     if not targets:
         return (["elle ne bloque plus aucune créature attaquante : elle n'assigne aucune "
-                 "blessure"] if total else []), concepts
-    wrong = [t for t, a in given.items() if a and t not in names]
+                 "blessure"] if d.total else []), concepts
+    wrong = [t for t, a in d.given.items() if a and t not in names]
     if wrong:
         problems.append(f"elle assigne ses blessures à ce qu'elle bloque ({', '.join(names)}), "
                         f"pas à {', '.join(wrong)}")
-    gone = [n for n in creature.damage_order if n not in names]
-    if gone and ctx.fact("damage_assignment_order"):
+    gone = [n for n in d.creature.damage_order if n not in names]
+    if gone and d.ctx.fact("damage_assignment_order"):
         concepts.append("damage.blocker_order_removed")
-    if any(a.has("banding") for a in targets):
-        concepts.append("damage.band_attackers")
-    elif ctx.fact("damage_assignment_order") and len(targets) > 1:
-        concepts.append("damage.blocker_order")
-        problems += _order_problems(targets, given, need)
-        concepts += _lethal_concepts(ctx, creature, targets, others)
+    _in_order(d, targets, "damage.band_attackers", ("damage.blocker_order",), found)
     return problems, concepts
+
+
+def _in_order(d: _Division, targets: list[Creature], band: str, ordered: tuple[str, ...],
+              found: Found) -> None:
+    """A band among `targets` divides freely (`band`); else, with an assignment order and
+    several targets, lethal damage goes first in that order (`ordered`)."""
+    problems, concepts = found
+    if any(t.has("banding") for t in targets):
+        concepts.append(band)
+    elif d.ctx.fact("damage_assignment_order") and len(targets) > 1:
+        concepts += ordered
+        problems += _order_problems(targets, d.given, d.need)
+        concepts += _lethal_concepts(d.ctx, d.creature, targets, d.others)
 
 
 @check("assign_damage", cites=("damage.divide", "damage.power", "damage.unblocked",
@@ -205,6 +275,23 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
             others[target] = others.get(target, 0) + amount
     problems, concepts = _assignment_problems(ctx, creature, given, others)
     topic = "l'assignation des blessures de combat"
+    note = _order_note(ctx, creature, concepts)
+    shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
+    if problems:
+        why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
+               + ".") + note
+        if ctx.fact("illegal_assignment_undone"):
+            concepts.append("damage.illegal")
+            why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
+                    "joueur a commencé à assigner.")
+        return ctx.verdict(False, tuple(concepts), why, topic)
+    why = f"Oui : {creature.name} peut assigner {shown}." + note
+    why += _division_said(ctx, creature, concepts)  # adds to `concepts`
+    return ctx.verdict(True, tuple(concepts), why, topic)
+
+
+def _order_note(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """What became of a damage assignment order whose creatures left combat."""
     note = ""
     if "damage.order_removed" in concepts:
         present = {b.name for b in current_blockers(ctx, creature)}
@@ -216,16 +303,13 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
         gone = [n for n in creature.damage_order if n not in present]
         note = (f" {', '.join(gone)} n'est plus bloquée par {creature.name} : retirée de son "
                 "ordre d'assignation, l'ordre des autres attaquants reste le même.")
-    shown = ", ".join(f"{plural(a, 'blessure')} à {t}" for t, a in given.items() if a) or "rien"
-    if problems:
-        why = (f"Non : {creature.name} ne peut pas assigner {shown} : " + " ; ".join(problems)
-               + ".") + note
-        if ctx.fact("illegal_assignment_undone"):
-            concepts.append("damage.illegal")
-            why += (" Une assignation illégale est annulée : le jeu revient au moment où le "
-                    "joueur a commencé à assigner.")
-        return ctx.verdict(False, tuple(concepts), why, topic)
-    why = f"Oui : {creature.name} peut assigner {shown}." + note
+    return note
+
+
+def _division_said(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """Why a legal division is legal: deathtouch, others' damage, a band's free division, the
+    assignment order or a free division among several (concepts added in place)."""
+    why = ""
     if "damage.deathtouch" in concepts:
         why += (f" {creature.name} a le contact mortel : toute blessure qu'elle assigne à une "
                 "créature est considérée comme mortelle.")
@@ -238,11 +322,10 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
         chooser = ("le joueur défenseur (un de ses bloqueurs a le regroupement)" if
                    creature.attacking else "le joueur actif (une créature qu'elle bloque a le "
                    "regroupement)")
-        why += (f" C'est {chooser} qui répartit ces blessures, librement entre les créatures "
-                "concernées, sans ordre d'assignation.")
-        return ctx.verdict(True, tuple(concepts), why, topic)
+        return why + (f" C'est {chooser} qui répartit ces blessures, librement entre les "
+                      "créatures concernées, sans ordre d'assignation.")
     if not several:
-        return ctx.verdict(True, tuple(concepts), why, topic)
+        return why
     if ctx.fact("damage_assignment_order"):
         concepts.append("damage.whole")
         why += (" Toutes ses blessures sont assignées avant celles d'une autre créature, en "
@@ -253,7 +336,7 @@ def check_assign_damage(ctx: Context, question: Question) -> Verdict:
     else:
         why += (" Son contrôleur répartit librement ses blessures entre les créatures "
                 "attaquantes qu'elle bloque.")
-    return ctx.verdict(True, tuple(concepts), why, topic)
+    return why
 
 
 # -- damage_dealt ---------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.game.turnplan import Step
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class QuestionSpec:
@@ -48,13 +50,13 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
                  params=("player",), reads=("mana",)),
     QuestionSpec(ask="turn_order", label="À qui sont les prochains tours ?", params=("count",),
                  reads=("more",)),
-    QuestionSpec(ask="untap", label="Que se passe-t-il au dégagement (déphasage, dégagement) ?",
+    QuestionSpec(ask=Step.UNTAP, label="Que se passe-t-il au dégagement (déphasage, dégagement) ?",
                  reads=("creatures",)),
     QuestionSpec(ask="triggers", label="Quelles capacités vont sur la pile au début de l'étape, dans quel ordre ?",
                  reads=("creatures",)),
-    QuestionSpec(ask="declare_attackers", label="Ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
+    QuestionSpec(ask=Step.DECLARE_ATTACKERS, label="Ces créatures peuvent-elles attaquer ensemble, pour quel coût ?",
                  params=("creatures",), reads=("creatures", "mana")),
-    QuestionSpec(ask="declare_blockers", label="Ces blocages sont-ils permis, pour quel coût ?",
+    QuestionSpec(ask=Step.DECLARE_BLOCKERS, label="Ces blocages sont-ils permis, pour quel coût ?",
                  params=("blocks",), reads=("creatures", "mana")),
     QuestionSpec(ask="assign_damage", label="Cette répartition des blessures de combat est-elle permise ?",
                  params=("creature", "assignment"), reads=("creatures",)),
@@ -62,7 +64,7 @@ QUESTIONS: tuple[QuestionSpec, ...] = (
                  reads=("creatures",)),
     QuestionSpec(ask="in_combat", label="Cette créature est-elle encore en combat ?", params=("creature",),
                  reads=("creatures",)),
-    QuestionSpec(ask="cleanup", label="Que se passe-t-il au nettoyage ?", reads=("hands", "more")),
+    QuestionSpec(ask=Step.CLEANUP, label="Que se passe-t-il au nettoyage ?", reads=("hands", "more")),
     QuestionSpec(ask="defending_players", label="Qui sont les joueurs défenseurs de ce combat ?",
                  reads=("more",)),
     QuestionSpec(ask="defending_player", label="Qui est « le joueur défenseur » pour cette créature attaquante ?",

@@ -103,8 +103,8 @@ def context(graph: RuleSource, situation: Situation
 
         replayed = replay(graph, edition, model, situation)
         ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
-                            no_attackers=replayed.no_attackers, arrival=replayed.arrival,
-                            damage=replayed.damage, replayed=True, nth=replayed.nth, repeat=replayed.repeat,
+                            no_attackers=replayed.no_attackers, arrival=replayed.reasons,
+                            damage=replayed.damage, replayed=True, nth=replayed.occurrence, repeat=replayed.repeat,
                             discarded=replayed.discarded, burned=replayed.burned)
         return ctx, replayed.trail
     check_state(model, situation)

@@ -7,11 +7,16 @@ are performed before its questions are answered (`Context.sba_done` says which, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.checks.context import check
 from judge.errors import SituationError
-from judge.game.situationmodel import Question, attacking_players
+from judge.game.situationmodel import Creature, Question, attacking_players
 from judge.legality.context import Context, Verdict
 from judge.legality.words import listing, plural
+
+if TYPE_CHECKING:
+    from judge.legality.damage import DamageRecord
 
 # The actions, in the order the answer lists them: the players who lose, the permanents put
 # into the graveyard, the creatures regenerated instead.
@@ -87,8 +92,15 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
             return (" Les blessures de combat sont sur la pile : elles ne sont infligées que "
                     "quand elles se résolvent.")
         return ""
-    why = ""
     creatures = {c.name: c for c in ctx.situation.creatures}
+    return (_damage_taken(ctx, record, player, creatures, concepts)
+            + _lifelink(ctx, record, player, creatures, concepts))
+
+
+def _damage_taken(ctx: Context, record: DamageRecord, player: str,
+                  creatures: dict[str, Creature], concepts: list[str]) -> str:
+    """The combat damage a player was dealt, or why none (concepts added in place)."""
+    why = ""
     taken = [h for h in record.dealt if h.target == player]
     if not taken and player not in attacking_players(ctx.situation):
         concepts.append("damage.resolves")
@@ -107,6 +119,13 @@ def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
         for hit in taken:
             for ability in getattr(creatures.get(hit.source), "changed_by", ()):
                 concepts.append(f"ability.{ability}")
+    return why
+
+
+def _lifelink(ctx: Context, record: DamageRecord, player: str, creatures: dict[str, Creature],
+              concepts: list[str]) -> str:
+    """Life a player gained by lifelink from combat damage, and none for damage prevented."""
+    why = ""
     gained = [h for h in record.dealt if (c := creatures.get(h.source)) is not None
               and c.controller == player and ctx.model.grants(c.abilities, "lifelink")]
     if gained:

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING
 from judge.checks.context import check
 from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
-from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS
+from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS, Phase, Step
 from judge.legality.combat import absent
 from judge.legality.context import JSON, Context, Verdict, where_label
 from judge.legality.defenders import attack_target
 from judge.legality.words import label, plural
 from judge.procedure.blocks import (
+    Fired,
     declared_attack_triggers,
     declared_block_triggers,
     keyword_triggers,
@@ -52,12 +53,12 @@ def _names(names: list[str]) -> str:
     return ", ".join(names)
 
 
-@check("untap", cites=("action.phasing", "action.untap", "untap.doesnt_untap",
+@check(Step.UNTAP, cites=("action.phasing", "action.untap", "untap.doesnt_untap",
                        "priority.untap", "turn.skip", "phasing.skipped_untap", "sba.check",
                        "sba.legend_rule"))
 def check_untap(ctx: Context, question: Question) -> Verdict:
     topic = "l'étape de dégagement"
-    if ctx.skip_reason("untap") == "turn.skip":
+    if ctx.skip_reason(Step.UNTAP) == "turn.skip":
         return ctx.verdict({"phase_out": [], "phase_in": [], "untap": []},
                            ("turn.skip", "phasing.skipped_untap"), f"Rien : l'étape de dégagement "
                            f"de {ctx.active} est sautée ce tour-ci ; on passe au-delà comme si "
@@ -71,18 +72,10 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
               if p.controller != ctx.active and (p.phasing or p.phased_out)]
     concepts = ["action.untap"]
     parts = [f"Pendant l'étape de dégagement de {ctx.active}"]
+    if phase_out or phase_in or others:
+        concepts.insert(0, "action.phasing")
     if phase_out or phase_in:
-        concepts.insert(0, "action.phasing")
-        said = []
-        if phase_out:
-            verb = "se déphasent" if len(phase_out) > 1 else "se déphase"
-            said.append(f"{_names(phase_out)} {verb}")
-        if phase_in:
-            verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
-            said.append(f"{_names(phase_in)} {verb}")
-        parts.append("d'abord, " + " et ".join(said) + " (simultanément, sans la pile)")
-    elif others:
-        concepts.insert(0, "action.phasing")
+        parts.append(_phasing_said(phase_out, phase_in))
     if untap:
         verb = "se dégagent" if len(untap) > 1 else "se dégage"
         parts.append(f"ensuite {_names(untap)} {verb}")
@@ -95,20 +88,40 @@ def check_untap(ctx: Context, question: Question) -> Verdict:
         why += f" Un effet l'en empêche : {_names(kept)} {verb}."
     if phase_out:
         why += " Un permanent qui se déphase ne se dégage pas : il n'est plus en jeu."
-    for creature in s.creatures:
-        gone = absent(ctx, creature) if creature.controller == ctx.active else None
-        if creature.destroyed is not None and gone is not None:
-            concepts += [creature.destroyed, "sba.check"]
-            why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
+    why += _untap_sba(ctx, concepts)
     if others:
         why += (f" Seuls les permanents du joueur actif se déphasent ou se rephasent : "
                 f"{_names(others)} ne change pas.")
-    if ctx.moment.step == "untap":
+    if ctx.moment.step == Step.UNTAP:
         concepts.append("priority.untap")
         why += " Personne ne reçoit la priorité pendant cette étape."
     elif not ctx.ended:
         why += " (D'après l'état décrit, pour l'étape de dégagement de ce joueur.)"
     return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+def _phasing_said(phase_out: list[str], phase_in: list[str]) -> str:
+    """« d'abord, X se déphase et Y se rephase (simultanément, sans la pile) »."""
+    said = []
+    if phase_out:
+        verb = "se déphasent" if len(phase_out) > 1 else "se déphase"
+        said.append(f"{_names(phase_out)} {verb}")
+    if phase_in:
+        verb = "se rephasent" if len(phase_in) > 1 else "se rephase"
+        said.append(f"{_names(phase_in)} {verb}")
+    return "d'abord, " + " et ".join(said) + " (simultanément, sans la pile)"
+
+
+def _untap_sba(ctx: Context, concepts: list[str]) -> str:
+    """The active player's creatures a state-based action put into the graveyard: they
+    won't untap (concepts added in place)."""
+    why = ""
+    for creature in ctx.situation.creatures:
+        gone = absent(ctx, creature) if creature.controller == ctx.active else None
+        if creature.destroyed is not None and gone is not None:
+            concepts += [creature.destroyed, "sba.check"]
+            why += f" {gone[0][0].upper()}{gone[0][1:]} : elle ne se dégagera pas."
+    return why
 
 
 # -- triggers ---------------------------------------------------------------------------
@@ -141,17 +154,7 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
     key = _step_key(ctx)
     topic = "les capacités déclenchées"
     if not ctx.gives_priority(ctx.moment):
-        why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
-               "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
-               "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
-        quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == "untap" else (
-            f"priority.{key}",)
-        if key == "cleanup":
-            why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
-                   "vont sur la pile après la défausse et le retrait des blessures, puis le "
-                   "joueur actif reçoit la priorité (question cleanup).")
-            quiet = ("cleanup.repeat",)
-        return ctx.verdict([], quiet, why, topic)
+        return _no_triggers_without_priority(ctx, key)
     concepts = [f"action.triggers.{key}", "triggers.beginning"]
     now = [t for t in s.triggers if t.at == key and not t.entered_this_step]
     late = [t for t in s.triggers if t.at == key and t.entered_this_step]
@@ -175,27 +178,51 @@ def check_triggers(ctx: Context, question: Question) -> Verdict:
             concepts.append("triggers.order")
     else:
         why = f"Aucune capacité ne se déclenche au début de {where_label(ctx.moment)}."
-    why += combat_why
+    why += combat_why + _late_or_later(ctx, key, late, concepts, any_now=bool(ordered))
+    return ctx.verdict(names, tuple(concepts), why, topic)
+
+
+def _no_triggers_without_priority(ctx: Context, key: str) -> Verdict:
+    """None in a step where nobody receives priority: they wait (the cleanup's: question
+    cleanup)."""
+    why = (f"Aucune : personne ne reçoit la priorité pendant {where_label(ctx.moment)}, "
+           "rien n'y est mis sur la pile ; une capacité qui s'y déclenche attend la "
+           "prochaine fois qu'un joueur reçoit la priorité (d'ordinaire l'entretien).")
+    quiet: tuple[str, ...] = ("priority.untap", "triggers.untap_held") if key == Step.UNTAP else (
+        f"priority.{key}",)
+    if key == Step.CLEANUP:
+        why = ("Aucune au début du nettoyage : les capacités en attente (pending_triggers) "
+               "vont sur la pile après la défausse et le retrait des blessures, puis le "
+               "joueur actif reçoit la priorité (question cleanup).")
+        quiet = ("cleanup.repeat",)
+    return ctx.verdict([], quiet, why, "les capacités déclenchées")
+
+
+def _late_or_later(ctx: Context, key: str, late: list[Trigger], concepts: list[str], *,
+                   any_now: bool) -> str:
+    """Triggers that came too late for this step, « at end of turn » not being a duration,
+    and the steps other triggers wait for (concepts added in place)."""
+    why = ""
     if late:
         word = "capacités" if len(late) > 1 else "capacité"
         why += (f" {_names([t.name for t in late])} : {word} dont la source est arrivée en jeu "
                 "(ou la condition remplie) après le début de l'étape ; l'étape ne « revient » pas "
                 "en arrière, elle ne se déclenchera pas avant la prochaine fois.")
         concepts.append(f"triggers.late.{key}")
-    if key == "end_of_turn":
+    if key == Step.END_OF_TURN:
         concepts.append("triggers.until_not_trigger")
         why += (" « À la fin du tour » est un déclenchement ; les effets « jusqu'à la fin du "
                 "tour » ne se déclenchent pas : ils cessent au nettoyage.")
-    others = sorted({t.at for t in s.triggers if t.at != key and t.at is not None})
-    if others and not ordered and not late:
+    others = sorted({t.at for t in ctx.situation.triggers if t.at != key and t.at is not None})
+    if others and not any_now and not late:
         why += " (D'autres se déclencheront au début de " + ", ".join(
             _at_label(a) for a in others) + ".)"
-    return ctx.verdict(names, tuple(concepts), why, topic)
+    return why
 
 
 def _alone_only(ctx: Context, key: str) -> tuple[str, list[str]]:
     """Why an « attacks alone » keyword (exalted) doesn't trigger: more than one attacker."""
-    if key != "declare_attackers":
+    if key != Step.DECLARE_ATTACKERS:
         return "", []
     attackers = [c for c in ctx.situation.creatures if c.attacking and c.in_combat]
     if len(attackers) < 2:
@@ -214,38 +241,46 @@ def _combat_triggers(ctx: Context, key: str) -> tuple[list[Trigger], str, list[s
     """The abilities the declaration of attackers or blockers triggers (each instance), why,
     and the concepts deciding it."""
     s = ctx.situation
-    if key == "declare_attackers":
+    if key == Step.DECLARE_ATTACKERS:
         fired = declared_attack_triggers(s.triggers, s.creatures)
-    elif key == "declare_blockers":
+    elif key == Step.DECLARE_BLOCKERS:
         fired = declared_block_triggers(s.triggers, s.creatures)
     else:
         return [], "", []
-    keywords = keyword_triggers(ctx.model, s.creatures, attackers=key == "declare_attackers")
+    keywords = keyword_triggers(ctx.model, s.creatures, attackers=key == Step.DECLARE_ATTACKERS)
     fired = [*fired, *keywords]
     instances = [f.trigger for f in fired for _ in range(f.times)]
     quiet = _alone_only(ctx, key) if not keywords else ("", [])
     why = "".join(f" {f.trigger.name} se déclenche {plural(f.times, 'fois')} : {f.why}."
                   for f in fired)
     concepts = [*(f.concept for f in fired), *quiet[1]]
-    why += quiet[0]
+    why += quiet[0] + _not_triggered(ctx, key, fired, concepts)
+    return instances, why, concepts
+
+
+def _not_triggered(ctx: Context, key: str, fired: list[Fired], concepts: list[str]) -> str:
+    """Why the other triggers of the declaration's creatures don't trigger (concepts added in
+    place): put onto the battlefield attacking, blocked, not the number of creatures."""
+    why = ""
+    s = ctx.situation
     for trigger in s.triggers:
         me = s.creature(trigger.creature or "")
         if me is None or any(f.trigger is trigger for f in fired):
             continue
-        if trigger.on == "attacks" and key == "declare_attackers" and me.entered_attacking:
+        if trigger.on == "attacks" and key == Step.DECLARE_ATTACKERS and me.entered_attacking:
             concepts.append("enters.attacking")
             why += (f" {trigger.name} ne se déclenche pas : {me.name} a été mise sur le champ de "
                     "bataille attaquante, elle n'a jamais « attaqué ».")
-        if trigger.on == "attacks_unblocked" and key == "declare_blockers" and me.blocked:
+        if trigger.on == "attacks_unblocked" and key == Step.DECLARE_BLOCKERS and me.blocked:
             concepts.append("triggers.on.unblocked")
             why += (f" {trigger.name} ne se déclenche pas : {me.name} est bloquée (même si ses "
                     "bloqueurs ont été retirés du combat depuis).")
-        if (trigger.on or "").endswith("_count") and key == "declare_blockers":
+        if (trigger.on or "").endswith("_count") and key == Step.DECLARE_BLOCKERS:
             concepts.append("triggers.on.count")
             many = "au moins " if trigger.at_least else ""
             why += (f" {trigger.name} ne se déclenche pas : le nombre de créatures n'est pas "
                     f"{many}{trigger.count} au moment où les bloqueurs sont déclarés.")
-    return instances, why, concepts
+    return why
 
 
 # -- in combat --------------------------------------------------------------------------
@@ -274,9 +309,22 @@ _NEVER_IN_COMBAT = {
                            *KEYWORD_EFFECT_CONCEPTS))
 def check_in_combat(ctx: Context, question: Question) -> Verdict:
     creature = ctx.creature(question.creature)
-    name = creature.name
-    topic = "le retrait du combat"
-    if ctx.moment.phase != "combat" or ctx.ended:
+    left = _left_combat(ctx, creature)
+    if left is not None:
+        return left
+    if not creature.in_combat:
+        return _not_in_combat(ctx, creature)
+    return _still_in_combat(ctx, creature)
+
+
+_IN_COMBAT_TOPIC = "le retrait du combat"
+
+
+def _left_combat(ctx: Context, creature: Creature) -> Verdict | None:
+    """No (or, for an attacked planeswalker, yes): outside the combat phase, or the creature
+    is gone, was never in combat, is phased out or stopped being a creature."""
+    name, topic = creature.name, _IN_COMBAT_TOPIC
+    if ctx.moment.phase != Phase.COMBAT or ctx.ended:
         return ctx.verdict(False, ("combat.end",), f"Non : nous ne sommes pas dans la phase de "
                            f"combat ({where_label(ctx.moment)}) ; à la fin de l'étape de fin du "
                            "combat, toutes les créatures sont retirées du combat.", topic)
@@ -306,21 +354,31 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
     if not creature.is_creature:
         return ctx.verdict(False, ("damage.removed_from_combat",), f"Non : {name} a cessé "
                            "d'être une créature, elle est retirée du combat.", topic)
-    if not creature.in_combat:
-        why = f"Non : {name} n'est ni attaquante ni bloqueuse."
-        if creature.regenerated:
-            why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
-        elif creature.changed_control:
-            why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
-        removal: tuple[str, ...] = (
-            ("combat.removed",) if creature.regenerated or creature.changed_control
-            else ("attack.becomes", "block.becomes") if ctx.at_or_after("declare_attackers")
-            else ("combat.end",))
-        if ctx.moment.extra and "combat.end" not in removal:
-            removal += ("combat.end",)
-            why += (" Une phase de combat supplémentaire a ses propres déclarations : ce qui "
-                    "attaquait ou bloquait lors d'un combat précédent a quitté le combat à sa fin.")
-        return ctx.verdict(False, removal, why, topic)
+    return None
+
+
+def _not_in_combat(ctx: Context, creature: Creature) -> Verdict:
+    """No: neither attacking nor blocking, and why it left (or never was in) combat."""
+    name = creature.name
+    why = f"Non : {name} n'est ni attaquante ni bloqueuse."
+    if creature.regenerated:
+        why = f"Non : {name} s'est régénérée, ce qui la retire du combat."
+    elif creature.changed_control:
+        why = f"Non : {name} a changé de contrôleur, ce qui la retire du combat."
+    removal: tuple[str, ...] = (
+        ("combat.removed",) if creature.regenerated or creature.changed_control
+        else ("attack.becomes", "block.becomes") if ctx.at_or_after(Step.DECLARE_ATTACKERS)
+        else ("combat.end",))
+    if ctx.moment.extra and "combat.end" not in removal:
+        removal += ("combat.end",)
+        why += (" Une phase de combat supplémentaire a ses propres déclarations : ce qui "
+                "attaquait ou bloquait lors d'un combat précédent a quitté le combat à sa fin.")
+    return ctx.verdict(False, removal, why, _IN_COMBAT_TOPIC)
+
+
+def _still_in_combat(ctx: Context, creature: Creature) -> Verdict:
+    """Yes: attacking or blocking until removed from combat or the combat phase ends."""
+    name = creature.name
     role = "attaquante" if creature.attacking else "bloqueuse"
     concepts = ["attack.becomes" if creature.attacking else "block.becomes"]
     why = (f"Oui : {name} est {role} et le reste jusqu'à ce qu'elle soit retirée du combat ou "
@@ -350,7 +408,7 @@ def check_in_combat(ctx: Context, question: Question) -> Verdict:
         concepts.append("combat.declared_stays")
         why += (" Un effet qui l'aurait empêchée d'attaquer ou de bloquer, venu après sa "
                 "déclaration, ne la retire pas du combat.")
-    return ctx.verdict(True, tuple(concepts), why, topic, (("alone", alone),))
+    return ctx.verdict(True, tuple(concepts), why, _IN_COMBAT_TOPIC, (("alone", alone),))
 
 
 def keyword_effects(ctx: Context, creature: Creature, concepts: list[str]) -> str:
@@ -369,8 +427,35 @@ def keyword_effects(ctx: Context, creature: Creature, concepts: list[str]) -> st
 
 def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
     """Why a creature in combat is still there and still in it (concepts added in place)."""
-    why = keyword_effects(ctx, creature, concepts)
-    s = ctx.situation
+    why = keyword_effects(ctx, creature, concepts) + _how_it_fights(ctx, creature, concepts)
+    if creature.damage and creature.toughness is not None and creature.damage < creature.toughness:
+        concepts.append("sba.lethal_damage")
+        why += (f" Ses {plural(creature.damage, 'blessure')} ne sont pas mortelles (endurance "
+                f"{creature.toughness}) : aucune action basée sur un état ne la détruit.")
+    if ctx.moment.step == Step.COMBAT_DAMAGE and ctx.moment.damage_step is not None:
+        concepts.append("damage.two_steps")
+    if ctx.replayed and ctx.damage is not None and creature.toughness is not None and (
+            creature.damage < creature.toughness):
+        concepts.append("damage.power")
+        why += (" Chaque créature a assigné des blessures égales à sa force : elle n'a pas reçu de "
+                "blessures mortelles.")
+    if ctx.moment.step == Step.END_OF_COMBAT:
+        concepts.append("combat.end")
+        why += " Elle ne quitte le combat qu'à la fin de l'étape de fin du combat."
+    if creature.phasing and ctx.skip_reason(Step.UNTAP) == "turn.skip":
+        concepts.append("phasing.skipped_untap")
+        why += " L'étape de dégagement sautée, elle ne s'est pas déphasée."
+    elif creature.phasing:
+        concepts.append("action.phasing")
+        why += (" Le déphasage ne la fait ni quitter le champ de bataille ni changer de "
+                "contrôleur : elle a pu attaquer.")
+    return why
+
+
+def _how_it_fights(ctx: Context, creature: Creature, concepts: list[str]) -> str:
+    """How it came to attack or block (haste, vigilance), and an attacker blocked by nobody
+    left still blocked (concepts added in place)."""
+    why = ""
     if creature.attacking and not creature.entered_attacking:
         concepts.append("attack.legal")
         if creature.has("haste") and not creature.since_turn_start:
@@ -381,39 +466,18 @@ def _still_there(ctx: Context, creature: Creature, concepts: list[str]) -> str:
             why += " Avec la vigilance, attaquer ne l'a pas engagée."
     if creature.attacking and creature.blocked:
         concepts.append("block.blocked")
-        if not any(c.blocks(creature.name) and c.in_combat for c in s.creatures):
+        if not any(c.blocks(creature.name) and c.in_combat for c in ctx.situation.creatures):
             concepts.append("damage.blocker_gone")
             why += " Ses bloqueurs ne sont plus là, mais elle reste bloquée."
     if creature.blocking and not creature.entered_blocking:
         concepts.append("block.legal")
-    if creature.damage and creature.toughness is not None and creature.damage < creature.toughness:
-        concepts.append("sba.lethal_damage")
-        why += (f" Ses {plural(creature.damage, 'blessure')} ne sont pas mortelles (endurance "
-                f"{creature.toughness}) : aucune action basée sur un état ne la détruit.")
-    if ctx.moment.step == "combat_damage" and ctx.moment.damage_step is not None:
-        concepts.append("damage.two_steps")
-    if ctx.replayed and ctx.damage is not None and creature.toughness is not None and (
-            creature.damage < creature.toughness):
-        concepts.append("damage.power")
-        why += (" Chaque créature a assigné des blessures égales à sa force : elle n'a pas reçu de "
-                "blessures mortelles.")
-    if ctx.moment.step == "end_of_combat":
-        concepts.append("combat.end")
-        why += " Elle ne quitte le combat qu'à la fin de l'étape de fin du combat."
-    if creature.phasing and ctx.skip_reason("untap") == "turn.skip":
-        concepts.append("phasing.skipped_untap")
-        why += " L'étape de dégagement sautée, elle ne s'est pas déphasée."
-    elif creature.phasing:
-        concepts.append("action.phasing")
-        why += (" Le déphasage ne la fait ni quitter le champ de bataille ni changer de "
-                "contrôleur : elle a pu attaquer.")
     return why
 
 
 # -- cleanup ----------------------------------------------------------------------------
 
 
-@check("cleanup", cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
+@check(Step.CLEANUP, cites=("action.discard", "action.damage_wears_off", "cleanup.effects",
                          "effects.until", "cleanup.no_priority", "cleanup.repeat", "sba.cleanup",
                          "sba.zero_toughness", "sba.legend_rule", "sba.world_rule"))
 def check_cleanup(ctx: Context, question: Question) -> Verdict:
@@ -432,12 +496,27 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     performed = list(ctx.cleanup_actions)
     # « at the beginning of the (next) cleanup step » triggers, when that step is still to come
     # (or is the first one): they go on the stack and give priority (2004 314.3, 2010 514.3a)
-    at_cleanup = [t for t in s.triggers if t.at == "cleanup" and ctx.moment.step != "cleanup"]
+    at_cleanup = [t for t in s.triggers if t.at == Step.CLEANUP and ctx.moment.step != Step.CLEANUP]
     waiting = [*s.pending_triggers, *at_cleanup]
-    priority = bool(waiting) or bool(performed and ctx.moment.step == "cleanup")
+    priority = bool(waiting) or bool(performed and ctx.moment.step == Step.CLEANUP)
     value: dict[str, JSON] = {"discard": discard, "damage_removed": damaged,
                               "effects_end": ending, "priority": priority}
     concepts = ["action.discard", "action.damage_wears_off", "cleanup.effects"]
+    why = _cleanup_actions_said(ctx, hand, discard, damaged, ending)
+    if combat:
+        concepts.append("effects.until")
+        verb = "ont cessé" if len(combat) > 1 else "a cessé"
+        why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
+                "combat »), pas au nettoyage.")
+    why += _cleanup_priority_said(ctx, performed, waiting, concepts)
+    return ctx.verdict(value, tuple(concepts), why, topic)
+
+
+def _cleanup_actions_said(ctx: Context, hand: int | None, discard: int, damaged: list[str],
+                          ending: list[str]) -> str:
+    """The cleanup's turn-based actions, in order: the discard, then damage removed and
+    « until end of turn » effects ending at the same time."""
+    s = ctx.situation
     why = (f"D'abord {ctx.active} se défausse de {plural(discard, 'carte')}" if discard else
            f"D'abord {ctx.active} ne se défausse d'aucune carte")
     if hand is not None and s.max_hand_size is not None:
@@ -448,13 +527,16 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     if ending:
         verb = "cessent" if len(ending) > 1 else "cesse"
         why += f" et {_names(ending)} {verb} (« jusqu'à la fin du tour » / « ce tour-ci »)"
-    why += "."
-    if combat:
-        concepts.append("effects.until")
-        verb = "ont cessé" if len(combat) > 1 else "a cessé"
-        why += (f" {_names(combat)} {verb} à la fin de la phase de combat (« jusqu'à la fin du "
-                "combat »), pas au nettoyage.")
-    if performed and ctx.moment.step == "cleanup":
+    return why + "."
+
+
+def _cleanup_priority_said(ctx: Context, performed: list[str], waiting: list[Trigger],
+                           concepts: list[str]) -> str:
+    """Whether a player receives priority in the cleanup step (state-based actions performed,
+    triggers waiting) and another cleanup step follows (concepts added in place)."""
+    why = ""
+    priority = bool(waiting) or bool(performed and ctx.moment.step == Step.CLEANUP)
+    if performed and ctx.moment.step == Step.CLEANUP:
         concepts += ["sba.cleanup", *performed]
         why += (f" {str(ctx.fact('state_based_name'))[0].upper()}"
                 f"{str(ctx.fact('state_based_name'))[1:]} s'applique pendant le nettoyage : le "
@@ -472,4 +554,4 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     else:
         concepts.append("cleanup.no_priority")
         why += " Aucune capacité n'attend : personne ne reçoit la priorité et l'étape se termine."
-    return ctx.verdict(value, tuple(concepts), why, topic)
+    return why

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from judge.checks.context import check
 from judge.game.situationmodel import Question
+from judge.game.turnplan import Phase, Step
 from judge.legality.context import Context, Verdict, where_label
 
 _LABELS = {
@@ -28,15 +29,40 @@ def _first(ctx: Context, step: str) -> tuple[int, int] | None:
 
 def _this_combat(ctx: Context) -> tuple[int, int] | None:
     """Plan indexes of the combat phase we are in (None outside combat)."""
-    if ctx.moment.phase != "combat" or ctx.ended:
+    if ctx.moment.phase != Phase.COMBAT or ctx.ended:
         return None
     start = ctx.index
-    while start > 0 and ctx.plan[start - 1].moment.phase == "combat":
+    while start > 0 and ctx.plan[start - 1].moment.phase == Phase.COMBAT:
         start -= 1
     end = ctx.index
-    while end + 1 < len(ctx.plan) and ctx.plan[end + 1].moment.phase == "combat":
+    while end + 1 < len(ctx.plan) and ctx.plan[end + 1].moment.phase == Phase.COMBAT:
         end += 1
     return start, end
+
+
+_TIMING_TOPIC = "les sorts lançables avant ou après un moment du combat"
+
+
+def _during_combat(ctx: Context, label: str, concepts: list[str], tail: str) -> Verdict:
+    """« during combat after blockers are declared »: in any combat phase of the turn, once
+    its declare blockers step has begun (not when that step is skipped)."""
+    here, topic = where_label(ctx.moment), _TIMING_TOPIC
+    concepts.append("timing.during_combat")
+    combat = _this_combat(ctx)
+    if combat is None:
+        return ctx.verdict(False, tuple(concepts), f"Non : un sort {label} se lance pendant "
+                           f"une phase de combat, et nous sommes dans {here}." + tail, topic)
+    blockers = [i for i in range(combat[0], combat[1] + 1)
+                if ctx.plan[i].moment.step == Step.DECLARE_BLOCKERS]
+    if not blockers or ctx.plan[blockers[0]].skipped:
+        concepts.append("timing.after_skipped")
+        return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
+                           f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
+                           "pas y être lancé." + tail, topic)
+    ok = ctx.index >= blockers[0]
+    return ctx.verdict(ok, tuple(concepts), ("Oui" if ok else "Non") + f" : pendant n'importe "
+                       f"quelle phase de combat du tour, une fois son étape de déclaration des "
+                       f"bloqueurs commencée ; nous sommes dans {here}." + tail, topic)
 
 
 @check("combat_timing", cites=("timing.combat", "timing.attackers", "timing.blockers",
@@ -46,7 +72,7 @@ def _this_combat(ctx: Context) -> tuple[int, int] | None:
 def check_combat_timing(ctx: Context, question: Question) -> Verdict:
     when = question.when or "before_attackers"
     label = _LABELS[when]
-    topic = "les sorts lançables avant ou après un moment du combat"
+    topic = _TIMING_TOPIC
     if not ctx.fact("combat_timing_points"):
         return ctx.verdict(None, (), f"Pas de réponse : le modèle de jeu de l'édition "
                            f"{ctx.edition} n'a aucune règle sur les sorts {label}.", topic)
@@ -54,24 +80,9 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
     concepts = ["timing.combat", "timing.abilities"]
     tail = " Il en va de même pour une capacité qui ne s'active qu'à ce moment-là."
     if when == "during_combat_after_blockers":
-        concepts.append("timing.during_combat")
-        combat = _this_combat(ctx)
-        if combat is None:
-            return ctx.verdict(False, tuple(concepts), f"Non : un sort {label} se lance pendant "
-                               f"une phase de combat, et nous sommes dans {here}." + tail, topic)
-        blockers = [i for i in range(combat[0], combat[1] + 1)
-                    if ctx.plan[i].moment.step == "declare_blockers"]
-        if not blockers or ctx.plan[blockers[0]].skipped:
-            concepts.append("timing.after_skipped")
-            return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
-                               f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
-                               "pas y être lancé." + tail, topic)
-        ok = ctx.index >= blockers[0]
-        return ctx.verdict(ok, tuple(concepts), ("Oui" if ok else "Non") + f" : pendant n'importe "
-                           f"quelle phase de combat du tour, une fois son étape de déclaration des "
-                           f"bloqueurs commencée ; nous sommes dans {here}." + tail, topic)
-    step = "declare_attackers" if "attackers" in when else "declare_blockers"
-    concepts += ["timing.attackers" if step == "declare_attackers" else "timing.blockers",
+        return _during_combat(ctx, label, concepts, tail)
+    step = Step.DECLARE_ATTACKERS if "attackers" in when else Step.DECLARE_BLOCKERS
+    concepts += ["timing.attackers" if step == Step.DECLARE_ATTACKERS else "timing.blockers",
                  "timing.first_combat"]
     point = _first(ctx, step)
     if point is None or ctx.ended:
@@ -79,9 +90,9 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
                            "étape." + tail, topic)
     start, _ = point
     before = when.startswith("before")
-    if before and step == "declare_blockers" and ctx.plan[start].skipped:
+    if before and step == Step.DECLARE_BLOCKERS and ctx.plan[start].skipped:
         concepts.append("timing.before_skipped")
-        attackers = _first(ctx, "declare_attackers")
+        attackers = _first(ctx, Step.DECLARE_ATTACKERS)
         assert attackers is not None
         ok = ctx.index <= attackers[1]
         why = (f"{'Oui' if ok else 'Non'} : les étapes de déclaration des bloqueurs et des "
@@ -89,7 +100,7 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
                f"l'étape de déclaration des attaquants, et nous sommes dans {here}.")
         return ctx.verdict(ok, tuple(concepts), why + tail, topic)
     ok = ctx.index < start if before else ctx.index >= start
-    moment = "attaquants" if step == "declare_attackers" else "bloqueurs"
+    moment = "attaquants" if step == Step.DECLARE_ATTACKERS else "bloqueurs"
     why = (f"{'Oui' if ok else 'Non'} : « déclarer les {moment} » désigne le début de l'étape de "
            f"déclaration des {moment} du premier combat du tour (qu'il y ait ou non des {moment}) ; "
            f"un sort {label} se lance {'avant' if before else 'après'} ce moment, et nous sommes "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from judge.checks.context import check
 from judge.game.situationmodel import Question
 from judge.game.states import first_turn_skip
-from judge.game.turnplan import next_step, rest_of_turn, turn_order
+from judge.game.turnplan import DamageStep, Phase, Step, next_step, rest_of_turn, turn_order
 from judge.legality.casting import may_cast, may_play_land
 from judge.legality.context import JSON, Context, Verdict, priority_concept, where_label
 
@@ -32,7 +32,7 @@ def cleanup_sba(ctx: Context) -> tuple[tuple[str, ...], str]:
 
 
 # The `main` of `where`'s answer: which main phase.
-_MAIN_WORDS = {"precombat_main": "precombat", "postcombat_main": "postcombat"}
+_MAIN_WORDS: dict[str, str] = {Phase.PRECOMBAT_MAIN: "precombat", Phase.POSTCOMBAT_MAIN: "postcombat"}
 
 
 @check("where", cites=("turn.phases", "phase.*", "main.which", "turn.ends", "priority.*", "turn.step_ends",
@@ -73,20 +73,20 @@ def check_priority(ctx: Context, question: Question) -> Verdict:
     if ctx.ended:
         return ctx.verdict(None, ("turn.ends",), "Le tour est terminé : personne ne reçoit "
                            "plus la priorité.", "l'étape de nettoyage")
-    if ctx.priority is None and step != "cleanup":
+    if ctx.priority is None and step != Step.CLEANUP:
         return ctx.verdict(None, rules, f"Aucun joueur ne reçoit la priorité pendant "
                            f"{where_label(ctx.moment)} : aucun sort ni capacité ne peut y être "
                            "lancé ou activé.", "la priorité dans cette étape")
-    if step == "cleanup" and ctx.priority is None:
+    if step == Step.CLEANUP and ctx.priority is None:
         return ctx.verdict(None, rules, "Pendant le nettoyage, personne ne reçoit la priorité "
                            "sauf si une capacité s'est déclenchée ou qu'un effet basé sur un état "
                            "s'applique ; ici rien de tel (pile vide).", "l'étape de nettoyage")
     why = f"Dans {where_label(ctx.moment)}, le joueur actif ({ctx.active}) reçoit la priorité."
     acted, said = cleanup_sba(ctx)
-    if step == "cleanup" and acted and not ctx.situation.pending_triggers:
+    if step == Step.CLEANUP and acted and not ctx.situation.pending_triggers:
         why = said.strip()
         rules = (*acted, "cleanup.repeat")
-    elif step == "cleanup":
+    elif step == Step.CLEANUP:
         why = (f"Une capacité s'est déclenchée pendant le nettoyage : le joueur actif "
                f"({ctx.active}) reçoit la priorité, puis une nouvelle étape de nettoyage suivra.")
         rules = ("cleanup.repeat",)
@@ -114,20 +114,20 @@ def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str,
     if there.extra:
         added = [e.step for e in ctx.situation.extra_steps]
         concepts.append("turn.extra_steps" if there.step in added else "turn.extra_phases")
-    if there.step == "cleanup" and here.step == "cleanup":
+    if there.step == Step.CLEANUP and here.step == Step.CLEANUP:
         return (*concepts, "cleanup.repeat")
-    if there.damage_step == "regular" or here.damage_step == "first_strike":
+    if there.damage_step == DamageStep.REGULAR or here.damage_step == DamageStep.FIRST_STRIKE:
         concepts.append("damage.two_steps")
     if there.phase == here.phase:
         concepts.append(f"phase.{here.phase}")
     else:
         concepts.append("turn.phases")
-        if here.step == "end_of_combat":
+        if here.step == Step.END_OF_COMBAT:
             concepts.append("combat.end")
-        if "combat" in (here.phase, there.phase):
+        if Phase.COMBAT in (here.phase, there.phase):
             # the main phases are separated by the combat phase
-            main = there.phase if here.phase == "combat" else here.phase
-            if main in ("precombat_main", "postcombat_main"):
+            main = there.phase if here.phase == Phase.COMBAT else here.phase
+            if main in (Phase.PRECOMBAT_MAIN, Phase.POSTCOMBAT_MAIN):
                 concepts.append(f"phase.{main}")
     return tuple(concepts)
 
@@ -139,13 +139,13 @@ def _first_turn_draw_kept(ctx: Context, start: int, end: int | None) -> bool:
     if not s.first_turn or ctx.model.fact("first_turn_draw").value or first_turn_skip(ctx.model, s):
         return False
     last = len(ctx.plan) if end is None else end + 1
-    return any(e.moment.step == "draw" and not e.skipped for e in ctx.plan[start + 1:last])
+    return any(e.moment.step == Step.DRAW and not e.skipped for e in ctx.plan[start + 1:last])
 
 
 def _next_turn(ctx: Context) -> dict[str, JSON]:
     s = ctx.situation
     player = turn_order(s.players, s.active, s.extra_turns, 1, s.left_game)[0]
-    return {"phase": "beginning", "step": "untap", "new_turn": True, "player": player}
+    return {"phase": Phase.BEGINNING, "step": Step.UNTAP, "new_turn": True, "player": player}
 
 
 TRANSITIONS = ("turn.phases", "phase.*", "turn.skip", "combat.no_attackers", "damage.two_steps",
@@ -178,7 +178,7 @@ def check_next(ctx: Context, question: Question) -> Verdict:
     elif moment.repeat:
         why += (" Une capacité s'est déclenchée pendant le nettoyage : une autre étape de "
                 "nettoyage commence.")
-    if moment.damage_step == "regular":
+    if moment.damage_step == DamageStep.REGULAR:
         why += (" Une créature avec l'initiative ou la double initiative combat : il y a une "
                 "seconde étape des blessures de combat.")
     if any(e.skip_reason == "combat.no_attackers" for e in skipped):
@@ -206,7 +206,7 @@ def check_rest_of_turn(ctx: Context, question: Question) -> Verdict:
     if skipped and not ctx.ended:
         why += (f" {'Sautées' if len(skipped) > 1 else 'Sautée'} : "
                 + ", ".join(e.moment.label for e in skipped) + ".")
-    if not ctx.at_or_after("declare_attackers") and not ctx.ended:
+    if not ctx.at_or_after(Step.DECLARE_ATTACKERS) and not ctx.ended:
         why += (" Si aucune créature n'est déclarée attaquante, les étapes de déclaration des "
                 "bloqueurs et des blessures de combat seront sautées.")
     return ctx.verdict(value, tuple(concepts), why, "l'enchaînement des étapes")

@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
+from judge.game.turnplan import DamageStep, Phase, Step
 from judge.normalize import fold
 
 _SEPARATORS = re.compile(r"[_\-']")
@@ -29,35 +30,35 @@ def _aliases(table: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
 
 
 PHASE_ALIASES = _aliases({
-    "beginning": ("début", "phase de début", "debut du tour"),
-    "precombat_main": (
+    Phase.BEGINNING: ("début", "phase de début", "debut du tour"),
+    Phase.PRECOMBAT_MAIN: (
         "main", "main1", "main 1", "phase principale", "première phase principale",
         "phase principale 1", "phase principale d'avant combat", "principale 1",
         "phase principale précombat",
     ),
-    "combat": ("phase de combat",),
-    "postcombat_main": (
+    Phase.COMBAT: ("phase de combat",),
+    Phase.POSTCOMBAT_MAIN: (
         "main2", "main 2", "seconde phase principale", "deuxième phase principale",
         "phase principale 2", "phase principale d'après combat", "principale 2",
         "phase principale postcombat",
     ),
-    "ending": ("end", "fin", "phase de fin"),
+    Phase.ENDING: ("end", "fin", "phase de fin"),
 })
 STEP_ALIASES = _aliases({
-    "untap": ("dégagement", "étape de dégagement"),
-    "upkeep": ("entretien", "étape d'entretien"),
-    "draw": ("pioche", "étape de pioche"),
-    "beginning_of_combat": ("début du combat", "début de combat", "étape de début du combat"),
-    "declare_attackers": ("déclaration des attaquants", "étape de déclaration des attaquants"),
-    "declare_blockers": ("déclaration des bloqueurs", "étape de déclaration des bloqueurs"),
-    "combat_damage": ("blessures de combat", "étape des blessures de combat", "dégâts de combat"),
-    "end_of_combat": ("fin du combat", "fin de combat", "étape de fin de combat"),
-    "end_of_turn": ("end step", "fin du tour", "fin de tour", "étape de fin du tour"),
-    "cleanup": ("nettoyage", "étape de nettoyage"),
+    Step.UNTAP: ("dégagement", "étape de dégagement"),
+    Step.UPKEEP: ("entretien", "étape d'entretien"),
+    Step.DRAW: ("pioche", "étape de pioche"),
+    Step.BEGINNING_OF_COMBAT: ("début du combat", "début de combat", "étape de début du combat"),
+    Step.DECLARE_ATTACKERS: ("déclaration des attaquants", "étape de déclaration des attaquants"),
+    Step.DECLARE_BLOCKERS: ("déclaration des bloqueurs", "étape de déclaration des bloqueurs"),
+    Step.COMBAT_DAMAGE: ("blessures de combat", "étape des blessures de combat", "dégâts de combat"),
+    Step.END_OF_COMBAT: ("fin du combat", "fin de combat", "étape de fin de combat"),
+    Step.END_OF_TURN: ("end step", "fin du tour", "fin de tour", "étape de fin du tour"),
+    Step.CLEANUP: ("nettoyage", "étape de nettoyage"),
 })
 DAMAGE_STEP_ALIASES = _aliases({
-    "first_strike": ("initiative", "première", "premiere etape"),
-    "regular": ("normale", "normales", "seconde", "seconde etape"),
+    DamageStep.FIRST_STRIKE: ("initiative", "première", "premiere etape"),
+    DamageStep.REGULAR: ("normale", "normales", "seconde", "seconde etape"),
 })
 KIND_ALIASES = _aliases({
     "instant": ("éphémère",),
@@ -272,14 +273,14 @@ ASK_ALIASES = _aliases({
     "redirect": ("rediriger", "redirection"),
     "controller": ("contrôleur",),
     "effect_ends": ("fin de l'effet",),
-    "untap": ("dégagement",),
+    Step.UNTAP: ("dégagement",),
     "triggers": ("déclenchements",),
-    "declare_attackers": ("déclarer les attaquants", "déclaration des attaquants"),
-    "declare_blockers": ("déclarer les bloqueurs", "déclaration des bloqueurs"),
+    Step.DECLARE_ATTACKERS: ("déclarer les attaquants", "déclaration des attaquants"),
+    Step.DECLARE_BLOCKERS: ("déclarer les bloqueurs", "déclaration des bloqueurs"),
     "assign_damage": ("assigner les blessures", "assignation des blessures"),
     "damage_dealt": ("blessures infligées",),
     "in_combat": ("en combat",),
-    "cleanup": ("nettoyage",),
+    Step.CLEANUP: ("nettoyage",),
     "combat_timing": ("moment du combat", "avant ou après"),
     "defending_players": ("joueurs défenseurs", "qui défend"),
     "defending_player": ("joueur défenseur de", "joueur défenseur de la créature"),
@@ -302,5 +303,5 @@ UNTIL_ALIASES = _aliases({
                        "until your next turn"),
 })
 # « à la fin du tour » (2004's "at end of turn") names the end of turn step.
-AT_ALIASES = _aliases({"end_of_turn": ("à la fin du tour", "at end of turn",
+AT_ALIASES = _aliases({Step.END_OF_TURN: ("à la fin du tour", "at end of turn",
                                        "au début de l'étape de fin")})

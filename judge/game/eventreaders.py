@@ -49,6 +49,7 @@ from judge.game.fieldreaders import (
     read_table,
 )
 from judge.game.situationmodel import MAX_COUNT, MAX_EVENTS, Creature
+from judge.game.turnplan import Step
 
 # Reads a creature's table: (value, path, players, active) -> Creature.
 CreatureReader = Callable[[object, str, tuple[str, ...], str], Creature]
@@ -79,8 +80,8 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
     return tuple(out)
 
 
-_EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", "declare_attackers",
-                "declare_blockers", "enters_attacking", "enters_blocking", "block",
+_EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", Step.DECLARE_ATTACKERS,
+                Step.DECLARE_BLOCKERS, "enters_attacking", "enters_blocking", "block",
                 "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
                 "draw", "poison", "leaves_game", "shield", "destroy")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
@@ -171,7 +172,7 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
     sub = join_path(path, kind)
     if kind == "play_land":
         return PlayLand(player=read_player(table[kind], sub, players))
-    if kind == "declare_attackers":
+    if kind == Step.DECLARE_ATTACKERS:
         return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
     blocks = read_table(table[kind], sub)
     return DeclareBlockers(blocks=tuple(

@@ -68,6 +68,8 @@ from judge.game.turnplan import (
     PHASE_STEPS,
     PHASES,
     STEP_PHASE,
+    Phase,
+    Step,
 )
 from judge.inputs import (
     MAX_EXTRA_PHASES,
@@ -385,7 +387,7 @@ def _players(value: object) -> tuple[str, ...]:
 def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | None]:
     raw_phase, raw_step = top.get("phase"), top.get("step")
     if not required:
-        return "beginning", "untap"  # replaced by the replay of the events
+        return Phase.BEGINNING, Step.UNTAP  # replaced by the replay of the events
     step: str | None = None
     phase: str | None = None
     if raw_step is not None:
@@ -405,7 +407,7 @@ def _place(top: Mapping[str, object], *, required: bool) -> tuple[str, str | Non
         phase = given
     if phase is None:
         if step is None:
-            return "beginning", "untap"  # neither said: the start of the turn
+            return Phase.BEGINNING, Step.UNTAP  # neither said: the start of the turn
         phase = STEP_PHASE[step]
     if step is not None and STEP_PHASE[step] != phase:
         raise SituationError(

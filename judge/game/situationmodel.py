@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from judge.game.turnplan import Phase, Step
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -51,14 +53,14 @@ ASKS: dict[str, tuple[str, ...]] = {
     "discard": ("player",),
     "mana_burn": ("player",),
     "turn_order": ("count",),
-    "untap": (),
+    Step.UNTAP: (),
     "triggers": (),
-    "declare_attackers": ("creatures",),
-    "declare_blockers": ("blocks",),
+    Step.DECLARE_ATTACKERS: ("creatures",),
+    Step.DECLARE_BLOCKERS: ("blocks",),
     "assign_damage": ("creature", "assignment", "others"),
     "damage_dealt": (),
     "in_combat": ("creature",),
-    "cleanup": (),
+    Step.CLEANUP: (),
     "combat_timing": ("when",),
     "defending_players": (),
     "defending_player": ("creature",),
@@ -240,8 +242,8 @@ class Situation:
     edition: str | None = None
     players: tuple[str, ...] = ("A", "B")
     active: str = "A"
-    phase: str = "beginning"
-    step: str | None = "untap"
+    phase: str = Phase.BEGINNING
+    step: str | None = Step.UNTAP
     damage_step: str | None = None
     priority: str | None = None
     stack: tuple[StackItem, ...] = ()

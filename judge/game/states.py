@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 from judge.errors import SituationError
 from judge.game.gamemodel import GameModel
 from judge.game.situationmodel import Creature, Situation, attacking_players
+from judge.game.turnplan import Step
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent
 
 # The steps of the combat phase where creatures can be attacking, and blocking.
-_ATTACKING = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
-_BLOCKING = ("declare_blockers", "combat_damage", "end_of_combat")
+_ATTACKING = (Step.DECLARE_ATTACKERS, Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT)
+_BLOCKING = (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT)
 
 
 def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
@@ -36,12 +37,17 @@ def first_turn_skip(model: GameModel, situation: Situation) -> str | None:
 
 def check_state(model: GameModel, situation: Situation) -> None:
     """Raise a SituationError naming the first field of `situation` that cannot be."""
-    s = situation
+    _check_moment(model, situation)
+    _check_combat(model, situation)
+
+
+def _check_moment(model: GameModel, s: Situation) -> None:
+    """The step exists in the edition, can be reached, and its stack and priority can be."""
     if not model.has(s.phase, s.step):
         raise SituationError("step" if s.step else "phase",
                              f"« {s.step or s.phase} » n'existe pas dans le modèle de jeu de "
                              "cette édition")
-    if s.step == "draw" and first_turn_skip(model, s):
+    if s.step == Step.DRAW and first_turn_skip(model, s):
         raise SituationError("first_turn", "le joueur qui commence la partie passe l'étape de "
                              "pioche de son premier tour : on passe au-delà comme si elle "
                              f"n'existait pas (règles {', '.join(model.rules('turn.first_turn'))})")
@@ -52,16 +58,21 @@ def check_state(model: GameModel, situation: Situation) -> None:
                              f"{', '.join(model.fact('combat_damage_on_stack').rules)})")
     entry = model.step(s.phase, s.step)
     if s.priority is not None and not entry.priority and not (
-            s.step == "cleanup" and (s.stack or s.pending_triggers)):
+            s.step == Step.CLEANUP and (s.stack or s.pending_triggers)):
         rule = entry.priority_rule
-        if s.step == "cleanup":
+        if s.step == Step.CLEANUP:
             raise SituationError("priority", f"personne ne reçoit la priorité pendant le "
                                  f"nettoyage sans capacité déclenchée sur la pile (règle {rule})")
         raise SituationError("priority", f"personne ne reçoit la priorité pendant cette étape "
                              f"(règle {rule})")
-    if s.damage_step is not None and s.step != "combat_damage":
+    if s.damage_step is not None and s.step != Step.COMBAT_DAMAGE:
         raise SituationError("damage_step", "n'a de sens que pendant l'étape combat_damage"
                              + _cited(model, "damage.two_steps"))
+
+
+def _check_combat(model: GameModel, s: Situation) -> None:
+    """Attacking, blocked and blocking creatures only in the steps where they can be, of the
+    players who can attack, blocking what they can block."""
     names: dict[str, Creature] = {}  # filled at the first blocker met
     for i, creature in enumerate(s.creatures):
         path = f"creatures[{i}]"

@@ -1,6 +1,7 @@
 """The turn: the engine's vocabulary of phases and steps, and the plan of one turn.
 
-Owns the slugs and French labels of phases and steps and the plan of one turn laid out by an
+Owns the slugs of phases and steps (`Phase`, `Step`, `DamageStep`: the one place they are
+written outside the game models' data), their French labels, and the plan of one turn laid out by an
 edition's game model (`judge.game.gamemodel`): skipped steps, two combat damage steps, cleanup
 repeats, extra phases and steps, extra turns. Which steps an edition has, in which order and
 who receives priority there is the model's data. It knows nothing of situation files or of
@@ -11,53 +12,90 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from judge.game.objects import ExtraPhase, ExtraStep
 
-PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
+class Phase:
+    """The phases of a turn, by their slugs (rules/games/*.toml's `[[phase]]` ids): plain
+    strings, as situation files, the game models and reports spell them."""
+
+    BEGINNING: Final = "beginning"
+    PRECOMBAT_MAIN: Final = "precombat_main"
+    COMBAT: Final = "combat"
+    POSTCOMBAT_MAIN: Final = "postcombat_main"
+    ENDING: Final = "ending"
+
+
+class Step:
+    """The steps of a turn, by their slugs (rules/games/*.toml's `[[phase.step]]` ids): plain
+    strings, as situation files, the game models and reports spell them."""
+
+    UNTAP: Final = "untap"
+    UPKEEP: Final = "upkeep"
+    DRAW: Final = "draw"
+    BEGINNING_OF_COMBAT: Final = "beginning_of_combat"
+    DECLARE_ATTACKERS: Final = "declare_attackers"
+    DECLARE_BLOCKERS: Final = "declare_blockers"
+    COMBAT_DAMAGE: Final = "combat_damage"
+    END_OF_COMBAT: Final = "end_of_combat"
+    END_OF_TURN: Final = "end_of_turn"
+    CLEANUP: Final = "cleanup"
+
+
+class DamageStep:
+    """The two combat damage steps when a creature strikes first (2010 510.4)."""
+
+    FIRST_STRIKE: Final = "first_strike"
+    REGULAR: Final = "regular"
+
+
+DAMAGE_STEPS: tuple[str, ...] = (DamageStep.FIRST_STRIKE, DamageStep.REGULAR)
+
+PHASES: tuple[str, ...] = (Phase.BEGINNING, Phase.PRECOMBAT_MAIN, Phase.COMBAT,
+                           Phase.POSTCOMBAT_MAIN, Phase.ENDING)
 
 PHASE_STEPS: dict[str, tuple[str, ...]] = {
-    "beginning": ("untap", "upkeep", "draw"),
-    "precombat_main": (),
-    "combat": (
-        "beginning_of_combat",
-        "declare_attackers",
-        "declare_blockers",
-        "combat_damage",
-        "end_of_combat",
+    Phase.BEGINNING: (Step.UNTAP, Step.UPKEEP, Step.DRAW),
+    Phase.PRECOMBAT_MAIN: (),
+    Phase.COMBAT: (
+        Step.BEGINNING_OF_COMBAT,
+        Step.DECLARE_ATTACKERS,
+        Step.DECLARE_BLOCKERS,
+        Step.COMBAT_DAMAGE,
+        Step.END_OF_COMBAT,
     ),
-    "postcombat_main": (),
-    "ending": ("end_of_turn", "cleanup"),
+    Phase.POSTCOMBAT_MAIN: (),
+    Phase.ENDING: (Step.END_OF_TURN, Step.CLEANUP),
 }
 
 STEP_PHASE: dict[str, str] = {
     step: phase for phase, steps in PHASE_STEPS.items() for step in steps
 }
 
-MAIN_PHASES = frozenset({"precombat_main", "postcombat_main"})
+MAIN_PHASES = frozenset({Phase.PRECOMBAT_MAIN, Phase.POSTCOMBAT_MAIN})
 Layout = tuple[tuple[str, tuple[str, ...]], ...]  # phases in order, each with its steps
 
 PHASE_LABELS: dict[str, str] = {
-    "beginning": "phase de début",
-    "precombat_main": "première phase principale",
-    "combat": "phase de combat",
-    "postcombat_main": "seconde phase principale",
-    "ending": "phase de fin",
+    Phase.BEGINNING: "phase de début",
+    Phase.PRECOMBAT_MAIN: "première phase principale",
+    Phase.COMBAT: "phase de combat",
+    Phase.POSTCOMBAT_MAIN: "seconde phase principale",
+    Phase.ENDING: "phase de fin",
 }
 
 STEP_LABELS: dict[str, str] = {
-    "untap": "dégagement",
-    "upkeep": "entretien",
-    "draw": "pioche",
-    "beginning_of_combat": "début du combat",
-    "declare_attackers": "déclaration des attaquants",
-    "declare_blockers": "déclaration des bloqueurs",
-    "combat_damage": "blessures de combat",
-    "end_of_combat": "fin du combat",
-    "end_of_turn": "fin du tour",
-    "cleanup": "nettoyage",
+    Step.UNTAP: "dégagement",
+    Step.UPKEEP: "entretien",
+    Step.DRAW: "pioche",
+    Step.BEGINNING_OF_COMBAT: "début du combat",
+    Step.DECLARE_ATTACKERS: "déclaration des attaquants",
+    Step.DECLARE_BLOCKERS: "déclaration des bloqueurs",
+    Step.COMBAT_DAMAGE: "blessures de combat",
+    Step.END_OF_COMBAT: "fin du combat",
+    Step.END_OF_TURN: "fin du tour",
+    Step.CLEANUP: "nettoyage",
 }
 
 
@@ -77,9 +115,9 @@ class Moment:
             text = PHASE_LABELS[self.phase]
             return f"{text} (supplémentaire)" if self.extra else text
         text = STEP_LABELS[self.step]
-        if self.damage_step == "first_strike":
+        if self.damage_step == DamageStep.FIRST_STRIKE:
             text += " (initiative)"
-        elif self.damage_step == "regular":
+        elif self.damage_step == DamageStep.REGULAR:
             text += " (normales)"
         if self.repeat:
             text += f" (nouvelle étape n° {self.repeat + 1})"
@@ -135,47 +173,56 @@ def plan_turn(
     whichever is listed first.
     Plans are cached: the same arguments give the same (immutable) tuple.
     """
+    moments = _with_extra_steps(_with_extra_phases(layout, extra_phases), extra_steps)
+    return tuple(_planned(part, skip=skip, no_attackers=no_attackers,
+                          first_turn_skip=first_turn_skip)
+                 for moment in moments
+                 for part in _repeated(moment, two_damage_steps=two_damage_steps,
+                                       cleanup_repeats=cleanup_repeats))
+
+
+def _with_extra_phases(layout: Layout, extra_phases: tuple[ExtraPhase, ...]) -> list[Moment]:
+    """The layout's places, extra phases inserted after the phase they follow (the most
+    recently created first; an extra main phase after the extra combat phase, if any)."""
     blocks: list[list[Moment]] = [_phase_moments(layout, phase) for phase, _ in layout]
     added = {extra.phase for extra in extra_phases}
-    chained = [e for e in extra_phases if e.phase != "combat" and e.after == "combat"
-               and "combat" in added]
+    chained = [e for e in extra_phases if e.phase != Phase.COMBAT and e.after == Phase.COMBAT
+               and Phase.COMBAT in added]
     for extra in (*(e for e in extra_phases if e not in chained), *chained):
         at = next(i for i, block in enumerate(blocks) if block[0].phase == extra.after
                   and (block[0].extra or extra not in chained))
         blocks.insert(at + 1, _phase_moments(layout, extra.phase, extra=True))
-    moments = [moment for block in blocks for moment in block]
+    return [moment for block in blocks for moment in block]
+
+
+def _with_extra_steps(moments: list[Moment], extra_steps: tuple[ExtraStep, ...]) -> list[Moment]:
+    """Extra steps inserted before or after the step they are anchored to."""
     for extra_step in extra_steps:
         at = next(i for i, m in enumerate(moments) if m.step == extra_step.anchor)
         moment = Moment(phase=moments[at].phase, step=extra_step.step, extra=True)
         moments.insert(at if extra_step.before else at + 1, moment)
+    return moments
 
-    plan: list[PlannedStep] = []
-    for moment in moments:
-        if moment.step == "combat_damage" and two_damage_steps:
-            parts = [
-                Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
-                for kind in ("first_strike", "regular")
-            ]
-        elif moment.step == "cleanup":
-            parts = [
-                Moment(phase=moment.phase, step="cleanup", repeat=n, extra=moment.extra)
-                for n in range(cleanup_repeats + 1)
-            ]
-        else:
-            parts = [moment]
-        for part in parts:
-            plan.append(_planned(part, skip=skip, no_attackers=no_attackers,
-                                 first_turn_skip=first_turn_skip))
-    return tuple(plan)
+
+def _repeated(moment: Moment, *, two_damage_steps: bool, cleanup_repeats: int
+              ) -> list[Moment]:
+    """A place as the plan holds it: combat damage in two steps, cleanup repeated."""
+    if moment.step == Step.COMBAT_DAMAGE and two_damage_steps:
+        return [Moment(phase=moment.phase, step=moment.step, damage_step=kind, extra=moment.extra)
+                for kind in DAMAGE_STEPS]
+    if moment.step == Step.CLEANUP:
+        return [Moment(phase=moment.phase, step=Step.CLEANUP, repeat=n, extra=moment.extra)
+                for n in range(cleanup_repeats + 1)]
+    return [moment]
 
 
 def _planned(moment: Moment, *, skip: frozenset[str], no_attackers: bool,
              first_turn_skip: str | None) -> PlannedStep:
     if moment.phase in skip or (moment.step is not None and moment.step in skip):
         return PlannedStep(moment=moment, skipped=True, skip_reason="turn.skip")
-    if first_turn_skip and moment.step == "draw" and not moment.extra:
+    if first_turn_skip and moment.step == Step.DRAW and not moment.extra:
         return PlannedStep(moment=moment, skipped=True, skip_reason=first_turn_skip)
-    if no_attackers and moment.step in ("declare_blockers", "combat_damage"):
+    if no_attackers and moment.step in (Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE):
         return PlannedStep(moment=moment, skipped=True, skip_reason="combat.no_attackers")
     return PlannedStep(moment=moment)
 

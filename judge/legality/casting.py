@@ -30,19 +30,9 @@ def may_play_land(ctx: Context, player: str | None) -> Verdict:
     shared = player in team and player != ctx.active
     if shared:
         rules += ("team.turns",)
-    if ctx.ended:
-        reasons.append("le tour est terminé")
     if player != ctx.active and not shared:
-        reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer un terrain, pendant son "
-                       "tour")
         rules += ("land.turn",)
-    if not ctx.in_main:
-        reasons.append(f"nous ne sommes pas dans une phase principale mais dans "
-                       f"{where_label(ctx.moment)}")
-    if s.stack:
-        reasons.append("la pile n'est pas vide")
-    if ctx.priority != player and not ctx.ended and not (shared and ctx.priority in team):
-        reasons.append(f"{player} n'a pas la priorité ({who_holds(ctx.priority)})")
+    reasons += _not_now(ctx, player, team, shared=shared)
     if s.lands_played >= s.land_plays and not shared:
         reasons.append(f"{ctx.active} a déjà joué {plural(s.lands_played, 'terrain')} ce "
                        f"tour-ci sur {s.land_plays} permis")
@@ -55,6 +45,33 @@ def may_play_land(ctx: Context, player: str | None) -> Verdict:
     if reasons:
         why = "Non : " + " ; ".join(reasons) + "."
         return ctx.verdict(False, rules, why[0].upper() + why[1:], "les terrains")
+    return _may_play_land_yes(ctx, player, rules, shared=shared)
+
+
+def _not_now(ctx: Context, player: str, team: tuple[str, ...], *, shared: bool) -> list[str]:
+    """Why `player` can't play a land now: the turn, whose turn, the phase, the stack,
+    priority."""
+    reasons: list[str] = []
+    if ctx.ended:
+        reasons.append("le tour est terminé")
+    if player != ctx.active and not shared:
+        reasons.append(f"seul le joueur actif ({ctx.active}) peut jouer un terrain, pendant son "
+                       "tour")
+    if not ctx.in_main:
+        reasons.append(f"nous ne sommes pas dans une phase principale mais dans "
+                       f"{where_label(ctx.moment)}")
+    if ctx.situation.stack:
+        reasons.append("la pile n'est pas vide")
+    if ctx.priority != player and not ctx.ended and not (shared and ctx.priority in team):
+        reasons.append(f"{player} n'a pas la priorité ({who_holds(ctx.priority)})")
+    return reasons
+
+
+def _may_play_land_yes(ctx: Context, player: str, rules: tuple[str, ...], *,
+                       shared: bool) -> Verdict:
+    """Yes, and why: a main phase, the stack empty, priority, a land play left (a teammate's
+    turn in Two-Headed Giant, an extra land play)."""
+    s = ctx.situation
     why = (f"Oui : c'est une phase principale, la pile est vide, {player} est le joueur actif, "
            f"a la priorité et n'a pas encore joué de terrain ce tour-ci.")
     if shared:

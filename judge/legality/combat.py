@@ -312,20 +312,45 @@ def attack_rules(board: Board, names: tuple[str, ...]) -> tuple[list[str], list[
 def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
     """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
     as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""
+    blockers = list(dict.fromkeys(b for b, _ in blocks))
+    attackers = [c for c in board.creatures if c.attacking and c.in_combat]
+    problems, concepts = _block_restrictions(board, blockers, attackers, blocks)
+    theirs = [c for c in board.creatures if c.controller not in attacking_players(board.seating)]
+    found = _block_requirements(board, theirs, attackers, blockers, blocks)
+    lures = [a for a in attackers if a.must_be_blocked_by_all]
+    if found:
+        problems += found
+        concepts.append("block.requirements")
+    elif any(c.must_block for c in theirs) or lures:
+        concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
+    if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
+            "block.restrictions" not in concepts):
+        concepts.append("block.restrictions")  # obeyed
+    return problems, concepts
+
+
+def _block_restrictions(board: Board, blockers: list[str], attackers: list[Creature],
+                        blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
+    """A creature that can't block alone blocking alone; an attacker blocked by fewer
+    creatures than it must be."""
     problems: list[str] = []
     concepts: list[str] = []
-    blockers = list(dict.fromkeys(b for b, _ in blocks))
     if len(blockers) == 1 and board.creature(blockers[0]).cant_block_alone:
         problems.append(f"{blockers[0]} ne peut pas bloquer seule")
         concepts.append("block.restrictions")
-    attackers = [c for c in board.creatures if c.attacking and c.in_combat]
     counts = Counter(a for _, a in blocks)
     for attacker in attackers:
         if attacker.min_blockers and 0 < counts[attacker.name] < attacker.min_blockers:
             problems.append(f"{attacker.name} ne peut être bloquée que par "
                             f"{plural(attacker.min_blockers, 'créature')} ou plus")
             concepts.append("block.restrictions")
-    theirs = [c for c in board.creatures if c.controller not in attacking_players(board.seating)]
+    return problems, concepts
+
+
+def _block_requirements(board: Board, theirs: list[Creature], attackers: list[Creature],
+                        blockers: list[str], blocks: tuple[tuple[str, str], ...]) -> list[str]:
+    """Requirements disobeyed: creatures that must block (as many as can be obeyed), and
+    attackers all creatures able to block must block."""
     found: list[str] = []
     if any(c.must_block and c.block_cost == 0 for c in theirs):  # else no requirement to count
         free = [c for c in theirs if c.block_cost == 0
@@ -336,15 +361,7 @@ def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list
     lures = [a for a in attackers if a.must_be_blocked_by_all]
     if lures:
         found += _lure_problems(board, theirs, lures, blocks)
-    if found:
-        problems += found
-        concepts.append("block.requirements")
-    elif any(c.must_block for c in theirs) or lures:
-        concepts.append("block.requirements")  # obeyed, or exempt (tapped, a cost to pay)
-    if (any(c.cant_block_alone for c in theirs) or any(a.min_blockers for a in attackers)) and (
-            "block.restrictions" not in concepts):
-        concepts.append("block.restrictions")  # obeyed
-    return problems, concepts
+    return found
 
 
 def _lure_problems(board: Board, theirs: list[Creature], lures: list[Creature],

@@ -21,8 +21,10 @@ from judge.game.states import first_turn_skip
 from judge.game.turnplan import (
     MAIN_PHASES,
     PHASE_LABELS,
+    DamageStep,
     Moment,
     PlannedStep,
+    Step,
     first_index,
     place_index,
     plan_turn,
@@ -227,9 +229,31 @@ def cleanup_actions(step: str | None, performed: tuple[str, ...]) -> tuple[str, 
     """The state-based actions performed on a described cleanup step: checked after the damage
     is removed (2004 314.2, 2010 514.2), so never lethal damage; any of them gives the active
     player priority, and another cleanup step follows (2004 420.3, 314.3; 2010 704.3, 514.3a)."""
-    if step != "cleanup":
+    if step != Step.CLEANUP:
         return ()
     return tuple(c for c in performed if c != "sba.lethal_damage")
+
+
+def _damage_steps(s: Situation) -> tuple[bool, str | None]:
+    """Whether the combat has two combat damage steps (a creature in combat strikes first,
+    or one dealt first-strike damage), and which one a combat damage step is."""
+    any_dealt = any(c.dealt_first_strike_damage for c in s.creatures)
+    two = (s.damage_step == DamageStep.FIRST_STRIKE or any_dealt
+           or any(c.strikes_first for c in s.creatures if c.in_combat))
+    damage_step = s.damage_step if two else None
+    if s.step == Step.COMBAT_DAMAGE and two and damage_step is None:
+        damage_step = DamageStep.REGULAR if any_dealt else DamageStep.FIRST_STRIKE
+    return two, damage_step
+
+
+def _holder(s: Situation, *, no_priority: bool, acted: tuple[str, ...]) -> str | None:
+    """Who holds priority in a turn not ended: the one said, else the active player where
+    players receive it (in a cleanup step, once something waits or was performed)."""
+    if s.priority is not None:
+        return s.priority
+    if not no_priority or s.stack or (s.step == Step.CLEANUP and (s.pending_triggers or acted)):
+        return s.active
+    return None
 
 
 def build_context(graph: RuleSource, edition: str, model: GameModel, situation: Situation, *,
@@ -251,18 +275,13 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
         raise SituationError("step" if step else "phase", f"« {step or s.phase} » n'existe pas "
                              f"dans le modèle de jeu de l'édition {edition}")
     if no_attackers is None:
-        no_attackers = step == "declare_attackers" and not any(
+        no_attackers = step == Step.DECLARE_ATTACKERS and not any(
             c.is_creature and c.attacking for c in s.creatures)
-    any_dealt = any(c.dealt_first_strike_damage for c in s.creatures)
-    two = (s.damage_step == "first_strike" or any_dealt
-           or any(c.strikes_first for c in s.creatures if c.in_combat))
-    damage_step = s.damage_step if two else None
-    if step == "combat_damage" and two and damage_step is None:
-        damage_step = "regular" if any_dealt else "first_strike"
+    two, damage_step = _damage_steps(s)
     no_priority = not model.step(s.phase, step).priority
     acted = cleanup_actions(step, performed)
     waiting = s.stack or s.priority is not None or s.pending_triggers or acted
-    repeats = repeat + (1 if no_priority and step == "cleanup" and waiting else 0)
+    repeats = repeat + (1 if no_priority and step == Step.CLEANUP and waiting else 0)
     plan = plan_turn(model.layout, skip=frozenset(s.skip), no_attackers=no_attackers,
                      two_damage_steps=two, cleanup_repeats=repeats,
                      extra_phases=s.extra_phases, extra_steps=s.extra_steps,
@@ -270,14 +289,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     index = place_index(plan, s.phase, step, damage_step, repeat, nth)
     if index is None:
         raise ValueError(Moment(phase=s.phase, step=step, damage_step=damage_step, repeat=repeat))
-    if ended:
-        holder = None
-    elif s.priority is not None:
-        holder = s.priority
-    elif not no_priority or s.stack or (step == "cleanup" and (s.pending_triggers or acted)):
-        holder = s.active
-    else:
-        holder = None
+    holder = None if ended else _holder(s, no_priority=no_priority, acted=acted)
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
                    replayed=replayed, performed=performed, discarded=discarded,

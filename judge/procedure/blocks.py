@@ -9,6 +9,7 @@ the checks and the replay cite (the checks' `triggers` question asks it too).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,32 @@ def declared_attack_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Cre
             for t in triggers if t.on == "attacks" and t.creature in attackers]
 
 
+# How many times a block trigger triggers on the declaration of blockers, and why, by its
+# kind: from the trigger, its creature, what that creature was declared blocking (`blocks`)
+# and the names of the creatures declared blocking it (`blockers`).
+_Reader = Callable[["Trigger", Creature, tuple[str, ...], list[str]], tuple[int, str]]
+_ON_DECLARED_BLOCKS: dict[str, _Reader] = {
+    "blocks": lambda t, me, blocks, blockers: (1, f"{me.name} bloque (une fois, même si elle "
+                                               "bloque plusieurs créatures)") if blocks else (0, ""),
+    "blocks_creature": lambda t, me, blocks, blockers: (
+        len(blocks), f"{me.name} bloque {', '.join(blocks)} (une fois par créature)"),
+    "becomes_blocked": lambda t, me, blocks, blockers: (1, f"{me.name} devient bloquée (une "
+                                                        "fois, même par plusieurs bloqueurs)")
+    if blockers else (0, ""),
+    "blocked_by_creature": lambda t, me, blocks, blockers: (
+        len(blockers), f"{me.name} devient bloquée par {', '.join(blockers)} (une fois par "
+        "bloqueur)"),
+    "blocked_by_count": lambda t, me, blocks, blockers: (
+        1, f"{me.name} est bloquée par {len(blockers)} créatures")
+    if blockers and _matches(len(blockers), t) else (0, ""),
+    "blocks_count": lambda t, me, blocks, blockers: (1, f"{me.name} bloque {len(blocks)} créatures")
+    if blocks and _matches(len(blocks), t) else (0, ""),
+    "attacks_unblocked": lambda t, me, blocks, blockers: (
+        1, f"aucune créature n'a été déclarée bloqueuse de {me.name}")
+    if me.attacking and me.in_combat and not me.blocked else (0, ""),
+}
+
+
 def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Creature, ...]
                             ) -> list[Fired]:
     """The block triggers of the declaration of blockers (creatures put onto the battlefield
@@ -86,30 +113,12 @@ def declared_block_triggers(triggers: tuple[Trigger, ...], creatures: tuple[Crea
     declared = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
     out: list[Fired] = []
     for t in triggers:
-        name = t.creature or ""
-        me = next((c for c in creatures if c.name == name), None)
-        if me is None or t.on is None:
+        me = next((c for c in creatures if c.name == (t.creature or "")), None)
+        read = _ON_DECLARED_BLOCKS.get(t.on or "")
+        if me is None or read is None:
             continue
         blocks = me.blocking if me in declared else ()
-        blockers = [c.name for c in declared if c.blocks(name)]
-        times, why = 0, ""
-        if t.on == "blocks" and blocks:
-            times, why = 1, f"{name} bloque (une fois, même si elle bloque plusieurs créatures)"
-        elif t.on == "blocks_creature" and blocks:
-            times, why = len(blocks), f"{name} bloque {', '.join(blocks)} (une fois par créature)"
-        elif t.on == "becomes_blocked" and blockers:
-            times, why = 1, (f"{name} devient bloquée (une fois, même par plusieurs "
-                             "bloqueurs)")
-        elif t.on == "blocked_by_creature" and blockers:
-            times, why = len(blockers), (f"{name} devient bloquée par {', '.join(blockers)} (une "
-                                         "fois par bloqueur)")
-        elif t.on == "blocked_by_count" and blockers and _matches(len(blockers), t):
-            times, why = 1, f"{name} est bloquée par {len(blockers)} créatures"
-        elif t.on == "blocks_count" and blocks and _matches(len(blocks), t):
-            times, why = 1, f"{name} bloque {len(blocks)} créatures"
-        elif (t.on == "attacks_unblocked" and me.attacking and me.in_combat
-              and not me.blocked):
-            times, why = 1, f"aucune créature n'a été déclarée bloqueuse de {name}"
+        times, why = read(t, me, blocks, [c.name for c in declared if c.blocks(me.name)])
         if times:
             out.append(Fired(trigger=t, times=times, why=why))
     return out
@@ -150,47 +159,99 @@ def not_fired(triggers: tuple[Trigger, ...], blocker: Creature) -> list[Trigger]
             and t.on in ("blocks", "blocks_creature", "blocks_count")]
 
 
+# (why, target, n) for each instance of a keyword ability a declaration triggers.
+_Instances = list[tuple[str, str, int]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Declared:
+    """What a declaration made: the creatures declared attacking, and blocking."""
+
+    attacking: tuple[Creature, ...]
+    blocking: tuple[Creature, ...]
+
+
+def _attacks_alone(me: Creature, declared: _Declared, amounts: list[int], name: str,
+                   ability: str) -> _Instances:
+    """Exalted: an ally of `me`'s controller attacks alone."""
+    if len(declared.attacking) == 1 and declared.attacking[0].controller == me.controller:
+        lone = declared.attacking[0].name
+        return [(f"{lone} attaque seule", lone, 1)]
+    return []
+
+
+def _blocks_or_blocked(me: Creature, declared: _Declared, amounts: list[int],
+                       name: str, ability: str) -> _Instances:
+    """Bushido: `me` blocks or becomes blocked."""
+    if me in declared.blocking or any(b.blocks(me.name) for b in declared.blocking):
+        why = f"{me.name} bloque" if me in declared.blocking else f"{me.name} devient bloquée"
+        return [(why, me.name, n) for n in amounts]
+    return []
+
+
+def _becomes_blocked(me: Creature, declared: _Declared, amounts: list[int],
+                     name: str, ability: str) -> _Instances:
+    """Rampage: `me` becomes blocked."""
+    if any(b.blocks(me.name) for b in declared.blocking):
+        return [(f"{me.name} devient bloquée", me.name, n) for n in amounts]
+    return []
+
+
+def _blocked_by_creature_without(me: Creature, declared: _Declared, amounts: list[int],
+                                 name: str, ability: str) -> _Instances:
+    """Flanking: `me` becomes blocked by a creature without the ability, once per
+    blocker."""
+    return [(f"{me.name} devient bloquée par {b.name}, qui n'a pas {name}", b.name, 1)
+            for b in declared.blocking if b.blocks(me.name) and not b.has(ability)]
+
+
+# When each keyword trigger (the model's `trigger`'s first word) is looked for: on a
+# declaration of attackers, or of blockers (then only for a creature in combat).
+_ON_ATTACKERS: dict[str, Callable[[Creature, _Declared, list[int], str, str], _Instances]] = {
+    "ally_attacks_alone": _attacks_alone,
+}
+_ON_BLOCKERS: dict[str, Callable[[Creature, _Declared, list[int], str, str], _Instances]] = {
+    "blocks_or_blocked": _blocks_or_blocked,
+    "becomes_blocked": _becomes_blocked,
+    "blocked_by_creature_without": _blocked_by_creature_without,
+}
+
+
 def keyword_triggers(model: GameModel, creatures: tuple[Creature, ...], *, attackers: bool
                      ) -> list[Fired]:
     """The triggered keyword abilities a declaration of attackers (exalted) or of blockers
     (bushido, rampage, flanking) triggers, each instance apart (2004 502.3b, 502.12c; 2010
     702.20c, 702.22b, 702.42b): the model says when each triggers and what it does."""
+    if not any(c.abilities for c in creatures):
+        return []
+    declared = _Declared(
+        attacking=tuple(c for c in creatures
+                        if c.attacking and c.in_combat and not c.entered_attacking),
+        blocking=tuple(c for c in creatures
+                       if c.blocking and c.in_combat and not c.entered_blocking))
+    table = _ON_ATTACKERS if attackers else _ON_BLOCKERS
+    return [fired for creature in creatures if creature.in_play
+            and (attackers or creature.in_combat)
+            for ability in creature.abilities
+            for fired in _keyword_fired(model, creature, ability, declared, table)]
+
+
+def _keyword_fired(model: GameModel, creature: Creature, ability: str, declared: _Declared,
+                   table: dict[str, Callable[[Creature, _Declared, list[int], str, str],
+                                             _Instances]]) -> list[Fired]:
+    """The instances of one keyword ability of `creature` the declaration triggers."""
     from judge.game.aliases import ABILITY_NAMES
     from judge.game.objects import Trigger
 
-    out: list[Fired] = []
-    if not any(c.abilities for c in creatures):
-        return out
-    declared = [c for c in creatures if c.attacking and c.in_combat and not c.entered_attacking]
-    blocking = [c for c in creatures if c.blocking and c.in_combat and not c.entered_blocking]
-    for creature in creatures:
-        for ability in creature.abilities:
-            keyword = model.keyword(ability)
-            if keyword is None or keyword.trigger is None or not creature.in_play:
-                continue
-            on, does = keyword.trigger
-            name = (ABILITY_NAMES.get(ability) or (ability,))[0]
-            amounts = [int(n) for n in creature.params(ability)] or [1]
-            found: list[tuple[str, str, int]] = []  # (why, target, n) per instance
-            if attackers and on == "ally_attacks_alone":
-                if len(declared) == 1 and declared[0].controller == creature.controller:
-                    lone = declared[0].name
-                    found = [(f"{lone} attaque seule", lone, 1)]
-            elif not attackers and on == "blocks_or_blocked" and creature.in_combat:
-                blocked_by = [b.name for b in blocking if b.blocks(creature.name)]
-                if creature in blocking or blocked_by:
-                    why = (f"{creature.name} bloque" if creature in blocking
-                           else f"{creature.name} devient bloquée")
-                    found = [(why, creature.name, n) for n in amounts]
-            elif not attackers and on == "becomes_blocked" and creature.in_combat:
-                if any(b.blocks(creature.name) for b in blocking):
-                    found = [(f"{creature.name} devient bloquée", creature.name, n) for n in amounts]
-            elif not attackers and on == "blocked_by_creature_without" and creature.in_combat:
-                found = [(f"{creature.name} devient bloquée par {b.name}, qui n'a pas "
-                          f"{name}", b.name, 1)
-                         for b in blocking if b.blocks(creature.name) and not b.has(ability)]
-            for why, target, n in found:
-                trigger = Trigger(name=name, controller=creature.controller, creature=creature.name)
-                out.append(Fired(trigger=trigger, times=1, why=why, keyword=ability,
-                                 effect=(does, target, n, ability)))
-    return out
+    keyword = model.keyword(ability)
+    if keyword is None or keyword.trigger is None:
+        return []
+    on, does = keyword.trigger
+    instances = table.get(on)
+    if instances is None:
+        return []
+    name = (ABILITY_NAMES.get(ability) or (ability,))[0]
+    amounts = [int(n) for n in creature.params(ability)] or [1]
+    return [Fired(trigger=Trigger(name=name, controller=creature.controller, creature=creature.name),
+                  times=1, why=why, keyword=ability, effect=(does, target, n, ability))
+            for why, target, n in instances(creature, declared, amounts, name, ability)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from judge.game.turnplan import DamageStep
 from judge.legality.combat import has_quality
 from judge.legality.damage import DamageRecord, Hit
 
@@ -25,17 +26,17 @@ def damage_dealers(creatures: dict[str, Creature], damage_step: str | None) -> l
     for creature in creatures.values():
         if not creature.in_combat:
             continue
-        if damage_step == "first_strike" and not creature.strikes_first:
+        if damage_step == DamageStep.FIRST_STRIKE and not creature.strikes_first:
             continue
-        if damage_step == "regular" and not creature.has("double_strike") and (
+        if damage_step == DamageStep.REGULAR and not creature.has("double_strike") and (
             creature.dealt_first_strike_damage
         ):
             continue
         dealers.append(creature)
-    if damage_step == "first_strike":
+    if damage_step == DamageStep.FIRST_STRIKE:
         for creature in dealers:
             creatures[creature.name] = replace(creature, dealt_first_strike_damage=True)
-    if damage_step == "regular":
+    if damage_step == DamageStep.REGULAR:
         for name, creature in creatures.items():
             if creature.dealt_first_strike_damage is None:
                 creatures[name] = replace(creature, dealt_first_strike_damage=False)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
+from judge.game.turnplan import Step
 from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
 from judge.legality.defenders import attacked_player
 from judge.legality.words import listing, plural
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 CombatEvent = EntersAttacking | EntersBlocking | BlockByEffect
 
-_ATTACK_STEPS = ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")
+_ATTACK_STEPS = (Step.DECLARE_ATTACKERS, Step.DECLARE_BLOCKERS, Step.COMBAT_DAMAGE, Step.END_OF_COMBAT)
 _BLOCK_STEPS = _ATTACK_STEPS[1:]
 
 

@@ -1,22 +1,25 @@
-"""The state of a turn being replayed: hands, lands played, creatures and permanents, mana pools,
-life, the stack, effects and waiting triggers, who holds priority and why the game is where it
-is; the trail it writes (`note`), the turn plan as it stands, its snapshot as a `Situation`,
-the legality `Context` of that snapshot, its `Board` (what the combat rules read, without a
-snapshot), and the state-based actions performed on it.
+"""The state of a turn being replayed, by concern: where the turn is (`Position`), who holds
+priority and why the game is where it is (`Holding`), the combat (`Combat`), the stack and the
+triggers waiting for it (`Stack`), mana pools (`Mana`), hands and libraries (`Cards`), the
+players (`Seats`) and what is on the battlefield (`Field`); `Turn` holds one of each with what
+the replay was given, writes the trail (`note`), lays out the turn plan as it stands, takes its
+snapshot as a `Situation`, its legality `Context` and its `Board` (what the combat rules read,
+without a snapshot), and performs the state-based actions of `statebased` on it.
 
-The procedure's other rooms extend it: `turnactions` < `flow` < `priority` < `replay`.
+The records are mutable: the procedure's modules (`turnactions`, `flow`, `priority`,
+`replay`) are functions over a `Turn` that change them as the turn goes.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from judge.game.gamemodel import GameModel
-from judge.game.objects import Permanent, StackItem
+from judge.game.objects import Effect, Permanent, StackItem, Trigger
 from judge.game.situationmodel import Creature, Situation
 from judge.game.states import first_turn_skip
-from judge.game.turnplan import Moment, PlannedStep, plan_turn
+from judge.game.turnplan import Moment, Phase, PlannedStep, Step, plan_turn
 from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
@@ -28,12 +31,99 @@ if TYPE_CHECKING:
 
 
 # Where every replay begins (a frozen value: one for all replays).
-_TURN_START = Moment(phase="beginning", step="untap")
+_TURN_START = Moment(phase=Phase.BEGINNING, step=Step.UNTAP)
+
+Reasons = tuple[str, ...]  # concepts: why the game is where it is
 
 
-class TurnState:
-    """The state of a turn being replayed: the tables the procedure changes, the trail it
-    writes, the turn plan as it stands, and the state-based actions checked on it."""
+@dataclass(slots=True, kw_only=True)
+class Position:
+    """Where the turn is in its plan."""
+
+    moment: Moment = _TURN_START
+    occurrence: int = 0  # which occurrence of the moment's place (extra phases and steps)
+    added_cleanups: int = 0  # cleanup steps added (2004 314.3, 2010 514.3a)
+    two_damage_steps: bool = False  # a creature in combat strikes first (2010 510.4)
+    no_attackers: bool | None = None  # None: not known yet in this combat phase
+    ended: bool = False
+
+
+@dataclass(slots=True, kw_only=True)
+class Holding:
+    """Priority: who holds it, how many passed in succession, and why the game is here."""
+
+    holder: str | None = None
+    passes: int = 0
+    reasons: Reasons = ()  # why the game is at this step, with this holder
+    settled: Reasons = ()  # why the game is at this step, without who acted since
+    at_entry: Reasons = ()  # why the game is at this step, as the step began
+    after_declaration: str | None = None  # priority's concept, noted once the declaration is made
+
+
+@dataclass(slots=True, kw_only=True)
+class Combat:
+    """The declarations awaited and combat damage: assigned (on the stack), then dealt."""
+
+    attackers_due: bool = False  # the declare attackers step waits for the declaration
+    blockers_due: bool = False
+    assigned: tuple[Hit, ...] = ()  # combat damage on the stack, as assigned
+    assigned_powers: dict[str, int | None] = field(default_factory=dict)  # when assigned
+    assignment: Reasons = ()  # how the last combat damage was assigned (concepts)
+    dealt_without_stack: bool = False  # in the step being entered
+    damage: DamageRecord | None = None  # the last combat damage dealt
+
+
+@dataclass(slots=True, kw_only=True)
+class Stack:
+    """The stack, and triggered abilities waiting to be put on it."""
+
+    items: list[StackItem]
+    waiting: list[Trigger]
+
+
+@dataclass(slots=True, kw_only=True)
+class Mana:
+    pools: dict[str, int]
+    burned: set[str] = field(default_factory=set)  # players who lost life to mana burn
+
+
+@dataclass(slots=True, kw_only=True)
+class Cards:
+    """Hands, libraries and the lands played this turn."""
+
+    hands: dict[str, int]
+    library: dict[str, int]
+    drew_from_empty: list[str]  # since the state-based actions were last checked
+    lands_played: int
+    discarded: int | None = None  # cards the cleanup's discard removed
+
+
+@dataclass(slots=True, kw_only=True)
+class Seats:
+    """The players: those still in the game in turn order, life, poison, who lost or left."""
+
+    in_game: tuple[str, ...]
+    life: dict[str, int]
+    poison: dict[str, int]
+    left: list[str]
+    lost: set[str] = field(default_factory=set)
+
+
+@dataclass(slots=True, kw_only=True)
+class Field:
+    """Creatures, other permanents and effects; `changed`: what the state-based actions look
+    at may have changed since they were last checked."""
+
+    creatures: dict[str, Creature]
+    permanents: dict[str, Permanent]
+    effects: list[Effect]
+    pumps: list[tuple[str, int]] = field(default_factory=list)  # +n/+n until end of turn
+    changed: bool = True
+
+
+class Turn:
+    """A turn being replayed: what it was given (graph, edition, model, the situation it
+    starts from) and its state, one record per concern."""
 
     def __init__(self, graph: RuleSource, edition: str, model: GameModel,
                  situation: Situation) -> None:
@@ -41,128 +131,110 @@ class TurnState:
         self.edition = edition
         self.model = model
         self.start = situation
-        self.players = situation.players
         self.active = situation.active
         self.skip = frozenset(situation.skip)
-        self.no_attackers: bool | None = None
-        self.two = False
-        self.moment = _TURN_START
-        self.holder: str | None = None
-        self.passes = 0
-        self.stack: list[StackItem] = []
-        self.lands_played = 0
-        self.creatures: dict[str, Creature] = {c.name: c for c in situation.creatures}
-        self.hands = dict(situation.hands)
-        self.pools = dict(situation.mana_pools)
-        self.pending_attackers = False
-        self.pending_blockers = False
-        self.ended = False
-        self.trail: list[TrailEntry] = []
-        self.arrival: tuple[str, ...] = ()
-        self.dealt = False
-        self.permanents: dict[str, Permanent] = {p.name: p for p in situation.permanents}
-        self.effects = list(situation.effects)
-        self.pending = list(situation.pending_triggers)
-        self.assigned: tuple[Hit, ...] = ()  # combat damage on the stack, as assigned
-        self.powers: dict[str, int | None] = {}  # the sources' power when it was assigned
-        self.damage: DamageRecord | None = None
-        self.nth = 0  # which occurrence of the current place (extra phases and steps)
-        self.cleanups = 0  # cleanup steps added by triggered abilities (514.3a)
-        self.why: tuple[str, ...] = ()  # how the last combat damage was assigned (concepts)
-        self.discarded: int | None = None
-        self.pumps: list[tuple[str, int]] = []  # +n/+n until end of turn (keyword triggers)
-        self.poison = dict(situation.poison)
-        self.library = dict(situation.library)
-        self.drew_empty: list[str] = list(situation.drew_from_empty)
-        self.left = list(situation.left_game)
-        self.burned: set[str] = set()  # players who lost life to mana burn (2004 300.3)
-        self.life = dict(situation.life)
-        self.lost: set[str] = set()
-        self.dirty = True  # what the state-based actions look at may have changed
-        self.base: tuple[str, ...] = ()  # why the game is at this step (`arrival` without who acted)
-        self.step_why: tuple[str, ...] = ()  # why the game is at this step, as it began
-        self.priority_pending: str | None = None  # priority to note once the declaration is made
         self.first_turn = first_turn_skip(model, situation)
-        self.plans: dict[tuple[bool, bool, int], tuple[PlannedStep, ...]] = {}  # `_plan`'s
+        self.position = Position()
+        self.priority = Holding()
+        self.combat = Combat()
+        self.stack = Stack(items=[], waiting=list(situation.pending_triggers))
+        self.mana = Mana(pools=dict(situation.mana_pools))
+        self.cards = Cards(hands=dict(situation.hands), library=dict(situation.library),
+                           drew_from_empty=list(situation.drew_from_empty),
+                           lands_played=0)
+        self.seats = Seats(in_game=situation.players, life=dict(situation.life),
+                           poison=dict(situation.poison), left=list(situation.left_game))
+        self.field = Field(creatures={c.name: c for c in situation.creatures},
+                           permanents={p.name: p for p in situation.permanents},
+                           effects=list(situation.effects))
+        self.trail: list[TrailEntry] = []
+
+    @property
+    def moment(self) -> Moment:
+        return self.position.moment
 
     def note(self, what: str, *concepts: str, event: int | None = None) -> None:
-        moment = self.moment
+        moment = self.position.moment
         self.trail.append(TrailEntry(event=event, what=what, phase=moment.phase, step=moment.step,
-                                     priority=self.holder, concepts=concepts))
+                                     priority=self.priority.holder, concepts=concepts))
 
-    def _plan(self) -> tuple[PlannedStep, ...]:
+    def plan(self) -> tuple[PlannedStep, ...]:
         """The turn plan as it stands: only whether anyone attacked, whether there are two
-        combat damage steps and how many cleanup steps were added change during a replay.
+        combat damage steps and how many cleanup steps were added change during a replay
+        (`plan_turn` caches each)."""
+        position = self.position
+        return plan_turn(
+            self.model.layout, skip=self.skip,
+            no_attackers=bool(position.no_attackers),
+            two_damage_steps=position.two_damage_steps, cleanup_repeats=position.added_cleanups,
+            extra_phases=self.start.extra_phases, extra_steps=self.start.extra_steps,
+            first_turn_skip=self.first_turn)
 
-        `plan_turn` is cached too; this table, keyed by those three values, is kept in front of
-        it because asking `plan_turn`'s cache hashes all its arguments (the layout's nested
-        tuples, nine keywords): 1.5 µs a call against 0.3 µs here, and a replay asks at every
-        step it advances (about 530 times per pass of bench/bench_checks.py, 0.7 ms of ~40)."""
-        key = (bool(self.no_attackers), self.two, self.cleanups)
-        plan = self.plans.get(key)
-        if plan is None:
-            plan = self.plans[key] = plan_turn(
-                self.model.layout, skip=self.skip, no_attackers=key[0], two_damage_steps=self.two,
-                cleanup_repeats=self.cleanups, extra_phases=self.start.extra_phases,
-                extra_steps=self.start.extra_steps, first_turn_skip=self.first_turn)
-        return plan
+    def no_attackers(self) -> bool | None:
+        """Whether nobody attacks: not known (None) until the declaration, unless it is awaited."""
+        if self.position.no_attackers is None and self.combat.attackers_due:
+            return False
+        return self.position.no_attackers
 
     def snapshot(self) -> Situation:
+        moment, field_, seats, cards = self.position.moment, self.field, self.seats, self.cards
         return replace(
             self.start,
-            phase=self.moment.phase,
-            step=self.moment.step,
-            damage_step=self.moment.damage_step,
-            priority=self.holder,
-            stack=tuple(self.stack),
-            lands_played=self.lands_played,
-            creatures=tuple(self.creatures.values()),
-            permanents=tuple(self.permanents.values()),
-            effects=tuple(self.effects),
-            pending_triggers=tuple(self.pending),
-            hands=tuple(self.hands.items()),
-            mana_pools=tuple(self.pools.items()),
-            life=tuple(self.life.items()),
-            poison=tuple(self.poison.items()),
-            library=tuple(self.library.items()),
-            drew_from_empty=tuple(self.drew_empty),
-            left_game=tuple(self.left),
+            phase=moment.phase,
+            step=moment.step,
+            damage_step=moment.damage_step,
+            priority=self.priority.holder,
+            stack=tuple(self.stack.items),
+            lands_played=cards.lands_played,
+            creatures=tuple(field_.creatures.values()),
+            permanents=tuple(field_.permanents.values()),
+            effects=tuple(field_.effects),
+            pending_triggers=tuple(self.stack.waiting),
+            hands=tuple(cards.hands.items()),
+            mana_pools=tuple(self.mana.pools.items()),
+            life=tuple(seats.life.items()),
+            poison=tuple(seats.poison.items()),
+            library=tuple(cards.library.items()),
+            drew_from_empty=tuple(cards.drew_from_empty),
+            left_game=tuple(seats.left),
             events=None,
         )
 
     def board(self) -> Battlefield:
         """The creatures and permanents as they are now, as the combat rules read them (no
         event changes the seating: the start's)."""
-        return Battlefield(model=self.model, seating=self.start, creatures=tuple(self.creatures.values()),
-                     permanents=tuple(self.permanents.values()))
+        return Battlefield(model=self.model, seating=self.start,
+                           creatures=tuple(self.field.creatures.values()),
+                           permanents=tuple(self.field.permanents.values()))
 
     def context(self) -> Context:
-        no_attackers = self.no_attackers
-        if no_attackers is None and self.pending_attackers:
-            no_attackers = False
         return build_context(self.graph, self.edition, self.model, self.snapshot(),
-                             ended=self.ended, no_attackers=no_attackers, nth=self.nth,
-                             repeat=self.moment.repeat)
+                             ended=self.position.ended, no_attackers=self.no_attackers(),
+                             nth=self.position.occurrence, repeat=self.position.moment.repeat)
 
-    def _rule(self, *concepts: str) -> str | None:
+    def rule(self, *concepts: str) -> str | None:
         cited = self.context().cite(*self.model.rules(concepts[0])) if concepts else ()
         return cited[0] if cited else None
 
-    def _seat(self, player: str) -> int:
+    def seat(self, player: str) -> int:
         """A player's place in turn order from the active player (APNAP order)."""
-        return (self.players.index(player) - self.players.index(self.active)) % len(self.players)
+        players = self.seats.in_game
+        return (players.index(player) - players.index(self.active)) % len(players)
 
-    def _state_based(self) -> bool:
+    def state_based(self) -> bool:
         """State-based actions, as a player would receive priority; whether any was performed.
         Only damage, life, and what an event does to a permanent change what they look at:
-        checked again only after one of those (`self.dirty`)."""
-        if not self.dirty:
+        checked again only after one of those (`Field.changed`)."""
+        field_ = self.field
+        if not field_.changed:
             return False
-        self.dirty = False
-        fighting = {n for n, c in self.creatures.items() if c.in_combat}
-        players = Players(poison=tuple(self.poison.items()), drew_from_empty=tuple(self.drew_empty))
-        done = perform(self.model, self.creatures, self.permanents, self.life, self.lost, players)
-        self.drew_empty = []  # checked
+        field_.changed = False
+        fighting = {n for n, c in field_.creatures.items() if c.in_combat}
+        players = Players(poison=tuple(self.seats.poison.items()),
+                          drew_from_empty=tuple(self.cards.drew_from_empty))
+        done = perform(self.model, field_.creatures, field_.permanents, self.seats.life,
+                       self.seats.lost, players)
+        self.cards.drew_from_empty = []  # checked
         for action in done:
             name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
             removed = ("sba.removed_from_combat",) if fighting.intersection(action.names) else ()

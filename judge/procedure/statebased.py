@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from judge.errors import SituationError
 from judge.game.gamemodel import UNIQUENESS_ACTIONS, GameModel
 from judge.game.situationmodel import Creature, Situation
+from judge.game.turnplan import Step
 
 if TYPE_CHECKING:
     from judge.game.objects import Permanent
@@ -237,7 +238,7 @@ def described(model: GameModel, situation: Situation) -> tuple[Situation, list[P
     """A described situation as it is once the state-based actions are performed (a player
     receives priority in every step but the untap step and, usually, cleanup; the state of a
     cleanup step comes from the end step, where they were)."""
-    if situation.step == "untap" or not (
+    if situation.step == Step.UNTAP or not (
             situation.life or situation.poison or situation.drew_from_empty or any(
                 c.supertypes or c.deathtouch_damage or (c.toughness is not None and (
                     c.toughness <= 0 or c.damage >= c.toughness)) for c in situation.creatures)

@@ -55,7 +55,7 @@ def example_situation(graph: RuleGraph, rule: Rule, ask: str) -> dict[str, objec
     section = rule.number.split(".", 1)[0]
     slot = next((s for s, r in step_rules(graph, rule.edition).items()
                  if r is not None and r.number.split(".", 1)[0] == section), None)
-    data: dict[str, object] = {"edition": rule.edition, "phase": "precombat_main"}
+    data: dict[str, object] = {"edition": rule.edition, "phase": turn.Phase.PRECOMBAT_MAIN}
     if slot in turn.STEP_PHASE:
         data.update(phase=turn.STEP_PHASE[slot], step=slot)
     elif slot is not None and turn.PHASE_STEPS.get(slot):

@@ -209,3 +209,20 @@ def test_a_legend_rule_that_keeps_the_oldest_needs_the_timestamps(graph: RuleSou
     # 2010 704.5k puts them all into the graveyard: no timestamp needed
     report = check(graph, situation(text.replace('"2004"', '"2010"')))
     assert [c.destroyed for c in report.context.situation.creatures] == ["sba.legend_rule"] * 2
+
+
+def test_no_procedure_class_derives_from_another() -> None:
+    """The replay's state is composed (records in a `Turn`), not an inheritance chain: no
+    class of judge/procedure has a base defined in judge/procedure."""
+    import ast
+    from pathlib import Path
+
+    import judge.procedure
+
+    trees = [ast.parse(p.read_text(encoding="utf-8"))
+             for p in Path(judge.procedure.__file__).parent.glob("*.py")]
+    classes = [node for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    ours = {c.name for c in classes}
+    derived = [(c.name, ast.unparse(base)) for c in classes for base in c.bases
+               if ast.unparse(base).split(".")[-1] in ours]
+    assert len(classes) > 10 and derived == []

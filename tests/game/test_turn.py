@@ -129,3 +129,44 @@ def test_rest_of_turn_always_ends_with_cleanup(
     rest = rest_of_turn(plan, index)
     assert rest[-1].moment.step == "cleanup"
     assert all(not e.skipped for e in rest)
+
+
+# Slugs spelled only as steps or phases (others, such as « untap », « draw », « end_of_turn »
+# or « combat_damage », are also an event, a duration or a stack object's kind).
+_ONLY_STEP_SLUGS = frozenset({"upkeep", "beginning_of_combat", "declare_attackers",
+                              "declare_blockers", "cleanup", "beginning", "precombat_main",
+                              "postcombat_main", "ending"})
+# judge/ask is being rewritten on its own branch (it is to read judge.game.turnplan's Step,
+# Phase and STEP_PHASE instead of its copies); judge/web's forms name events after steps.
+_NOT_YET = ("ask", "web")
+
+
+def test_step_and_phase_slugs_are_written_only_in_the_game_model() -> None:
+    """Outside judge/game/turnplan.py (and the game models' data), a step or phase is
+    `Step.X` / `Phase.X`, never a string literal spelling its slug."""
+    import io
+    import tokenize
+    from ast import literal_eval
+    from pathlib import Path
+
+    import judge
+
+    root = Path(judge.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative.parts[0] in _NOT_YET or relative == Path("game/turnplan.py"):
+            continue
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        found += [f"{relative}:{t.start[0]} {t.string}" for t in tokens
+                  if t.type == tokenize.STRING and t.string[0] in "'\""
+                  and literal_eval(t.string) in _ONLY_STEP_SLUGS]
+    assert found == []
+
+
+def test_the_phases_and_steps_are_the_models_vocabulary() -> None:
+    """Both editions' game models have every phase and step, in the same order."""
+    for game in ("2004", "2010"):
+        layout = load_game_model(game).layout
+        assert tuple(phase for phase, _ in layout) == PHASES
+        assert dict(layout) == PHASE_STEPS
