@@ -37,6 +37,7 @@ class Vocabulary:
     creature_nouns: frozenset[str]
     lower_only: frozenset[str]  # forms read only in lower case (« ma Forêt » is a name, « une forêt » a land)
     out_of_scope: frozenset[str]
+    auxiliaries: frozenset[str]  # verbs and pronouns that say no game fact of their own: never stop an answer
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
     text_stems: frozenset[str]  # their stems (Snowball, as search): « engagés » is « engagé »'s
 
@@ -45,11 +46,18 @@ class Vocabulary:
         its stem, is a word of the texts, the glossary or the grammar."""
         from judge.search.analysis import STOP_WORDS, stem
 
+        if word in self.auxiliaries:
+            return False
         if (word in _MEANING or word in self.text_words or word in grammar_words
                 or word in self.creature_nouns or word.isdigit()):
             return True
         return word not in STOP_WORDS and len(word) > 2 and (stem(word) in self.text_stems
                                                             or stem(word) in _grammar_stems(grammar_words))
+
+
+def raw_table(name: str) -> dict[str, object]:
+    """A table of `rules/ask-words.toml` as written, without its `source`."""
+    return _table(_load_file(), name)
 
 
 def _folded_value(value: object) -> tuple[str, ...]:
@@ -125,7 +133,8 @@ def vocabulary() -> Vocabulary:
     text_words = _text_words(data)
     return Vocabulary(forms=_forms(data, text_words), creature_nouns=_listed(data, "creature_nouns"),
                       lower_only=frozenset(fold(k) for k in _table(data, "land_nouns")),
-                      out_of_scope=_listed(data, "out_of_scope"), text_words=text_words,
+                      out_of_scope=_listed(data, "out_of_scope"), auxiliaries=_listed(data, "auxiliaries"),
+                      text_words=text_words,
                       text_stems=frozenset(stem(w) for w in text_words))
 
 
