@@ -204,7 +204,7 @@ def _as_asked(plan: Plan, reading: Reading) -> Plan:
     from judge.checks.questions import QUESTION_BY_ASK
 
     asks = {str(q["ask"]) for q in plan.questions}
-    other = misread(asks, reading.asked)
+    other = misread(asks, reading.asked, tuple(w.text for w in reading.words))
     if other is None:
         return plan
 

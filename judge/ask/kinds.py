@@ -45,11 +45,27 @@ def asked_kinds(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
-def misread(asks: set[str], words: tuple[str, ...]) -> str | None:
-    """The kind the words ask instead of `asks` (French, for the explanation), or None when the
-    words ask one of `asks` or say no kind at all (a terse question: « 2e terrain ? »)."""
-    said = asked_kinds(words)
+# A question answered by another's answer: « qui a la priorité ? » after a told sequence is
+# answered by `where` (its `priority`), as `judge.ask.build` asks it.
+ANSWERED_BY = {"where": frozenset({"priority"})}
+# Kinds whose words also tell a fact of the situation (« … est bloqué par un 1/1 », « j'ai
+# lancé », « il a attaqué ») : said in the asking sentence, they may be told, not asked. The
+# other kinds' words only ask (« dans quelle phase entre-t-on ? », « qui a la priorité ? »).
+TOLD = frozenset({"attack", "block", "cast", "play_land", "declare_attackers", "declare_blockers", "untap",
+                  "deals_damage", "damage_dealt", "assign_damage", "triggers", "mana_burn", "discard",
+                  "combat_timing", "in_combat"})
+
+
+def misread(asks: set[str], asking: tuple[str, ...], question: tuple[str, ...]) -> str | None:
+    """The kinds the asking sentence's words ask instead of `asks` (comma-separated), or None
+    when they ask one of `asks` (or one `asks` answers), when the question's words ask one of
+    them anywhere (a fact told in the asking sentence, « … est bloqué par un 1/1 : combien au
+    joueur ? », is not what it asks), or when they say no kind at all (a terse question)."""
+    said = asked_kinds(asking)
     known = set(cues())
-    if not said or not asks <= known or asks & said:
+    accepted = set(asks).union(*(ANSWERED_BY.get(a, frozenset()) for a in asks))
+    if not said or not asks <= known or accepted & said:
+        return None
+    if said <= TOLD and accepted & asked_kinds(question):
         return None
     return ", ".join(sorted(said))

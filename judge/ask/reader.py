@@ -359,7 +359,8 @@ def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozen
     before = words[index - 1].text if index else ""
     if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
         return True
-    return word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)
+    return (word.typed[:1].isupper() and text not in known and text not in vocabulary().auxiliaries
+            and text.isalpha() and not _MANA.fullmatch(text))
 
 
 def _of_player(words: tuple[Word, ...], index: int) -> bool:
@@ -399,7 +400,7 @@ def _kept(words: tuple[Word, ...], texts: list[str], told: frozenset[str]) -> tu
     """The positions of the words Earley reads, and the words dropped before it (as typed): a
     word is dropped when it is no word of the grammar, no name, number or mana, and carries no
     game meaning (`Vocabulary.carries_meaning`) — read as unknown it would only be skipped —, or
-    a word of an out-of-scope topic told in the story, not asked (`told`).
+    a setting (tournament, deck) told in the story, not asked (`told`).
     Linear; then the caps on what Earley reads (`MAX_READ` words, `MAX_NAMES` names)."""
     vocab = vocabulary()
     grammar = _grammar_words() - _WordLexer.skipped
@@ -425,38 +426,31 @@ def _kept(words: tuple[Word, ...], texts: list[str], told: frozenset[str]) -> tu
 def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
                 skipped: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The words read as unknown: those that carry game meaning (`unknown`, as typed, a word
-    split by folding said once), and the others added to the skipped ones. A word that says
-    again what a word read elsewhere says (the same stem: « la priorité … reçoit la priorité »,
-    « bloqué … bloque ») adds no fact: skipped too."""
-    from judge.search.analysis import stem
-
+    split by folding said once), and the others added to the skipped ones."""
     marked = sorted({int(token.start_pos or 0) for node in tree.iter_subtrees() if node.data == "unknown"
                      for token in node.children if isinstance(token, Token)})
     vocab = vocabulary()
     grammar = _grammar_words() - _WordLexer.skipped
-    unread = set(marked)
-    read_stems = {stem(w.text) for i, w in enumerate(words) if i not in unread and len(w.text) > 3}
     unknown: list[str] = []
     dropped = list(skipped)
     for position, index in enumerate(marked):
         typed = words[index].typed
-        text = words[index].text
-        if not vocab.carries_meaning(text, grammar) or (len(text) > 3 and stem(text) in read_stems):
+        if not vocab.carries_meaning(words[index].text, grammar):
             dropped.extend([typed] if typed not in dropped else [])
         elif not unknown or unknown[-1] != typed or marked[position - 1] != index - 1:
             unknown.append(typed)
     return tuple(unknown), tuple(dropped)
 
 
-_SENTENCE_END = re.compile(r"[.!?;:…]+")
+_SENTENCE_END = re.compile(r"[.!?…]+")
 
 
 def asking_part(question: str) -> str:
-    """The sentences that ask (those ending in « ? »; else the last one): a topic word told in
-    the story before them (« finale de notre tournoi », « mon deck trop lourd ») is context,
-    not what is asked."""
+    """The sentences that ask (those ending in « ? »; else the last one): a setting told in the
+    story before them (« finale de notre tournoi », « mon deck trop lourd ») is context, not
+    what is asked (`Vocabulary.settings`)."""
     ends = [m.end() for m in _SENTENCE_END.finditer(question)]
-    asked = [m for m in re.finditer(r"[^.!?;:…]*\?", question)]
+    asked = list(re.finditer(r"[^.!?…]*\?", question))
     if asked:
         return " ".join(m.group(0) for m in asked)
     starts = [e for e in ends if e < len(question.rstrip())]
@@ -473,9 +467,10 @@ def read(question: str) -> Reading:
     texts = _bounded(words)
     asking = tuple(w.text for w in normalised(words_of(asking_part(question)))[0])
     asked = set(asking)
-    topics = vocabulary().out_of_scope
-    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in topics and w.text in asked))
-    kept, dropped = _kept(words, texts, frozenset(topics - asked))
+    vocab = vocabulary()
+    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocab.out_of_scope
+                                and (w.text in asked or w.text not in vocab.settings)))
+    kept, dropped = _kept(words, texts, frozenset(vocab.settings - asked))
     read_words = tuple(words[i] for i in kept)
     try:
         tree = _parse(" ".join(texts[i] for i in kept))

@@ -38,6 +38,7 @@ class Vocabulary:
     lower_only: frozenset[str]  # forms read only in lower case (« ma Forêt » is a name, « une forêt » a land)
     out_of_scope: frozenset[str]
     auxiliaries: frozenset[str]  # verbs and pronouns that say no game fact of their own: never stop an answer
+    settings: frozenset[str]  # out-of-scope words that, told in a story, are its setting, not what is asked
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
     text_stems: frozenset[str]  # their stems (Snowball, as search): « engagés » is « engagé »'s
 
@@ -87,6 +88,10 @@ def _table(data: dict[str, object], name: str) -> dict[str, object]:
     return {k: v for k, v in table.items() if k != "source"} if isinstance(table, dict) else {}
 
 
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
 def _listed(data: dict[str, object], name: str) -> frozenset[str]:
     words = _table(data, name).get("words", [])
     return frozenset(fold(str(w)) for w in (words if isinstance(words, list) else []))
@@ -134,6 +139,7 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(forms=_forms(data, text_words), creature_nouns=_listed(data, "creature_nouns"),
                       lower_only=frozenset(fold(k) for k in _table(data, "land_nouns")),
                       out_of_scope=_listed(data, "out_of_scope"), auxiliaries=_listed(data, "auxiliaries"),
+                      settings=frozenset(fold(str(w)) for w in _list(_table(data, "out_of_scope").get("settings"))),
                       text_words=text_words,
                       text_stems=frozenset(stem(w) for w in text_words))
 
