@@ -442,6 +442,15 @@ def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
     return tuple(unknown), tuple(dropped)
 
 
+def _owners_named(words: tuple[Word, ...], texts: list[str]) -> tuple[str, ...]:
+    """The names after a card's name and « de » (« l'Araignée de Bruno », « le Griffon d'Alice »):
+    a player named by a first name, which the reader cannot tell from a card (it would read one
+    card « Araignée Bruno » of no known player): not understood, never guessed."""
+    return tuple(dict.fromkeys(
+        words[i].typed.rstrip("'’") for i in range(2, len(texts))
+        if texts[i].startswith(_NAME_MARK) and words[i - 1].text == "de" and texts[i - 2].startswith(_NAME_MARK)))
+
+
 _SENTENCE_END = re.compile(r"[.!?…]+")
 
 
@@ -478,5 +487,6 @@ def read(question: str) -> Reading:
         return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope,
                        asked=asking)
     unknown, dropped_after = _sorted_out(read_words, tree, (*skipped, *dropped))
+    unknown = (*unknown, *(w for w in _owners_named(words, texts) if w not in unknown))
     return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped_after, out_of_scope=scope,
                    asked=asking)
