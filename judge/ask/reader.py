@@ -481,6 +481,9 @@ def read(question: str) -> Reading:
                                 and (w.text in asked or w.text not in vocab.settings)))
     kept, dropped = _kept(words, texts, frozenset(vocab.settings - asked))
     read_words = tuple(words[i] for i in kept)
+    if not kept:  # nothing with a game meaning: nothing read
+        return Reading(words=words, tree=None, unknown=(), skipped=(*skipped, *dropped), out_of_scope=scope,
+                       asked=asking)
     try:
         tree = _parse(" ".join(texts[i] for i in kept))
     except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
