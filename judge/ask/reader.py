@@ -445,10 +445,16 @@ def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
 def _owners_named(words: tuple[Word, ...], texts: list[str]) -> tuple[str, ...]:
     """The names after a card's name and « de » (« l'Araignée de Bruno », « le Griffon d'Alice »):
     a player named by a first name, which the reader cannot tell from a card (it would read one
-    card « Araignée Bruno » of no known player): not understood, never guessed."""
+    card « Araignée Bruno » of no known player): not understood, never guessed. A name said
+    again elsewhere (the players listed: « chacun pour soi à trois (Alice, Bruno, Chloé) ») is
+    read by the grammar as a player."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
     return tuple(dict.fromkeys(
         words[i].typed.rstrip("'’") for i in range(2, len(texts))
-        if texts[i].startswith(_NAME_MARK) and words[i - 1].text == "de" and texts[i - 2].startswith(_NAME_MARK)))
+        if texts[i].startswith(_NAME_MARK) and words[i - 1].text == "de" and texts[i - 2].startswith(_NAME_MARK)
+        and counts[texts[i]] == 1))
 
 
 _SENTENCE_END = re.compile(r"[.!?…]+")
