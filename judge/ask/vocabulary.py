@@ -1,7 +1,9 @@
 """The words `judge ask` reads beyond its grammar's own, all from data.
 
 Owns `rules/ask-words.toml` (abbreviations, spoken forms, inflections, numbers in words,
-lower-case creature nouns, the words of out-of-scope topics, each table with its source), the
+lower-case creature nouns, the words of out-of-scope topics and the settings among them,
+auxiliaries that say no game fact, each table with its source; the question cues are
+`judge.ask.kinds`'), the
 English names of the FR↔EN glossary (`rules/glossary-fr-en.toml`: an English keyword in a
 French question reads as its French name), which words carry game meaning (the French rule
 texts' words that are not stop words, the glossary's French names, the grammar's own words
