@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from judge.ask.build import Builder, Gap, Run
+from judge.ask.build import Builder, Gap, Plan, Run
 from judge.ask.explain import out_of_scope_said, understood_as
 from judge.ask.parts import Part, parts_of
 from judge.ask.reader import Reading, read
@@ -171,7 +171,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         chosen = _edition(parts, edition, catalogue.edition_ids, run)
         if not unknown:
             builder = Builder(parts, chosen, run)
-            plan = builder.build()
+            plan = _as_asked(builder.build(), reading)
     except Gap as gap:
         reason = str(gap)
     if unknown or plan is None:
@@ -195,6 +195,27 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
                      answers=tuple(_answers(report)), report=report, search=(),
                      report_text=report_text(checked_report), skipped=reading.skipped)
+
+
+def _as_asked(plan: Plan, reading: Reading) -> Plan:
+    """The plan, when the question it answers is the one the asking sentence's words ask
+    (`judge.ask.kinds.misread`); else a `Gap` that says both: never answer another question."""
+    from judge.ask.kinds import misread
+    from judge.checks.questions import QUESTION_BY_ASK
+
+    asks = {str(q["ask"]) for q in plan.questions}
+    other = misread(asks, reading.asked, tuple(w.text for w in reading.words))
+    if other is None:
+        return plan
+
+    def label(ask: str) -> str:
+        spec = QUESTION_BY_ASK.get(ask)
+        return f"« {spec.label} »" if spec is not None else ask
+
+    read_as = " ; ".join(label(a) for a in sorted(asks))
+    said = " ; ".join(label(a) for a in other.split(", "))
+    raise Gap(f"j'ai lu la question {read_as}, mais ses mots demandent plutôt {said} : "
+              "je ne réponds pas à une autre question que celle posée")
 
 
 def _store_text(store: Any) -> RuleText:

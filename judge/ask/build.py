@@ -242,9 +242,27 @@ class Builder:
         getattr(self, "_q_" + question["ask"])(at, question)
         self._creatures_out()
         self._replay()
+        self._all_used()
         if plan.phase is None and plan.events is None and question["ask"] not in _ANY_MOMENT:
             raise Gap("à quel moment du tour ? (étape ou phase)")
         return plan
+
+    def _all_used(self) -> None:
+        """Every name said is used: a name read as a creature of which nothing is said and that
+        no question, event or trigger names (« Bruno peut-il jouer … », a player's first name
+        the reader took for a card) was not understood — said, not answered."""
+        import json
+
+        plan = self.plan
+        told = json.dumps([plan.questions, plan.events, plan.triggers, plan.pending_triggers, plan.effects,
+                           plan.permanents, [c.get("blocking") for c in plan.creatures]], ensure_ascii=False)
+        for creature in plan.creatures:
+            name = str(creature["name"])
+            if set(creature) <= {"name", "controller"} and name not in plan.players and f'"{name}"' not in told:
+                entity = next((e for e in self.entities if e.name == name), None)
+                if entity is not None and entity.words.name and not entity.words.owner:
+                    raise Gap(f"« {name} » : je ne sais pas ce que c'est (un joueur ? une créature ?) "
+                              "ni ce qu'il fait dans la question")
 
     # ---------------------------------------------------------------- players named
     def _implied_question(self) -> list[tuple[int, Part]]:

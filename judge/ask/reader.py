@@ -42,11 +42,15 @@ _ARTICLES = {"le", "la", "l"}
 # a creature: « son troll » (not « Troll à deux têtes »).
 _NOUN_OWNERS = {"mon", "ma", "son", "sa", "ton", "ta", "votre", "notre", "leur", "le", "la", "un", "une"}
 _ANY = "WORD"  # the terminal any word matches (`unknown`)
-# The reader's work is bounded by construction: Earley's work grows with the cube of the words
-# where names can be read in several ways (« B B B … »): at most these, after folding, or a
-# French refusal. The longest questions of the writers' sets have 54 words and 6 names.
-MAX_WORDS = 64
-MAX_NAMES = 12
+# The reader's work is bounded by construction. A question may tell a whole story (the
+# story-tellers' questions run to 90 words): at most `MAX_WORDS` words after folding (and
+# `judge.ask.words.MAX_QUESTION` characters), read in one linear pass that drops the words no
+# source gives a game meaning. Earley's work grows with the cube of the words it reads where
+# names can be read in several ways (« B B B … »): at most `MAX_READ` words reach it, and
+# `MAX_NAMES` names, else a French refusal.
+MAX_WORDS = 300
+MAX_READ = 120
+MAX_NAMES = 16
 
 
 class _WordLexer(Lexer):
@@ -298,6 +302,7 @@ class Reading:
     unknown: tuple[str, ...]
     skipped: tuple[str, ...] = ()
     out_of_scope: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()  # the asking sentence's words, folded and mended (`asking_part`)
 
 
 def _grammar_words() -> frozenset[str]:
@@ -354,7 +359,8 @@ def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozen
     before = words[index - 1].text if index else ""
     if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
         return True
-    return word.typed[:1].isupper() and text not in known and text.isalpha() and not _MANA.fullmatch(text)
+    return (word.typed[:1].isupper() and text not in known and text not in vocabulary().auxiliaries
+            and text.isalpha() and not _MANA.fullmatch(text))
 
 
 def _of_player(words: tuple[Word, ...], index: int) -> bool:
@@ -387,11 +393,34 @@ def _bounded(words: tuple[Word, ...]) -> list[str]:
     if len(words) > MAX_WORDS:
         raise JudgeError(f"question trop longue : {len(words)} mots (au plus {MAX_WORDS}) ; "
                          "posez une question à la fois")
-    texts = _marked(words)
-    names = sum(1 for t in texts if t.startswith(_NAME_MARK))
+    return _marked(words)
+
+
+def _kept(words: tuple[Word, ...], texts: list[str], told: frozenset[str]) -> tuple[list[int], list[str]]:
+    """The positions of the words Earley reads, and the words dropped before it (as typed): a
+    word is dropped when it is no word of the grammar, no name, number or mana, and carries no
+    game meaning (`Vocabulary.carries_meaning`) — read as unknown it would only be skipped —, or
+    a setting (tournament, deck) told in the story, not asked (`told`).
+    Linear; then the caps on what Earley reads (`MAX_READ` words, `MAX_NAMES` names)."""
+    vocab = vocabulary()
+    grammar = _grammar_words() - _WordLexer.skipped
+    kept: list[int] = []
+    dropped: list[str] = []
+    for index, text in enumerate(texts):
+        if text in told:
+            dropped.extend([words[index].typed] if words[index].typed not in dropped else [])
+        elif (text[:1] in (_NAME_MARK, _DE_MARK) or text in _WordLexer.literals or text in _WordLexer.skipped
+                or not text.isalpha() or _MANA.fullmatch(text) or vocab.carries_meaning(text, grammar)):
+            kept.append(index)
+        elif words[index].typed not in dropped:
+            dropped.append(words[index].typed)
+    if len(kept) > MAX_READ:
+        raise JudgeError(f"question trop longue : {len(kept)} mots qui comptent (au plus {MAX_READ}) ; "
+                         "posez une question à la fois")
+    names = sum(1 for i in kept if texts[i].startswith(_NAME_MARK))
     if names > MAX_NAMES:
         raise JudgeError(f"trop de noms dans la question : {names} (au plus {MAX_NAMES})")
-    return texts
+    return kept, dropped
 
 
 def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
@@ -413,18 +442,60 @@ def _sorted_out(words: tuple[Word, ...], tree: Tree[Token],
     return tuple(unknown), tuple(dropped)
 
 
+def _owners_named(words: tuple[Word, ...], texts: list[str]) -> tuple[str, ...]:
+    """The names after a card's name and « de » (« l'Araignée de Bruno », « le Griffon d'Alice »):
+    a player named by a first name, which the reader cannot tell from a card (it would read one
+    card « Araignée Bruno » of no known player): not understood, never guessed. A name said
+    again elsewhere (the players listed: « chacun pour soi à trois (Alice, Bruno, Chloé) ») is
+    read by the grammar as a player."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        counts[text] = counts.get(text, 0) + 1
+    return tuple(dict.fromkeys(
+        words[i].typed.rstrip("'’") for i in range(2, len(texts))
+        if texts[i].startswith(_NAME_MARK) and words[i - 1].text == "de" and texts[i - 2].startswith(_NAME_MARK)
+        and counts[texts[i]] == 1))
+
+
+_SENTENCE_END = re.compile(r"[.!?…]+")
+
+
+def asking_part(question: str) -> str:
+    """The sentences that ask (those ending in « ? »; else the last one): a setting told in the
+    story before them (« finale de notre tournoi », « mon deck trop lourd ») is context, not
+    what is asked (`Vocabulary.settings`)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(question)]
+    asked = list(re.finditer(r"[^.!?…]*\?", question))
+    if asked:
+        return " ".join(m.group(0) for m in asked)
+    starts = [e for e in ends if e < len(question.rstrip())]
+    return question[starts[-1]:] if starts else question
+
+
 def read(question: str) -> Reading:
     """Parse the question; a word read as unknown is reported (as typed) when it carries game
-    meaning, skipped otherwise. Bounded: at most `MAX_WORDS` words and `MAX_NAMES` names after
-    folding, else a French refusal (`JudgeError`)."""
+    meaning, skipped otherwise. Bounded: at most `MAX_WORDS` words after folding, `MAX_READ`
+    words read by Earley and `MAX_NAMES` names, else a French refusal (`JudgeError`)."""
     words, skipped = normalised(words_of(question))
     if not words:
         return Reading(words=words, tree=None, unknown=(), skipped=skipped)
     texts = _bounded(words)
-    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocabulary().out_of_scope))
+    asking = tuple(w.text for w in normalised(words_of(asking_part(question)))[0])
+    asked = set(asking)
+    vocab = vocabulary()
+    scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocab.out_of_scope
+                                and (w.text in asked or w.text not in vocab.settings)))
+    kept, dropped = _kept(words, texts, frozenset(vocab.settings - asked))
+    read_words = tuple(words[i] for i in kept)
+    if not kept:  # nothing with a game meaning: nothing read
+        return Reading(words=words, tree=None, unknown=(), skipped=(*skipped, *dropped), out_of_scope=scope,
+                       asked=asking)
     try:
-        tree = _parse(" ".join(texts))
+        tree = _parse(" ".join(texts[i] for i in kept))
     except UnexpectedInput:  # cannot happen (any word may be unknown); said, not raised
-        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope)
-    unknown, dropped = _sorted_out(words, tree, skipped)
-    return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped, out_of_scope=scope)
+        return Reading(words=words, tree=None, unknown=tuple(w.typed for w in words), out_of_scope=scope,
+                       asked=asking)
+    unknown, dropped_after = _sorted_out(read_words, tree, (*skipped, *dropped))
+    unknown = (*unknown, *(w for w in _owners_named(words, texts) if w not in unknown))
+    return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped_after, out_of_scope=scope,
+                   asked=asking)

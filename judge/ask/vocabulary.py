@@ -1,7 +1,9 @@
 """The words `judge ask` reads beyond its grammar's own, all from data.
 
 Owns `rules/ask-words.toml` (abbreviations, spoken forms, inflections, numbers in words,
-lower-case creature nouns, the words of out-of-scope topics, each table with its source), the
+lower-case creature nouns, the words of out-of-scope topics and the settings among them,
+auxiliaries that say no game fact, each table with its source; the question cues are
+`judge.ask.kinds`'), the
 English names of the FR↔EN glossary (`rules/glossary-fr-en.toml`: an English keyword in a
 French question reads as its French name), which words carry game meaning (the French rule
 texts' words that are not stop words, the glossary's French names, the grammar's own words
@@ -37,6 +39,8 @@ class Vocabulary:
     creature_nouns: frozenset[str]
     lower_only: frozenset[str]  # forms read only in lower case (« ma Forêt » is a name, « une forêt » a land)
     out_of_scope: frozenset[str]
+    auxiliaries: frozenset[str]  # verbs and pronouns that say no game fact of their own: never stop an answer
+    settings: frozenset[str]  # out-of-scope words that, told in a story, are its setting, not what is asked
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
     text_stems: frozenset[str]  # their stems (Snowball, as search): « engagés » is « engagé »'s
 
@@ -45,11 +49,18 @@ class Vocabulary:
         its stem, is a word of the texts, the glossary or the grammar."""
         from judge.search.analysis import STOP_WORDS, stem
 
+        if word in self.auxiliaries:
+            return False
         if (word in _MEANING or word in self.text_words or word in grammar_words
                 or word in self.creature_nouns or word.isdigit()):
             return True
         return word not in STOP_WORDS and len(word) > 2 and (stem(word) in self.text_stems
                                                             or stem(word) in _grammar_stems(grammar_words))
+
+
+def raw_table(name: str) -> dict[str, object]:
+    """A table of `rules/ask-words.toml` as written, without its `source`."""
+    return _table(_load_file(), name)
 
 
 def _folded_value(value: object) -> tuple[str, ...]:
@@ -77,6 +88,10 @@ def _french_texts() -> list[str]:
 def _table(data: dict[str, object], name: str) -> dict[str, object]:
     table = data.get(name, {})
     return {k: v for k, v in table.items() if k != "source"} if isinstance(table, dict) else {}
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def _listed(data: dict[str, object], name: str) -> frozenset[str]:
@@ -125,7 +140,9 @@ def vocabulary() -> Vocabulary:
     text_words = _text_words(data)
     return Vocabulary(forms=_forms(data, text_words), creature_nouns=_listed(data, "creature_nouns"),
                       lower_only=frozenset(fold(k) for k in _table(data, "land_nouns")),
-                      out_of_scope=_listed(data, "out_of_scope"), text_words=text_words,
+                      out_of_scope=_listed(data, "out_of_scope"), auxiliaries=_listed(data, "auxiliaries"),
+                      settings=frozenset(fold(str(w)) for w in _list(_table(data, "out_of_scope").get("settings"))),
+                      text_words=text_words,
                       text_stems=frozenset(stem(w) for w in text_words))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from judge.normalize import fold
 
-MAX_QUESTION = 500  # characters: a question, not a document
+MAX_QUESTION = 2000  # characters: a question (a story told before it too), not a document
 
 # « d'entretien » -> « de entretien »: elided words written out, so the grammar has one form.
 _ELISIONS = {"d": "de", "l": "le", "j": "je", "qu": "que", "n": "ne", "s": "se", "m": "me", "c": "c",

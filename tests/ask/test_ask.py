@@ -126,7 +126,7 @@ def test_edition_option_and_conflict(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_invalid_input_exit_2() -> None:
     assert run("ask", "   ").returncode == 2
-    too_long = run("ask", "Puis-je attaquer ? " * 40)
+    too_long = run("ask", "Puis-je attaquer ? " * 120)  # 2,280 characters (at most 2,000)
     assert too_long.returncode == 2
     assert "question trop longue" in too_long.stderr
     assert run("ask", "Qui a la priorité ?", "--edition", "1999").returncode != 0

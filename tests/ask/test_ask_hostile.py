@@ -1,7 +1,8 @@
-"""`judge ask` bounded by construction (issue 38): words after folding and names are capped, so
-a 500-character question is refused in French or answered, whatever its characters — never a
-traceback, never minutes of parsing. (Each capped case took 9 s to 300 s and up to 1.4 GB
-before the caps; speed itself is measured by hand, not asserted here.)"""
+"""`judge ask` bounded by construction (issues 38, 40): characters, words after folding, the words
+that reach the parser and names are capped, so a question of up to 2,000 characters (a story
+told before it) is refused in French or answered, whatever its characters — never a traceback,
+never minutes of parsing. (Each capped case took 9 s to 300 s and up to 1.4 GB before the caps;
+speed itself is measured by hand, not asserted here.)"""
 
 from __future__ import annotations
 
@@ -10,19 +11,37 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.ask.answer import ask
-from judge.ask.reader import MAX_NAMES, MAX_WORDS
+from judge.ask.reader import MAX_NAMES, MAX_READ, MAX_WORDS
 from judge.ask.words import MAX_QUESTION
 from judge.errors import JudgeError
 
 
+def test_ten_thousand_words_are_refused_in_french() -> None:
+    with pytest.raises(JudgeError, match=rf"question trop longue : \d+ caractères \(au plus {MAX_QUESTION}\)"):
+        ask("attaque " * 10_000, with_search=False)
+
+
 @pytest.mark.parametrize("question", [
     "B" + "\ufdfa" * 120,  # one character folds into four words: 480 words
-    ("B " * 250)[:MAX_QUESTION],
-    ("Ours " * 100)[:MAX_QUESTION],
+    ("B " * 1000)[:MAX_QUESTION],
+    ("Ours " * 400)[:MAX_QUESTION],
 ])
 def test_too_many_words_after_folding_is_refused_in_french(question: str) -> None:
-    with pytest.raises(JudgeError, match=r"question trop longue : \d+ mots \(au plus 64\)"):
+    with pytest.raises(JudgeError, match=rf"question trop longue : \d+ mots \(au plus {MAX_WORDS}\)"):
         ask(question, with_search=False)
+
+
+def test_too_many_words_that_count_is_refused_in_french() -> None:
+    # Words with a game meaning all reach the parser: past MAX_READ, refused (Earley's bound).
+    with pytest.raises(JudgeError, match=rf"question trop longue : \d+ mots qui comptent \(au plus {MAX_READ}\)"):
+        ask(" ".join(["attaque"] * (MAX_READ + 1)), with_search=False)
+
+
+def test_a_long_story_of_words_without_game_meaning_is_read() -> None:
+    # A story-teller's words that carry nothing are dropped before the parser: 284 words read.
+    story = "Alors voilà, bref, hier soir, " * 55 + "je peux jouer un terrain pendant mon entretien ?"
+    result = ask(story[:MAX_QUESTION], with_search=False)
+    assert "hier" in result.skipped and result.understood
 
 
 def test_too_many_names_is_refused_in_french() -> None:
@@ -32,7 +51,7 @@ def test_too_many_names_is_refused_in_french() -> None:
 
 
 def test_repeated_words_within_the_cap_are_read() -> None:
-    result = ask(" ".join(["attaque"] * (MAX_WORDS - 4)), with_search=False)
+    result = ask(" ".join(["attaque"] * (MAX_READ - 4)), with_search=False)
     assert result.understood is False
 
 

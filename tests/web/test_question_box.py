@@ -53,7 +53,7 @@ def test_not_understood_lists_words_and_offers_search(client: TestClient) -> Non
 
 
 def test_bad_question_is_a_400_in_french(client: TestClient) -> None:
-    status, text = _page(client, "/question?q=" + "attaque+" * 80)
+    status, text = _page(client, "/question?q=" + "attaque+" * 260)  # 2,080 characters (at most 2,000)
     assert status == 400 and "question trop longue" in text
     status, _ = _page(client, "/question?q=x&edition=1999")
     assert status in (400, 404)
