@@ -7,8 +7,9 @@
    - once active, the rest is stored in small batches, READY first (the pages in each
      edition's first language and the whole search: then the book is « prêt hors ligne »),
      then REST (other languages, glossaries, changes). The batches give way to the pages:
-     while a page's own request is on the network, no new batch starts, and at most BATCH
-     files are fetched at a time. Each page that opens asks the worker to go on (message
+     a page's own request drops the downloads under way (done again later), no batch starts
+     while a page's requests are on the network (and 1.5 s after), at most BATCH files are
+     fetched at a time and a bundle of the search travels alone. Each page that opens asks the worker to go on (message
      "fill"); one message fills for at most SLICE ms (a browser stops a worker whose event
      lasts too long), then the page asks again: the filling resumes across visits, each
      stored file staying stored. Message "fill" with `now`: everything at once (the page's
@@ -72,12 +73,13 @@ async function storeBundle(cache, path, files) {
   }));
 }
 
-// A file named by its content (style.<digest>.css, offline/<digest>.json): never changes, so
-// the copy the browser already holds (the page just fetched it) is taken without a request.
+// A file named by its content (style.<digest>.css, search/c.fr.3.<digest>.js): never changes
+// under its name, so the copy the browser already holds (the page just fetched it) is taken
+// without a request.
 var CONTENT_NAMED = /\.[0-9a-f]{10}\.(?:js|css|svg|json)$/;
 
 // One file (or bundle) into the cache; a failed download is tried again twice, after 1 s then 3 s (a
-// venue's network drops requests). `signal`: the filling gives way to a page (`givenWay`), the
+// venue's network drops requests). `signal`: the filling gives way to a page (`giveWay`), the
 // download is dropped at once and the file stays to do.
 async function storeOne(cache, path, signal) {
   var url = href(path);
