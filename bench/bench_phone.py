@@ -4,7 +4,7 @@
 
 Builds the book (or takes `--site`) and serves it on 127.0.0.1 (Python's static server, in
 HTTP/1.1 with keep-alive; gzip for text when the browser asks, as any web host does, unless
-`--no-gzip`), behind a **throttling relay** (an asyncio TCP relay in this file): every byte
+`--no-gzip`; a conditional request answered « 304 Not Modified »), behind a **throttling relay** (an asyncio TCP relay in this file): every byte
 the browser exchanges with the book, the service worker's included, shares 400 kbit/s each
 way, and each chunk waits 200 ms each way (400 ms round trip). Debian's Chromium (via
 Playwright) opens it as a phone: 390×844 touch screen, CPU slowed 4× (DevTools). Each run is a
@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import email.utils
 import functools
 import gzip
 import http.server
@@ -81,6 +82,12 @@ class _Host(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         if (self.use_gzip and path.is_file() and path.name.endswith(TEXT)
                 and "gzip" in self.headers.get("Accept-Encoding", "")):
+            since = self.headers.get("If-Modified-Since")
+            with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+                if since and int(path.stat().st_mtime) <= email.utils.parsedate_to_datetime(since).timestamp():
+                    self.send_response(304)  # as any host: a copy the browser holds is not sent again
+                    self.end_headers()
+                    return None
             body = gzip.compress(path.read_bytes(), 6)
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(str(path)))

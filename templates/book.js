@@ -82,7 +82,7 @@
     mark();
   }
 
-  // The offline line (#offline-status, under the header): pages stored / total, then the
+  // The offline line (#offline-status, after the page's text: shown late, it moves nothing read): pages stored / total, then the
   // whole book; a button stores everything now. <html data-offline="ready|complete"> says
   // where the worker is (the first-language pages and the search stored; everything).
   function offline() {

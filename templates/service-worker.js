@@ -7,8 +7,9 @@
    - once active, the rest is stored in small batches, READY first (the pages in each
      edition's first language and the whole search: then the book is « prêt hors ligne »),
      then REST (other languages, glossaries, changes). The batches give way to the pages:
-     while a page's own request is on the network, no new batch starts, and at most BATCH
-     files are fetched at a time. Each page that opens asks the worker to go on (message
+     a page's own request drops the downloads under way (done again later), no batch starts
+     while a page's requests are on the network (and 1.5 s after), at most BATCH files are
+     fetched at a time and a bundle of the search travels alone. Each page that opens asks the worker to go on (message
      "fill"); one message fills for at most SLICE ms (a browser stops a worker whose event
      lasts too long), then the page asks again: the filling resumes across visits, each
      stored file staying stored. Message "fill" with `now`: everything at once (the page's
@@ -66,26 +67,32 @@ async function whole(response) {
 function pause(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
 // A bundle's files into the cache, each as the server would have sent it.
-async function storeBundle(cache, path, response) {
-  var files = await response.json();
+async function storeBundle(cache, path, files) {
   await Promise.all(Object.keys(files).map(function (name) {
     return cache.put(href(name), new Response(files[name], { headers: { "Content-Type": "text/javascript; charset=utf-8" } }));
   }));
 }
 
+// A file named by its content (style.<digest>.css, search/c.fr.3.<digest>.js): never changes
+// under its name, so the copy the browser already holds (the page just fetched it) is taken
+// without a request.
+var CONTENT_NAMED = /\.[0-9a-f]{10}\.(?:js|css|svg|json)$/;
+
 // One file (or bundle) into the cache; a failed download is tried again twice, after 1 s then 3 s (a
-// venue's network drops requests).
-async function storeOne(cache, path) {
+// venue's network drops requests). `signal`: the filling gives way to a page (`giveWay`), the
+// download is dropped at once and the file stays to do.
+async function storeOne(cache, path, signal) {
   var url = href(path);
   for (var attempt = 0; ; attempt++) {
     try {
-      var response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+      var response = await fetch(url, { cache: CONTENT_NAMED.test(path) ? "force-cache" : "no-cache",
+        credentials: "same-origin", signal: signal });
       if (!response.ok) throw new Error(url + " : " + response.status);
-      if (BUNDLES[path]) await storeBundle(cache, path, response);
+      if (BUNDLES[path]) await storeBundle(cache, path, await response.json());
       else await cache.put(url, await whole(response));
       return;
     } catch (error) {
-      if (attempt >= 2) throw error;
+      if (attempt >= 2 || (signal && signal.aborted)) throw error;
       await pause(attempt ? 3000 : 1000);
     }
   }
@@ -102,10 +109,19 @@ async function current() {
   }
 }
 
-// The pages' own requests on the network now: the filling waits while there are any.
-var pageRequests = 0;
+// The pages' own requests on the network now: the filling waits while there are any, and
+// for a moment after (a page's next files follow its HTML), and a page's request drops the
+// filling's downloads under way (`giveWay`): on a slow link a page never waits behind a bundle.
+var pageRequests = 0, lastPageRequest = 0, GRACE = 1500;
+var downloads = new Set();
 async function quiet() {
-  while (pageRequests > 0) await pause(200);
+  while (pageRequests > 0 || Date.now() - lastPageRequest < GRACE) await pause(200);
+}
+function giveWay() {
+  lastPageRequest = Date.now();
+  if (hurry) return;
+  downloads.forEach(function (controller) { controller.abort(); });
+  downloads.clear();
 }
 
 async function storedSet(cache) {
@@ -157,13 +173,25 @@ async function fillSlice() {
     if (!hurry) await quiet();
     if (Date.now() - started > SLICE) break;
     if (i && i % CHECK_EVERY < (hurry ? BATCH_NOW : BATCH) && !(await current())) return null;
-    var size = hurry ? BATCH_NOW : BATCH, batch = todo.slice(i, i + size);
-    i += size;
+    // A bundle (tens of kB) travels alone: a page's request never waits behind several.
+    var size = hurry ? BATCH_NOW : BATCH, batch = [], dropped = [];
+    while (i < todo.length && batch.length < size && !(batch.length && BUNDLES[todo[i]])) {
+      batch.push(todo[i++]);
+      if (BUNDLES[batch[0]] && !hurry) break;
+    }
     await Promise.all(batch.map(function (p) {
-      return storeOne(cache, p).then(function () {
+      var controller = new AbortController();
+      downloads.add(controller);
+      return storeOne(cache, p, controller.signal).then(function () {
         (BUNDLES[p] || [p]).forEach(function (q) { have.add(href(q)); });
-      }, function () { /* next visit */ });
+      }, function () {
+        if (controller.signal.aborted) dropped.push(p);  // gave way to a page: done again next
+        /* else: next visit */
+      }).finally(function () { downloads.delete(controller); });
     }));
+    if (dropped.length) {
+      todo.splice(i, 0, ...dropped);
+    }
     if (Date.now() - told > 1000) {
       told = Date.now();
       await tell(have);
@@ -260,6 +288,7 @@ async function answer(event) {
   var hit = await cache.match(key);
   if (hit) return hit;
   pageRequests++;
+  giveWay();
   try {
     var response = await fetch(request);
     if (response.ok && KNOWN.has(key)) {
@@ -272,6 +301,7 @@ async function answer(event) {
     return (!KNOWN.has(key) && rulePage(key)) || offlinePage(cache, key);
   } finally {
     pageRequests--;
+    lastPageRequest = Date.now();
   }
 }
 

@@ -81,6 +81,7 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind(value="cast", label="Lancer un sort", params=("player", "what", "amount")),
     EventKind(value="activate", label="Activer une capacité", params=("player",)),
     EventKind(value="add_mana", label="Ajouter du mana", params=("player", "amount")),
+    EventKind(value="combat", label="Combat jusqu'aux blessures (attaquants, bloqueurs)", params=("creatures", "blocks")),
     EventKind(value="declare_attackers", label="Attaquer avec…", params=("creatures",)),
     EventKind(value="declare_blockers", label="Bloquer…", params=("blocks",)),
     EventKind(value="leaves_play", label="Quitte le jeu", params=("creature",)),
@@ -373,7 +374,8 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
     path = f"events[{index}]"
     if kind not in EVENT_BY_KIND:
         raise SituationError(path, f"événement inconnu « {kind[:30]} »")
-    needed = [p for p in EVENT_BY_KIND[kind].params if p not in ("amount", "what") and not row.get(p)]
+    optional = ("amount", "what", "blocks") if kind == "combat" else ("amount", "what")
+    needed = [p for p in EVENT_BY_KIND[kind].params if p not in optional and not row.get(p)]
     if needed:
         raise SituationError(f"{path}.{needed[0]}", f"à remplir ({EVENT_PARAM_LABELS[needed[0]]})")
     player, creature = row.get("player", ""), row.get("creature", "")
@@ -400,6 +402,10 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
         return [{"activate": "ability", "by": player}]
     if kind == "add_mana":
         return [{"add_mana": _event_amount(row, f"{path}.amount", mana=True) or 1, "by": player}]
+    if kind == "combat":  # one row for a whole combat: to its attackers, its blockers, its damage
+        blocks = _blocks(row["blocks"], f"{path}.blocks") if row.get("blocks") else {}
+        return [{UNTIL: "declare_attackers"}, {"declare_attackers": _names(row["creatures"])},
+                {UNTIL: "declare_blockers"}, {"declare_blockers": blocks}, {UNTIL: "combat_damage"}]
     if kind == "declare_attackers":
         return [{"declare_attackers": _names(row["creatures"])}]
     if kind == "declare_blockers":
@@ -593,11 +599,54 @@ class FieldError:
 
 _PATH = re.compile(r"^(?P<top>[a-z_]+)(?:\[(?P<index>\d+)\])?(?:\.(?P<key>[A-Za-z_]+))?")
 
+# The situation format's key names a reason may quote (`damage_dealt`, `events`, `combat_damage`),
+# as the form words them: a judge who filled the form never typed a key. Only names no French
+# sentence uses (English words, or joined by « _ »): « combat », « phase », « source » stay.
+_PARTS_WORDS = {"events": "Ce qui s'est passé ce tour", "questions": "Votre question", "creatures": "Créatures",
+                "ask": "Votre question", "damage_order": "ordre des blessures", "damage_to": "blessures à",
+                "card_types": "types de carte", "first_turn": "premier tour de la partie",
+                "left_game": "joueurs qui ont quitté la partie", "turn_ended": "fin du tour"}
+
+
+def _form_words() -> dict[str, str]:
+    # Later tables win: `declare_attackers` is a question, an event and a step: a reason that
+    # quotes it speaks of the step.
+    words = {**{ask: spec.label for ask, spec in QUESTION_BY_ASK.items() if "_" in ask},
+             **{kind.value: kind.label.rstrip("…").rstrip() for kind in EVENT_KINDS if "_" in kind.value},
+             **{key: label for key, label in FIELD_LABELS.items() if "_" in key},
+             **{key: label for key, label in CREATURE_LABELS.items() if "_" in key},
+             **{key: label for key, label in PARAM_LABELS_FR.items() if key in ("creatures", "blocks")},
+             **{phase: label for phase, label in PHASE_LABELS.items() if "_" in phase},
+             **{m.value: m.label for m in MOMENTS.values() if "_" in m.value},
+             **_PARTS_WORDS}
+    return words
+
+
+FORM_WORDS = _form_words()
+_KEY_WORD = re.compile(r"(« )?(?<!\w)(" + "|".join(sorted(map(re.escape, FORM_WORDS), key=len, reverse=True))
+                       + r")(?!\w)( »)?")
+
+
+def in_form_words(reason: str) -> str:
+    """A reason of the situation reader or the checks with the format's key names it quotes
+    replaced by the form's own words, in « »: « la question damage_dealt suit le tour joué :
+    décrivez-le avec events » -> « la question « Quelles blessures… » … avec « Ce qui s'est
+    passé ce tour » »."""
+    def word(m: re.Match[str]) -> str:
+        before, after = m.group(1) or "", m.group(3) or ""
+        if before and after:  # already quoted
+            before = after = ""
+        return f"{before}« {FORM_WORDS[m.group(2)]} »{after}"
+
+    return _KEY_WORD.sub(word, reason)
+
 
 def field_error(form: FormState, path: str, reason: str, event_rows: list[int] | None = None) -> FieldError:
     """Where the form shows an error the situation reader names by its path (`mana_pools.A`,
     `creatures[1].power`, `questions[0].creature`, `events[3]`): the field and its label."""
     found = _PATH.match(path or "")
+    if not form.source.strip():  # a pasted situation is in the format's words: left as they are
+        reason = in_form_words(reason)
     if form.source.strip() or found is None:
         return FieldError(field="source" if form.source.strip() else "check-button",
                           label=FIELD_LABELS["source"] if form.source.strip() else "Situation", message=reason)

@@ -290,7 +290,13 @@ def _reach(state: Pages, data: dict[str, Any], rows: list[int]) -> tuple[dict[st
             continue
         target = MOMENTS[event[UNTIL]]
         while True:
-            _, report, _ = _check(state, json.dumps({**base, "events": done}, ensure_ascii=False), "json")
+            try:
+                _, report, _ = _check(state, json.dumps({**base, "events": done}, ensure_ascii=False), "json")
+            except IllegalEvent as error:  # an earlier event refused: said on its own row of the form
+                if not 0 <= error.index < len(done_rows):
+                    raise
+                reason = str(error).removeprefix(f"events[{error.index}] : ")
+                raise SituationError(f"events[{rows.index(done_rows[error.index])}]", reason) from error
             where = report.get("where") or {}
             if where.get("turn_ended"):
                 raise SituationError(f"events[{index}].step", f"« {target.label} » n'arrive plus ce tour-ci "

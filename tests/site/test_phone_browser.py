@@ -58,12 +58,25 @@ def _settle(page: Any, path: str) -> None:
         page.locator("#results li, .search-results li").first.wait_for()
 
 
+# The layout shifts of the page so far (issue 34: the search page moved while its results came in).
+SHIFTS = """window.judgeShifts = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.judgeShifts.push(e.value); })
+  .observe({ type: "layout-shift", buffered: true });"""
+
+
 @pytest.mark.parametrize("path", STATIC_PAGES)
 def test_static_page_tap_targets_are_44_px_and_axe_finds_nothing_serious(site: Path, phone: Any, path: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    phone.add_init_script(SHIFTS)
     phone.goto(_static(site, path))
     _settle(phone, path)
+    if "q=" in path:  # every result drawn (the first ones come first, the others after): nothing read moved
+        phone.wait_for_function("""() => {
+          const total = /^(\\d+) résultat/.exec(document.getElementById('search-status').textContent);
+          return total !== null && document.querySelectorAll('#results li').length >= Math.min(+total[1], 20);
+        }""")
+        assert phone.evaluate("window.judgeShifts.reduce((a, b) => a + b, 0)") <= 0.1
     assert phone.evaluate(SMALL_TARGETS) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     violations = [f"{v['id']} : {[n['target'] for n in v['nodes']][:3]}" for v in Axe().run(phone).response["violations"]
@@ -184,3 +197,12 @@ def test_no_code_name_in_the_interface(site: Path, served: str, phone: Any) -> N
                               "document.body.innerText + [...document.querySelectorAll('option, [placeholder]')]"
                               ".map(o => o.textContent + ' ' + (o.getAttribute('placeholder') || '')).join(' ')")
         assert [c for c in code if c in text] == [], url
+    # A refusal of the form speaks its words, not the situation format's keys (issue 34: « la
+    # question damage_dealt suit le tour joué : décrivez-le avec events »).
+    phone.goto(f"{served}/situation")
+    phone.select_option("#question0_ask", "damage_dealt")
+    phone.fill("#creature0_name", "Ours runeguerrier")
+    phone.click("#check-button")
+    message = phone.locator(".form-error").inner_text()
+    assert "Quelles blessures de combat ont été infligées ?" in message
+    assert re.findall(r"\b[a-z]+_[a-z_]+\b|\bevents\b|\bquestions\b", message) == []

@@ -66,6 +66,30 @@ def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any
         assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         box = tab.locator(".timeline-step.current").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+        # A whole combat on one row of « Ce qui s'est passé ce tour » (issue 34: 40 taps with one
+        # row per step); its answer and its rules on the first screen.
+        tab.goto(f"{served}/situation")
+        tab.select_option("#question0_ask", "damage_dealt")
+        for i, (name, player, power, toughness) in enumerate((("Ours", "A", "2", "2"), ("Mur", "B", "0", "4"))):
+            if i:
+                tab.click("button[data-row=creature]")
+            for field, value in (("name", name), ("controller", player), ("power", power), ("toughness", toughness)):
+                tab.fill(f"#creature{i}_{field}", value)
+                tab.dispatch_event(f"#creature{i}_{field}", "input")
+        tab.select_option("#event0_kind", "combat")
+        tab.click("#event0_creatures + .picker button:has-text('Ours')")
+        picker = tab.locator("#event0_blocks + .picker")
+        picker.locator("select").nth(0).select_option("Mur")
+        picker.locator("select").nth(1).select_option("Ours")
+        picker.locator("button").click()
+        assert tab.input_value("#event0_blocks") == "Mur=Ours"
+        tab.click("#check-button")
+        answer = tab.locator("li.answer[data-ask=damage_dealt]")
+        assert answer.locator(".answer-value").inner_text() == "Ours → Mur : 2"
+        rules = answer.locator(".answer-rules").bounding_box()
+        assert rules is not None and rules["y"] + rules["height"] <= 844
+        assert "510.1" in answer.locator(".answer-rules").inner_text()
     finally:
         context.close()
 

@@ -197,3 +197,50 @@ def test_multiplayer_form_answers_who_defends_in_french(client: TestClient) -> N
     assert "A a choisi C parmi ses adversaires" in text
     assert "le joueur qu'elle attaque (C)" in text
     assert "506.2a" in text and "508.5" in text
+
+
+BEAR_AND_WALL = {
+    "creature0_name": "Ours", "creature0_controller": "A", "creature0_power": "2", "creature0_toughness": "2",
+    "creature0_since_turn_start": "on",
+    "creature1_name": "Mur", "creature1_controller": "B", "creature1_power": "0", "creature1_toughness": "4",
+    "creature1_since_turn_start": "on",
+}
+
+
+def test_a_whole_combat_is_one_row_of_the_event_builder(client: TestClient) -> None:
+    """Issue 34: one combat took five rows (passes to the attackers, the attack, passes to the
+    blockers, the blocks, passes to the damage); « Combat jusqu'aux blessures » is one."""
+    values = {"edition": "2010", "question0_ask": "damage_dealt", **BEAR_AND_WALL,
+              "event0_kind": "combat", "event0_creatures": "Ours", "event0_blocks": "Mur=Ours"}
+    assert form_to_situation(FormState.from_values(values))["events"] == [
+        {"until": "declare_attackers"}, {"declare_attackers": ["Ours"]}, {"until": "declare_blockers"},
+        {"declare_blockers": {"Mur": "Ours"}}, {"until": "combat_damage"}]
+    response = client.post("/situation", data=values)
+    assert response.status_code == 200
+    text = _visible_text(response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0])
+    assert "Ours → Mur : 2" in text and "Ours inflige 2 blessures à Mur" in text
+    # Unblocked (no blocks given): the bear deals its damage to the player it attacks.
+    del values["event0_blocks"]
+    text = _visible_text(client.post("/situation", data=values).text.split('id="answers"', 1)[1])
+    assert "Ours → B : 2" in text
+
+
+def test_a_refusal_says_the_row_and_the_form_words_not_the_format_keys(client: TestClient) -> None:
+    # Blocks declared before their step was reached: said on that row (the third), not on the
+    # tenth event the passes of « Tout le monde passe jusqu'à… » made.
+    rows = {"edition": "2004", "question0_ask": "damage_dealt", **BEAR_AND_WALL,
+            "event0_kind": "until", "event0_step": "declare_attackers",
+            "event1_kind": "declare_attackers", "event1_creatures": "Ours",
+            "event2_kind": "declare_blockers", "event2_blocks": "Mur=Ours",
+            "event3_kind": "until", "event3_step": "combat_damage"}
+    page = client.post("/situation", data=rows).text
+    error = _visible_text(page.split('id="situation-error">', 1)[1].split("</span>", 1)[0])
+    assert page.count('class="field-error" id="event2_kind-error"') == 1
+    assert "bloqueurs" in error and "309.1" in error
+    # The damage question without the turn played: the form's own words.
+    page = client.post("/situation", data={"edition": "2010", "question0_ask": "damage_dealt",
+                                           "moment": "combat_damage", **BEAR_AND_WALL}).text
+    error = _visible_text(page.split('id="situation-error">', 1)[1].split("</span>", 1)[0])
+    assert "« Quelles blessures de combat ont été infligées ? »" in error
+    assert "« Ce qui s'est passé ce tour »" in error
+    assert re.findall(r"\b[a-z]+_[a-z_]+\b|\bevents\b", error) == []
