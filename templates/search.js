@@ -944,6 +944,13 @@
     results.forEach(function (r) { drawResult(doc, list, r); });
   }
 
+  // « , texte italien » after a rule or entry not in French (judge.corpus.languages, in the manifest).
+  function textOf(language) {
+    if (language === "fr") return "";
+    var names = global.JUDGE_SEARCH_INDEX.language_names, known = names && names[language];
+    return ", texte " + (known ? known.french : language);
+  }
+
   // The glossary entries, once (they may come with the first result or the next ones).
   function drawGlossary(doc, found) {
     var terms = doc.getElementById("glossary-results");
@@ -954,7 +961,7 @@
         a.href = g.url;
         a.textContent = g.term;
         where.className = "hit-edition";
-        where.textContent = " (édition " + g.edition + (g.language !== "fr" ? ", texte anglais" : "") + ")";
+        where.textContent = " (édition " + g.edition + textOf(g.language) + ")";
         li.appendChild(a);
         li.appendChild(where);
         li.appendChild(doc.createTextNode(" — " + shortDefinition(g.text)));
@@ -972,7 +979,7 @@
     a.href = r.url;
     a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
     where.className = "hit-edition";
-    where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
+    where.textContent = " (édition " + r.edition + textOf(r.language) + ")";
     head.appendChild(a);
     head.appendChild(where);
     if (r.note) {

@@ -140,11 +140,15 @@ class RuleStore:
 
     def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
         """`rule_text(graph, rule, worded, brief=…, with_translations=…)` of the rule at `key`:
-        its own block, then each translation's (in full, or brief with a brief rule)."""
+        its own block and each translation's (in full, or brief with a brief rule), in the order
+        of display (`judge.corpus.languages`: French first)."""
+        from judge.corpus.languages import display_rank
+
         record = self._record(key)
         keys = (key, *record[3]) if with_translations else (key,)
-        records = [record, *(self._record(t) for t in keys[1:])]
-        return "\n\n".join(r[2] if brief else r[1] for r in records)
+        records = [(k, record if k == key else self._record(k)) for k in keys]
+        records.sort(key=lambda item: display_rank(item[0][1]))  # French first, then English
+        return "\n\n".join(r[2] if brief else r[1] for _, r in records)
 
 
 def _record_of(row: Any) -> Record | None:
@@ -257,7 +261,7 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
     # The concordance data files (the `history` table), with their folder: one added shows.
     tables = rules_dir() / "concordance"
     return (*code_inputs("corpus", "game", "legality", "procedure", "checks"), *corpus_inputs(editions, config), *models,
-            tables, *sorted(tables.glob("*.toml")))
+            rules_dir() / "languages.toml", tables, *sorted(tables.glob("*.toml")))
 
 
 def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:

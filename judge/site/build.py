@@ -25,6 +25,7 @@ from judge.corpus.documents import Edition, Reference, Rule, Segment
 from judge.corpus.gloss import Gloss, glossed
 from judge.corpus.glossary import entries as glossary_entries
 from judge.corpus.graph import RuleGraph
+from judge.corpus.languages import language_name
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.names import term_key
 from judge.corpus.numbers import sort_key
@@ -54,7 +55,6 @@ from judge.site.templating import (
     section_of,
 )
 
-LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
 # Written under their fingerprinted names (`asset_name`).
@@ -144,10 +144,6 @@ class SectionEntry:
     rule_count: int
     title_language: str = ""  # the title is from another language's text: that language's code
     title_language_label: str = ""  # and its French name
-
-
-def language_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
 
 
 def french_date(iso: str | None) -> str:
@@ -374,7 +370,7 @@ class SiteRenderer:
         """The static book's rule number list (`rule-numbers.<digest>.js`): path and content."""
         if self._numbers is None:
             split = self.parts.split_sections if self.parts is not None else None
-            self._numbers = rule_numbers_file(self.graph, language_name, split)
+            self._numbers = rule_numbers_file(self.graph, split)
         return self._numbers
 
     def _render(self, template: str, **context: object) -> str:
