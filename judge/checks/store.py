@@ -280,9 +280,9 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
         return old
     from judge.progress import say
 
-    graph = RuleGraph(editions, load_documents(editions))
+    graph = RuleGraph(editions, load_documents(editions, path), knowledge_base=path)
     say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
-    checks_for = load_checks_for(editions)
+    checks_for = load_checks_for(editions, path)
 
     def worded(edition: str, number: str) -> tuple[str, ...]:
         # The text names each check by the question it answers, in French.

@@ -166,7 +166,7 @@ class SiteRenderer:
     def __init__(self, graph: RuleGraph, *, checks_for: ChecksFor | None = None,
                  env: jinja2.Environment | None = None) -> None:
         self.graph = graph
-        self.checks_for = checks_for or load_checks_for()
+        self.checks_for = checks_for or load_checks_for(graph.editions, graph.knowledge_base)
         self.env = env or make_environment()
         self.history = HistoryViews(graph, self.url)
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
