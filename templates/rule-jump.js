@@ -7,8 +7,9 @@
    header's box opens a typed rule number directly, the number list fetched when the box gets
    the focus.
 
-   A rule number, a range or a section, in every form `judge search` reads (300.3, R305.4,
-   r. 309.2a, 310.2 c, CR 704.5g, règle 502, 303,1, § 308, 302-303), is looked up in
+   A rule number, a range or a section, in every form `judge` reads (300.3, R305.4, r. 309.2a,
+   310.2 c, CR 704.5g, règle 502, 303,1, § 308, 302-303, 308.2a-c: the grammar of
+   judge.corpus.numbers, given as data by the page), is looked up in
    rule-numbers.<digest>.js (named by this script's data-numbers: every rule number of each
    edition and language, judge/site/offline_index.py):
    one edition has it, its rule opens (first language that has it, as judge.corpus.selection);
@@ -19,21 +20,34 @@
   var doc = global.document, script = doc.currentScript;
   var root = script ? new URL(".", script.src).href : "";
   var NUMBERS = (script && script.getAttribute("data-numbers")) || "rule-numbers.js";
-  var ONE = "(\\d{3})(?:[.,](\\d+)(?: ?([a-z]))?)?";
-  var SINGLE = new RegExp("^" + ONE + "$"), RANGE = new RegExp("^" + ONE + " ?[-–] ?" + ONE + "$");
-  var PREFIX = /^(?:règles?|regles?|rules?|cr|r\.?|§|n°|no\.?)\s*/;
+  // The grammar of typed numbers, judge.corpus.numbers.TYPED_GRAMMAR, written into the page
+  // by `judge build` (this script's data-grammar): {w} a word character, {d} a digit.
+  var GRAMMAR = JSON.parse((script && script.getAttribute("data-grammar")) || "{}");
+  function pattern(name, flags) {
+    var source = (GRAMMAR[name] || "(?!)").replace(/\{w\}/g, "\\p{L}\\p{N}_").replace(/\{d\}/g, "\\p{Nd}");
+    return new RegExp(source, "u" + (flags || ""));
+  }
+  var PREFIX = pattern("prefix", "g"), COMMA = pattern("comma", "g"), LETTER = pattern("letter", "g");
+  var QUERY = pattern("query"), MAX_TYPED = GRAMMAR.max || 80;  // judge.corpus.numbers.MAX_TYPED
 
-  function number(m, at) {
-    return m[at] + (m[at + 1] ? "." + m[at + 1] + (m[at + 2] || "") : "");
+  // judge.corpus.numbers.plain_numbers: every typed number written plainly (lower-case text).
+  function plain(text) {
+    return text.replace(PREFIX, " ").replace(COMMA, "$1.$2").replace(LETTER, "$1$2");
   }
 
-  // A rule query as {low, high} (high null for one number), or null for words to search.
+  // judge.corpus.numbers.read_rule_query: a rule query as {low, high} (high null for one
+  // number), or null for words to search.
   function parse(text) {
-    var q = text.trim().toLowerCase().replace(/\s+/g, " ").replace(PREFIX, "").replace(/[.\s]+$/, "");
-    var m = SINGLE.exec(q);
-    if (m) return { low: number(m, 1), high: null };
-    m = RANGE.exec(q);
-    return m ? { low: number(m, 1), high: number(m, 4) } : null;
+    if (Array.from(text).length > MAX_TYPED) return null;
+    var q = plain(text.toLowerCase().split(/\s+/).filter(Boolean).join(" ")).trim().replace(/[. ]+$/, "");
+    var m = QUERY.exec(q);
+    if (!m) return null;
+    var high = m[2] || null;
+    if (high && high.length === 1) {  // 308.2a-c: the letters of one rule
+      if (!/[a-z]$/.test(m[1])) return null;
+      high = m[1].slice(0, -1) + high;
+    }
+    return { low: m[1], high: high };
   }
 
   function sortKey(n) {  // judge.corpus.numbers.sort_key
@@ -135,6 +149,7 @@
   }
 
   global.judgeRuleQuery = parse;
+  global.judgeRuleNumbers = { parse: parse, plain: plain, pattern: pattern };
   var searchPage = !!(script && script.hasAttribute("data-then"));
 
   // Every other page of the static book: the note a typed number left (see `only`), and

@@ -22,12 +22,10 @@
   var MAX_QUERY = 500, DIRECT_SCORE = 100.0, CHILD_SCORE = 50.0, OTHER_LANGUAGE = 0.4, NAME_MATCH = 2.0;
   var DEFINED_SCORE = 90.0, VARIANT = 0.5, BETTER_LANGUAGE = 1.25, PAIR_BOOST = 1.0, DEFINES = 2.0, NAME_GAP = 2, CANDIDATES = 100;
   var PREFIX_MIN = 2, IN_SECTION = 1.3, RELATION = 1.5, OWN_FIELDS = ["title", "text"];  // judge.search.fields.OWN_FIELDS
-  var PREFIX = /(?<![\p{L}\p{N}_§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\p{Nd}{3}(?!\p{Nd}))/gu;
-  var SPACED_LETTER = /(?<![\p{L}\p{N}_.])(\p{Nd}{3}\.\p{Nd}+) ([a-z])(?![\p{L}\p{N}_'])/gu;
   var SNIPPET_CHARS = 220, PAGE_HITS = 20, FIRST_SCREEN = 5, FIRST_DRAWN = 1;
   var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]/g;
-  var DECIMAL_COMMA = /(?<![\p{L}\p{N}_.,])(\p{Nd}{3}),(\p{Nd}{1,2}[a-z]?)(?![\p{L}\p{N}_,])/gu;
-  var NUMBER = /(?<![\p{L}\p{N}_.])\p{Nd}{3}(?:\.\p{Nd}+[a-z]?)?(?![\p{L}\p{N}_])/gu;
+  // Typed rule numbers: judge.corpus.numbers, through rule-jump.js (loaded first).
+  var NUMBERS = global.judgeRuleNumbers, NUMBER = NUMBERS.pattern("number", "g");
   var OPERATORS = /(?<![\p{L}\p{N}_])(?:AND|OR|NOT)(?![\p{L}\p{N}_])/gu;
   var QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
   var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\\p{L}\\p{N}_'])"
@@ -126,7 +124,7 @@
   function plan(p, raw) {
     var c = clean(raw), text = c.text, stop = p.queryStop;
     if (!text) return null;
-    var folded = fold(text).replace(PREFIX, " ").replace(DECIMAL_COMMA, "$1.$2").replace(SPACED_LETTER, "$1$2");
+    var folded = NUMBERS.plain(fold(text));
     var numbers = unique(folded.match(NUMBER) || []);
     var phrases = [];
     for (var m of folded.matchAll(QUOTED)) {
@@ -946,6 +944,13 @@
     results.forEach(function (r) { drawResult(doc, list, r); });
   }
 
+  // « , texte italien » after a rule or entry not in French (judge.corpus.languages, in the manifest).
+  function textOf(language) {
+    if (language === "fr") return "";
+    var names = global.JUDGE_SEARCH_INDEX.language_names, known = names && names[language];
+    return ", texte " + (known ? known.french : language);
+  }
+
   // The glossary entries, once (they may come with the first result or the next ones).
   function drawGlossary(doc, found) {
     var terms = doc.getElementById("glossary-results");
@@ -956,7 +961,7 @@
         a.href = g.url;
         a.textContent = g.term;
         where.className = "hit-edition";
-        where.textContent = " (édition " + g.edition + (g.language !== "fr" ? ", texte anglais" : "") + ")";
+        where.textContent = " (édition " + g.edition + textOf(g.language) + ")";
         li.appendChild(a);
         li.appendChild(where);
         li.appendChild(doc.createTextNode(" — " + shortDefinition(g.text)));
@@ -974,7 +979,7 @@
     a.href = r.url;
     a.textContent = (r.title ? r.number + " " + r.title : r.number) + (r.french ? " — « " + r.french + " »" : "");
     where.className = "hit-edition";
-    where.textContent = " (édition " + r.edition + (r.language !== "fr" ? ", texte anglais" : "") + ")";
+    where.textContent = " (édition " + r.edition + textOf(r.language) + ")";
     head.appendChild(a);
     head.appendChild(where);
     if (r.note) {

@@ -11,6 +11,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 LOADED_MACHINE_BUDGET = 120.0  # seconds
 
 
@@ -47,3 +49,11 @@ def tasks_in_process(graph: Any) -> Iterator[Any]:
             yield client
     finally:
         pool._CONTEXT[:] = saved
+
+
+@pytest.fixture(scope="module", name="client")
+def client_in_process(graph: Any) -> Iterator[Any]:
+    """The `client` of a module that imports it: a test client whose tasks run in this process
+    (`tasks_in_process`), so that the coverage of the pages' code is measured."""
+    with tasks_in_process(graph) as test_client:
+        yield test_client

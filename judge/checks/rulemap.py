@@ -13,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from judge.cache import code_digest, digest, from_json, read_part, to_json, write_kb
-from judge.corpus.config import current_knowledge_base
+from judge.corpus.config import embedded_knowledge_base
 from judge.errors import JudgeError
 from judge.game.gamemodel import GameModel, load_game_model, model_path
 
@@ -62,13 +62,14 @@ def _key(editions: tuple[Edition, ...]) -> str:
     return str(digest(seed).hexdigest())
 
 
-def load_checks_for(editions: tuple[Edition, ...] | None = None) -> ChecksFor:
-    """`checks_for(edition, number)` backed by the on-disk map (built once per version)."""
+def load_checks_for(editions: tuple[Edition, ...] | None = None, kb: str | None = None) -> ChecksFor:
+    """`checks_for(edition, number)` backed by the on-disk map (built once per version), kept
+    in the knowledge base `kb` (the editions' configuration's; the embedded corpus's by default)."""
     if editions is None:
         from judge.corpus.loader import load_editions
 
         editions = load_editions()
-    path, key = current_knowledge_base(), _key(editions)
+    path, key = kb or embedded_knowledge_base(), _key(editions)
     found = read_part(path, "checks")
     mapping: RuleMap | None = None
     if found is not None and found[0] == key:

@@ -15,7 +15,7 @@ put together exactly as the graph path does.
 The store is kept in the configuration's knowledge base (`judge.cache.write_kb`): its `rules`
 part (the newest edition, with the digest and the stamps of its inputs) and three tables of
 its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
-titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
+titles and sub-rules, one a line; written and read by `judge.corpus.catalogue`) and `store_records` (one row per rule: its `--json` object
 as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
 decodes no JSON and reading runs no code. The same write puts there the knowledge base's
 public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
@@ -43,7 +43,14 @@ from judge.cache import (
     unchanged,
     write_kb,
 )
-from judge.corpus.catalogue import Catalogue, CatalogueData, RuleKey
+from judge.corpus.catalogue import (
+    CATALOGUE_TABLES,
+    Catalogue,
+    CatalogueData,
+    RuleKey,
+    catalogue_tables,
+    read_catalogue,
+)
 from judge.corpus.config import knowledge_base
 from judge.errors import CacheError
 
@@ -57,17 +64,11 @@ if TYPE_CHECKING:
 
 KIND = "rules"
 TABLES = {
-    "store_editions": "CREATE TABLE store_editions (position INTEGER PRIMARY KEY, id TEXT NOT NULL,"
-                      " label TEXT NOT NULL, released TEXT, languages TEXT NOT NULL, removed TEXT NOT NULL,"
-                      " removed_by TEXT NOT NULL, game TEXT)",
-    "store_languages": "CREATE TABLE store_languages (position INTEGER PRIMARY KEY, edition TEXT NOT NULL,"
-                       " language TEXT NOT NULL, numbers TEXT NOT NULL, titles TEXT NOT NULL,"
-                       " subrules TEXT NOT NULL)",
+    **CATALOGUE_TABLES,
     "store_records": "CREATE TABLE store_records (edition TEXT NOT NULL, language TEXT NOT NULL,"
                      " number TEXT NOT NULL, json TEXT NOT NULL, text TEXT NOT NULL, brief TEXT NOT NULL,"
                      " translations TEXT NOT NULL, PRIMARY KEY (edition, language, number))",
 }
-_NO_TITLE = "\x00"  # a title line that stands for None
 # (json object without translations, as JSON; text block, brief text block, translation keys)
 Record = tuple[str, str, str, tuple[RuleKey, ...]]
 # A row of the knowledge base's `records` table: edition, language, number, then the record
@@ -140,11 +141,15 @@ class RuleStore:
 
     def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
         """`rule_text(graph, rule, worded, brief=…, with_translations=…)` of the rule at `key`:
-        its own block, then each translation's (in full, or brief with a brief rule)."""
+        its own block and each translation's (in full, or brief with a brief rule), in the order
+        of display (`judge.corpus.languages`: French first)."""
+        from judge.corpus.languages import display_rank
+
         record = self._record(key)
         keys = (key, *record[3]) if with_translations else (key,)
-        records = [record, *(self._record(t) for t in keys[1:])]
-        return "\n\n".join(r[2] if brief else r[1] for r in records)
+        records = [(k, record if k == key else self._record(k)) for k in keys]
+        records.sort(key=lambda item: display_rank(item[0][1]))  # French first, then English
+        return "\n\n".join(r[2] if brief else r[1] for _, r in records)
 
 
 def _record_of(row: Any) -> Record | None:
@@ -170,7 +175,7 @@ def read_store(path: str) -> RuleStore | None:
         return None
     try:
         found = kb.part(KIND)
-        catalogue = None if found is None else _catalogue(kb, found[2])
+        catalogue = None if found is None else read_catalogue(kb, found[2])
     except sqlite3.DatabaseError:  # the file was removed: rebuilt
         catalogue = None
     if found is None or catalogue is None:
@@ -179,43 +184,13 @@ def read_store(path: str) -> RuleStore | None:
     return RuleStore(found[0], found[1], catalogue, kb)
 
 
-def _catalogue(kb: KnowledgeBase, newest: str) -> CatalogueData | None:
-    """The catalogue of the store's tables, or None when they do not hold one."""
-    editions = kb.rows("SELECT id, label, released, languages, removed, removed_by, game FROM store_editions"
-                       " ORDER BY position")
-    languages = kb.rows("SELECT edition, language, numbers, titles, subrules FROM store_languages"
-                        " ORDER BY position")
-    out = []
-    for edition, language, numbers, titles, subrules in languages:
-        listed = tuple(numbers.split("\n")) if numbers else ()
-        named = tuple(None if t == _NO_TITLE else t for t in titles.split("\n")) if numbers else ()
-        under = tuple(tuple(line.split()) for line in subrules.split("\n")) if numbers else ()
-        if not len(listed) == len(named) == len(under):
-            return None
-        out.append(((edition, language), listed, named, under))
-    facts = tuple((i, label, released, tuple(langs.split()), tuple(removed.split()), removed_by, game)
-                  for i, label, released, langs, removed, removed_by, game in editions)
-    return facts, newest, tuple(out)
-
-
 def _tables(graph: RuleGraph, rows: list[Row]) -> dict[str, Table] | None:
-    """The store's tables for a graph's catalogue and records (None when a number or a title
-    cannot be written one a line)."""
-    editions, _, languages = graph.catalogue.data
-    lines = [n for _, numbers, titles, _ in languages for n in (*numbers, *(t or "" for t in titles))]
-    if any("\n" in line or line == _NO_TITLE for line in lines) or any(
-            " " in n for _, numbers, _, _ in languages for n in numbers):
+    """The store's tables for a graph's catalogue (`judge.corpus.catalogue.catalogue_tables`)
+    and records (None when the catalogue cannot be written one a line)."""
+    tables = catalogue_tables(graph.catalogue.data)
+    if tables is None:
         return None
-    return {
-        "store_editions": ((TABLES["store_editions"],), [
-            (n, i, label, released, " ".join(langs), " ".join(removed), removed_by, game)
-            for n, (i, label, released, langs, removed, removed_by, game) in enumerate(editions)]),
-        "store_languages": ((TABLES["store_languages"],), [
-            (n, edition, language, "\n".join(numbers), "\n".join(_NO_TITLE if t is None else t for t in titles),
-             "\n".join(" ".join(s) for s in subrules))
-            for n, ((edition, language), numbers, titles, subrules) in enumerate(languages)]),
-        "store_records": ((TABLES["store_records"],), rows),
-    }
+    return {**tables, "store_records": ((TABLES["store_records"],), rows)}
 
 
 def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> list[Row]:
@@ -257,7 +232,7 @@ def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ..
     # The concordance data files (the `history` table), with their folder: one added shows.
     tables = rules_dir() / "concordance"
     return (*code_inputs("corpus", "game", "legality", "procedure", "checks"), *corpus_inputs(editions, config), *models,
-            tables, *sorted(tables.glob("*.toml")))
+            rules_dir() / "languages.toml", tables, *sorted(tables.glob("*.toml")))
 
 
 def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
@@ -276,9 +251,9 @@ def _refresh(path: str, old: RuleStore | None, config: str | None) -> RuleStore:
         return old
     from judge.progress import say
 
-    graph = RuleGraph(editions, load_documents(editions))
+    graph = RuleGraph(editions, load_documents(editions, path), knowledge_base=path)
     say("Magasin des règles (une seule fois) : chaque règle telle que judge rule l'affiche…")
-    checks_for = load_checks_for(editions)
+    checks_for = load_checks_for(editions, path)
 
     def worded(edition: str, number: str) -> tuple[str, ...]:
         # The text names each check by the question it answers, in French.

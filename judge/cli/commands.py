@@ -6,7 +6,6 @@ A command calls library functions and prints; nothing else. Its arguments are a 
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -65,19 +64,11 @@ def cmd_rule(args: Arguments) -> int:
     return 0
 
 
-def _rule_number(text: str) -> str:
-    from judge.corpus.numbers import RULE_NUMBER
-
-    number = text.strip().removeprefix("règle").removeprefix("rule").strip().rstrip(".")
-    if not re.fullmatch(RULE_NUMBER, number):
-        raise JudgeError(f"numéro de règle invalide : « {cut(text)} » (attendu par exemple 300, 300.3 ou 306.2a)")
-    return number
-
-
 def cmd_history(args: Arguments) -> int:
     from judge.corpus.history import histories, history_json, history_text
+    from judge.corpus.numbers import read_rule_number
 
-    number = _rule_number(args.number)
+    number = read_rule_number(args.number)
     graph = _graph(args)
     found = histories(graph, number, args.edition)
     _show(args, lambda: [history_json(graph, h) for h in found],
@@ -87,11 +78,11 @@ def cmd_history(args: Arguments) -> int:
 
 def cmd_diff(args: Arguments) -> int:
     from judge.corpus.history import changes, changes_json, changes_text
+    from judge.corpus.numbers import read_rule_number
 
-    if args.section is not None and not re.fullmatch(r"\d{3}", args.section.strip()):
-        raise JudgeError(f"numéro de section invalide : « {cut(args.section)} » (attendu par exemple 305)")
+    section = None if args.section is None else read_rule_number(args.section, section=True)
     graph = _graph(args)
-    result = changes(graph, args.source, args.target, args.section and args.section.strip())
+    result = changes(graph, args.source, args.target, section)
     _show(args, lambda: changes_json(result), lambda: changes_text(graph, result))
     return 0
 

@@ -3,8 +3,9 @@ order with their titles and sub-rules.
 
 All that choosing rules by number needs (`judge.corpus.selection`) and all that the situation
 checks need of a corpus (`judge.checks.context.RuleSource`). Built from a `RuleGraph`, or read
-back from the rule store (`judge.checks.store`) as plain tuples and strings: a warm
-`judge rule` or `judge check` creates no rule to get it.
+back as plain tuples and strings from its two tables of the knowledge base (`catalogue_tables`,
+`read_catalogue`: `store_editions`, `store_languages`, written with the rule store of
+`judge.checks.store`): a warm `judge rule` or `judge check` creates no rule to get it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from judge.errors import UnknownEdition
 
 if TYPE_CHECKING:
+    from judge.cache import KnowledgeBase, Table
     from judge.corpus.graph import RuleGraph
 
 RuleKey = tuple[str, str, str]  # (edition, language, number)
@@ -140,3 +142,55 @@ class Catalogue:
             return ()
         edition, language, _ = key
         return (key, *((edition, language, n) for n in self._languages[(edition, language)][3][at]))
+
+
+# ---------------------------------------------------------------------- its tables
+CATALOGUE_TABLES = {
+    "store_editions": "CREATE TABLE store_editions (position INTEGER PRIMARY KEY, id TEXT NOT NULL,"
+                      " label TEXT NOT NULL, released TEXT, languages TEXT NOT NULL, removed TEXT NOT NULL,"
+                      " removed_by TEXT NOT NULL, game TEXT)",
+    "store_languages": "CREATE TABLE store_languages (position INTEGER PRIMARY KEY, edition TEXT NOT NULL,"
+                       " language TEXT NOT NULL, numbers TEXT NOT NULL, titles TEXT NOT NULL,"
+                       " subrules TEXT NOT NULL)",
+}
+_NO_TITLE = "\x00"  # a title line that stands for None
+
+
+def catalogue_tables(data: CatalogueData) -> dict[str, Table] | None:
+    """The catalogue's two tables of the knowledge base (one row per edition, one per language
+    of an edition: its numbers, titles and sub-rules one a line), or None when a number or a
+    title cannot be written one a line."""
+    editions, _, languages = data
+    lines = [n for _, numbers, titles, _ in languages for n in (*numbers, *(t or "" for t in titles))]
+    if any("\n" in line or line == _NO_TITLE for line in lines) or any(
+            " " in n for _, numbers, _, _ in languages for n in numbers):
+        return None
+    return {
+        "store_editions": ((CATALOGUE_TABLES["store_editions"],), [
+            (n, i, label, released, " ".join(langs), " ".join(removed), removed_by, game)
+            for n, (i, label, released, langs, removed, removed_by, game) in enumerate(editions)]),
+        "store_languages": ((CATALOGUE_TABLES["store_languages"],), [
+            (n, edition, language, "\n".join(numbers), "\n".join(_NO_TITLE if t is None else t for t in titles),
+             "\n".join(" ".join(s) for s in subrules))
+            for n, ((edition, language), numbers, titles, subrules) in enumerate(languages)]),
+    }
+
+
+def read_catalogue(kb: KnowledgeBase, newest: str) -> CatalogueData | None:
+    """The catalogue of the knowledge base's tables (`newest`: its newest edition), or None when
+    they do not hold one."""
+    editions = kb.rows("SELECT id, label, released, languages, removed, removed_by, game FROM store_editions"
+                       " ORDER BY position")
+    languages = kb.rows("SELECT edition, language, numbers, titles, subrules FROM store_languages"
+                        " ORDER BY position")
+    out = []
+    for edition, language, numbers, titles, subrules in languages:
+        listed = tuple(numbers.split("\n")) if numbers else ()
+        named = tuple(None if t == _NO_TITLE else t for t in titles.split("\n")) if numbers else ()
+        under = tuple(tuple(line.split()) for line in subrules.split("\n")) if numbers else ()
+        if not len(listed) == len(named) == len(under):
+            return None
+        out.append(((edition, language), listed, named, under))
+    facts = tuple((i, label, released, tuple(langs.split()), tuple(removed.split()), removed_by, game)
+                  for i, label, released, langs, removed, removed_by, game in editions)
+    return facts, newest, tuple(out)

@@ -23,7 +23,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from judge.cache import digest, from_json, read_part, to_json, write_kb
-from judge.corpus.config import current_knowledge_base
 from judge.corpus.documents import Plain, Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.graph import key as rule_key
@@ -207,7 +206,7 @@ def _table(graph: RuleGraph) -> Table:
         except OSError:
             seed = b""
         key = str(digest(corpus_key(graph.editions).encode() + b"\0" + seed).hexdigest())
-        path = current_knowledge_base()
+        path = graph.knowledge_base
         found = read_part(path, "doubts")
         cached = None
         if found is not None and found[0] == key:

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from judge.cache import code_digest, from_json, read_part, to_json, write_kb
-from judge.corpus.config import current_knowledge_base
 from judge.corpus.documents import Reference, Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.numbers import sort_key
@@ -470,7 +469,7 @@ def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
     name = f"{source} {target}"
     result = memo.get(key) if use_cache else None
     if result is None:
-        result = _cached(name, key) if use_cache else None
+        result = _cached(graph.knowledge_base, name, key) if use_cache else None
         if result is None:
             if not computing:
                 return None
@@ -479,15 +478,15 @@ def _concordance(graph: RuleGraph, first: str, second: str, *, use_cache: bool,
             say(f"Concordance {source} → {target} (une seule fois) : appariement des règles…")
             result = compute(graph, source, target, language, table)
             if use_cache:
-                write_kb(current_knowledge_base(), [("concordance", name, key, (), to_json(result))])
+                write_kb(graph.knowledge_base, [("concordance", name, key, (), to_json(result))])
         if use_cache:
             memo[key] = result
     return result if source == first else result.reversed()
 
 
-def _cached(name: str, key: str) -> Concordance | None:
-    """The computed concordance `name` of the knowledge base, when made from `key`."""
-    found = read_part(current_knowledge_base(), "concordance", name)
+def _cached(kb: str, name: str, key: str) -> Concordance | None:
+    """The computed concordance `name` of the knowledge base `kb`, when made from `key`."""
+    found = read_part(kb, "concordance", name)
     if found is None or found[0] != key:
         return None
     try:

@@ -2,7 +2,8 @@
 
 Apart from `judge.corpus.manifest` (which reads it) so that a warm start finds the file, to
 name its knowledge base (`knowledge_base`: the one cache file of a configuration), without
-importing the record types (nor `pathlib`: the file is named by a string).
+importing the record types (nor `pathlib`: the file is named by a string). The configuration
+travels with each call: no process-wide « current » one.
 """
 
 from __future__ import annotations
@@ -58,23 +59,15 @@ def _cache_of(kind: str, suffix: str, found: str | None) -> str:
     return cache_path(f"{kind}-{digest(seed.encode()).hexdigest()}{suffix}")
 
 
-# The user's file of the configuration this process last read (`knowledge_base`), if any.
-_current: list[str | None] = []
-
-
 def knowledge_base(config: str | None = None) -> str:
     """The knowledge base of this configuration (`kb-<key>.sqlite`, `judge.cache.write_kb`):
-    one SQLite file holding every cache of its corpus but Whoosh's index. Its configuration
-    becomes the process's current one (`current_knowledge_base`)."""
-    found = find_config(config)
-    _current[:] = [found]
-    return _cache_of("kb", ".sqlite", found)
+    one SQLite file holding every cache of its corpus but Whoosh's index. It travels with the
+    call: a graph keeps its own (`RuleGraph.knowledge_base`); nothing remembers the last one."""
+    return _cache_of("kb", ".sqlite", find_config(config))
 
 
-def current_knowledge_base() -> str:
-    """The knowledge base of the configuration this process last read (`knowledge_base`),
-    else of the default one: where caches keyed by their own inputs (the parsed editions of
-    a graph, a game model file) are kept."""
-    if not _current:
-        return knowledge_base()
-    return _cache_of("kb", ".sqlite", _current[0])
+def embedded_knowledge_base() -> str:
+    """The knowledge base of the embedded corpus alone (no user file, whatever `$JUDGE_CONFIG`
+    says): where the caches of the package's own files are kept (a game model, the FR↔EN
+    glossary: `judge.corpus.tomlcache`), and a graph made without one names."""
+    return _cache_of("kb", ".sqlite", None)

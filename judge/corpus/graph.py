@@ -62,8 +62,14 @@ def newest_edition(editions: tuple[Edition, ...]) -> str:
 class RuleGraph:
     """Rules of several editions, each in one or more languages, cross-referenced."""
 
-    def __init__(self, editions: tuple[Edition, ...], documents: tuple[Document, ...]) -> None:
+    def __init__(self, editions: tuple[Edition, ...], documents: tuple[Document, ...], *,
+                 knowledge_base: str | None = None) -> None:
+        from judge.corpus.config import embedded_knowledge_base
+
         self.editions = editions
+        # Where this graph's caches live (concordances, doubts, the search export): its
+        # configuration's knowledge base, the embedded corpus's when none is given.
+        self.knowledge_base = knowledge_base or embedded_knowledge_base()
         self._edition_ids = tuple(e.id for e in editions)  # asked by every check of a situation
         self.documents = documents
         self._catalogue: Catalogue | None = None

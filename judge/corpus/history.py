@@ -18,6 +18,7 @@ from typing import Any, Literal
 from judge.corpus.concordance import Change, Concordance, Pair, concordance
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
+from judge.corpus.languages import language_name
 from judge.corpus.numbers import sort_key
 from judge.errors import JudgeError, NotFound
 
@@ -231,7 +232,7 @@ def _percent(similarity: float | None) -> str:
 
 def history_text(graph: RuleGraph, item: History) -> str:
     lines = [f"Historique de la règle {item.number} (édition {item.edition}) — concordance sur le texte "
-             f"{'anglais' if item.language == 'en' else item.language}"]
+             f"{language_name(item.language)}"]
     for step in item.steps:
         label = graph.edition(step.edition).label
         if step.rule is None:
@@ -338,7 +339,7 @@ def changes_text(graph: RuleGraph, item: Changes) -> str:
     summary = ", ".join(f"{n} {change_label(c)}{'s' if n > 1 else ''}" for c, n in counts.items())
     where = f", section {item.section}" if item.section else ""
     lines = [f"Changements {table.source} → {table.target}{where} (concordance sur le texte "
-             f"{'anglais' if table.language == 'en' else table.language}) : {summary}, "
+             f"{language_name(table.language)}) : {summary}, "
              f"{len(item.removed)} supprimée{'s' if len(item.removed) > 1 else ''}, "
              f"{len(item.added)} ajoutée{'s' if len(item.added) > 1 else ''}"]
     for key, pairs, removed, added in grouped(item):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from judge import __version__
 from judge.cache import code_digest, digest, from_json, read_part, to_json, write_kb
-from judge.corpus.config import current_knowledge_base, find_config, knowledge_base
+from judge.corpus.config import embedded_knowledge_base, find_config, knowledge_base
 from judge.corpus.documents import RECORDS, Document, Edition, Text
 from judge.corpus.graph import RuleGraph
 from judge.resources import display_path, rules_dir
@@ -70,10 +70,13 @@ def _read_documents(path: str, key: str) -> tuple[Document, ...] | None:
     return data
 
 
-def load_documents(editions: tuple[Edition, ...], *, use_cache: bool = True) -> tuple[Document, ...]:
+def load_documents(editions: tuple[Edition, ...], kb: str | None = None, *,
+                   use_cache: bool = True) -> tuple[Document, ...]:
+    """The parsed texts of `editions`, cached in the knowledge base `kb` (of their
+    configuration: `judge.corpus.config.knowledge_base`; the embedded corpus's by default)."""
     if not use_cache:
         return parse_editions(editions)
-    path, key = current_knowledge_base(), corpus_key(editions)
+    path, key = kb or embedded_knowledge_base(), corpus_key(editions)
     cached = _read_documents(path, key)
     if cached is not None:
         return cached
@@ -136,4 +139,5 @@ def _valid_editions(data: object) -> bool:
 def load_graph(config: str | None = None, *, use_cache: bool = True) -> RuleGraph:
     """The embedded corpus plus the user's configuration, as a cross-referenced graph."""
     editions = load_editions(config)
-    return RuleGraph(editions, load_documents(editions, use_cache=use_cache))
+    kb = knowledge_base(config)
+    return RuleGraph(editions, load_documents(editions, kb, use_cache=use_cache), knowledge_base=kb)

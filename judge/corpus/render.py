@@ -15,6 +15,7 @@ from judge.corpus.gloss import GLOSS_PREFIX, gloss_line, glosses
 from judge.corpus.glossary import GlossaryMatch
 from judge.corpus.glossary import references as glossary_references
 from judge.corpus.graph import RuleGraph
+from judge.corpus.languages import display_rank, language_name
 
 if TYPE_CHECKING:  # lint is not needed to show a rule: keep `judge rule` start-up light
     from judge.corpus.lint import Finding
@@ -109,13 +110,6 @@ def _wrap(text: str, indent: str) -> str:
     )
 
 
-_LANGUAGE_FR = {"fr": "français", "en": "anglais"}
-
-
-def language_name(code: str) -> str:
-    return _LANGUAGE_FR.get(code, code)
-
-
 def _target_text(rule: Rule, target: Rule | None) -> str:
     """Where a reference leads, when that is not plain: absent, or in another language."""
     if target is None:
@@ -151,8 +145,10 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.append(_wrap(f"Exemple : {example.text}", "    "))
     translations = graph.translations(rule) if with_translations else ()
     if brief:
-        return "\n\n".join(["\n".join(lines), *(rule_text(graph, t, checks_for, brief=True, with_translations=False)
-                                               for t in translations)])
+        briefs = [(rule.language, "\n".join(lines)), *((t.language, rule_text(graph, t, checks_for, brief=True,
+                                                                               with_translations=False))
+                                                      for t in translations)]
+        return "\n\n".join(block for _, block in sorted(briefs, key=lambda b: display_rank(b[0])))
     refs = graph.references(rule)
     doubts = _doubts(graph, rule)
     if refs:
@@ -175,9 +171,9 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.extend(f"    – {check}" for check in checks)
     if rule.span:
         lines.append(f"  Source : {rule.span.file}:{rule.span.line}")
-    blocks = ["\n".join(lines)]
-    blocks.extend(rule_text(graph, t, checks_for, with_translations=False) for t in translations)
-    return "\n\n".join(blocks)
+    blocks = [(rule.language, "\n".join(lines))]
+    blocks.extend((t.language, rule_text(graph, t, checks_for, with_translations=False)) for t in translations)
+    return "\n\n".join(block for _, block in sorted(blocks, key=lambda b: display_rank(b[0])))
 
 
 def glossary_json(graph: RuleGraph, matches: tuple[GlossaryMatch, ...]) -> list[dict[str, Any]]:

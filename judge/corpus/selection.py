@@ -1,22 +1,18 @@
-"""Which rules a rule query names: one number (`300.3`, `300,3`), or a range (`302-303`).
+"""Which rules a rule query names: one number (`300.3`, `R300,3`), or a range (`302-303`).
 
-Owns the syntax of a rule query, shared by `judge rule`, `/api/rule/…`, the per-rule URLs of
-the web app and the search box (a query that is a rule number goes straight to the rule), and
-the answer for a rule an edition removed (`300.3` in 2010: the 2004 rule and its removal).
+Owns the selection of the rules a query names — for `judge rule`, `/api/rule/…`, the per-rule
+URLs of the web app and the search box (a query that is a rule number goes straight to the
+rule) — and the answer for a rule an edition removed (`300.3` in 2010: the 2004 rule and its
+removal). How a number is typed is `judge.corpus.numbers.read_rule_query`'s.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from judge.corpus.catalogue import Catalogue, EditionFacts, RuleKey
-from judge.corpus.numbers import RULE_NUMBER, sort_key
+from judge.corpus.numbers import read_rule_query, sort_key
 from judge.errors import JudgeError, NotFound
-
-_ONE = RULE_NUMBER.replace(r"\.", "[.,]")  # the decimal comma too
-NUMBER = re.compile(rf"^{_ONE}$")
-RANGE = re.compile(rf"^({_ONE})\s*[-–]\s*({_ONE})$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,22 +43,9 @@ class RemovedRule(NotFound):
         self.removals = removals
 
 
-def normalize_query(text: str) -> str:
-    """`règle 300,3.` -> `300.3`: drop the word « règle », a final period, the decimal comma."""
-    query = text.strip()
-    for word in ("règle", "regle", "rule"):
-        if query.lower().startswith(word):
-            query = query[len(word):].strip()
-    query = query.rstrip(".").strip()
-    if NUMBER.match(query) or RANGE.match(query):
-        query = query.replace(",", ".")
-    return query
-
-
 def is_rule_query(text: str) -> bool:
     """True if `text` names a rule number or a range of them (not a search)."""
-    query = normalize_query(text)
-    return bool(NUMBER.match(query) or RANGE.match(query))
+    return read_rule_query(text) is not None
 
 
 def removals(catalogue: Catalogue, number: str, edition: str) -> tuple[Removal, ...]:
@@ -92,26 +75,27 @@ def select(catalogue: Catalogue, text: str, edition: str | None = None, language
     Raises `JudgeError` for a query that is not a rule number or range, `RemovedRule` when the
     edition removed that rule, `NotFound` when no edition has it.
     """
-    query = normalize_query(text)
+    asked = read_rule_query(text)
+    if asked is None:
+        raise JudgeError(
+            f"numéro de règle invalide : « {text.strip()[:40]} » "
+            "(attendu par exemple 300, 300.3, 306.2a, R305.4, 303,1, 302-303 ou 308.2a-c)"
+        )
     editions = (catalogue.edition(edition).id,) if edition else catalogue.edition_ids
-    span = RANGE.match(query)
     exact: tuple[RuleKey, ...]
-    if span:
-        low, high = span.group(1), span.group(2)
+    if asked.high is not None:
+        low, high = asked.low, asked.high
         exact = tuple(
             (e, lang, n) for e in editions for lang in (language or catalogue.primary_language(e),)
             for n in catalogue.ordered(e, lang) if _in_range(n, low, high)
         )
         shown = exact
-    elif NUMBER.match(query):
-        exact = tuple(k for e in editions if (k := catalogue.lookup(query, e, language)) is not None)
-        shown = tuple(x for k in exact for x in catalogue.prefix(k))
     else:
-        raise JudgeError(
-            f"numéro de règle invalide : « {text.strip()[:40]} » (attendu par exemple 300, 300.3, 306.2a ou 302-303)"
-        )
+        exact = tuple(k for e in editions if (k := catalogue.lookup(asked.low, e, language)) is not None)
+        shown = tuple(x for k in exact for x in catalogue.prefix(k))
+    query = asked.low if asked.high is None else f"{asked.low}-{asked.high}"
     if not exact:
-        if edition and NUMBER.match(query):
+        if edition and asked.high is None:
             gone = removals(catalogue, query, editions[0])
             if gone:
                 raise RemovedRule(removal_message(query, editions[0], gone), gone)
@@ -135,6 +119,6 @@ def removal_message(number: str, edition: str, gone: tuple[Removal, ...]) -> str
 
 
 __all__ = [
-    "NUMBER", "RANGE", "Removal", "RemovedRule", "Selection",
-    "is_rule_query", "normalize_query", "removal_message", "removals", "select",
+    "Removal", "RemovedRule", "Selection",
+    "is_rule_query", "removal_message", "removals", "select",
 ]

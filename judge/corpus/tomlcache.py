@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from judge.cache import Part, digest, read_part, stamps, unchanged, write_kb
-from judge.corpus.config import current_knowledge_base
+from judge.corpus.config import embedded_knowledge_base
 from judge.errors import ManifestError
 
 KIND = "toml"
@@ -26,7 +26,7 @@ KIND = "toml"
 
 def toml_data(path: str) -> dict[str, object]:
     """The tables of the TOML file at `path` (ManifestError when unreadable or not TOML)."""
-    where, name = current_knowledge_base(), os.path.abspath(path)
+    where, name = embedded_knowledge_base(), os.path.abspath(path)
     entry = read_part(where, KIND, name)
     tables = _tables(entry)
     if entry is not None and tables is not None and unchanged(entry[1]):

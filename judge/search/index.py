@@ -414,10 +414,8 @@ def _valid(path: Path, graph: RuleGraph) -> Indexes | None:
 def _stored_export(graph: RuleGraph) -> tuple[str, str, Stored | None]:
     """The knowledge base, the export's key, and the export stored under that key, if any."""
     from judge.cache import read_part
-    from judge.corpus.config import current_knowledge_base
-
     key = f"{index_name(graph.editions)[0]} {EXPORT_FORMAT}"
-    kb = current_knowledge_base()
+    kb = graph.knowledge_base
     found = read_part(kb, EXPORT_PART)
     return kb, key, Stored(found[2]) if found is not None and found[0] == key else None
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from judge.corpus.numbers import RULE_NUMBER
+from judge.corpus.numbers import plain_numbers, typed_pattern
 from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold, levenshtein
 from judge.search.fields import MAX_QUERY, OWN_FIELDS
@@ -75,13 +75,8 @@ RELATION = 1.5
 # the query names, its section answering the rest: the heading is the answer then (`NAME_MATCH`).
 IN_SECTION = 1.3
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
-# How judges write a rule number: `R305.4`, `r. 309.2a`, `CR 704.5g`, `cr604.3`, `§ 308`,
-# `règle 502` (a prefix glued or not), `310.2 c` (the sub-rule letter after a space).
-_PREFIX = re.compile(r"(?<![\w§])(?:cr|r|regles?|rules?|§)\s*\.?\s*(?=\d{3}(?![\d]))")
-_SPACED_LETTER = re.compile(r"(?<![\w.])(\d{3}\.\d+) ([a-z])(?![\w'])")
-# « 300,3 » is 300.3 (the French decimal comma); « 302,303 » stays two sections.
-_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(\d{3}),(\d{1,2}[a-z]?)(?![\w,])")
-_NUMBER = re.compile(rf"(?<![\w.]){RULE_NUMBER}(?![\w])")
+# A rule number once `plain_numbers` wrote it plainly (every typed form: judge.corpus.numbers).
+_NUMBER = typed_pattern("number")
 _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
@@ -306,7 +301,7 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     text, notices = _clean(raw)
     if not text:
         raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
-    folded = _SPACED_LETTER.sub(r"\1\2", _DECIMAL_COMMA.sub(r"\1.\2", _PREFIX.sub(" ", fold(text))))
+    folded = plain_numbers(fold(text))
     numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
     phrases = []
     for match in _QUOTED.finditer(folded):

@@ -25,6 +25,7 @@ from judge.corpus.documents import Edition, Reference, Rule, Segment
 from judge.corpus.gloss import Gloss, glossed
 from judge.corpus.glossary import entries as glossary_entries
 from judge.corpus.graph import RuleGraph
+from judge.corpus.languages import language_name
 from judge.corpus.lexicon import glossary as lexicon
 from judge.corpus.names import term_key
 from judge.corpus.numbers import sort_key
@@ -54,7 +55,6 @@ from judge.site.templating import (
     section_of,
 )
 
-LANGUAGE_NAMES = {"fr": "français", "en": "anglais", "de": "allemand", "es": "espagnol", "it": "italien"}
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
           "septembre", "octobre", "novembre", "décembre")
 # Written under their fingerprinted names (`asset_name`).
@@ -146,10 +146,6 @@ class SectionEntry:
     title_language_label: str = ""  # and its French name
 
 
-def language_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
-
-
 def french_date(iso: str | None) -> str:
     """`2004-06-01` -> `1er juin 2004`; anything else as given."""
     if not iso:
@@ -170,7 +166,7 @@ class SiteRenderer:
     def __init__(self, graph: RuleGraph, *, checks_for: ChecksFor | None = None,
                  env: jinja2.Environment | None = None) -> None:
         self.graph = graph
-        self.checks_for = checks_for or load_checks_for()
+        self.checks_for = checks_for or load_checks_for(graph.editions, graph.knowledge_base)
         self.env = env or make_environment()
         self.history = HistoryViews(graph, self.url)
         self._sections: dict[tuple[str, str], dict[str, list[Rule]]] = {}
@@ -374,7 +370,7 @@ class SiteRenderer:
         """The static book's rule number list (`rule-numbers.<digest>.js`): path and content."""
         if self._numbers is None:
             split = self.parts.split_sections if self.parts is not None else None
-            self._numbers = rule_numbers_file(self.graph, language_name, split)
+            self._numbers = rule_numbers_file(self.graph, split)
         return self._numbers
 
     def _render(self, template: str, **context: object) -> str:

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
-from judge.corpus.render import language_name
+from judge.corpus.languages import language_name
 from judge.game import turnplan as turn
 from judge.game.gamemodel import GameModel, load_game_model
 from judge.site.templating import rule_url

@@ -47,6 +47,7 @@ from typing import Any
 
 from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
+from judge.corpus.languages import language_name, names_json
 from judge.corpus.names import name_key as notion_key
 from judge.search.export import unpack
 from judge.search.index import export_of
@@ -335,7 +336,7 @@ def search_files(graph: RuleGraph, url: Callable[[Rule], str] | None = None) -> 
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
              "newest", "elisions", "protected", "relations")
     manifest = {**{k: data[k] for k in small}, "glossary": variants, "glossary_host": host, "term_initials": sorted(term_initials),
-                "languages": languages,
+                "languages": languages, "language_names": names_json(),
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}
     content = f"window.{GLOBAL_NAME}={_json(manifest)};\n" + "".join(_chunk_script(i, v) for i, v in base.items())
     path = f"{FOLDER}/index.{hashlib.sha256(content.encode('utf-8')).hexdigest()[:10]}.js"
@@ -347,12 +348,12 @@ def _initial_id(initial: str) -> str:
     return format(ord(initial), "x")
 
 
-def rule_numbers_file(graph: RuleGraph, language_name: Callable[[str], str],
-                      split: Callable[[str, str], list[str]] | None = None) -> tuple[str, str]:
+def rule_numbers_file(graph: RuleGraph, split: Callable[[str, str], list[str]] | None = None) -> tuple[str, str]:
     """`rule-numbers.<digest>.js` (its name carries a digest of its content, as the assets'),
     path and content: every rule number of each edition and language, so that a typed
     number opens its rule without the search index (templates/rule-jump.js). Per edition: its
-    id, label and languages (first one first), and for each language its numbers, space-separated
+    id, label and languages (first one first) with their French names (judge.corpus.languages),
+    and for each language its numbers, space-separated
     (the URL of a rule is made from its number as `judge.site.templating.rule_url` makes it),
     and the sections cut into one page per rule (`split(edition, language)`, judge.site.parts)."""
     editions = [

@@ -16,6 +16,8 @@ import jinja2
 
 from judge.checks.questions import COMBAT_POINT_WORDS
 from judge.corpus.documents import Rule
+from judge.corpus.languages import language_name
+from judge.corpus.numbers import typed_grammar_json
 from judge.normalize import fold
 from judge.resources import templates_dir
 from judge.search.output import short_definition
@@ -139,6 +141,7 @@ def make_environment(**globals_: Any) -> jinja2.Environment:
     )
     register_filters(env)
     env.globals.update(site_name="Juge — Règles de Magic", served=False, combat_points=COMBAT_POINT_WORDS,
-                       asset=asset_name, app_url=None)
+                       asset=asset_name, app_url=None, number_grammar=typed_grammar_json(),
+                       language_name=language_name)
     env.globals.update(globals_)
     return env

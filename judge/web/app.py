@@ -32,7 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from judge.corpus.graph import RuleGraph
-from judge.corpus.numbers import RULE_NUMBER
+from judge.corpus.numbers import read_rule_number
 from judge.corpus.selection import RemovedRule, is_rule_query, removal_message, removals, select
 from judge.errors import JudgeError
 from judge.site.build import SiteRenderer
@@ -65,10 +65,8 @@ from judge.web.situations import (
 from judge.web.state import AppState, app_state, build_state, render
 from judge.web.work import budgeted, offloaded, run_budgeted, tune_interpreter
 
-_NUMBER = re.compile(rf"^{RULE_NUMBER}$")
 OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 _SNIPPET_TAGS = re.compile(r"</?mark>")
-_DECIMAL_COMMA = re.compile(r"(\d{3}),(\d)")
 # A situation of at most this many characters is checked on the event loop: measured, the
 # costliest (13 `turn_order` questions of 1,000 turns) takes 1.5 ms of CPU, the usual one
 # 0.1 ms, less than handing it to a thread or a process (each a wake-up to schedule on a busy
@@ -169,8 +167,7 @@ def search_page(request: Request) -> Response:
         return RedirectResponse(target, status_code=307)
     data: dict[str, Any] | None = None
     if query:
-        # « 300,3 » is rule 300.3 (the French decimal comma).
-        data = run_search(state, _DECIMAL_COMMA.sub(r"\1.\2", query), edition,
+        data = run_search(state, query, edition,
                           limit_param(query_param(request, "limit"), 20))
     hits = [_hit_view(state, hit) for hit in (data or {}).get("hits", [])]
     glossary = [glossary_view(entry, "/") for entry in (data or {}).get("glossary", [])]
@@ -214,10 +211,11 @@ def api_history(request: Request) -> Response:
     state = app_state(request)
     from judge.corpus.history import histories, history_json
 
-    number = request.path_params["number"].strip().rstrip(".")
+    try:
+        number = read_rule_number(request.path_params["number"])
+    except JudgeError as error:
+        raise Problem(400, str(error)) from None
     edition = state.edition(query_param(request, "edition"))
-    if not _NUMBER.match(number):
-        raise Problem(400, f"numéro de règle invalide : « {number[:40]} » (attendu par exemple 300, 300.3 ou 306.2a)")
     return JSONResponse([history_json(state.graph, item) for item in histories(state.graph, number, edition)])
 
 

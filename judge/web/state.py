@@ -147,7 +147,7 @@ def _load_assets() -> dict[str, Stored]:
 
 def build_state(graph: RuleGraph, pool: WorkPool) -> AppState:
     env = page_environment()
-    site = SiteRenderer(graph, checks_for=load_checks_for(), env=env)
+    site = SiteRenderer(graph, checks_for=load_checks_for(graph.editions, graph.knowledge_base), env=env)
     site.history.warm()  # a cold concordance takes seconds: never inside a request's budget
     export_of(graph)  # the workers' search index: built here, once, if missing (not by each worker)
     # The changes pages take most of a second each to render: here, not within a request's budget.

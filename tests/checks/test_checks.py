@@ -22,11 +22,6 @@ if TYPE_CHECKING:
     from judge.legality.context import RuleSource
 
 
-@pytest.fixture(scope="module")
-def graph() -> RuleSource:
-    return real_graph()
-
-
 def _matches(expected: object, actual: object) -> bool:
     """Expected dicts are subsets of the actual ones (extra keys are allowed)."""
     if isinstance(expected, dict):

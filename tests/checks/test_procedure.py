@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from checks_support import real_graph, situation
+from checks_support import situation
 
 from judge.checks.report import check, game_model, report_json
 from judge.errors import IllegalEvent, SituationError
@@ -18,11 +18,6 @@ if TYPE_CHECKING:
     from judge.legality.context import RuleSource
 
 TO_ATTACKERS = ['"pass"'] * 8
-
-
-@pytest.fixture(scope="module")
-def graph() -> RuleSource:
-    return real_graph()
 
 
 def replay(graph: RuleSource, edition: str, described: Situation) -> Replayed:

@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from judge.legality.context import RuleSource
 
 
-@pytest.fixture(scope="module")
-def graph() -> RuleSource:
-    return real_graph()
-
-
 
 
 def replay(graph: RuleSource, edition: str, described: Situation) -> Replayed:

@@ -12,7 +12,6 @@ import pytest
 from cache_support import parts, spoil
 
 from judge.cache import write_kb
-from judge.corpus.config import current_knowledge_base
 from judge.corpus.loader import corpus_key, load_editions, load_graph
 from judge.corpus.manifest import load_manifest
 from judge.errors import ManifestError
@@ -94,8 +93,7 @@ def test_cache_key_changes_with_a_source(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", ["not json", '[{"@":"Planted","x":1}]'])
 def test_cache_corrupt_file_is_ignored_and_rewritten(value: str) -> None:
-    load_graph()
-    kb = Path(current_knowledge_base())
+    kb = Path(load_graph().knowledge_base)
     key, good = parts(kb)[("documents", "")]
     assert key == corpus_key(load_editions())
     if value.startswith("["):  # whole, with its checksum: a record judge does not know
@@ -105,3 +103,23 @@ def test_cache_corrupt_file_is_ignored_and_rewritten(value: str) -> None:
     graph = load_graph()
     assert len(graph.rules("2004")) == 82
     assert parts(kb)[("documents", "")] == (key, good)
+
+
+def test_each_graph_keeps_the_caches_of_its_own_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library user with two configurations: each graph's caches go to its own knowledge base,
+    whichever was loaded last (no process-wide « current » configuration)."""
+    from judge.corpus.citations import rule_doubts
+    from judge.corpus.config import knowledge_base
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("JUDGE_CONFIG", raising=False)
+    text = tmp_path / "regole.txt"
+    text.write_text("300.3. Bruciatura di mana.\n", encoding="utf-8")
+    config = tmp_path / "judge.toml"
+    config.write_text(f'[[text]]\nedition = "2004"\nlanguage = "it"\npath = "{text}"\n', encoding="utf-8")
+    italian = load_graph(str(config))
+    plain = load_graph()  # loaded last
+    assert italian.knowledge_base == knowledge_base(str(config)) != plain.knowledge_base == knowledge_base()
+    rule_doubts(italian, italian.require("2004", "300.3"))  # the first graph's doubts, made now
+    assert ("doubts", "") in parts(Path(italian.knowledge_base))
+    assert ("doubts", "") not in parts(Path(plain.knowledge_base))

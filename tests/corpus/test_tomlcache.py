@@ -13,7 +13,7 @@ import pytest
 from cache_support import parts, spoil
 
 from judge.cache import read_part, stamps, write_kb
-from judge.corpus.config import current_knowledge_base
+from judge.corpus.config import embedded_knowledge_base
 from judge.corpus.tomlcache import KIND, toml_data
 from judge.errors import ManifestError
 from judge.game.gamemodel import load_game_model, model_path
@@ -36,7 +36,7 @@ def _tables(path: str) -> dict[str, object]:
 
 
 def _kb() -> Path:
-    return Path(current_knowledge_base())
+    return Path(embedded_knowledge_base())
 
 
 def _cached(path: str) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser_support import BROWSER_MARKS
+from browser_support import BROWSER_MARKS, new_tab
 
 pytestmark = BROWSER_MARKS
 
@@ -45,15 +45,12 @@ def test_browser_turn_diagram_step_opens_its_rule(site: Path, page: Any) -> None
 
 
 def test_browser_phone_screenshot_has_no_horizontal_scroll(site: Path, browser: Any, tmp_path: Path) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto((site / "2004" / "308.html").as_uri())
-    shot = tmp_path / "308-phone.png"
-    page.screenshot(path=str(shot), full_page=True)
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    context.close()
+    with new_tab(browser, viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True) as page:
+        page.goto((site / "2004" / "308.html").as_uri())
+        shot = tmp_path / "308-phone.png"
+        page.screenshot(path=str(shot), full_page=True)
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        errors = list(page.console_errors)
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     assert overflow <= 0

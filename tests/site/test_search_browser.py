@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import importlib.util
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,10 @@ MORE_QUERIES = ("iniative", "blesures de combat", "créatures bloqueuses", "atta
                 "dans quel ordre les capacités déclenchées vont sur la pile", "combien de points de vie au début de la partie",
                 "peut-on activer une capacité de loyauté deux fois dans le même tour", "pv a 0", "crea engagee bloq",
                 "dgts cdm cdb", "créature avec défenseur")
+
+
+# Every typed form of a rule number (judge.corpus.numbers), read as the library reads it.
+FORMS = tomllib.loads((ROOT / "tests" / "corpus" / "number-forms.toml").read_text(encoding="utf-8"))["case"]
 
 
 def eval_queries() -> list[str]:
@@ -58,7 +63,7 @@ def whoosh_view(graph: Any, query: str, options: dict[str, str]) -> Any:
                          ids=["all", "2004", "fr", "2010-en"])
 def test_static_search_ranks_as_whoosh_on_the_eval_set(graph, site: Path, page: Any, options: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
     page.goto((site / "search.html").as_uri())
-    queries = [*eval_queries(), *MORE_QUERIES]
+    queries = [*eval_queries(), *MORE_QUERIES, *(case["typed"] for case in FORMS)]
     # The index's chunks are loaded as each query needs them (judgeSearchRun's promise).
     found = page.evaluate(
         "async ([qs, o]) => { const out = []; for (const q of qs) { const r = await judgeSearchRun(q, 10, o);"
@@ -128,6 +133,9 @@ def test_static_search_corrects_a_typo_and_offers_the_fix(site: Path, page: Any)
 ])
 def test_static_search_opens_a_rule_number(site: Path, page: Any, query: str, target: str) -> None:
     page.goto((site / "2004" / "index.html").as_uri())
+    if query == "300,3":  # once: the page's script reads every typed form as the library does
+        read = page.evaluate("cases => cases.map(c => judgeRuleQuery(c.typed))", FORMS)
+        assert read == [{"low": c["low"], "high": c.get("high")} if "low" in c else None for c in FORMS]
     page.fill("#q", query)
     page.press("#q", "Enter")
     page.wait_for_url(target)

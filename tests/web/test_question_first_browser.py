@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import BROWSER_MARKS
+from browser_support import BROWSER_MARKS, new_tab
 
 pytestmark = BROWSER_MARKS
 TRAMPLE = "Mon 3/3 avec le piétinement est bloqué par un 1/1 : combien au joueur ?"
@@ -88,9 +88,7 @@ def test_a_wrong_field_is_focused_with_its_message(page: Any, served: str) -> No
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_question_page_answers_with_divisions_and_book_links(browser: Any, served: str, width: int) -> None:
-    context = browser.new_context(locale="fr-FR", viewport={"width": width, "height": 900})
-    page = context.new_page()
-    try:
+    with new_tab(browser, viewport={"width": width, "height": 900}) as page:
         page.goto(f"{served}/2004/300.html")
         page.fill("#header-q", TRAMPLE)
         page.press("#header-q", "Enter")
@@ -103,22 +101,16 @@ def test_question_page_answers_with_divisions_and_book_links(browser: Any, serve
         page.locator("#ask-rules a").first.click()
         page.wait_for_url("**/2010/**")
         assert page.locator(":target").count() == 1  # the cited rule, opened in the book
-    finally:
-        context.close()
 
 
 def test_the_ask_works_without_javascript(browser: Any, served: str) -> None:
-    context = browser.new_context(locale="fr-FR", java_script_enabled=False)
-    page = context.new_page()
-    try:
+    with new_tab(browser, java_script_enabled=False) as page:
         page.goto(f"{served}/situation")
         assert page.locator("fieldset.creatures").is_visible()  # every field, without the script
         page.fill("#ask-q", TRAMPLE)
         page.click(".ask-box button[type=submit]")
         page.wait_for_selector("#ask-understood")
         assert page.locator("#answers .answer-value").count() >= 1
-    finally:
-        context.close()
 
 
 def test_a_combat_is_built_with_buttons_and_menus(page: Any, served: str) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import re
 import warnings
-from collections.abc import Iterator
 
 import html5lib
 import pytest
@@ -17,15 +16,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
     from starlette.testclient import TestClient
 
+# The module's `client`: its pages' tasks run in this process (app_support.tasks_in_process).
+from app_support import client_in_process  # noqa: F401
+
 from judge.web.forms import FormState, form_to_situation, situation_to_form
-
-
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    from app_support import tasks_in_process
-
-    with tasks_in_process(graph) as test_client:
-        yield test_client
 
 
 def _post(client: TestClient, data: dict[str, str]) -> tuple[int, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import BROWSER_MARKS
+from browser_support import BROWSER_MARKS, new_tab
 
 pytestmark = BROWSER_MARKS
 
@@ -56,9 +56,7 @@ def test_error_page_in_browser_is_french(page: Any, served: str) -> None:
 
 
 def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any, served: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, locale="fr-FR")
-    tab = context.new_page()
-    try:
+    with new_tab(browser, viewport={"width": 390, "height": 844}, is_mobile=True) as tab:
         tab.goto(f"{served}/situation")
         tab.select_option("#moment", "end_of_turn")
         tab.click("#check-button")
@@ -90,8 +88,6 @@ def test_situation_timeline_fits_a_phone_and_shows_the_current_step(browser: Any
         rules = answer.locator(".answer-rules").bounding_box()
         assert rules is not None and rules["y"] + rules["height"] <= 844
         assert "510.1" in answer.locator(".answer-rules").inner_text()
-    finally:
-        context.close()
 
 
 def test_situation_form_adds_a_creature_and_offers_it_to_questions(page: Any, served: str) -> None:

@@ -8,9 +8,7 @@ import json
 import re
 import tomllib
 import warnings
-from collections.abc import Iterator
 
-import pytest
 from markupsafe import escape
 
 with warnings.catch_warnings():
@@ -33,12 +31,8 @@ ATTACK = {
 CODE_NAMES = re.compile(r"\b(declare_attackers|precombat_main|since_turn_start|attack|creature)\s*[=:]")
 
 
-@pytest.fixture(scope="module")
-def client(graph) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    from app_support import tasks_in_process
-
-    with tasks_in_process(graph) as test_client:
-        yield test_client
+# The module's `client`: its pages' tasks run in this process (app_support.tasks_in_process).
+from app_support import client_in_process  # noqa: E402, F401
 
 
 def _visible_text(page: str) -> str:
