@@ -47,20 +47,22 @@ class Score:
     ranks: tuple[tuple[Case, int | None], ...]  # 1-based rank of the first expected hit
 
 
-HALVES = ("dev", "sealed")
+HALVES = ("dev", "sealed", "all")
 
 
 def load_cases(path: Path = EVAL_FILE, half: str | None = None, origin: str = "") -> tuple[Case, ...]:
     """The queries of an eval file; with `half`, only that half of a writers' file (`dev`: the
-    entries at even positions, `sealed`: odd), the other dropped unread. `origin` names the
+    entries at even positions, `sealed`: odd), the other dropped unread; `all`: both halves (a
+    writers' file whose sealed half was already run once is development material). `origin` names the
     queries that have none."""
     with path.open("rb") as handle:
         data = tomllib.load(handle)
     items = data["query"]
     if half is not None:
         if half not in HALVES:
-            raise ValueError(f"half: {half!r} (dev or sealed)")
-        items = items[0 if half == "dev" else 1::2]
+            raise ValueError(f"half: {half!r} (dev, sealed or all)")
+        if half != "all":
+            items = items[0 if half == "dev" else 1::2]
     return tuple(Case(q=item["q"], expect=tuple(item["expect"]), kind=item.get("kind", ""),
                       origin=item.get("origin", origin)) for item in items)
 
@@ -193,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true", help="skip the static book's search (Chromium)")
     parser.add_argument("--file", type=Path, nargs="+",
                         help="writers' files (default: tests/search_eval.toml, whole), each by its name as origin")
-    parser.add_argument("--half", choices=HALVES, help="with --file: its development (even) or sealed (odd) half")
+    parser.add_argument("--half", choices=HALVES, help="with --file: its development (even) or sealed (odd) half, or all of it")
     args = parser.parse_args(argv)
     if args.half and not args.file:
         parser.error("--half va avec --file")

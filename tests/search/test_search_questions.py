@@ -25,6 +25,8 @@ def run(graph, query: str) -> list[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("abbreviation", "english"), [
     ("pv", "life"), ("créa", "creature"), ("crea", "creature"), ("bloq", "block"), ("dgts", "damage"),
     ("cdm", "mana cost"), ("cdb", "battlefield"), ("cim", "graveyard"), ("adv", "opponent"), ("mdi", "summoning sickness"),
+    ("regen", "regenerate"), ("sacrif", "sacrifice"), ("pro", "protection"), ("au lieu de", "instead"),
+    ("regarder en arrière", "look back in time"),
 ])
 def test_a_players_abbreviation_names_its_notion(abbreviation: str, english: str) -> None:
     plan = plan_query(abbreviation, glossary(), QUERY_STOP)
@@ -41,6 +43,27 @@ def test_a_query_of_abbreviations_finds_what_the_words_find(graph) -> None:  # t
     # 2004 309.2a: a tapped creature can't block (« crea engagee bloq »).
     assert run(graph, "crea engagee bloq")[:3] == run(graph, "créature engagée bloquer")[:3]
     assert "2004:309.2a" in run(graph, "crea engagee bloq")[:3]
+
+
+@pytest.mark.parametrize(("query", "answers"), [
+    # 2010 702.14f / 2004 502.7f: a creature with protection can't be blocked by creatures of that quality.
+    ("pro rouge bloq", {"2010:702.14f", "2004:502.7f"}),
+    # 2010 603.6d / 2004 410.10d: leaves-the-battlefield abilities "look back in time".
+    ("ltb regarde en arriere", {"2010:603.6d", "2004:410.10d"}),
+    # 2010 614.1a / 2004 419.1a: effects that use the word "instead" are replacement effects.
+    ("effet au lieu de", {"2010:614.1a", "2004:419.1a"}),
+    # 2010 614.8 / 2004 419.6b: regeneration removes the creature from combat.
+    ("regen retire combat", {"2010:614.8", "2004:419.6b"}),
+    # 2010 608.2b / 2004 413.2a: a spell whose targets are all illegal is countered on resolution.
+    ("fizzle", {"2010:608.2b", "2004:413.2a"}),
+])
+def test_a_thumbs_query_finds_the_rule_its_notion_names(graph, query: str, answers: set[str]) -> None:  # type: ignore[no-untyped-def]
+    assert answers & set(run(graph, query)[:3])
+
+
+def test_one_notion_has_one_entry() -> None:
+    # « APNAP Order » (the 2010 glossary's entry) is the APNAP notion, not a second entry.
+    assert len([t for t in glossary() if "APNAP" in t.acronyms or any("APNAP" in n for n in t.en)]) == 1
 
 
 def test_defender_alone_is_the_keyword_not_the_defending_player(graph) -> None:  # type: ignore[no-untyped-def]
@@ -116,5 +139,7 @@ def test_a_writers_file_is_split_before_it_is_read(tmp_path) -> None:  # type: i
     assert [c.q for c in module.load_cases(path, "dev")] == ["q0", "q2", "q4"]
     assert [c.q for c in module.load_cases(path, "sealed", origin="w")] == ["q1", "q3"]
     assert {c.origin for c in module.load_cases(path, "sealed", origin="w")} == {"w"}
+    # A file whose sealed half was already run once is development material, whole.
+    assert [c.q for c in module.load_cases(path, "all")] == ["q0", "q1", "q2", "q3", "q4"]
     with pytest.raises(ValueError):
         module.load_cases(path, "both")
