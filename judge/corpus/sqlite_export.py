@@ -250,7 +250,7 @@ def _history(graph: RuleGraph, *, compute: bool) -> tuple[list[Row], list[str]]:
     for older, newer in itertools.pairwise(chronological(graph)):
         try:
             table = concordance(graph, older, newer) if compute else known_concordance(graph, older, newer)
-        except ConcordanceError:  # no language in common: no history between them
+        except ConcordanceError:  # no language in common, or too many rules: no history between them
             continue
         if table is None:
             missing.append(f"{older} {newer}")

@@ -53,6 +53,32 @@ def test_an_export_path_may_hold_hash_question_and_percent(tmp_path: Path, warm_
     assert sorted(path.name for path in folder.iterdir()) == [target.name]
 
 
+def test_a_public_row_changed_in_place_is_not_exported(tmp_path: Path, warm_cache: dict[str, str]) -> None:
+    # Issue 38: a same-size byte change in the knowledge base's `rules` table was copied by
+    # the export as it was. Each public table's digest is checked on the copy: a table that
+    # fails is made again from the graph, and the knowledge base removed (rebuilt next time).
+    import sqlite3
+
+    from cache_support import kb_file, spoil
+
+    where = "WHERE edition = '2004' AND language = 'fr' AND number = '300.3'"
+
+    def exported(name: str) -> str:
+        target = tmp_path / name
+        result = judge("export", "--sqlite", str(target), env=warm_cache, timeout=300)
+        assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr.decode()[-2000:]
+        with sqlite3.connect(target) as db:
+            (text,), = db.execute(f"SELECT text FROM rules {where}").fetchall()
+        return str(text)
+
+    sound = exported("avant.sqlite")
+    kb = kb_file(Path(warm_cache["JUDGE_CACHE_DIR"]))
+    spoil(kb, f"UPDATE rules SET text = 'X' || substr(text, 2) {where}")
+    assert exported("apres.sqlite") == sound
+    assert not kb.exists()  # removed: the next start rebuilds it
+    assert exported("encore.sqlite") == sound
+
+
 def _dead_pid() -> int:
     import subprocess
     import sys
