@@ -138,3 +138,32 @@ def test_a_knowledge_base_of_another_configuration_is_not_read(tmp_path: Path) -
     with sqlite3.connect(export) as db:
         editions = {row[0] for row in db.execute("SELECT edition FROM editions")}
     assert "autre" not in editions and "2004" in editions
+
+
+def test_a_refused_permission_is_said_in_french(tmp_path: Path) -> None:
+    # Issue 38: « Permission denied » in a French message. Root may write almost anywhere, but
+    # not in /sys.
+    import errno
+    import tempfile
+
+    try:
+        os.close(tempfile.mkstemp(dir="/sys")[0])
+        pytest.skip("/sys accepts files here")
+    except OSError as error:
+        if error.errno != errno.EACCES:
+            pytest.skip(f"/sys: {error}")
+    refused(judge("export", "--sqlite", "/sys/regles.sqlite", timeout=120), "permission refusée")
+
+
+def test_sqlite_errors_are_said_in_french(tmp_path: Path) -> None:
+    # « file is not a database » and its kin, raised by SQLite itself, never shown in English.
+    import sqlite3
+
+    from judge.errors import sqlite_reason
+
+    planted = tmp_path / "base.sqlite"
+    planted.write_bytes(b"\x00pas une base" * 200)
+    with pytest.raises(sqlite3.DatabaseError) as raised:
+        sqlite3.connect(planted).execute("SELECT * FROM sqlite_master").fetchall()
+    assert "file is not a database" in str(raised.value)
+    assert sqlite_reason(raised.value) == "ce n'est pas une base SQLite"
