@@ -7,7 +7,8 @@ computed concordances, the rule store and the static book's search export. Value
 (plain data, frozen dataclasses by class name: `to_json`, `from_json`): reading one runs no
 code. A file is read only if it belongs to the current user and nobody else can write to it
 (the folder is created 0700), and only when it is whole (its size is the one its header
-says); any other file is ignored with one warning and rebuilt. Each value carries a checksum.
+says); any other file is ignored with one warning and rebuilt. Each value carries a checksum,
+each table a part's owner adds the digest of its rows (`table_intact`).
 Readers open the file read-only; a writer copies it into a temporary file in the same folder,
 changes the copy, then renames it over the file (writers take turns): a reader never sees
 half a file, and several processes starting at once on an empty cache each leave a complete

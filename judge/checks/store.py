@@ -16,8 +16,9 @@ The store is kept in the configuration's knowledge base (`judge.cache.write_kb`)
 part (the newest edition, with the digest and the stamps of its inputs) and three tables of
 its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
 titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
-as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
-decodes no JSON and reading runs no code. The same write puts there the knowledge base's
+as JSON, its text blocks, its translations' keys one a line, and the checksum of all that),
+so that a warm `judge rule` decodes no JSON and reading runs no code. A row that fails its
+checksum is never shown: the store is rebuilt (`RuleStore`). The same write puts there the knowledge base's
 public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
 made from the same graph: `judge export --sqlite` copies the file. `load_store()` uses it as it is when the stamps of
 its inputs match; else the digest of the inputs decides — the same digest keeps the store
