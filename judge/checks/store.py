@@ -131,12 +131,13 @@ class RuleStore:
     def _heal(self) -> None:
         """The knowledge base removed and the store rebuilt (once per store): this store
         then reads the new one's rows. A CacheError when it was already rebuilt."""
-        if self._healed:
-            raise CacheError(self._kb.path if self._kb is not None else KIND)
-        self._healed = True
         if self._kb is None:
             raise CacheError(KIND)  # rows built by this process: nothing to rebuild from
         path = self._kb.path
+        if self._healed or path != store_path(self._config):  # read by `read_store` alone: its
+            self._kb.discard()  # configuration unknown here, rebuilt by the next `load_store`
+            raise CacheError(path)
+        self._healed = True
         self._kb.discard()
         self._kb.close()
         fresh = _refresh(path, None, self._config)
