@@ -329,7 +329,6 @@ def checksum(value: str) -> str:
     return str(digest(value.encode("utf-8", "surrogatepass")).hexdigest())
 
 
-
 def open_kb(path: str) -> KnowledgeBase | None:
     """The knowledge base at `path` opened read-only, or None when absent, untrusted (not the
     user's own, or writable by others: one warning), not SQLite or of another format."""

@@ -18,8 +18,8 @@ its own, `store_editions` and `store_languages` (the catalogue: each language's 
 titles and sub-rules, one a line) and `store_records` (one row per rule: its `--json` object
 as JSON, its text blocks, its translations' keys one a line, and the checksum of all that),
 so that a warm `judge rule` decodes no JSON and reading runs no code. A row that fails its
-checksum is never shown: the store is rebuilt (`RuleStore`). The same write puts there the knowledge base's
-public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
+checksum is never shown: the store is rebuilt (`RuleStore`). The same write puts there the
+knowledge base's public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
 made from the same graph: `judge export --sqlite` copies the file. `load_store()` uses it as it is when the stamps of
 its inputs match; else the digest of the inputs decides — the same digest keeps the store
 (new stamps), another one rebuilds it from the graph and the checks' rule map. The inputs
@@ -90,7 +90,7 @@ class RuleStore:
     rows just built when the cache cannot be written.
 
     A row that fails its checksum or does not decode (a stray write, a planted file) is never
-    shown: the knowledge base is removed, the store rebuilt from the graph (`heal`), and the
+    shown: the knowledge base is removed, the store rebuilt from the graph (`_heal`), and the
     row read again from the new one; only a rebuilt store that still fails is a French error."""
 
     __slots__ = ("_config", "_healed", "_kb", "_rows", "catalogue", "digest", "stamps")
