@@ -38,16 +38,24 @@ def _rss_kib(pid: int) -> int:
 
 
 def _children(pid: int) -> list[int]:
-    found = []
+    """Every process below `pid` (the workers are the fork server's children, not the
+    server's)."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, ValueError, IndexError):
                 continue
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        for child, parent in parents.items():
+            if parent == current:
+                found.append(child)
+                todo.append(child)
     return found
-
 
 
 def query_text(n: int) -> str:

@@ -7,7 +7,8 @@ computed concordances, the rule store and the static book's search export. Value
 (plain data, frozen dataclasses by class name: `to_json`, `from_json`): reading one runs no
 code. A file is read only if it belongs to the current user and nobody else can write to it
 (the folder is created 0700), and only when it is whole (its size is the one its header
-says); any other file is ignored with one warning and rebuilt. Each value carries a checksum.
+says); any other file is ignored with one warning and rebuilt. Each value carries a checksum,
+each table a part's owner adds the digest of its rows (`table_intact`).
 Readers open the file read-only; a writer copies it into a temporary file in the same folder,
 changes the copy, then renames it over the file (writers take turns): a reader never sees
 half a file, and several processes starting at once on an empty cache each leave a complete
@@ -269,6 +270,7 @@ _SCHEMA = (
     " PRIMARY KEY (kind, name, position))",
 )
 _TABLES = ("meta", "parts", "stamps")
+TABLE_PART = "table"  # a part per table an owner adds: its rows' digest (`table_intact`)
 INTERNAL_TABLES = ("parts", "stamps")
 # (digest of the inputs, their stamps, the value's text)
 Part = tuple[str, "tuple[Stamp, ...]", str]
@@ -303,8 +305,8 @@ class KnowledgeBase:
         found = self.rows("SELECT digest, checksum, value FROM parts WHERE kind = ? AND name = ?", (kind, name))
         if not found:
             return None
-        key, checksum, value = found[0]
-        if not isinstance(value, str) or checksum != _checksum(value):
+        key, summed, value = found[0]
+        if not isinstance(value, str) or summed != checksum(value):
             return None
         recorded = self.rows("SELECT path, size, mtime, ctime, inode FROM stamps WHERE kind = ? AND name = ?"
                              " ORDER BY position", (kind, name))
@@ -322,7 +324,8 @@ class KnowledgeBase:
         self._db.close()
 
 
-def _checksum(value: str) -> str:
+def checksum(value: str) -> str:
+    """The checksum of a cached text (a part's value, a row of a part owner's table)."""
     return str(digest(value.encode("utf-8", "surrogatepass")).hexdigest())
 
 
@@ -423,7 +426,7 @@ def _encode(value: Any) -> dict[str, Any]:
 def from_json(text: str, classes: Iterable[type]) -> Any:
     """What `to_json` wrote, read back from its JSON `text`: arrays as tuples, objects naming
     one of `classes` as instances of it (ValueError: not JSON, or a class not among them, or
-    fields of another shape)."""
+    fields of another shape, or nested deeper than Python reads)."""
     import json
 
     known = {cls.__name__: cls for cls in classes}
@@ -439,8 +442,8 @@ def from_json(text: str, classes: Iterable[type]) -> Any:
 
     try:
         return _tuples(json.loads(text, object_hook=make))
-    except (KeyError, TypeError) as error:
-        raise ValueError(str(error)) from None
+    except (KeyError, TypeError, RecursionError) as error:  # nested too deep: not a value we wrote
+        raise ValueError(str(error) or type(error).__name__) from None
 
 
 def _tuples(value: Any) -> Any:
@@ -474,12 +477,17 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
                     with db:
                         for kind, name, key, recorded, value in parts:
                             db.execute("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?)",
-                                       (kind, name, key, _checksum(value), value))
+                                       (kind, name, key, checksum(value), value))
                             db.execute("DELETE FROM stamps WHERE kind = ? AND name = ?", (kind, name))
                             db.executemany("INSERT INTO stamps VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                            ((kind, name, n, p, *(signature or (None,) * 4))
                                             for n, (p, signature) in enumerate(recorded)))
                         fill_tables(db, tables or {})
+                        # Each table's digest, as a part of kind `table`: a copy of the file
+                        # checks it (`table_intact`) before trusting the rows.
+                        db.executemany("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, '')",
+                                       ((TABLE_PART, table, table_digest(db, table), checksum(""))
+                                        for table in tables or {}))
                 finally:
                     db.close()
                 os.chmod(tmp, 0o600)
@@ -491,6 +499,26 @@ def write_kb(path: str, parts: Iterable[tuple[str, str, str, tuple[Stamp, ...], 
     except (OSError, sqlite3.Error):
         return False
     return True
+
+
+def table_digest(db: sqlite3.Connection, table: str) -> str:
+    """The digest of every row of `table` in `db`, in order (a same-size byte change shows)."""
+    hashed = digest(table.encode())
+    for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid"):
+        hashed.update(repr(row).encode("utf-8", "surrogatepass") + b"\0")
+    return str(hashed.hexdigest())
+
+
+def table_intact(db: sqlite3.Connection, table: str) -> bool:
+    """Whether `table` of a knowledge base (or of a copy of one, `db`) still holds the rows
+    whose digest `write_kb` recorded (False when none was recorded)."""
+    import sqlite3
+
+    try:
+        found = db.execute("SELECT digest FROM parts WHERE kind = ? AND name = ?", (TABLE_PART, table)).fetchall()
+        return bool(found) and found[0][0] == table_digest(db, table)
+    except sqlite3.DatabaseError:
+        return False
 
 
 def fill_tables(db: sqlite3.Connection, tables: dict[str, Table]) -> None:

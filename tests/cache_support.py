@@ -1,11 +1,9 @@
 """The knowledge base as a test sees it (`judge.cache`): finding it, reading its parts, and
-spoiling it the way a disk or a stray write would; and what the user must then see."""
+spoiling it the way a disk or a stray write would."""
 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 
@@ -34,15 +32,3 @@ def spoil(path: Path, sql: str, args: tuple[object, ...] = ()) -> None:
     finally:
         db.close()
     assert changed > 0, sql
-
-
-def assert_reported_then_rebuilt(run: Callable[[], subprocess.CompletedProcess[str]], path: Path) -> str:
-    """The spoiled file is one French message, exit 3, no traceback, the file removed; the next
-    run succeeds (its output returned)."""
-    broken = run()
-    assert broken.returncode == 3
-    assert broken.stderr.startswith("judge : cache illisible, supprimé : ") and "Traceback" not in broken.stderr
-    assert not path.exists()
-    again = run()
-    assert again.returncode == 0, again.stderr
-    return again.stdout

@@ -15,10 +15,12 @@ put together exactly as the graph path does.
 The store is kept in the configuration's knowledge base (`judge.cache.write_kb`): its `rules`
 part (the newest edition, with the digest and the stamps of its inputs) and three tables of
 its own, `store_editions` and `store_languages` (the catalogue: each language's numbers,
-titles and sub-rules, one a line; written and read by `judge.corpus.catalogue`) and `store_records` (one row per rule: its `--json` object
-as JSON, its text blocks, its translations' keys one a line), so that a warm `judge rule`
-decodes no JSON and reading runs no code. The same write puts there the knowledge base's
-public tables (`judge.corpus.sqlite_export`: rules, links, examples, glossary, history),
+titles and sub-rules, one a line; written and read by `judge.corpus.catalogue`) and `store_records`
+(one row per rule: its `--json` object as JSON, its text blocks, its translations' keys one a
+line, and the checksum of all that), so that a warm `judge rule` decodes no JSON and reading runs
+no code. A row that fails its checksum is never shown: the store is rebuilt (`RuleStore`). The
+same write puts there the knowledge base's public tables (`judge.corpus.sqlite_export`: rules,
+links, examples, glossary, history),
 made from the same graph: `judge export --sqlite` copies the file. `load_store()` uses it as it is when the stamps of
 its inputs match; else the digest of the inputs decides — the same digest keeps the store
 (new stamps), another one rebuilds it from the graph and the checks' rule map. The inputs
@@ -67,13 +69,15 @@ TABLES = {
     **CATALOGUE_TABLES,
     "store_records": "CREATE TABLE store_records (edition TEXT NOT NULL, language TEXT NOT NULL,"
                      " number TEXT NOT NULL, json TEXT NOT NULL, text TEXT NOT NULL, brief TEXT NOT NULL,"
-                     " translations TEXT NOT NULL, PRIMARY KEY (edition, language, number))",
+                     " translations TEXT NOT NULL, checksum TEXT NOT NULL,"
+                     " PRIMARY KEY (edition, language, number))",
 }
 # (json object without translations, as JSON; text block, brief text block, translation keys)
 Record = tuple[str, str, str, tuple[RuleKey, ...]]
-# A row of the knowledge base's `records` table: edition, language, number, then the record
-# (its json object and translation keys as JSON).
-Row = tuple[str, str, str, str, str, str, str]
+# A row of the knowledge base's `store_records` table: edition, language, number, then the
+# record (its json object as JSON, text blocks, translation keys one a line), then the
+# checksum of all that (`row_checksum`): a row changed by a stray write is never shown.
+Row = tuple[str, str, str, str, str, str, str, str]
 
 
 def store_path(config: str | None = None) -> str:
@@ -85,19 +89,34 @@ def store_path(config: str | None = None) -> str:
 class RuleStore:
     """A read store: its catalogue, and each rule's output by key — read from its knowledge
     base (`kb`, kept open: the rows are those of the same file as the catalogue), or from the
-    rows just built when the cache cannot be written."""
+    rows just built when the cache cannot be written.
 
-    __slots__ = ("_kb", "_rows", "catalogue", "digest", "stamps")
+    A row that fails its checksum or does not decode (a stray write, a planted file) is never
+    shown: the knowledge base is removed, the store rebuilt from the graph (`_heal`), and the
+    row read again from the new one; only a rebuilt store that still fails is a French error."""
+
+    __slots__ = ("_config", "_healed", "_kb", "_rows", "catalogue", "digest", "stamps")
 
     def __init__(self, key: str, recorded: tuple[Stamp, ...], catalogue: CatalogueData,
                  kb: KnowledgeBase | None = None, rows: dict[RuleKey, Row] | None = None) -> None:
         self.digest, self.stamps = key, recorded
         self.catalogue = Catalogue(catalogue)
         self._kb, self._rows = kb, rows
+        self._config: str | None = None
+        self._healed = False
 
     def _record(self, key: RuleKey) -> Record:
         if self.catalogue.position(key) is None:
             raise KeyError(key)
+        record = self._read(key)
+        if record is None:
+            self._heal()
+            record = self._read(key)
+            if record is None:
+                raise CacheError(self._kb.path if self._kb is not None else KIND)
+        return record
+
+    def _read(self, key: RuleKey) -> Record | None:
         if self._kb is None:
             row: Any = (self._rows or {}).get(key)
         else:
@@ -106,37 +125,42 @@ class RuleStore:
             try:
                 found = self._kb.rows("SELECT * FROM store_records WHERE edition = ? AND language = ?"
                                       " AND number = ?", key)
-            except sqlite3.DatabaseError:
-                raise CacheError(self._kb.path) from None  # removed: the next start rebuilds it
+            except sqlite3.DatabaseError:  # the file was removed by `rows`
+                return None
             row = found[0] if found else None
-        record = _record_of(row)
-        if record is None:
-            if self._kb is not None:
-                self._kb.discard()  # the next start rebuilds the store
-                raise CacheError(self._kb.path)
-            raise CacheError(KIND)
-        return record
+        return _record_of(row)
+
+    def _heal(self) -> None:
+        """The knowledge base removed and the store rebuilt (once per store): this store
+        then reads the new one's rows. A CacheError when it was already rebuilt."""
+        if self._kb is None:
+            raise CacheError(KIND)  # rows built by this process: nothing to rebuild from
+        path = self._kb.path
+        if self._healed or path != store_path(self._config):  # read by `read_store` alone: its
+            self._kb.discard()  # configuration unknown here, rebuilt by the next `load_store`
+            raise CacheError(path)
+        self._healed = True
+        self._kb.discard()
+        self._kb.close()
+        fresh = _refresh(path, None, self._config)
+        self._kb, self._rows, self.catalogue = fresh._kb, fresh._rows, fresh.catalogue
+        self.digest, self.stamps = fresh.digest, fresh.stamps
 
     def json(self, key: RuleKey, *, with_translations: bool = True) -> dict[str, Any]:
         """`rule_json(graph, rule, checks_for, with_translations=…)` of the rule at `key`."""
         record = self._record(key)
-        out = self._decoded(record)
+        out = self._decoded(record, key)
         if with_translations:
-            out["translations"] = [self._decoded(self._record(t)) for t in record[3]]
+            out["translations"] = [self._decoded(self._record(t), t) for t in record[3]]
         return out
 
-    def _decoded(self, record: Record) -> dict[str, Any]:
-        import json
-
-        try:
-            out = json.loads(record[0])
-        except ValueError:
-            out = None
-        if not isinstance(out, dict):
-            if self._kb is not None:
-                self._kb.discard()  # the next start rebuilds the store
-                raise CacheError(self._kb.path)
-            raise CacheError(KIND)
+    def _decoded(self, record: Record, key: RuleKey) -> dict[str, Any]:
+        out = _object(record[0])
+        if out is None:  # whole, with its checksum, yet not an object: rebuilt as well
+            self._heal()
+            out = _object(self._record(key)[0])
+            if out is None:
+                raise CacheError(self._kb.path if self._kb is not None else KIND)
         return out
 
     def text(self, key: RuleKey, *, brief: bool = False, with_translations: bool = True) -> str:
@@ -152,15 +176,33 @@ class RuleStore:
         return "\n\n".join(r[2] if brief else r[1] for _, r in records)
 
 
-def _record_of(row: Any) -> Record | None:
-    """The record of a row of `store_records`, or None when the row is not one."""
+def _object(text: str) -> dict[str, Any] | None:
+    import json
+
     try:
-        _, _, _, data, text, brief, translations = row
+        out = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return out if isinstance(out, dict) else None
+
+
+def row_checksum(data: str, text: str, brief: str, translations: str) -> str:
+    """The checksum of a record's columns (each one's length, then its text)."""
+    from judge.cache import checksum
+
+    return checksum("".join(f"{len(part)}:{part}" for part in (data, text, brief, translations)))
+
+
+def _record_of(row: Any) -> Record | None:
+    """The record of a row of `store_records`, or None when the row is not one or fails its
+    checksum."""
+    try:
+        _, _, _, data, text, brief, translations, check = row
         keys = tuple(tuple(line.split("\t")) for line in translations.split("\n") if line)
     except (TypeError, ValueError, AttributeError):
         return None
     if not (isinstance(data, str) and isinstance(text, str) and isinstance(brief, str)
-            and all(len(k) == 3 for k in keys)):
+            and all(len(k) == 3 for k in keys)) or check != row_checksum(data, text, brief, translations):
         return None
     return data, text, brief, keys  # type: ignore[return-value]  # its shape is checked above
 
@@ -202,13 +244,11 @@ def store_rows(graph: RuleGraph, checks_for: ChecksFor, worded: ChecksFor) -> li
     for (edition, language), numbers, _, _ in graph.catalogue.data[2]:
         for number in numbers:
             rule = graph.at((edition, language, number))
-            rows.append((
-                edition, language, number,
-                to_json(rule_json(graph, rule, checks_for, with_translations=False)),
-                rule_text(graph, rule, worded, with_translations=False),
-                rule_text(graph, rule, worded, brief=True, with_translations=False),
-                "\n".join(f"{t.edition}\t{t.language}\t{t.number}" for t in graph.translations(rule)),
-            ))
+            record = (to_json(rule_json(graph, rule, checks_for, with_translations=False)),
+                      rule_text(graph, rule, worded, with_translations=False),
+                      rule_text(graph, rule, worded, brief=True, with_translations=False),
+                      "\n".join(f"{t.edition}\t{t.language}\t{t.number}" for t in graph.translations(rule)))
+            rows.append((edition, language, number, *record, row_checksum(*record)))
     return rows
 
 
@@ -216,9 +256,10 @@ def load_store(config: str | None = None) -> RuleStore:
     """The rule store of the embedded corpus plus the user's configuration (built if needed)."""
     path = store_path(config)
     store = read_store(path)
-    if store is not None and unchanged(store.stamps):
-        return store
-    return _refresh(path, store, config)
+    if store is None or not unchanged(store.stamps):
+        store = _refresh(path, store, config)
+    store._config = config
+    return store
 
 
 def _inputs(editions: tuple[Edition, ...], config: str | None) -> tuple[Path, ...]:

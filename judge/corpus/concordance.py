@@ -585,6 +585,14 @@ def compute(graph: RuleGraph, source: str, target: str, language: str, table: Ta
         raise MissingMatcher(source, target)
     old_rules = graph.rules(source, language)
     new_rules = graph.rules(target, language)
+    if len(old_rules) * len(new_rules) > matcher.MAX_PAIRS:  # its memory grows with this product
+        def number(n: int) -> str:
+            return f"{n:,}".replace(",", "\u202f")
+
+        raise ConcordanceError(
+            f"concordance {source} → {target} non calculée : {number(len(old_rules))} × {number(len(new_rules))}"
+            f" règles à comparer, au-delà des {number(matcher.MAX_PAIRS)} paires que judge compare (la "
+            "mémoire de l'appariement croît avec ce produit)")
     folder = Folder(table.folds)
     old = [matcher.Item(number=r.number, heading=is_heading(r), words=comparison_words(r, folder))
            for r in old_rules]

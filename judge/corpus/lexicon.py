@@ -53,6 +53,19 @@ def load_glossary(path: Path | None = None) -> tuple[GlossaryTerm, ...]:
         data = toml_data(str(path))
     except ManifestError as exc:
         raise JudgeError(f"{path} : glossaire illisible ({exc.reason})") from None
+    try:
+        return _terms(path, data)
+    except JudgeError:
+        # The cached tables may be a stray or planted value: the file decides, parsed again
+        # (its part written over), and only its own fault is reported.
+        try:
+            data = toml_data(str(path), cached=False)
+        except ManifestError as exc:
+            raise JudgeError(f"{path} : glossaire illisible ({exc.reason})") from None
+        return _terms(path, data)
+
+
+def _terms(path: Path, data: dict[str, object]) -> tuple[GlossaryTerm, ...]:
     found = data.get("term", [])
     terms = []
     for i, raw in enumerate(found if isinstance(found, list) else ()):

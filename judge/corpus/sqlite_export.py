@@ -24,7 +24,7 @@ import sqlite3
 import stat
 from collections.abc import Callable, Iterator
 
-from judge.cache import GENERATOR, Table, fill_tables, open_kb
+from judge.cache import GENERATOR, Table, fill_tables, open_kb, table_intact
 from judge.corpus.citations import rule_doubts
 from judge.corpus.concordance import ConcordanceError, concordance, known_concordance
 from judge.corpus.graph import RuleGraph
@@ -184,7 +184,13 @@ def _copy(kb_path: str | None, db: sqlite3.Connection) -> str | None:
             names = {name for (name,) in kb.rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if missing is not None and set(TABLES) <= names:
                 kb.backup(db)
-                return missing[2]
+                if all(table_intact(db, table) for table in TABLES):
+                    return missing[2]
+                # A row changed since it was written (a stray write): never exported. The
+                # file is removed (rebuilt next time) and the tables made here from the graph.
+                kb.discard()
+                for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                    db.execute(f"DROP TABLE {table}")
         except sqlite3.DatabaseError:  # a corrupt file (removed: rebuilt next time)
             pass
         finally:
@@ -244,7 +250,7 @@ def _history(graph: RuleGraph, *, compute: bool) -> tuple[list[Row], list[str]]:
     for older, newer in itertools.pairwise(chronological(graph)):
         try:
             table = concordance(graph, older, newer) if compute else known_concordance(graph, older, newer)
-        except ConcordanceError:  # no language in common: no history between them
+        except ConcordanceError:  # no language in common, or too many rules: no history between them
             continue
         if table is None:
             missing.append(f"{older} {newer}")

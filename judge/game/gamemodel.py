@@ -315,7 +315,12 @@ def load_game_model(game: str) -> GameModel:
 
 @lru_cache(maxsize=64)
 def _load(path: str, mtime_ns: int, size: int) -> GameModel:
-    return _Reader(path).model(toml_data(path))
+    try:
+        return _Reader(path).model(toml_data(path))
+    except ManifestError:
+        # The cached tables may be a stray or planted value: the file decides, parsed again
+        # (its part written over), and only its own fault is reported.
+        return _Reader(path).model(toml_data(path, cached=False))
 
 
 class _Reader:

@@ -279,7 +279,7 @@ def _pointed(kb: str) -> RuleIndex | None:
         return None
     try:
         name = json.loads(found[2])
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(name, str) or not name.startswith("index-") or "/" in name:
         return None

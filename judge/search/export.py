@@ -84,10 +84,14 @@ class Stored:
 
 
 def unpack(stored: Stored) -> dict[str, Any]:
-    """The export as `build_export` made it (arrays as lists), from its stored form."""
+    """The export as `build_export` made it (arrays as lists), from its stored form (a
+    CacheError when it is not one: `judge.search.index.export_data` makes it again)."""
     import json
 
-    data = json.loads(stored.text)
+    try:
+        data = json.loads(stored.text)
+    except (ValueError, RecursionError):  # not what `build_export` wrote
+        data = None
     if not (isinstance(data, dict) and data.get("format") == EXPORT_FORMAT):
         from judge.errors import CacheError
 

@@ -420,6 +420,19 @@ def _stored_export(graph: RuleGraph) -> tuple[str, str, Stored | None]:
     return kb, key, Stored(found[2]) if found is not None and found[0] == key else None
 
 
+def export_data(graph: RuleGraph) -> dict[str, Any]:
+    """The graph's export decoded (`unpack`). A stored one that does not decode as an export
+    (a value planted with its checksum) is made again and written over: never a traceback,
+    never the same refusal at every run."""
+    from judge.errors import CacheError
+    from judge.search.export import unpack
+
+    try:
+        return unpack(export_of(graph)[0])
+    except CacheError:
+        return unpack(export_of(graph, use_stored=False)[0])
+
+
 def export_started(graph: RuleGraph) -> Any:
     """A helper process (`judge.search.helper.Helper`) making the graph's export (`export_of`: the
     index first when needed) and storing it, when it is not stored yet and a helper is
@@ -432,15 +445,15 @@ def export_started(graph: RuleGraph) -> Any:
     return helper.start(lambda: export_of(graph))
 
 
-def export_of(graph: RuleGraph) -> tuple[Stored, str | None]:
+def export_of(graph: RuleGraph, *, use_stored: bool = True) -> tuple[Stored, str | None]:
     """The graph's exported index (`judge.search.export`) from the knowledge base, made from
     the index (built first when needed) and kept there the first time; and the notice of
     `open_or_build`. A stored export is the index's own (same name): the Whoosh index is then
-    not opened."""
+    not opened. `use_stored=False`: made again and written over the stored one."""
     from judge.cache import to_json, write_kb
 
     kb, key, stored = _stored_export(graph)
-    if stored is not None:
+    if stored is not None and use_stored:
         return stored, None
     name = index_name(graph.editions)[0]
     indexes, notice = open_or_build(graph)

@@ -49,8 +49,7 @@ from judge.corpus.documents import Rule
 from judge.corpus.graph import RuleGraph
 from judge.corpus.languages import language_name, names_json
 from judge.corpus.names import name_key as notion_key
-from judge.search.export import unpack
-from judge.search.index import export_of
+from judge.search.index import export_data
 from judge.search.query import derived_keys, name_key
 from judge.search.tokens import fold_terms
 from judge.site.templating import glossary_url, rule_url
@@ -273,7 +272,7 @@ def _runs(docs: list[list[str]]) -> list[list[Any]]:
 def search_files(graph: RuleGraph, url: Callable[[Rule], str] | None = None) -> SearchFiles:
     """The static search index of the graph's index (built if needed), in chunks; `url`: a
     rule's URL from the site root (default `rule_url`'s, whole sections)."""
-    data = unpack(export_of(graph)[0])
+    data = export_data(graph)
     out = _Writer()
     variants, glossary_words, glossary_terms, term_initials = _glossary(data["glossary"])
     # The glossary's words are read with the terms of one language (the query's words are

@@ -29,11 +29,12 @@ if TYPE_CHECKING:
     from judge.web.pool import WorkPool
 
 SEARCH_CACHE_SIZE = 1024  # search results kept (by query, edition, limit and language)
-SEARCH_CACHE_BYTES = 8 * 1024 * 1024  # and their size as JSON at most this many bytes
+SEARCH_CACHE_BYTES = 4 * 1024 * 1024  # and their size as JSON at most this many bytes (as Python
+# objects they take about three times that)
 MAX_EDITION_ID = 40  # characters of an edition id quoted in a message
 TIME_BUDGET = 2.0  # seconds of work per request, then a French 503 (see judge.web.work)
 RESPONSE_CACHE_SIZE = 4096  # GET answers kept by URL (each URL is at most 4 KiB)
-RESPONSE_CACHE_BYTES = 64 * 1024 * 1024  # and their bodies (plain and compressed) at most this many bytes
+RESPONSE_CACHE_BYTES = 16 * 1024 * 1024  # and their bodies (plain and compressed) at most this many bytes
 ASSET_TYPES = {
     ".css": "text/css; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",

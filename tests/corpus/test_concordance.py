@@ -265,3 +265,21 @@ def test_a_keyword_sub_rule_stays_under_its_keyword() -> None:
     assert ("502.2b", "702.3b") in pairs and ("502.2b", "702.1b") not in pairs
     name = {i.number: i.words for i in (*old, *new) if i.heading}
     assert all(name[o.rstrip("abc")] == name[n.rstrip("abc")] for o, n in pairs)  # never another keyword
+
+
+def test_a_pair_of_editions_too_large_to_align_is_refused_in_french(graph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Issue 38: the scores are old × new matrices; a user's edition of 50,000 rules beside a
+    # shipped one took 6.9 GB. Past `MAX_PAIRS` the pair is refused before anything is built
+    # (scaled down here: the shipped 2004 → 2010 pair counts as too large).
+    from judge.corpus import align
+    from judge.corpus.concordance import ConcordanceError
+
+    pairs = len(graph.rules("2004", "en")) * len(graph.rules("2010", "en"))
+    monkeypatch.setattr(align, "MAX_PAIRS", pairs - 1)
+    monkeypatch.setattr(align, "align", lambda *args: pytest.fail("aligned past the bound"))
+    with pytest.raises(ConcordanceError, match=r"non calculée : .* règles à comparer, au-delà des") as refused:
+        compute(graph, "2004", "2010", "en", load_table("2004", "2010"))
+    assert f"{pairs - 1:,}".replace(",", "\u202f") in str(refused.value)
+    monkeypatch.setattr(align, "MAX_PAIRS", pairs)  # at the bound: aligned
+    with pytest.raises(pytest.fail.Exception, match="aligned past the bound"):
+        compute(graph, "2004", "2010", "en", load_table("2004", "2010"))

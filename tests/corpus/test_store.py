@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from cache_support import assert_reported_then_rebuilt, kb_file, spoil
+from cache_support import kb_file, spoil
 
 from judge.checks.questions import check_label
 from judge.checks.rulemap import load_checks_for
@@ -200,12 +201,35 @@ def test_a_cut_or_foreign_store_is_ignored_and_rebuilt(tmp_path: Path, monkeypat
     assert load_store().text(("2004", "fr", "300.3")) == expected
 
 
-@pytest.mark.parametrize(("column", "options"), [("json", ("--json",)), ("translations", ())])
-def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path: Path, column: str,
-                                                                       options: tuple[str, ...]) -> None:
-    # The catalogue is checked when the store is opened; a record is decoded only when
-    # shown. A record that does not decode: one French message, exit 3, the knowledge base
-    # removed, and the next start rebuilds it. As a user runs it: a whole process.
+def _nested_with_its_checksum(path: Path) -> None:
+    # A planted row: JSON nested deeper than Python reads, with the checksum made to match.
+    from judge.checks.store import row_checksum
+
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            (text, brief, translations), = db.execute(
+                "SELECT text, brief, translations FROM store_records WHERE edition = '2004' AND language = 'fr'"
+                " AND number = '300.3'").fetchall()
+            data = "[" * 100_000 + "]" * 100_000
+            db.execute("UPDATE store_records SET json = ?, checksum = ? WHERE edition = '2004' AND language = 'fr'"
+                       " AND number = '300.3'", (data, row_checksum(data, text, brief, translations)))
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(("damage", "options"), [
+    ("same-size text", ()),  # issue 38: « Ce joueur GAGNE 9 point de vie » was printed
+    ("json", ("--json",)),
+    ("translations", ()),
+    ("nested json", ("--json",)),
+])
+def test_a_damaged_record_is_never_shown_the_store_is_rebuilt(tmp_path: Path, damage: str,
+                                                               options: tuple[str, ...]) -> None:
+    # The catalogue is checked when the store is opened; a record when it is shown (its
+    # checksum, then its decoding). A record that fails: the knowledge base removed, the
+    # store rebuilt and the record read again, in the same run: the right answer, exit 0,
+    # no traceback. As a user runs it: a whole process.
     env = dict(os.environ, JUDGE_CACHE_DIR=str(tmp_path / "cache"))
 
     def rule() -> subprocess.CompletedProcess[str]:
@@ -215,8 +239,20 @@ def test_a_record_corrupt_past_its_head_is_a_french_error_then_rebuilt(tmp_path:
     first = rule()
     assert first.returncode == 0, first.stderr
     path = kb_file(tmp_path / "cache")
-    spoil(path, f"UPDATE store_records SET {column} = '{{' WHERE number = '300.3'")
-    assert assert_reported_then_rebuilt(rule, path) == first.stdout
+    where = "WHERE edition = '2004' AND language = 'fr' AND number = '300.3'"
+    if damage == "same-size text":  # a stray write of the same size: the file stays whole
+        spoil(path, f"UPDATE store_records SET text = 'X' || substr(text, 2) {where}")
+    elif damage == "nested json":
+        _nested_with_its_checksum(path)
+    else:
+        spoil(path, f"UPDATE store_records SET {damage} = '{{' {where}")
+    before = path.stat().st_ino
+    healed = rule()
+    assert healed.returncode == 0 and "Traceback" not in healed.stderr, healed.stderr[-2000:]
+    assert healed.stdout == first.stdout
+    assert path.stat().st_ino != before  # removed and written again
+    again = rule()
+    assert again.returncode == 0 and again.stdout == first.stdout and again.stderr == ""
 
 
 def test_an_unknown_edition_is_a_french_error(store) -> None:  # type: ignore[no-untyped-def]

@@ -80,7 +80,8 @@ def test_an_entry_others_can_write_is_ignored_and_rewritten(model: str, caplog: 
     assert toml_data(model) == _tables(model)
 
 
-@pytest.mark.parametrize("damage", ["empty file", "not sqlite", "not json", "not a table", "checksum"])
+@pytest.mark.parametrize("damage", ["empty file", "not sqlite", "not json", "not a table", "checksum",
+                                    "nested json"])
 def test_a_corrupt_entry_is_rebuilt(model: str, damage: str) -> None:
     toml_data(model)
     where, name = _kb(), os.path.abspath(model)
@@ -91,9 +92,23 @@ def test_a_corrupt_entry_is_rebuilt(model: str, damage: str) -> None:
     else:
         found = read_part(str(where), KIND, name)
         assert found is not None
-        write_kb(str(where), [(KIND, name, found[0], stamps((model,)), "{" if damage == "not json" else "[1]")])
+        planted = {"not json": "{", "not a table": "[1]",
+                   # with its checksum, nested deeper than Python reads (issue 38: before, « entrée
+                   # trop imbriquée » at every run, forever)
+                   "nested json": "[" * 100_000 + "]" * 100_000}[damage]
+        write_kb(str(where), [(KIND, name, found[0], stamps((model,)), planted)])
     assert toml_data(model) == _tables(model)
     assert json.loads(parts(where)[(KIND, name)][1]) == _tables(model)
+
+
+def test_a_planted_model_that_fails_its_reader_is_parsed_again_not_blamed_on_the_file(model: str) -> None:
+    # Issue 38: tables with their checksum and the file's stamp, but not a game model: the
+    # reader's refusal named the (sound) file at every run. The file decides: parsed again.
+    load_game_model(model)
+    os.utime(model, (OLD + 5, OLD + 5))  # a new stamp: the model's in-process memo is not asked
+    _plant(model, dict(_tables(model), turn_rule=["pas", "une", "règle"]), 0o600)
+    assert load_game_model(model).turn_rule == _tables(model)["turn_rule"]
+    assert json.loads(_cached(model) or "") == _tables(model)
 
 
 def test_a_changed_model_file_is_parsed_again(model: str) -> None:

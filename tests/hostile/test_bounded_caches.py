@@ -53,6 +53,36 @@ def test_an_export_path_may_hold_hash_question_and_percent(tmp_path: Path, warm_
     assert sorted(path.name for path in folder.iterdir()) == [target.name]
 
 
+def test_a_public_row_changed_in_place_is_not_exported(tmp_path: Path, warm_cache: dict[str, str]) -> None:
+    # Issue 38: a same-size byte change in the knowledge base's `rules` table was copied by
+    # the export as it was. Each public table's digest is checked on the copy: a table that
+    # fails is made again from the graph, and the knowledge base removed (rebuilt next time).
+    import sqlite3
+
+    from cache_support import kb_file, spoil
+
+    where = "WHERE edition = '2004' AND language = 'fr' AND number = '300.3'"
+
+    def exported(name: str) -> str:
+        target = tmp_path / name
+        result = judge("export", "--sqlite", str(target), env=warm_cache, timeout=300)
+        assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr.decode()[-2000:]
+        with sqlite3.connect(target) as db:
+            (text,), = db.execute(f"SELECT text FROM rules {where}").fetchall()
+        return str(text)
+
+    sound = exported("avant.sqlite")
+    kb = kb_file(Path(warm_cache["JUDGE_CACHE_DIR"]))
+    spoil(kb, f"UPDATE rules SET text = 'X' || substr(text, 2) {where}")
+    assert exported("apres.sqlite") == sound
+    if kb.exists():  # removed, then written again by the parts the export computed: never the spoiled row
+        with sqlite3.connect(kb) as db:
+            kept = db.execute("SELECT name FROM sqlite_master WHERE name = 'rules'").fetchall() and db.execute(
+                f"SELECT text FROM rules {where}").fetchall()
+        assert kept in ([], [(sound,)])
+    assert exported("encore.sqlite") == sound
+
+
 def _dead_pid() -> int:
     import subprocess
     import sys
@@ -112,3 +142,32 @@ def test_a_knowledge_base_of_another_configuration_is_not_read(tmp_path: Path) -
     with sqlite3.connect(export) as db:
         editions = {row[0] for row in db.execute("SELECT edition FROM editions")}
     assert "autre" not in editions and "2004" in editions
+
+
+def test_a_refused_permission_is_said_in_french(tmp_path: Path) -> None:
+    # Issue 38: « Permission denied » in a French message. Root may write almost anywhere, but
+    # not in /sys.
+    import errno
+    import tempfile
+
+    try:
+        os.close(tempfile.mkstemp(dir="/sys")[0])
+        pytest.skip("/sys accepts files here")
+    except OSError as error:
+        if error.errno != errno.EACCES:
+            pytest.skip(f"/sys: {error}")
+    refused(judge("export", "--sqlite", "/sys/regles.sqlite", timeout=120), "permission refusée")
+
+
+def test_sqlite_errors_are_said_in_french(tmp_path: Path) -> None:
+    # « file is not a database » and its kin, raised by SQLite itself, never shown in English.
+    import sqlite3
+
+    from judge.errors import sqlite_reason
+
+    planted = tmp_path / "base.sqlite"
+    planted.write_bytes(b"\x00pas une base" * 200)
+    with pytest.raises(sqlite3.DatabaseError) as raised:
+        sqlite3.connect(planted).execute("SELECT * FROM sqlite_master").fetchall()
+    assert "file is not a database" in str(raised.value)
+    assert sqlite_reason(raised.value) == "ce n'est pas une base SQLite"

@@ -288,6 +288,33 @@ def test_the_response_cache_is_capped_in_bytes(graph) -> None:  # type: ignore[n
     assert 0 < len(state.responses) < 11
 
 
+def test_the_search_cache_is_capped_in_bytes(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+    # Issue 38: the search results cache had an entry cap only (6,000 distinct searches: the
+    # server's memory 116 → 402 MB, still rising).
+    state = app.state.judge
+    words = ("mana", "pioche", "combat", "terrain", "joueur", "pile", "cible", "blessure", "sort", "phase",
+             "étape", "carte", "main", "exil", "jeton", "coût", "couleur", "dégâts", "tour", "capacité")
+    queries = [{"q": f"{word} joueur", "limit": 10} for word in words]
+    for params in queries:  # their sizes, under the usual cap
+        assert client.get("/api/search", params=params).status_code == 200
+    largest = max(state.search_sizes.values())
+    cap = state.search_cache_bytes
+    with state.search_lock:
+        state.search_cache.clear()
+        state.search_sizes.clear()
+        state.search_cache_used = 0
+        state.search_cache_bytes = 8 * largest  # each one fits (at most an eighth), not all of them
+    try:
+        for params in queries:
+            assert client.get("/api/search", params={**params, "limit": 9}).status_code == 200
+            assert state.search_cache_used <= state.search_cache_bytes
+            assert state.search_cache_used == sum(state.search_sizes.values())
+            assert set(state.search_sizes) == set(state.search_cache)
+        assert 0 < len(state.search_cache) < len(queries)
+    finally:
+        state.search_cache_bytes = cap
+
+
 def test_pages_link_to_fingerprinted_assets_kept_for_good(client: TestClient) -> None:
     page = client.get("/2004/308.html").text
     css = asset_name("style.css")

@@ -46,3 +46,27 @@ def test_gzip_refused_with_q_0_is_not_sent(client: TestClient) -> None:
 ])
 def test_accept_encoding_weights(header: str, accepted: bool) -> None:
     assert accepts_gzip(header) is accepted
+
+
+def test_a_client_gone_mid_body_is_one_french_line_in_the_log(app, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
+    # Issue 38: before, a `ClientDisconnect` traceback in the server's log.
+    import logging
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from judge.web.app import background_server
+
+    with caplog.at_level(logging.INFO), background_server(app, timeout=300) as base_url:  # workers start first
+        where = urlsplit(base_url)
+        with socket.create_connection((where.hostname, where.port)) as sock:
+            sock.sendall(b"POST /api/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 5000\r\n\r\n{\"edition\": \"2004\", ")
+            time.sleep(0.2)  # the request reaches the app, which waits for the rest of its body
+        deadline = time.monotonic() + 30
+        while not any("client parti" in r.getMessage() for r in caplog.records) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    lines = [r for r in caplog.records if "client parti" in r.getMessage()]
+    assert [r.getMessage() for r in lines] == ["client parti avant la fin de sa requête : POST /api/check (127.0.0.1)"]
+    assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()], caplog.text

@@ -144,6 +144,42 @@ def test_an_app_used_without_its_lifespan_starts_its_workers_at_the_first_task(g
     assert _gone(worker)
 
 
+def _state(pid: int) -> str:
+    """The process's state letter (/proc: `T` stopped), or "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="/proc (Linux) shows a process's state")
+def test_a_worker_still_starting_is_waited_for_not_killed(graph) -> None:  # type: ignore[no-untyped-def]
+    # A loaded machine: a worker not ready by a task's deadline but alive is still starting.
+    # The task is a French 503; the worker is kept and answers once ready. Before: it was
+    # killed as dead and replaced, and under load no worker ever became ready.
+    app = create_app(graph, processes=1)
+    state = app.state.judge
+    pool = state.pool
+    with pool._lock:  # the worker started as the first task would start it, then held still
+        pool._ensure_started()
+        (starting,) = pool.worker_pids()
+        os.kill(starting, signal.SIGSTOP)
+    try:
+        client = TestClient(app, base_url="http://localhost", raise_server_exceptions=False)
+        state.time_budget = 1.0
+        late = client.post("/api/check", content=BIG, headers=JSON)
+        assert late.status_code == 503 and "temps de calcul" in late.json()["error"]
+        assert pool.worker_pids() == (starting,) and _state(starting) == "T"  # kept, not killed
+        os.kill(starting, signal.SIGCONT)
+        unhurried(app)
+        assert _answers(client.post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
+        assert pool.worker_pids() == (starting,)
+    finally:
+        os.kill(starting, signal.SIGCONT)
+        pool.shutdown()
+    assert _gone(starting)
+
+
 def _descendants(pid: int) -> set[int]:
     """Every living process below `pid` (from /proc)."""
     parents: dict[int, int] = {}
