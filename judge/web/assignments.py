@@ -15,6 +15,7 @@ from typing import Any
 
 from judge.corpus.graph import RuleGraph
 from judge.errors import JudgeError
+from judge.game.turnplan import Phase, Step
 
 MAX_POWER = 12  # a larger power is not listed (too many divisions to show)
 MAX_CANDIDATES = 300  # divisions asked about, in batches of at most BATCH questions
@@ -117,7 +118,7 @@ def listed(graph: RuleGraph, data: Mapping[str, Any] | None, answers: Sequence[M
 
     creatures = _combat(data)
     base = {key: data[key] for key in KEPT if key in data}
-    base.update(edition=edition, phase="combat", step="combat_damage", creatures=creatures)
+    base.update(edition=edition, phase=Phase.COMBAT, step=Step.COMBAT_DAMAGE, creatures=creatures)
     out: list[Listing] = []
     asked = _asked(data, creatures)
     for creature in creatures:

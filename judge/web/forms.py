@@ -16,7 +16,7 @@ from typing import Any
 from judge.checks.questions import PARAM_LABELS as PARAM_LABELS_FR
 from judge.checks.questions import PARTS, QUESTION_BY_ASK
 from judge.errors import SituationError
-from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS
+from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS, Phase, Step
 
 CREATURE_ROWS = 1
 QUESTION_ROWS = 1
@@ -151,7 +151,7 @@ class FormState:
     @classmethod
     def empty(cls) -> FormState:
         form = cls(state=dict.fromkeys(STATE_FIELDS, ""))
-        form.state.update(players="A, B", phase="precombat_main", lands_played="0")
+        form.state.update(players="A, B", phase=Phase.PRECOMBAT_MAIN, lands_played="0")
         form.pad()
         return form
 
@@ -404,8 +404,8 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
         return [{"add_mana": _event_amount(row, f"{path}.amount", mana=True) or 1, "by": player}]
     if kind == "combat":  # one row for a whole combat: to its attackers, its blockers, its damage
         blocks = _blocks(row["blocks"], f"{path}.blocks") if row.get("blocks") else {}
-        return [{UNTIL: "declare_attackers"}, {"declare_attackers": _names(row["creatures"])},
-                {UNTIL: "declare_blockers"}, {"declare_blockers": blocks}, {UNTIL: "combat_damage"}]
+        return [{UNTIL: Step.DECLARE_ATTACKERS}, {"declare_attackers": _names(row["creatures"])},
+                {UNTIL: Step.DECLARE_BLOCKERS}, {"declare_blockers": blocks}, {UNTIL: Step.COMBAT_DAMAGE}]
     if kind == "declare_attackers":
         return [{"declare_attackers": _names(row["creatures"])}]
     if kind == "declare_blockers":

@@ -14,17 +14,17 @@ from dataclasses import dataclass
 
 from judge.checks.report import TimelineEntry
 from judge.corpus.graph import RuleGraph
-from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, STEP_PHASE
+from judge.game.turnplan import PHASE_LABELS, STEP_LABELS, STEP_PHASE, Phase, Step
 from judge.site.templating import rule_url
 
 STATE_LABELS = {"past": "passée", "current": "en cours", "future": "à venir", "skipped": "sautée"}
 # Short phase names for the band over the steps.
 BAND_LABELS = {
-    "beginning": "début", "precombat_main": "principale 1", "combat": "combat",
-    "postcombat_main": "principale 2", "ending": "fin",
+    Phase.BEGINNING: "début", Phase.PRECOMBAT_MAIN: "principale 1", Phase.COMBAT: "combat",
+    Phase.POSTCOMBAT_MAIN: "principale 2", Phase.ENDING: "fin",
 }
 # The step whose turn-based action decides whether later steps of its phase happen.
-DECIDING_STEP = "declare_attackers"
+DECIDING_STEP = Step.DECLARE_ATTACKERS
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
