@@ -243,10 +243,21 @@ class _Reduction:
 
 def _plain_reductions(parser: Lark) -> None:
     """Put `_Reduction`s in the parse table's reduce actions, and their callbacks in the
-    (shared, mutated in place) callback table."""
-    callbacks: dict[Any, Any] = parser._callbacks
+    (shared, mutated in place) callback table.
+
+    The one place that reaches past Lark's public API (no public API gives the LALR parse
+    table or the callback table): a `RuntimeError` naming the Lark version when they are not
+    where this expects them (`tests/corpus/test_parser_lark.py` fails loudly on it)."""
+    import lark
+
+    callbacks = getattr(parser, "_callbacks", None)
+    table = getattr(getattr(getattr(parser, "parser", None), "parser", None), "_parse_table", None)
+    states = getattr(table, "states", None)
+    if not isinstance(callbacks, dict) or not isinstance(states, dict):
+        raise RuntimeError(f"lark {lark.__version__} ne convient plus à judge.corpus.parser._plain_reductions : "
+                           "table des callbacks ou table d'analyse LALR introuvable")
     reductions: dict[Any, _Reduction] = {}
-    for actions in parser.parser.parser._parse_table.states.values():
+    for actions in states.values():
         for token, (action, arg) in actions.items():
             if not isinstance(arg, int):
                 if arg not in reductions:
