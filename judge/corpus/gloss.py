@@ -2,12 +2,14 @@
 
 97 % of the rules are English only; the FR↔EN terminology (`rules/glossary-fr-en.toml`,
 `judge.corpus.lexicon`) knows the French names of their terms. This module finds, in a rule's
-English text, each term the terminology knows (its English names, whole words, longest first,
-plurals too) and gives its first French name and the French rules that define it, on first use
-only (per rule, or per page with a shared `seen` set). The rule's text is never changed: the
-glosses are separate pieces (`Gloss`) set after the words they name, that each view shows in
-its own style (the book: generated content, not copied nor found by the browser's search; the
-terminal: a line of its own; `--json`: a list beside the text).
+English text, each term the terminology knows and ties to a rule that defines it (its English
+names, whole words, longest first, plurals too; the notions without a defining rule are the
+everyday words kept for search — choose, first, two —, not terms of the rules) and gives its
+first French name and the French rules that define it, on first use only (per rule, or per
+page with a shared `seen` set). The rule's text is never changed: the glosses are separate
+pieces (`Gloss`) set after the words they name, that each view shows in its own style (the
+book: generated content, not copied nor found by the browser's search; the terminal: a line of
+its own; `--json`: a list beside the text).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class Glosser:
         self._notions: list[_Notion] = []
         names: dict[str, int] = {}
         for term in terms:
-            if not term.fr:
+            if not term.fr or not term.rules:  # no defining rule: words kept for search only
                 continue
             index = len(self._notions)
             self._notions.append(_Notion(french=term.fr[0], rules=term.rules))
