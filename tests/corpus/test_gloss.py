@@ -91,6 +91,13 @@ def test_the_book_glosses_english_rules_lightly(site: Path, graph) -> None:  # t
         html = path.read_text(encoding="utf-8")
         spent = sum(len(m.group(0).encode()) for m in gloss.finditer(html))
         assert spent <= 0.10 * len(html.encode()), path
+        # a French rule is given once a page, with the first term it defines
+        targets = re.findall(r'<a href="([^"]*)" aria-label="[^"]*"></a>', html)
+        assert len(targets) == len(set(targets)), path
+    # 509.3 names the combat damage step and assigning combat damage, both defined by 2004's
+    # 310 (French): linked once, then glossed without the link
+    assert linked.count('href="../../2004/310.html#R310" aria-label=') == 1
+    assert '<i data-fr="assigner les blessures de combat"></i>' in linked
 
 
 def test_words_without_a_defining_rule_get_no_gloss(graph) -> None:  # type: ignore[no-untyped-def]
