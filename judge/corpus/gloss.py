@@ -2,12 +2,14 @@
 
 97 % of the rules are English only; the FR↔EN terminology (`rules/glossary-fr-en.toml`,
 `judge.corpus.lexicon`) knows the French names of their terms. This module finds, in a rule's
-English text, each term the terminology knows (its English names, whole words, longest first,
-plurals too) and gives its first French name and the French rules that define it, on first use
-only (per rule, or per page with a shared `seen` set). The rule's text is never changed: the
-glosses are separate pieces (`Gloss`) set after the words they name, that each view shows in
-its own style (the book: generated content, not copied nor found by the browser's search; the
-terminal: a line of its own; `--json`: a list beside the text).
+English text, each term the terminology knows and ties to a rule that defines it (its English
+names, whole words, longest first, plurals too; the notions without a defining rule are the
+everyday words kept for search — choose, first, two —, not terms of the rules) and gives its
+first French name and the French rules that define it, on first use only (per rule, or per
+page with a shared `seen` set). The rule's text is never changed: the glosses are separate
+pieces (`Gloss`) set after the words they name, that each view shows in its own style (the
+book: generated content, not copied nor found by the browser's search; the terminal: a line of
+its own; `--json`: a list beside the text).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class Glosser:
         self._notions: list[_Notion] = []
         names: dict[str, int] = {}
         for term in terms:
-            if not term.fr:
+            if not term.fr or not term.rules:  # no defining rule: words kept for search only
                 continue
             index = len(self._notions)
             self._notions.append(_Notion(french=term.fr[0], rules=term.rules))
@@ -139,13 +141,16 @@ def _defined_by(graph: RuleGraph, rules: tuple[str, ...], edition: str) -> tuple
 
 
 def glossed(graph: RuleGraph, rule: Rule, segments: tuple[Segment, ...] | None = None,
-            seen: set[int] | None = None) -> tuple[Segment | Gloss, ...]:
+            seen: set[int | str] | None = None) -> tuple[Segment | Gloss, ...]:
     """The rule's segments (or `segments`, an example's), a `Gloss` after the first use of each
-    term in a text segment (never inside a citation); `seen`: the notions already glossed (on
-    the page), updated. A rule that does not want a gloss is returned as it is."""
+    term in a text segment (never inside a citation). `seen` (a page's): the notions already
+    glossed and the French rules already given as definitions on the page, updated; a French
+    rule is given once a page (the next terms it defines are glossed without it). A rule that
+    does not want a gloss is returned as it is."""
     segments = rule.segments if segments is None else segments
     if not wants_gloss(graph, rule):
         return tuple(segments)
+    page = seen is not None
     seen = set() if seen is None else seen
     tool = glosser()
     out: list[Segment | Gloss] = []
@@ -159,9 +164,13 @@ def glossed(graph: RuleGraph, rule: Rule, segments: tuple[Segment, ...] | None =
                 continue
             seen.add(index)
             notion = tool.notion(index)
+            defined_by = _defined_by(graph, notion.rules, rule.edition)
+            if page and defined_by:
+                defined_by = () if defined_by[0] in seen else defined_by
+                seen.update(defined_by[:1])
             out.append(type(segment)(text=text[last:end]))
             out.append(Gloss(english=text[start:end], french=notion.french, notion=index,
-                             defined_by=_defined_by(graph, notion.rules, rule.edition)))
+                             defined_by=defined_by))
             last = end
         if last < len(text):
             out.append(type(segment)(text=text[last:]))

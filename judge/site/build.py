@@ -194,7 +194,7 @@ class SiteRenderer:
         return Link(label=label, href=self.url(rule, root), title=f"Règle {rule.number}")
 
     def segments(self, rule: Rule, segments: tuple[Segment, ...], root: str,
-                 seen: set[int] | None = None) -> tuple[SegmentView, ...]:
+                 seen: set[int | str] | None = None) -> tuple[SegmentView, ...]:
         """A rule's text (or an example's) with its links, and the French names of its terms
         when it is English only (`judge.corpus.gloss`; `seen`: the terms glossed on the page)."""
         doubts = {id(d.reference): d for d in rule_doubts(self.graph, rule)}
@@ -283,7 +283,7 @@ class SiteRenderer:
         return {"section": 0, "rule": 0, "subrule": 1}[rule.kind]
 
     def rule_view(self, rule: Rule, root: str, *, with_translations: bool = True,
-                  with_history: bool = True, seen: set[int] | None = None) -> RuleView:
+                  with_history: bool = True, seen: set[int | str] | None = None) -> RuleView:
         g = self.graph
         parent, previous, following = g.parent(rule), g.previous(rule), g.next(rule)
         translations: tuple[RuleView, ...] = ()
@@ -449,7 +449,7 @@ class SiteRenderer:
                 next_part = Link(label=f"{index[at + 1].number} {index[at + 1].title}",
                                  href=index[at + 1].href) if at + 1 < len(index) else None
                 rules = [r for r in rules if self.part(r) == part]
-        seen: set[int] = set()  # a term's French name on its first use in the page
+        seen: set[int | str] = set()  # a term's French name on its first use in the page
         views = [self.rule_view(r, root, with_translations=sub is None, seen=seen) for r in rules]
         if split and part is None:  # the index lists the section's rules once, below
             views = [_without_children(v) for v in views]

@@ -19,10 +19,16 @@ def test_gloss_is_shown_not_copied_and_switched_off(site: Path, page: Any, graph
         == '" (piétinement)"'
     # what a reader copies, and what the page's search finds, is the English text only
     assert page.locator("#R70217b .rule-text [data-fr]").count() > 0  # 702.17b has glosses of its own
+    # a linked gloss (in 702.17b's example, « block »: a French rule of 2004 defines it) holds
+    # its name once, as the link's accessible name, which the style shows
+    linked = page.locator("#R70217b a[aria-label]:empty").first
+    assert linked.is_visible() and page.evaluate(
+        "getComputedStyle(document.querySelector('#R70217b a[aria-label]:empty'), '::after').content"
+    ) == f'" ({linked.get_attribute("aria-label")})"'
     assert page.locator("#R70217b .rule-text").inner_text() == graph.require("2010", "702.17b", "en").text
     assert page.evaluate("window.find('piétinement')") is False
     page.locator("#gloss-off").check()
-    assert not gloss.is_visible()
+    assert not gloss.is_visible() and not linked.is_visible()
     page.reload()  # remembered by the book
     assert page.locator("#gloss-off").is_checked() and not gloss.is_visible()
     page.locator("#gloss-off").uncheck()
