@@ -511,3 +511,8 @@ def meaningful(text: str) -> bool:
     """Whether a folded word carries game meaning (`Vocabulary.carries_meaning`): left unplaced,
     it stops the answer."""
     return vocabulary().carries_meaning(text, _grammar_words() - _WordLexer.skipped)
+
+
+def name_positions(words: tuple[Word, ...]) -> frozenset[int]:
+    """The positions of the words read as names (a card's or a player's: `_is_name`)."""
+    return frozenset(i for i, text in enumerate(_marked(words)) if text.startswith(_NAME_MARK))

@@ -172,8 +172,15 @@ def _counted(p: _Pass, i: int, data: SlotWords) -> int:
 def _land_told(p: _Pass, i: int, data: SlotWords) -> int:
     """« j'ai (déjà) posé un marais » (1), « aucun terrain » / « pas (encore) joué de terrain » (0)."""
     if p.at(i) == "aucun" and p.at(i + 1) in data.lands:
-        p.take(i, i + 2, Part(kind="land_played", values={"played": 0, "place": None}))
+        start = i - 1 if p.at(i - 1) in data.land_verbs else i
+        p.take(start, i + 2, Part(kind="land_played", values={"played": 0, "place": None}))
         return 2
+    if p.at(i) in ("1", "un") and p.at(i + 1) in data.lands:  # « 1 terrain déjà posé »
+        j = i + 2 + (p.at(i + 2) == "deja")
+        if p.at(j) in data.land_verbs and p.at(j - 1) == "deja":
+            p.take(i, j + 1, Part(kind="land_played", values={"played": 1, "place": None}))
+            return j + 1 - i
+        return 0
     start = i
     if p.at(i) == "pas":
         j = i + 1 + (p.at(i + 1) == "encore")
@@ -253,7 +260,8 @@ def _question(p: _Pass, kinds: list[str], said: set[str], data: SlotWords) -> Pa
         fitting.append("mana_burn")
     if "discard" in kinds and "hand" in said:
         fitting.append("discard")
-    if "play_land" in kinds and any(t in data.land_verbs and not p.used[i] for i, t in enumerate(p.texts)):
+    if "play_land" in kinds and (any(t in data.land_verbs and not p.used[i] for i, t in enumerate(p.texts))
+                                 or _another_land(p, data) is not None):
         fitting.append("play_land")
     if len(fitting) != 1:
         return None
@@ -271,6 +279,10 @@ def _question(p: _Pass, kinds: list[str], said: set[str], data: SlotWords) -> Pa
 def _land_question(p: _Pass, data: SlotWords) -> Part | None:
     """« je peux poser un terrain ? », « j'en pose un autre ? », « 2e terrain possible ? »."""
     at = [i for i, t in enumerate(p.texts) if t in data.land_verbs and not p.used[i]]
+    second = _another_land(p, data)
+    if not at and second is not None:
+        p.take(second, second + 2)
+        return Part(kind="question", values={"ask": "play_land", "player": None, "another": True})
     if len(at) != 1:
         return None
     i = at[0]
@@ -290,6 +302,13 @@ def _land_question(p: _Pass, data: SlotWords) -> Part | None:
     return Part(kind="question", values={"ask": "play_land", "player": _subject(p, i, data), "another": another})
 
 
+def _another_land(p: _Pass, data: SlotWords) -> int | None:
+    """Where « 2e terrain » / « deuxième terrain » asks for a second land, once."""
+    at = [i for i, t in enumerate(p.texts) if t in ("2e", "deuxieme", "second") and p.at(i + 1) in data.lands
+          and not p.used[i]]
+    return at[0] if len(at) == 1 else None
+
+
 def _state_words(p: _Pass, data: SlotWords, said: set[str]) -> None:
     """The words that restate a slot filled (« dans ma réserve » of the mana left), the empty
     stack and who has priority."""
@@ -298,8 +317,8 @@ def _state_words(p: _Pass, data: SlotWords, said: set[str]) -> None:
             continue
         if text in data.mana and "mana" in said:
             p.take(i, i + 1)
-        elif text == "pile" and p.at(i + 1) == "vide":
-            p.take(i, i + 2, Part(kind="stack_empty"))
+        elif text == "pile" and (p.at(i + 1) == "vide" or (p.at(i + 1) == "etant" and p.at(i + 2) == "vide")):
+            p.take(i, i + 2 + (p.at(i + 1) == "etant"), Part(kind="stack_empty"))
         elif text in ("priorite", "prio"):
             who = _priority_holder(p, i, data)
             if who is not None:
@@ -307,11 +326,12 @@ def _state_words(p: _Pass, data: SlotWords, said: set[str]) -> None:
 
 
 def _priority_holder(p: _Pass, i: int, data: SlotWords) -> str | None:
-    if p.at(i + 1) == "au" and p.at(i + 2) == "joueur" and p.at(i + 3) == "actif":
-        p.take(i + 1, i + 4)
+    j = i + 1 + (p.at(i + 1) == "au")
+    if p.at(j) == "joueur" and p.at(j + 1) == "actif":
+        p.take(i + 1, j + 2)
         return ACTIVE
-    if p.at(i + 1) == "au" and p.at(i + 2) == "joueur" and p.at(i + 3) == "non" and p.at(i + 4) == "actif":
-        p.take(i + 1, i + 5)
+    if p.at(j) == "joueur" and p.at(j + 1) == "non" and p.at(j + 2) == "actif":
+        p.take(i + 1, j + 3)
         return NONACTIVE
     if p.at(i - 1) == "la" and p.at(i - 2) in ("ai", "a") and p.at(i - 3) in data.subjects_me | data.subjects_them:
         p.take(i - 3, i)
@@ -322,13 +342,16 @@ def _priority_holder(p: _Pass, i: int, data: SlotWords) -> str | None:
 def _all_placed(words: tuple[Word, ...], p: _Pass, data: SlotWords, ask: str) -> bool:
     """Whether every word left carries no game meaning, or asks this kind (its cues)."""
     from judge.ask.kinds import cues
-    from judge.ask.reader import filler_words, meaningful
+    from judge.ask.reader import filler_words, meaningful, name_positions
     from judge.search.analysis import stem
 
     kind_stems = {s for cue in cues().get(ask, ()) if len(cue) == 1 for s in cue}
     skip = filler_words()
+    names = name_positions(words)
     for i, word in enumerate(words):
         text = word.text
+        if i in names and not p.used[i]:
+            return False  # a player or card named: which one, no slot says
         if p.used[i] or text in skip or text in data.neutral:
             continue
         if stem(text) in kind_stems and text not in data.lands | data.land_verbs:
