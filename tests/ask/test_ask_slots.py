@@ -56,3 +56,11 @@ def test_the_opponents_main_phase_refuses_a_land() -> None:
 def test_a_question_of_another_kind_is_not_read_by_slots() -> None:
     reading = read("En 2004, mon ours 2/2 attaque et il me reste trois manas : il bloque avec quoi ?")
     assert slot_parts(reading.words, reading.asked) is None
+
+
+def test_a_player_named_by_a_first_name_is_not_guessed() -> None:
+    question = ("En 2004, Chloé a déjà posé une forêt dans sa première phase principale. Dans sa seconde "
+                "phase principale, pile vide, elle en pose un autre ?")
+    reading = read(question)
+    assert slot_parts(reading.words, reading.asked) is None
+    assert ask(question, with_search=False).understood is False
