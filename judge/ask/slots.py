@@ -33,6 +33,7 @@ class SlotWords:
     moments: tuple[tuple[tuple[str, ...], str, str | None], ...]  # words, phase, step (longest first)
     numbers: dict[str, int]
     mana: frozenset[str]  # said of mana left in the pool (« réserve », « flottants »)
+    unspent: frozenset[str]  # after « pas » / « jamais »: mana left unused (« dépensés », « utilisé »)
     ends: frozenset[str]  # a moment's end (« se termine », « finit »)
     lands: frozenset[str]  # a land (« terrain », basic land types)
     land_verbs: frozenset[str]  # playing a land (« poser », « jouer »)
@@ -71,7 +72,7 @@ def slot_words() -> SlotWords:
         moments.extend((tuple(fold(str(s)).split()), phase, step) for s in (said if isinstance(said, list) else ()))
     moments.sort(key=lambda m: -len(m[0]))
     return SlotWords(moments=tuple(moments), numbers={fold(k): int(str(v)) for k, v in mapping("numbers").items()},
-                     mana=words("mana"), ends=words("ends"), lands=words("lands"), land_verbs=words("land_verbs"),
+                     mana=words("mana"), unspent=words("unspent"), ends=words("ends"), lands=words("lands"), land_verbs=words("land_verbs"),
                      told_aux=words("told_aux"), subjects_me=words("subjects_me"),
                      subjects_them=words("subjects_them"), neutral=words("neutral"))
 
@@ -161,7 +162,11 @@ def _counted(p: _Pass, i: int, data: SlotWords) -> int:
     if amount is None:
         return 0
     if p.at(i + 1) in ("mana", "manas"):
-        p.take(i, i + 2, Part(kind="mana", values={"amount": amount}))
+        values: dict[str, object] = {"amount": amount}
+        if p.at(i - 1) == "a" and p.at(i - 2) == "adversaire" and p.at(i - 3) == "mon":  # « mon adversaire a 1 mana »
+            values["owner"] = OPPONENT
+            p.take(i - 3, i)
+        p.take(i, i + 2, Part(kind="mana", values=values))
         return 2
     if p.at(i + 1) == "cartes" and p.at(i + 2) == "en" and p.at(i + 3) == "main":
         p.take(i, i + 4, Part(kind="hand", values={"count": amount}))
@@ -273,7 +278,11 @@ def _question(p: _Pass, kinds: list[str], said: set[str], data: SlotWords) -> Pa
     at = [i for i, t in enumerate(p.texts) if t in cue]
     for i in at:
         p.take(i, i + 1)
-    return Part(kind="question", values={"ask": ask, "player": _subject(p, at[-1], data) if at else None})
+    player = _subject(p, at[-1], data) if at else None
+    owners = {part.values["owner"] for _, part in p.parts if part.kind == "mana" and "owner" in part.values}
+    if owners and (len(owners) > 1 or player not in (None, *owners)):
+        return None  # whose mana, whose loss: not one player
+    return Part(kind="question", values={"ask": ask, "player": player or next(iter(owners), None)})
 
 
 def _land_question(p: _Pass, data: SlotWords) -> Part | None:
@@ -317,6 +326,10 @@ def _state_words(p: _Pass, data: SlotWords, said: set[str]) -> None:
             continue
         if text in data.mana and "mana" in said:
             p.take(i, i + 1)
+        elif text in ("pas", "jamais") and p.at(i + 1) in data.unspent and "mana" in said:
+            p.take(i, i + 2)  # « jamais dépensés », « pas utilisé »: the mana left
+        elif text == "ou" and p.at(i + 1) == "pas" and i + 2 == len(p.texts):
+            p.take(i, i + 2)  # « … ou pas » ending the question
         elif text == "pile" and (p.at(i + 1) == "vide" or (p.at(i + 1) == "etant" and p.at(i + 2) == "vide")):
             p.take(i, i + 2 + (p.at(i + 1) == "etant"), Part(kind="stack_empty"))
         elif text in ("priorite", "prio"):

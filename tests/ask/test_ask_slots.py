@@ -64,3 +64,13 @@ def test_a_player_named_by_a_first_name_is_not_guessed() -> None:
     reading = read(question)
     assert slot_parts(reading.words, reading.asked) is None
     assert ask(question, with_search=False).understood is False
+
+
+def test_the_opponents_mana_burns_the_opponent_and_is_never_my_loss() -> None:
+    told = "En 2004, mon tour, étape de fin : mon adversaire a 2 manas dans sa réserve qu'il n'a pas utilisés"
+    question = told + ", quand la phase de fin se termine il perd des points de vie ou pas"
+    assert read(question).unknown  # the grammar leaves words: the slots read it
+    theirs = ask(question, with_search=False)
+    assert theirs.understood is True and [a["answer"] for a in theirs.answers] == [2]
+    mine = read(told + ", quand la phase de fin se termine je perds des points de vie ou pas")
+    assert slot_parts(mine.words, mine.asked) is None
