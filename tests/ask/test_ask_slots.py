@@ -74,3 +74,12 @@ def test_the_opponents_mana_burns_the_opponent_and_is_never_my_loss() -> None:
     assert theirs.understood is True and [a["answer"] for a in theirs.answers] == [2]
     mine = read(told + ", quand la phase de fin se termine je perds des points de vie ou pas")
     assert slot_parts(mine.words, mine.asked) is None
+
+
+def test_the_grammar_too_never_charges_one_player_for_the_others_mana() -> None:
+    question = ("En 2004, mon adversaire a 2 manas dans sa réserve à la fin de ma phase principale : "
+                "je perds combien de points de vie ?")
+    result = ask(question, with_search=False)
+    assert result.understood is False and result.declined == "missing"
+    mine = ask(question.replace("mon adversaire a 2 manas dans sa", "j'ai 2 manas dans ma"), with_search=False)
+    assert mine.understood is True and [a["answer"] for a in mine.answers] == [2]
