@@ -167,6 +167,10 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         return AskResult(question=text, understood=False, not_understood=reading.out_of_scope,
                          understood_as=said, situation=None, answers=(), report=None, search=search_for(text),
                          reason=said, declined="out_of_scope", skipped=reading.skipped)
+    if unknown:
+        slotted = _slot_read(reading)
+        if slotted is not None:  # the slot reader placed every word the grammar left
+            parts, unknown = slotted, ()
     try:
         chosen = _edition(parts, edition, catalogue.edition_ids, run)
         if not unknown:
@@ -195,6 +199,14 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
                      answers=tuple(_answers(report)), report=report, search=(),
                      report_text=report_text(checked_report), skipped=reading.skipped)
+
+
+def _slot_read(reading: Reading) -> tuple[Part, ...] | None:
+    """The parts of the slot reader (`judge.ask.slots`), for a question the grammar left words
+    of, when it places them all; else None (the grammar's reading and its words not understood)."""
+    from judge.ask.slots import slot_parts
+
+    return slot_parts(reading.words, reading.asked)
 
 
 def _as_asked(plan: Plan, reading: Reading) -> Plan:

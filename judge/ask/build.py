@@ -910,6 +910,11 @@ class Builder:
     def _q_mana_burn(self, at: int, question: dict[str, Any]) -> None:
         if not any(p.kind == "mana" for p in self.parts):
             raise Gap("combien de mana reste-t-il dans la réserve ?")
+        holders = {self.parts[i - 1].values["player"] for i, p in enumerate(self.parts)
+                   if p.kind == "mana" and i and self.parts[i - 1].kind == "speaker"}
+        if question.get("player") in (ME, OPPONENT) and holders & {ME, OPPONENT} - {question["player"]}:
+            # « mon adversaire a 2 manas … je perds combien ? »: whose mana, whose loss
+            raise Gap("le mana est dans la réserve d'un joueur, la question porte sur l'autre : lequel ?")
         self._simple("mana_burn", at, question, with_player=True)
 
     def _q_damage_steps(self, at: int, question: dict[str, Any]) -> None:

@@ -499,3 +499,20 @@ def read(question: str) -> Reading:
     unknown = (*unknown, *(w for w in _owners_named(words, texts) if w not in unknown))
     return Reading(words=words, tree=tree, unknown=unknown, skipped=dropped_after, out_of_scope=scope,
                    asked=asking)
+
+
+def filler_words() -> frozenset[str]:
+    """The words the grammar names only as fillers: skipped by every reader."""
+    parser()
+    return _WordLexer.skipped
+
+
+def meaningful(text: str) -> bool:
+    """Whether a folded word carries game meaning (`Vocabulary.carries_meaning`): left unplaced,
+    it stops the answer."""
+    return vocabulary().carries_meaning(text, _grammar_words() - _WordLexer.skipped)
+
+
+def name_positions(words: tuple[Word, ...]) -> frozenset[int]:
+    """The positions of the words read as names (a card's or a player's: `_is_name`)."""
+    return frozenset(i for i, text in enumerate(_marked(words)) if text.startswith(_NAME_MARK))

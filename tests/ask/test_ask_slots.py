@@ -1,0 +1,85 @@
+"""The slot reader (issue 40): a question the grammar leaves words of is read by its slots —
+edition, moment, mana left, cards in hand, a land already played, the empty stack, priority —
+and answered by the checks; a word of game meaning that fills no slot still declines it."""
+
+from __future__ import annotations
+
+from judge.ask.answer import ask
+from judge.ask.reader import read
+from judge.ask.slots import slot_parts
+
+BURN = "il me reste quatre manas flottants dans ma réserve à la fin de ma phase principale. Brûlure ?"
+
+
+def _kinds(question: str) -> list[str]:
+    reading = read(question)
+    parts = slot_parts(reading.words, reading.asked)
+    assert parts is not None
+    return [part.kind for part in parts]
+
+
+def test_mana_left_at_a_phase_end_burns_in_2004_only() -> None:
+    old = ask("Règles de 2004 : " + BURN, with_search=False)
+    assert old.understood is True and [a["answer"] for a in old.answers] == [4]
+    assert any(rule["number"].endswith("300.3") for rule in old.rule_texts)
+    new = ask("Règles de 2010 : " + BURN, with_search=False)
+    assert new.understood is True and [a["answer"] for a in new.answers] == [0]
+
+
+def test_a_story_word_no_slot_takes_declines_the_question() -> None:
+    question = "En 2004, j'ai lancé un sort et " + BURN
+    reading = read(question)
+    assert slot_parts(reading.words, reading.asked) is None
+    result = ask(question, with_search=False)
+    assert result.understood is False and result.declined == "not_understood"
+
+
+def test_a_land_told_as_played_is_a_fact_and_the_second_is_refused() -> None:
+    question = ("En 2004, j'ai déjà joué une forêt dans ma première phase principale. Dans ma seconde "
+                "phase principale, pile vide, j'en pose un autre ?")
+    assert _kinds(question) == ["edition", "land_played", "moment", "stack_empty", "question"]
+    result = ask(question, with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [False]
+
+
+def test_no_land_played_yet_allows_one_with_priority_and_empty_stack() -> None:
+    result = ask("En 2004, je n'ai pas encore joué de terrain. Dans ma seconde phase principale, pile vide, "
+                 "j'ai la priorité : je pose une forêt ?", with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [True]
+
+
+def test_the_opponents_main_phase_refuses_a_land() -> None:
+    result = ask("PP1 adverse, pile vide, j'ai la prio. Je pose un terrain ?", with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [False]
+
+
+def test_a_question_of_another_kind_is_not_read_by_slots() -> None:
+    reading = read("En 2004, mon ours 2/2 attaque et il me reste trois manas : il bloque avec quoi ?")
+    assert slot_parts(reading.words, reading.asked) is None
+
+
+def test_a_player_named_by_a_first_name_is_not_guessed() -> None:
+    question = ("En 2004, Chloé a déjà posé une forêt dans sa première phase principale. Dans sa seconde "
+                "phase principale, pile vide, elle en pose un autre ?")
+    reading = read(question)
+    assert slot_parts(reading.words, reading.asked) is None
+    assert ask(question, with_search=False).understood is False
+
+
+def test_the_opponents_mana_burns_the_opponent_and_is_never_my_loss() -> None:
+    told = "En 2004, mon tour, étape de fin : mon adversaire a 2 manas dans sa réserve qu'il n'a pas utilisés"
+    question = told + ", quand la phase de fin se termine il perd des points de vie ou pas"
+    assert read(question).unknown  # the grammar leaves words: the slots read it
+    theirs = ask(question, with_search=False)
+    assert theirs.understood is True and [a["answer"] for a in theirs.answers] == [2]
+    mine = read(told + ", quand la phase de fin se termine je perds des points de vie ou pas")
+    assert slot_parts(mine.words, mine.asked) is None
+
+
+def test_the_grammar_too_never_charges_one_player_for_the_others_mana() -> None:
+    question = ("En 2004, mon adversaire a 2 manas dans sa réserve à la fin de ma phase principale : "
+                "je perds combien de points de vie ?")
+    result = ask(question, with_search=False)
+    assert result.understood is False and result.declined == "missing"
+    mine = ask(question.replace("mon adversaire a 2 manas dans sa", "j'ai 2 manas dans ma"), with_search=False)
+    assert mine.understood is True and [a["answer"] for a in mine.answers] == [2]
