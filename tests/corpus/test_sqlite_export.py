@@ -149,7 +149,11 @@ def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(
     rule = run_blocked(tmp_path, "rule", "500.1", "--edition", "maison", "--config", str(config))
     assert rule.returncode == 0, rule.stderr
     assert "A turn has five phases" in rule.stdout and "appariement" not in rule.stderr
-    (kb,) = (tmp_path / "cache").glob("kb-*.sqlite")
+    # The configuration's own knowledge base, beside the embedded corpus's (which keeps the
+    # caches of the package's own TOML files: judge.corpus.tomlcache).
+    kbs = sorted((tmp_path / "cache").glob("kb-*.sqlite"))
+    assert len(kbs) == 2, kbs
+    (kb,) = [p for p in kbs if sqlite3.connect(p).execute("select count(*) from parts where kind = 'history'").fetchone()[0]]
     db = sqlite3.connect(kb)
     assert db.execute("select value from parts where kind = 'history'").fetchone() == ("2010 maison",)
     assert db.execute("select count(*) from history where from_edition = '2004'").fetchone()[0] > 500
