@@ -189,7 +189,12 @@ def test_the_key_follows_the_table(graph, tmp_path, monkeypatch) -> None:  # typ
     copy = tmp_path / "2004-2010.toml"
     copy.write_text(text.replace('from = "310.4"\nto = ["510.2"]', 'from = "310.4"\nto = ["510.3"]'), encoding="utf-8")
     monkeypatch.setattr(module, "table_path", lambda source, target: copy)
-    assert concordance(graph, "2004", "2010").counterparts("310.4")[0].target == "510.3"
+    # A graph keeps the knowledge base it was made with (no process-wide configuration): one made
+    # under this test's cache folder.
+    from judge.corpus.loader import load_graph
+
+    fresh = load_graph()
+    assert concordance(fresh, "2004", "2010").counterparts("310.4")[0].target == "510.3"
     assert [name for kind, name in parts(kb_file(tmp_path)) if kind == "concordance"] == ["2004 2010"]
 
 

@@ -85,6 +85,9 @@ def test_history_diff_export_and_book_give_the_gold_counterparts(
     table = concordance(graph, "2004", "2010")
     entries = {str(e["from"]): e for e in gold() if agrees(table, e)}
     assert {"502.10i", "502.6a"} <= set(entries)
+    # Every other entry (CI's time: the four paths are the same code for each), and the examples.
+    kept = {*sorted(entries)[::2], "502.10i", "502.6a"}
+    entries = {number: entry for number, entry in entries.items() if number in kept}
     db = sqlite3.connect(exported)
     exported_main = {row[0]: (row[1], row[2]) for row in db.execute(
         "select from_number, to_number, method from history where from_edition = '2004' and main = 1")}
