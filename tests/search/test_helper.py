@@ -162,6 +162,9 @@ def test_ctrl_c_during_a_first_search_leaves_nothing(tmp_path: Path) -> None:
     os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C does: the whole process group
     rest = run.stderr.read()
     code = run.wait(timeout=120)
+    for pipe in (run.stdout, run.stderr):
+        if pipe is not None:
+            pipe.close()
     assert "Traceback" not in rest
     if code != 0:  # interrupted (else the search had already ended: nothing to check)
         assert (code, rest.strip().splitlines()[-1]) == (130, "judge : interrompu")

@@ -63,6 +63,8 @@ def _http_server(folder: Path) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(10)
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 @pytest.fixture(scope="module")

@@ -103,6 +103,7 @@ def test_slow_and_idle_connections_do_not_lock_out_the_others(tmp_path: Path) ->
             server.wait()
     log.seek(0)
     output = log.read()
+    log.close()
     assert statuses.count(200) == 30, (statuses, output[-2000:])
     assert "Traceback" not in output, output[-3000:]
 

@@ -122,6 +122,7 @@ def test_a_hostile_client_does_not_starve_the_others(tmp_path: Path) -> None:
             server.wait()
     log.seek(0)
     output = log.read()
+    log.close()
     total = sum(ordinary.values())
     assert total >= 10, (ordinary, hostile)  # a loaded machine answers fewer; each one counts
     assert ordinary[500] == 0, (ordinary, hostile, failures, output[-3000:])
