@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,11 @@ def test_without_a_writable_cache_the_export_is_made_from_the_graph(tmp_path: Pa
     assert found.execute("pragma user_version").fetchone() == (1,)
 
 
+def _has_history(path: Path) -> bool:
+    with closing(sqlite3.connect(path)) as db:
+        return bool(db.execute("select count(*) from parts where kind = 'history'").fetchone()[0])
+
+
 def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(tmp_path: Path) -> None:
     """The knowledge base's history leaves out a pair whose concordance is to compute: `judge
     rule` works without the matcher, and the export says which extra it needs, writing nothing."""
@@ -153,7 +159,7 @@ def test_a_first_rule_lookup_aligns_no_edition_and_the_export_needs_the_matcher(
     # caches of the package's own TOML files: judge.corpus.tomlcache).
     kbs = sorted((tmp_path / "cache").glob("kb-*.sqlite"))
     assert len(kbs) == 2, kbs
-    (kb,) = [p for p in kbs if sqlite3.connect(p).execute("select count(*) from parts where kind = 'history'").fetchone()[0]]
+    (kb,) = [p for p in kbs if _has_history(p)]
     db = sqlite3.connect(kb)
     assert db.execute("select value from parts where kind = 'history'").fetchone() == ("2010 maison",)
     assert db.execute("select count(*) from history where from_edition = '2004'").fetchone()[0] > 500
