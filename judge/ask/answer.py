@@ -167,17 +167,25 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         return AskResult(question=text, understood=False, not_understood=reading.out_of_scope,
                          understood_as=said, situation=None, answers=(), report=None, search=search_for(text),
                          reason=said, declined="out_of_scope", skipped=reading.skipped)
-    if unknown:
-        slotted = _slot_read(reading)
-        if slotted is not None:  # the slot reader placed every word the grammar left
-            parts, unknown = slotted, ()
-    try:
-        chosen = _edition(parts, edition, catalogue.edition_ids, run)
-        if not unknown:
-            builder = Builder(parts, chosen, run)
-            plan = _as_asked(builder.build(), reading)
-    except Gap as gap:
-        reason = str(gap)
+    # The slot reader first (meaning, by lemmas); the grammar's reading when the slot reader
+    # leaves a word of game meaning or its situation misses something the grammar's has.
+    readings: list[tuple[Part, ...]] = []
+    slotted = _slot_read(reading)
+    if slotted is not None:
+        readings.append(slotted)
+    if not unknown:
+        readings.append(parts)
+    for candidate in readings:
+        try:
+            chosen = _edition(candidate, edition, catalogue.edition_ids, run)
+            plan = _as_asked(Builder(candidate, chosen, run).build(), reading)
+        except Gap as gap:
+            reason = reason or str(gap)
+            continue
+        parts, unknown, reason = candidate, (), None
+        break
+    if plan is None and slotted is not None:
+        parts, unknown = slotted, ()
     if unknown or plan is None:
         hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)

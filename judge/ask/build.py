@@ -778,9 +778,19 @@ class Builder:
         self._simple("where", at, question, with_player=False)
 
     def _q_next(self, at: int, question: dict[str, Any]) -> None:
+        self._attackers_said()
         self._simple("next", at, question, with_player=False)
 
+    def _attackers_said(self) -> None:
+        """At the declare-attackers step, what follows depends on whether creatures attack
+        (2004 308.4, 2010 508.8): said, or asked."""
+        plan = self.plan
+        if plan.step == "declare_attackers" and plan.events is None and not self.entities \
+                and not any(p.kind in ("no_attackers", "pass", "events") for p in self.parts):
+            raise Gap("des créatures ont-elles été déclarées attaquantes ? (la suite du combat en dépend)")
+
     def _q_rest_of_turn(self, at: int, question: dict[str, Any]) -> None:
+        self._attackers_said()
         self._simple("rest_of_turn", at, question, with_player=False)
 
     def _q_defending_players(self, at: int, question: dict[str, Any]) -> None:
@@ -934,7 +944,7 @@ class Builder:
 
     def _q_deals_damage(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
-        entity = self._last_entity(at)
+        entity = self._question_creature(at, question)
         if entity is None:
             raise Gap("quelle créature ?")
         if plan.step != "combat_damage":

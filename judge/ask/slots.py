@@ -1,374 +1,1021 @@
-"""The slot reader: the facts of a question found by one linear pass over its words.
+"""The slot reader: what a question says, found by one linear pass over its words' lemmas.
 
-Owns the reading of the questions the grammar (`judge.ask.reader`) leaves words of: instead of
-fitting every word into a rule, one pass fills slots — edition, whose turn, the moment (phases
-and steps of `judge.game.turnplan`), mana left, cards in hand, a land already played, an empty
-stack, who has priority — and the question kind comes from the words that ask it
-(`judge.ask.kinds.asked_kinds`). It emits the same `Part`s as the grammar, for the same
-`judge.ask.build.Builder`. It reads only the kinds in `SLOT_KINDS`, and a question is read only
-when every word that carries game meaning fills a slot or asks the question: else `None`
-(declined, never guessed). The words it reads are data: `[slot_words]` of `rules/ask-words.toml`.
+Owns reading a question by its meaning instead of fitting every word into a rule: each word is
+compared by its lemma (the Snowball stem of `judge.search.analysis`, after the forms,
+abbreviations and English names of `rules/ask-words.toml` and the glossary), and one pass fills
+slots — edition, whose turn, the moment (the phase and step names of `judge.game.aliases`), the
+creatures with their power, toughness, abilities, colours, owner and role in the combat, who
+attacks and who blocks, the mana left, the cards in hand, the lands played, the stack, who has
+priority, a damage assignment — and the question kind comes from the words that ask it
+(`judge.ask.kinds.asked_kinds`), checked against the facts it needs. It emits the same `Part`s
+as the grammar, for the same `judge.ask.build.Builder`.
+
+A word that fills no slot is skipped when it carries no game meaning; a word that does
+(`deciding`: an ability, a card type, a colour, a step, a game action, a counter, a
+negation next to what it could turn round…) and fills no slot stops the reading (`None`):
+declined, never guessed. The words it reads are data: `[slot_words]` of `rules/ask-words.toml`
+and the alias tables of the game model.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from judge.ask.parts import ACTIVE, ME, NONACTIVE, OPPONENT, Part
+from judge.ask.parts import ACTIVE, ME, NONACTIVE, OPPONENT, CreatureWords, Part
 from judge.ask.words import Word
-from judge.game.turnplan import Phase, Step
+from judge.game.turnplan import PHASES, STEP_PHASE, Phase, Step
 
-SLOT_KINDS = ("mana_burn", "discard", "play_land")
 SLOT_TABLE = "slot_words"
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_OWNERS = {"mon": ME, "ma": ME, "son": OPPONENT, "sa": OPPONENT}
+_PT = re.compile(r"(\d{1,2})/(\d{1,2})")
+_MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}")
+MAX_SLOT_WORDS = 300  # the reader's own bound (the question's is `judge.ask.words.MAX_QUESTION`)
 
 
 @dataclass(frozen=True, slots=True)
 class SlotWords:
-    """`[slot_words]`: the moments by their words, numbers in words, and each slot's words."""
+    """`[slot_words]` and the game model's names, folded and stemmed: what the pass looks for."""
 
-    moments: tuple[tuple[tuple[str, ...], str, str | None], ...]  # words, phase, step (longest first)
+    moments: tuple[tuple[tuple[str, ...], str, str | None], ...]  # folded words, phase, step (longest first)
     numbers: dict[str, int]
-    mana: frozenset[str]  # said of mana left in the pool (« réserve », « flottants »)
-    unspent: frozenset[str]  # after « pas » / « jamais »: mana left unused (« dépensés », « utilisé »)
-    ends: frozenset[str]  # a moment's end (« se termine », « finit »)
-    lands: frozenset[str]  # a land (« terrain », basic land types)
-    land_verbs: frozenset[str]  # playing a land (« poser », « jouer »)
-    told_aux: frozenset[str]  # before a participle, a fact told (« j'ai posé »)
-    subjects_me: frozenset[str]
-    subjects_them: frozenset[str]
-    neutral: frozenset[str]  # words said around slots that add nothing (« possible », « bon »)
+    phrases: dict[str, tuple[tuple[str, ...], ...]]  # a slot's phrases, as stem tuples (longest first)
+    abilities: tuple[tuple[tuple[str, ...], str], ...]  # stems -> ability slug (longest first)
+    colors: dict[str, str]  # stem -> colour slug
+    kinds: tuple[tuple[tuple[str, ...], str], ...]  # a spell's kind: stems -> slug (longest first)
+    player_names: frozenset[str]  # folded first names that name players (« Alice », « Bruno »)
+    deciding: frozenset[str]  # stems of words that, left unplaced, stop the reading
+    neutral: frozenset[str]  # stems of words said around slots that add nothing
 
 
-_STEP_OF = {"untap": (Phase.BEGINNING, Step.UNTAP), "upkeep": (Phase.BEGINNING, Step.UPKEEP),
-            "draw": (Phase.BEGINNING, Step.DRAW), "beginning": (Phase.BEGINNING, None),
-            "precombat_main": (Phase.PRECOMBAT_MAIN, None), "postcombat_main": (Phase.POSTCOMBAT_MAIN, None),
-            "combat": (Phase.COMBAT, None), "beginning_of_combat": (Phase.COMBAT, Step.BEGINNING_OF_COMBAT),
-            "end_of_turn": (Phase.ENDING, Step.END_OF_TURN), "ending": (Phase.ENDING, None),
-            "cleanup": (Phase.ENDING, Step.CLEANUP)}
+def _stem(word: str) -> str:
+    from judge.search.analysis import stem
+
+    return str(stem(word))
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    """A phrase of the data as the question's words are cut (`words_of`: elisions written out)."""
+    from judge.ask.words import words_of
+
+    return tuple(_stem(w.text) for w in words_of(text))
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A phrase of the data as folded words (the moments: nouns compared as written, « dégagée »
+    is no « dégagement »)."""
+    from judge.ask.words import words_of
+
+    return tuple(w.text for w in words_of(text))
+
+
+def _longest(items: Iterable[tuple[tuple[str, ...], str]]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    return tuple(sorted(set(items), key=lambda item: -len(item[0])))
 
 
 @lru_cache(maxsize=1)
 def slot_words() -> SlotWords:
-    from judge.ask.vocabulary import raw_table
+    from judge.ask.vocabulary import raw_table, vocabulary
+    from judge.game.aliases import ABILITY_NAMES, COLOR_ALIASES, KIND_ALIASES, PHASE_ALIASES, STEP_ALIASES
     from judge.normalize import fold
 
     table = raw_table(SLOT_TABLE)
-
-    def words(key: str) -> frozenset[str]:
-        value = table.get(key)
-        return frozenset(fold(str(w)) for w in value) if isinstance(value, list) else frozenset()
 
     def mapping(key: str) -> dict[str, object]:
         value = table.get(key)
         return dict(value) if isinstance(value, dict) else {}
 
-    moments: list[tuple[tuple[str, ...], str, str | None]] = []
+    def listed(value: object) -> list[str]:
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    moments: set[tuple[tuple[str, ...], str, str | None]] = set()
+    for name, step in STEP_ALIASES.items():
+        moments.add((_words(name), STEP_PHASE[step], step))
+    for name, phase in PHASE_ALIASES.items():
+        if len(name) > 3:  # « main », « fin », « end » alone say nothing of a moment
+            moments.add((_words(name), phase, None))
     for place, said in mapping("moments").items():
         phase, step = _STEP_OF[place]
-        moments.extend((tuple(fold(str(s)).split()), phase, step) for s in (said if isinstance(said, list) else ()))
-    moments.sort(key=lambda m: -len(m[0]))
-    return SlotWords(moments=tuple(moments), numbers={fold(k): int(str(v)) for k, v in mapping("numbers").items()},
-                     mana=words("mana"), unspent=words("unspent"), ends=words("ends"), lands=words("lands"), land_verbs=words("land_verbs"),
-                     told_aux=words("told_aux"), subjects_me=words("subjects_me"),
-                     subjects_them=words("subjects_them"), neutral=words("neutral"))
+        moments.update((_words(s), phase, step) for s in listed(said))
+    phrases = {key: tuple(sorted({_phrase(p) for p in listed(value)}, key=lambda p: -len(p)))
+               for key, value in mapping("phrases").items()}
+    abilities = [(_phrase(name), slug) for slug, names in ABILITY_NAMES.items() for name in (slug, *names)]
+    abilities += [(_phrase(name), str(slug)) for name, slug in mapping("abilities").items()]
+    kinds = [(_phrase(name), slug) for name, slug in KIND_ALIASES.items()]
+    kinds += [(_phrase(name), str(slug)) for name, slug in mapping("spell_kinds").items()]
+    colors = {_stem(name): slug for name, slug in COLOR_ALIASES.items() if " " not in name}
+    deciding = {s for p, _ in abilities for s in p} | {s for p, _ in kinds for s in p} | set(colors)
+    deciding |= {s for p in phrases.get("deciding", ()) for s in p}
+    deciding |= {_stem(w) for w in vocabulary().out_of_scope}
+    nouns = tuple(_phrase(n) for n in vocabulary().creature_nouns)
+    phrases["creature_word"] = tuple(sorted({*phrases.get("creature_word", ()), *nouns}, key=lambda p: -len(p)))
+    neutral = {_stem(fold(w)) for w in listed(table.get("neutral"))}
+    return SlotWords(moments=tuple(sorted(moments, key=lambda m: -len(m[0]))),
+                     numbers={fold(k): int(str(v)) for k, v in mapping("numbers").items()},
+                     phrases=phrases, abilities=_longest(abilities), colors=colors, kinds=_longest(kinds),
+                     player_names=frozenset(fold(n) for n in listed(table.get("player_names"))),
+                     deciding=frozenset(deciding - neutral), neutral=frozenset(neutral))
 
 
-def _number(text: str, data: SlotWords) -> int | None:
-    if text.isdigit() and len(text) <= 2:
-        return int(text)
-    return data.numbers.get(text)
+_STEP_OF: dict[str, tuple[str, str | None]] = {
+    **{step: (phase, step) for step, phase in STEP_PHASE.items()},
+    **{phase: (phase, None) for phase in PHASES},
+    "first_strike_damage": (Phase.COMBAT, Step.COMBAT_DAMAGE), "regular_damage": (Phase.COMBAT, Step.COMBAT_DAMAGE)}
+_OWNER_WORDS = {"mon": ME, "ma": ME, "mes": ME, "notre": ME, "son": OPPONENT, "sa": OPPONENT, "ses": OPPONENT,
+                "votre": ME, "ton": ME, "ta": ME, "tes": ME}
+_ARTICLES = {"le", "la", "les", "l", "un", "une", "des", "du", "ce", "cet", "cette", "ces"}
+_ME_SUBJECTS = {"je", "j", "moi", "me", "m"}
+_THEM_SUBJECTS = {"il", "elle", "lui"}
 
 
 class _Pass:
-    """One pass over the words: `used[i]` once word i fills a slot."""
+    """The question's words, their stems and which are used; the parts found, by position."""
 
-    def __init__(self, texts: list[str]) -> None:
-        self.texts = texts
-        self.used = [False] * len(texts)
+    def __init__(self, words: tuple[Word, ...], names: frozenset[int], data: SlotWords) -> None:
+        self.words = words
+        self.texts = [w.text for w in words]
+        self.stems = [_stem(t) for t in self.texts]
+        self.names = names
+        self.data = data
+        self.used = [False] * len(words)
         self.parts: list[tuple[int, Part]] = []
+        self.players: dict[str, str] = {}  # a player's first name (folded) -> ME / OPPONENT
+        self.ends: dict[int, int] = {}  # where the part starting at a word ends
 
     def at(self, i: int) -> str:
         return self.texts[i] if 0 <= i < len(self.texts) else ""
 
+    def stem(self, i: int) -> str:
+        return self.stems[i] if 0 <= i < len(self.stems) else ""
+
+    def seq(self, i: int, phrase: tuple[str, ...]) -> bool:
+        return bool(phrase) and tuple(self.stems[i:i + len(phrase)]) == phrase
+
+    def phrase_at(self, i: int, key: str) -> int:
+        """The length of the longest phrase of `[slot_words.phrases].key` at word i, or 0."""
+        for phrase in self.data.phrases.get(key, ()):
+            if self.seq(i, phrase):
+                return len(phrase)
+        return 0
+
+    def find(self, key: str, start: int = 0, end: int | None = None) -> list[int]:
+        stop = len(self.texts) if end is None else end
+        return [i for i in range(max(start, 0), min(stop, len(self.texts))) if self.phrase_at(i, key)]
+
     def take(self, start: int, end: int, part: Part | None = None) -> None:
-        for j in range(start, end):
+        for j in range(max(start, 0), min(end, len(self.used))):
             self.used[j] = True
         if part is not None:
             self.parts.append((start, part))
+            self.ends[start] = max(end, self.ends.get(start, end))
+
+    def number(self, i: int) -> int | None:
+        text = self.at(i)
+        if text.isdigit() and len(text) <= 3:
+            return int(text)
+        return self.data.numbers.get(text)
+
+    def is_player_name(self, i: int) -> bool:
+        return self.at(i) in self.data.player_names and self.words[i].typed[:1].isupper()
 
 
+# ---------------------------------------------------------------------- slots
 def _edition(p: _Pass, i: int) -> int:
     text = p.at(i)
-    year = int(text) if _YEAR.fullmatch(text) else 2010 if text == "m10" else None
+    year = int(text) if _YEAR.fullmatch(text) else 2010 if text in ("m10", "m2010") else None
     if year is None:
+        span = p.phrase_at(i, "edition_old")
+        if span:
+            p.take(i, i + span, Part(kind="edition", values={"old": True}))
+            return span
+        span = p.phrase_at(i, "edition_new")
+        if span:
+            p.take(i, i + span, Part(kind="edition", values={"new": True}))
+            return span
+        span = p.phrase_at(i, "edition_burn")
+        if span:
+            p.take(i, i + span, Part(kind="edition", values={"mana_burn": True}))
+            return span
         return 0
-    if p.at(i - 1) == "magic":
-        p.take(i - 1, i)
-    before = p.at(i - 1) == "avant" or p.at(i - 2) == "avant"
+    start = i - 1 if p.at(i - 1) in ("magic", "regles", "edition", "en", "de") else i
+    before = p.phrase_at(start - 1, "before") or p.phrase_at(start - 2, "before")
     if before:
-        p.take(i - 1 if p.at(i - 1) == "avant" else i - 2, i)
-    p.take(i, i + 1, Part(kind="edition", values={"before": year} if before else {"year": year}))
+        start = start - 1 if p.phrase_at(start - 1, "before") else start - 2
+    p.take(start, i + 1, Part(kind="edition", values={"before": year} if before else {"year": year}))
     return 1
 
 
-def _moment(p: _Pass, i: int, data: SlotWords, end_words: bool) -> int:
-    for said, phase, step in data.moments:
-        if tuple(p.texts[i:i + len(said)]) != said:
+def _moment(p: _Pass, i: int) -> int:
+    for said, phase, step in p.data.moments:
+        if tuple(t.removesuffix("s") for t in p.texts[i:i + len(said)]) != tuple(t.removesuffix("s") for t in said):
             continue
-        if step == Step.DRAW and said == ("pioche",) and p.at(i - 1) in data.told_aux | {"j", "je", "il"}:
+        if step == Step.DRAW and len(said) == 1 and p.at(i - 1) in ("ai", "a", "j", "je", "il", "avoir"):
             return 0  # « j'ai pioché »: an event, not the draw step
-        owner = _OWNERS.get(p.at(i - 1))
-        start = i - 1 if owner else i
-        if p.at(start - 1) in ("la", "l", "le") and p.at(start - 2) == "fin":
-            start -= 2
         end = i + len(said)
-        if p.at(end) == "de" and p.at(end + 1) in ("mon", "son") and p.at(end + 2) == "tour":
-            owner = owner or _OWNERS[p.at(end + 1)]
+        start = i
+        owner = _OWNER_WORDS.get(p.at(i - 1))
+        if owner:
+            start = i - 1
+        if p.at(end) in ("de", "du") and p.at(end + 1) in ("mon", "son") and p.at(end + 2) == "tour":
+            owner = owner or _OWNER_WORDS[p.at(end + 1)]
             end += 3
-        if p.at(end) == "adverse":
+        elif p.at(end) == "de" and p.at(end + 1) == "mon" and p.at(end + 2) == "adversaire":
+            owner, end = OPPONENT, end + 3
+        elif p.at(end) in ("de", "d") and p.is_player_name(end + 1):
+            owner, end = _named(p, end + 1), end + 2
+        if p.at(end) in ("adverse",):
             owner, end = OPPONENT, end + 1
-        closing = p.at(start - 1) in ("fin",) or (p.at(start - 2) == "fin" and p.at(start - 1) in ("de", "du"))
-        if closing:
-            start -= 1 if p.at(start - 1) == "fin" else 2
         values: dict[str, object] = {"phase": phase, "step": step, "owner": owner}
-        closed = [j for j in range(end, end + 3) if end_words and p.at(j) in data.ends]
-        if closing or closed:
+        lead = p.phrase_at(start - 2, "moment_end") if p.at(start - 1) in _ARTICLES | {"de", "du"} else 0
+        lead = lead or p.phrase_at(start - 1, "moment_end")
+        if lead:
             values["end"] = True
-        for j in closed[:1]:
-            p.take(j, j + 1)
+            start -= lead + (1 if p.at(start - 1) in _ARTICLES | {"de", "du"} else 0)
+        if p.phrase_at(start - 2, "moment_start") and p.at(start - 1) in _ARTICLES | {"de", "du"}:
+            values["start"] = True
+            start -= 2
+        if p.find("moment_end", end, end + 3):
+            values["end"] = True
+            for j in p.find("moment_end", end, end + 3)[:1]:
+                p.take(j, j + p.phrase_at(j, "moment_end"))
+        if step == Step.COMBAT_DAMAGE:
+            for j in range(max(start - 3, 0), min(end + 4, len(p.texts))):
+                if p.phrase_at(j, "first_strike_step"):
+                    values["damage_step"] = "first_strike"
+                    p.take(j, j + p.phrase_at(j, "first_strike_step"))
+                elif p.phrase_at(j, "regular_step"):
+                    values["damage_step"] = "regular"
+                    p.take(j, j + p.phrase_at(j, "regular_step"))
         p.take(start, end, Part(kind="moment", values=values))
         return end - i
     return 0
 
 
+def _named(p: _Pass, i: int) -> str:
+    """A player named by a first name: the first one named is the speaker's side (ME, the
+    active player unless said otherwise), the second the opponent."""
+    name = p.at(i)
+    p.take(i, i + 1)
+    if name not in p.players:
+        # the speaker speaks of himself (« ma phase principale »): a name is someone else
+        mine = any(t in ("je", "j", "mon", "ma", "mes", "moi") for t in p.texts)
+        p.players[name] = ME if not p.players and not mine else OPPONENT
+    return p.players[name]
+
+
 def _turn(p: _Pass, i: int) -> int:
     if p.at(i) != "tour":
         return 0
-    if p.at(i - 1) in ("mon", "son") and p.at(i - 2) != "de":
-        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": _OWNERS[p.at(i - 1)]}))
+    if p.at(i - 1) in ("mon", "son", "notre", "votre") and p.at(i - 2) not in ("de",):
+        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": _OWNER_WORDS[p.at(i - 1)]}))
         return 1
     if p.at(i + 1) == "de" and p.at(i + 2) == "mon" and p.at(i + 3) == "adversaire":
         p.take(i, i + 4, Part(kind="turn", values={"owner": OPPONENT}))
         return 4
+    if p.at(i + 1) in ("de", "d") and p.is_player_name(i + 2):
+        p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2)}))
+        return 3
     return 0
 
 
-def _counted(p: _Pass, i: int, data: SlotWords) -> int:
-    amount = _number(p.at(i), data)
-    if amount is None:
+def _active_said(p: _Pass, i: int) -> int:
+    """« Alice, la joueuse active », « Alice est le joueur actif »: whose turn, by name."""
+    span = p.phrase_at(i, "active_player")
+    if not span:
         return 0
-    if p.at(i + 1) in ("mana", "manas"):
+    for j in (i - 1, i - 2, i - 3, i + span, i + span + 1):
+        if p.is_player_name(j):
+            name = p.at(j)
+            if not p.players:
+                p.players[name] = ME
+            p.take(i, i + span, Part(kind="turn", values={"owner": _named(p, j)}))
+            p.take(j, j + 1)
+            return span
+    return 0
+
+
+def _counted(p: _Pass, i: int) -> int:
+    amount = p.number(i)
+    if amount is None:
+        symbols = _MANA.fullmatch(p.at(i))
+        if symbols and p.words[i].typed.isupper():
+            amount = len(p.at(i).replace("{", "").replace("}", ""))
+            p.take(i, i + 1, Part(kind="mana", values={"amount": amount}))
+            return 1
+        return 0
+    if p.phrase_at(i + 1, "mana"):
+        span = p.phrase_at(i + 1, "mana")
         values: dict[str, object] = {"amount": amount}
-        if p.at(i - 1) == "a" and p.at(i - 2) == "adversaire" and p.at(i - 3) == "mon":  # « mon adversaire a 1 mana »
-            values["owner"] = OPPONENT
-            p.take(i - 3, i)
-        p.take(i, i + 2, Part(kind="mana", values=values))
-        return 2
-    if p.at(i + 1) == "cartes" and p.at(i + 2) == "en" and p.at(i + 3) == "main":
+        p.take(i, i + 1 + span, Part(kind="mana", values=values))
+        return 1 + span
+    if p.phrase_at(i + 1, "cards") and p.at(i + 2) == "en" and p.at(i + 3) == "main":
         p.take(i, i + 4, Part(kind="hand", values={"count": amount}))
         return 4
+    if p.phrase_at(i + 1, "cards") and p.at(i + 2) == "dans" and p.at(i + 4) == "main":
+        p.take(i, i + 5, Part(kind="hand", values={"count": amount}))
+        return 5
     return 0
 
 
-def _land_told(p: _Pass, i: int, data: SlotWords) -> int:
+def _land_told(p: _Pass, i: int) -> int:
     """« j'ai (déjà) posé un marais » (1), « aucun terrain » / « pas (encore) joué de terrain » (0)."""
-    if p.at(i) == "aucun" and p.at(i + 1) in data.lands:
-        start = i - 1 if p.at(i - 1) in data.land_verbs else i
+    lands = p.phrase_at
+    if p.at(i) in ("aucun", "0") and lands(i + 1, "land"):
+        start = i - 1 if lands(i - 1, "land_verb") else i
         p.take(start, i + 2, Part(kind="land_played", values={"played": 0, "place": None}))
         return 2
-    if p.at(i) in ("1", "un") and p.at(i + 1) in data.lands:  # « 1 terrain déjà posé »
-        j = i + 2 + (p.at(i + 2) == "deja")
-        if p.at(j) in data.land_verbs and p.at(j - 1) == "deja":
-            p.take(i, j + 1, Part(kind="land_played", values={"played": 1, "place": None}))
-            return j + 1 - i
-        return 0
-    start = i
-    if p.at(i) == "pas":
-        j = i + 1 + (p.at(i + 1) == "encore")
-        if p.at(j) in data.land_verbs and p.at(j + 1) in ("de", "d") and p.at(j + 2) in data.lands:
-            p.take(start, j + 3, Part(kind="land_played", values={"played": 0, "place": None}))
+    if p.at(i) in ("pas", "jamais"):
+        j = i + 1 + (p.at(i + 1) in ("encore", "deja"))
+        if lands(j, "land_verb") and p.at(j + 1) in ("de", "d") and lands(j + 2, "land"):
+            p.take(i, j + 3, Part(kind="land_played", values={"played": 0, "place": None}))
             return j + 3 - i
         return 0
-    if p.at(i) not in data.told_aux:
+    if p.at(i) not in ("ai", "a", "avait", "avais", "as", "deja"):
         return 0
-    j = i + 1 + (p.at(i + 1) == "deja")
-    if p.at(j) in data.land_verbs and p.at(j + 1) in ("un", "une", "mon", "ma") and p.at(j + 2) in data.lands:
-        p.take(start, j + 3, Part(kind="land_played", values={"played": 1, "place": None}))
+    j = i + 1 + (p.at(i + 1) in ("deja", "bien"))
+    if lands(j, "land_verb") and p.at(j + 1) in ("un", "une", "mon", "ma", "son", "sa") and lands(j + 2, "land"):
+        if p.at(i - 1) in ("pas", "ne", "n") or p.at(i - 2) in ("ne", "n"):
+            return 0
+        p.take(i, j + 3, Part(kind="land_played", values={"played": 1, "place": None}))
         return j + 3 - i
     return 0
 
 
-def _subject(p: _Pass, i: int, data: SlotWords) -> str | None:
-    """The player who does what word i says: the nearest subject before it."""
-    for j in range(i - 1, max(i - 4, -1), -1):
-        if p.at(j) in data.subjects_me:
-            return ME
-        if p.at(j) in data.subjects_them:
-            return OPPONENT
-        if p.at(j) == "adversaire" and p.at(j - 1) == "mon":
-            return OPPONENT
+def _stack(p: _Pass, i: int) -> int:
+    span = p.phrase_at(i, "stack_empty")
+    if span:
+        p.take(i, i + span, Part(kind="stack_empty"))
+        return span
+    span = p.phrase_at(i, "response")
+    if span:
+        p.take(i, i + span, Part(kind="response"))
+        return span
+    return 0
+
+
+def _passing(p: _Pass, i: int) -> int:
+    """« on passe tous les deux », « les deux joueurs passent »: both pass in succession."""
+    span = p.phrase_at(i, "all_pass")
+    if span:
+        p.take(i, i + span, Part(kind="pass", values={"who": "all"}))
+        return span
+    if p.stem(i) != "pass" or p.at(i + 1) in ("a", "au", "en", "sur", "la", "le", "t", "on", "de", "du", "directement") \
+            or p.at(i - 1) in ("ca", "c", "se"):
+        return 0
+    who = _subject(p, i)
+    if who is None:
+        return 0
+    end = i + 1 + (p.at(i + 1) in ("aussi", "egalement", "ensuite", "son", "sa", "mon", "ma")) \
+        + (p.at(i + 2) in ("tour", "priorite"))
+    p.take(i, end, Part(kind="pass", values={"who": who}))
+    for j in range(max(i - 4, 0), i):  # the subject said: « mon adversaire passe »
+        if p.at(j) in _ME_SUBJECTS | _THEM_SUBJECTS or p.at(j) == "adversaire" or p.is_player_name(j):
+            p.take(j, i)
+            break
+    return end - i
+
+
+def _priority_holder(p: _Pass, i: int) -> int:
+    """« j'ai la priorité », « il a la prio »: who holds priority now."""
+    span = p.phrase_at(i, "priority_holder")
+    if p.stem(i) == "priorit" and p.at(i + 1) in ("au", "a"):  # « prio au NAP », « priorité à Bruno »
+        k = i + 2 + (p.at(i + 2) in ("le", "la"))
+        who = (NONACTIVE if p.phrase_at(k, "nonactive_player") else ACTIVE if p.phrase_at(k, "active_player")
+               else _named(p, k) if p.is_player_name(k) else ME if p.at(k) == "moi" else None)
+        if who is not None:
+            size = p.phrase_at(k, "nonactive_player") or p.phrase_at(k, "active_player") or 1
+            p.take(i, k + size, Part(kind="priority", values={"player": who}))
+            return k + size - i
+    if not span or p.stem(i + span) != "priorit":
+        return 0
+    who = ME if p.at(i) in _ME_SUBJECTS else OPPONENT
+    p.take(i, i + span + 1, Part(kind="priority", values={"player": who}))
+    return span + 1
+
+
+# ---------------------------------------------------------------------- creatures
+def _ability_at(p: _Pass, i: int) -> tuple[int, str] | None:
+    for phrase, slug in p.data.abilities:
+        if p.seq(i, phrase):
+            return len(phrase), slug
     return None
 
 
-def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, ...] | None:
-    """The parts of a question of a `SLOT_KINDS` kind, in the question's order, or None when
-    its kind is not one of them or not one alone, or a word of game meaning fills no slot."""
-    from judge.ask.kinds import asked_kinds
-
-    kinds = [k for k in SLOT_KINDS if k in asked_kinds(asked)]
-    texts = [w.text for w in words]
-    data = slot_words()
-    p = _Pass(texts)
-    end_words = "mana_burn" in kinds
-    i = 0
-    while i < len(texts):
-        step = (_edition(p, i) or _moment(p, i, data, end_words) or _turn(p, i) or _counted(p, i, data)
-                or _land_told(p, i, data))
-        i += step or 1
-    said = {part.kind for _, part in p.parts}
-    question = _question(p, kinds, said, data)
-    if question is None:
-        return None
-    _state_words(p, data, said)
-    if not _all_placed(words, p, data, question.values["ask"]):
-        return None
-    return (*_placed_lands(sorted(p.parts, key=lambda item: item[0])), question)
+def _creature_head(p: _Pass, i: int) -> int:
+    """The length of a creature's head word(s) at i: a card's name (capitalised, several words
+    in a row), a lower-case creature noun, « créature », a power/toughness alone; else 0."""
+    if p.is_player_name(i):
+        return 0
+    if i in p.names:
+        j = i + 1
+        while j in p.names and not p.is_player_name(j):
+            j += 1
+        return j - i
+    if p.phrase_at(i, "creature_word") or _PT.fullmatch(p.at(i)):
+        return 1
+    if (p.phrase_at(i, "attacker_role") or p.phrase_at(i, "blocker_role")) and p.at(i - 1) in _OWNER_WORDS.keys() | _ARTICLES:
+        return 1  # « mon attaquant », « le bloqueur »
+    return 0
 
 
-def _placed_lands(parts: list[tuple[int, Part]]) -> list[Part]:
-    """The parts, a moment said right after a land played (« posé un marais dans ma première
-    phase principale ») made that land's place: when it was played, not the moment asked about."""
-    out: list[Part] = []
-    skip = -1
-    for n, (start, part) in enumerate(parts):
-        if n == skip:
+def _creature(p: _Pass, i: int) -> int:
+    """A creature mentioned at i, with what follows it (power/toughness, abilities, « sans »,
+    colours, « artefact », « de mon adversaire »): a `creature` part and, said of it, a `state`."""
+    size = _creature_head(p, i)
+    if not size or p.used[i]:
+        return 0
+    start, end = i, i + size
+    owner: str | None = None
+    indefinite = False
+    before = p.at(i - 1)
+    if before in _OWNER_WORDS:
+        owner, start = _OWNER_WORDS[before], i - 1
+        if owner == OPPONENT:  # « Bruno bloque avec son Golem »: his, of the player named before
+            named = next((j for j in range(i - 2, max(i - 12, -1), -1) if p.is_player_name(j)), None)
+            if named is not None and not any(p.at(k) in _ME_SUBJECTS | {"adversaire"} for k in range(named, i)):
+                owner = _named(p, named)
+    elif before in ("un", "une"):
+        indefinite, start = True, i - 1
+    elif before in _ARTICLES:
+        start = i - 1
+    head = [w.typed.rstrip("'’") for w in p.words[i:i + size]]
+    name: str | None = " ".join(head)
+    pt = _PT.fullmatch(p.at(i))
+    power = toughness = None
+    if pt:
+        name = None
+        power, toughness = int(pt.group(1)), int(pt.group(2))
+    elif p.phrase_at(i, "creature_word") and p.words[i].typed[:1].islower() and i not in p.names:
+        name = None if p.at(i) in ("creature", "creatures") else p.words[i].typed.lower()
+    elif not p.phrase_at(i, "creature_word") and i not in p.names:
+        name = None  # « mon attaquant »: its role is its name
+    abilities: list[str] = []
+    without: list[str] = []
+    colors: list[str] = []
+    card_types: list[str] = []
+    types = ["Mur"] if p.phrase_at(i, "wall") else []
+    role: str | None = ("attacker" if p.phrase_at(i, "attacker_role") else "blocker" if p.phrase_at(i, "blocker_role")
+                        else None)
+    j = end
+    while j < len(p.texts) and j - end < 12:
+        text = p.at(j)
+        found = _PT.fullmatch(text)
+        if found and power is None:
+            power, toughness = int(found.group(1)), int(found.group(2))
+            j += 1
             continue
-        following = parts[n + 1] if n + 1 < len(parts) else None
-        if (part.kind == "land_played" and part.values["played"] and following is not None
-                and following[1].kind == "moment" and following[0] - start <= 8):
-            place = (following[1].values["phase"], following[1].values["step"])
-            out.append(Part(kind="land_played", values={**part.values, "place": place}))
-            skip = n + 1
-        else:
-            out.append(part)
-    return out
+        if text in ("de", "d", "du") and p.at(j + 1) == "mon" and p.at(j + 2) == "adversaire":
+            owner, j = OPPONENT, j + 3
+            continue
+        if text in ("de", "d") and p.is_player_name(j + 1):
+            owner, j = _named(p, j + 1), j + 2
+            continue
+        negated = text in ("sans", "pas", "aucun", "aucune") or (text == "ni")
+        if negated:
+            k = j + 1
+            while p.at(k) in _ARTICLES | {"de", "d", "capacite", "la", "le"}:
+                k += 1
+            ability = _ability_at(p, k)
+            if ability:
+                without.append(ability[1])
+                j = k + ability[0]
+                continue
+            if p.phrase_at(k, "no_ability"):
+                j = k + p.phrase_at(k, "no_ability")
+                abilities.append("")  # nothing: said, no ability
+                continue
+            break
+        if text in ("avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"):
+            if _ability_at(p, j + 1) or (p.at(j + 1) in ("le", "la", "l") and _ability_at(p, j + 2)) \
+                    or p.at(j + 1) in ("a", "la", "le", "l", "ni", "pas"):
+                j += 1
+                continue
+            break
+        ability = _ability_at(p, j)
+        if ability:
+            abilities.append(ability[1])
+            j += ability[0]
+            continue
+        if text in ("incolore", "incolores"):  # colourless: no colour
+            j += 1
+            continue
+        if p.stem(j) in p.data.colors:
+            colors.append(p.data.colors[p.stem(j)])
+            j += 1
+            continue
+        if p.phrase_at(j, "wall_type"):
+            types.append("Mur")
+            j += p.phrase_at(j, "wall_type")
+            continue
+        if p.phrase_at(j, "artifact"):
+            card_types += ["artifact", "creature"]
+            j += p.phrase_at(j, "artifact")
+            continue
+        if p.phrase_at(j, "attacker_role"):
+            role, j = "attacker", j + p.phrase_at(j, "attacker_role")
+            continue
+        if p.phrase_at(j, "blocker_role"):
+            role, j = "blocker", j + p.phrase_at(j, "blocker_role")
+            continue
+        if p.phrase_at(j, "creature_word") and p.at(j) in ("creature",) and card_types:
+            j += 1
+            continue
+        break
+    # drop trailing linking words that introduced nothing
+    while j > end and p.at(j - 1) in ("avec", "a", "qui", "et", "ayant", "le", "la", "l", "ne", "n", "de", "d"):
+        j -= 1
+    nothing = "" in abilities
+    words = CreatureWords(name=name, owner=owner, power=power, toughness=toughness,
+                          abilities=tuple(a for a in dict.fromkeys(abilities) if a),
+                          without=tuple(dict.fromkeys(without)), colors=tuple(dict.fromkeys(colors)),
+                          card_types=tuple(dict.fromkeys(card_types)), types=tuple(dict.fromkeys(types)),
+                          role=role, indefinite=indefinite)
+    if nothing and not words.abilities:
+        words = replace(words, without=words.without)
+    previous = next(((s, part) for s, part in p.parts if part.kind == "creature"
+                     and (_span_end(p, s) == start or (_span_end(p, s) == start - 1 and p.at(start - 1) == "est"))), None)
+    if previous is not None and p.at(i) in ("creature",) and (indefinite or p.at(start - 1) == "est"):
+        # « son Golem, une créature-artefact incolore 3/3 »: the same creature, said again
+        said: CreatureWords = previous[1].values["creature"]
+        merged = replace(said, power=said.power if said.power is not None else words.power,
+                         toughness=said.toughness if said.toughness is not None else words.toughness,
+                         abilities=said.abilities + words.abilities, without=said.without + words.without,
+                         colors=said.colors + words.colors, card_types=said.card_types + words.card_types,
+                         types=said.types + words.types, role=said.role or words.role)
+        p.parts.remove(previous)
+        p.take(start - (p.at(start - 1) == "est"), j)
+        p.parts.append((previous[0], Part(kind="creature", values={"creature": merged})))
+        p.ends[previous[0]] = j
+        return j - i
+    p.take(start, j, Part(kind="creature", values={"creature": words}))
+    return j - i
 
 
-def _question(p: _Pass, kinds: list[str], said: set[str], data: SlotWords) -> Part | None:
-    """The question asked: one kind of `SLOT_KINDS` whose facts the slots hold."""
-    fitting = []
+def _state(p: _Pass, i: int) -> int:
+    """What is said of the creature named before: tapped, untapped, arrived this turn, under
+    its controller's control since the turn began."""
+    for key, values in (("doesnt_untap", {"doesnt_untap": True}), ("cant_attack_alone", {"cant_attack_alone": True}),
+                        ("tapped", {"tapped": True}), ("untapped", {"tapped": False}),
+                        ("new_here", {"since_turn_start": False}), ("old_here", {"since_turn_start": True}),
+                        ("phasing", {"phasing": True}), ("phased_out", {"phased_out": True}),
+                        ("phased_in", {"phased_out": False})):
+        span = p.phrase_at(i, key)
+        if span and not p.used[i] and p.at(i - 1) != "se":  # « qui se dégage ? » asks, says no state
+            negated = p.at(i - 1) in ("pas", "non") or p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est"
+            if negated and "tapped" in values:
+                values = {"tapped": not values["tapped"]}
+                p.take(i - 1, i)
+            group = _group_before(p, i) if p.at(i + span - 1).endswith("s") else []
+            if any(p.at(k) in ("tous", "toutes", "chacun", "chacune") for k in range(max(i - 4, 0), i)):  # « tous les deux engagés »
+                group = _creatures_between(p, 0, i)[-2:]
+                for k in range(max(i - 4, 0), i):
+                    if p.at(k) in ("tous", "toutes", "les", "deux", "sont", "ont", "chacun", "chacune"):
+                        p.take(k, k + 1)
+            if len(group) > 1:  # « Ours et Loup engagés »: said of each
+                p.take(i, i + span)
+                for start, words in group:
+                    p.parts.append((i, Part(kind="state", values={**values, "creature": words})))
+                return span
+            p.take(i, i + span, Part(kind="state", values=values))
+            return span
+    return 0
+
+
+def _same(p: _Pass, i: int) -> int:
+    """« son Loup aussi »: what was said of the creature before is said of this one."""
+    if p.at(i) in ("aussi", "egalement", "pareil") and not p.used[i] and i in p.ends.values() \
+            and any(part.kind == "state" for _, part in p.parts):
+        p.take(i, i + 1, Part(kind="state", values={"same": True}))
+        return 1
+    return 0
+
+
+def _group_before(p: _Pass, i: int) -> list[tuple[int, CreatureWords]]:
+    """The creatures said together just before word i (« son ours et son loup »)."""
+    found = _creatures_between(p, max(i - 12, 0), i)
+    if not found or _span_end(p, found[-1][0]) < i - 2:
+        return []
+    group = [found[-1]]
+    for k in range(len(found) - 2, -1, -1):
+        if not _joined(p, found[k][0], group[0][0]):
+            break
+        group.insert(0, found[k])
+    return group
+
+
+# ---------------------------------------------------------------------- combat
+def _creature_at(p: _Pass, position: int) -> CreatureWords | None:
+    for start, part in p.parts:
+        if part.kind == "creature" and start <= position and _span_end(p, start) > position:
+            words: CreatureWords = part.values["creature"]
+            return words
+    return None
+
+
+def _span_end(p: _Pass, start: int) -> int:
+    return p.ends.get(start, start + 1)
+
+
+def _creatures_between(p: _Pass, start: int, end: int) -> list[tuple[int, CreatureWords]]:
+    return [(s, part.values["creature"]) for s, part in sorted(p.parts, key=lambda x: x[0])
+            if part.kind == "creature" and start <= s < end]
+
+
+def _combat(p: _Pass, question_at: int) -> None:
+    """Who attacks and who blocks, said around the combat verbs (not in the asking sentence's
+    verb, which asks): « X attaque », « j'attaque avec X », « X est bloqué par Y », « Y bloque X »,
+    « je bloque X avec Y », « X n'est pas bloqué »."""
+    for i in range(len(p.texts)):
+        if p.used[i] or i >= question_at:
+            continue
+        span = p.phrase_at(i, "blocked_by")
+        if span:
+            before = _creatures_between(p, 0, i)
+            after = _creatures_between(p, i + span, len(p.texts))
+            if before and after:
+                group = [after[0][1]]
+                k = 1
+                while k < len(after) and _joined(p, after[k - 1][0], after[k][0]):
+                    group.append(after[k][1])
+                    k += 1
+                p.take(i, i + span, Part(kind="blocked", values={"attacker": before[-1][1], "blockers": tuple(group)}))
+            continue
+        span = p.phrase_at(i, "unblocked")
+        if span:
+            p.take(i, i + span, Part(kind="state", values={"unblocked": True}))
+            continue
+        span = p.phrase_at(i, "attack_verb")
+        if span:
+            after = _creatures_between(p, i + span, min(i + span + 8, len(p.texts)))
+            before = _creatures_between(p, max(i - 6, 0), i)
+            if p.at(i + span) in ("avec",) and after:
+                group = [after[0][1]]
+                k = 1
+                while k < len(after) and _joined(p, after[k - 1][0], after[k][0]):
+                    group.append(after[k][1])
+                    k += 1
+                p.take(i, i + span + 1, Part(kind="attack", values={"creatures": tuple(group)}))
+            elif before:
+                p.take(i, i + span, Part(kind="attack", values={"creatures": (before[-1][1],)}))
+            continue
+        span = p.phrase_at(i, "block_verb")
+        if span:
+            after = _creatures_between(p, i + span, min(i + span + 10, len(p.texts)))
+            before = _creatures_between(p, max(i - 6, 0), i)
+            with_at = next((j for j in range(i + span, min(i + span + 8, len(p.texts))) if p.at(j) == "avec"), None)
+            if with_at is not None and len(after) >= 2:  # « je bloque X avec Y »
+                attacker = [c for s, c in after if s < with_at]
+                blockers = [c for s, c in after if s > with_at]
+                if attacker and blockers:
+                    p.take(i, i + span, Part(kind="blocked", values={"attacker": attacker[0], "blockers": tuple(blockers)}))
+                    p.take(with_at, with_at + 1)
+                    continue
+            if p.at(i + span) == "avec" and after:  # « il bloque avec Y »
+                p.take(i, i + span + 1, Part(kind="blocked", values={"attacker": None, "blockers": (after[0][1],)}))
+            elif before and after:  # « Y bloque X »
+                p.take(i, i + span, Part(kind="blocked", values={"attacker": after[0][1], "blockers": (before[-1][1],)}))
+            elif before:
+                p.take(i, i + span, Part(kind="blocked", values={"attacker": None, "blockers": (before[-1][1],)}))
+
+
+def _joined(p: _Pass, first: int, second: int) -> bool:
+    """Two creatures said together (« son ours et son loup », « un 2/2, un 1/1 »)."""
+    end = _span_end(p, first)
+    between = p.texts[end:second]
+    return "et" in between and all(t in {"et", "ou"} | _ARTICLES | set(_OWNER_WORDS) for t in between)
+
+
+# ---------------------------------------------------------------------- the question
+def _subject(p: _Pass, i: int) -> str | None:
+    """The player who does what word i says: the nearest subject before it."""
+    for j in range(i - 1, max(i - 5, -1), -1):
+        text = p.at(j)
+        if text in _ME_SUBJECTS:
+            return ME
+        if text in _THEM_SUBJECTS:
+            return OPPONENT
+        if text == "adversaire" and p.at(j - 1) in ("mon", "son", "l", "le"):
+            return OPPONENT
+        if p.is_player_name(j):
+            return _named(p, j)
+        if p.phrase_at(j, "nonactive_player"):
+            return NONACTIVE
+        if p.phrase_at(j, "active_player"):
+            return ACTIVE
+    return None
+
+
+def _question(p: _Pass, kinds: frozenset[str], asking_start: int) -> Part | None:
+    """The question asked: the one kind whose words ask it and whose facts were said."""
+    said = {part.kind for _, part in p.parts}
+    creatures = [part.values["creature"] for _, part in p.parts if part.kind == "creature"]
+
+    def cue_at(key: str) -> list[int]:
+        return [i for i in p.find(key, asking_start) if not p.used[i]]
+
+    candidates: list[Part] = []
     if "mana_burn" in kinds and "mana" in said:
-        fitting.append("mana_burn")
+        at = cue_at("loss_verb")
+        p.take(at[-1], at[-1] + 1) if at else None
+        candidates.append(Part(kind="question", values={"ask": "mana_burn",
+                                                        "player": _subject(p, at[-1]) if at else None}))
     if "discard" in kinds and "hand" in said:
-        fitting.append("discard")
-    if "play_land" in kinds and (any(t in data.land_verbs and not p.used[i] for i, t in enumerate(p.texts))
-                                 or _another_land(p, data) is not None):
-        fitting.append("play_land")
-    if len(fitting) != 1:
+        at = cue_at("discard_verb")
+        for i in at:
+            p.take(i, i + 1)
+        candidates.append(Part(kind="question", values={"ask": "discard",
+                                                        "player": _subject(p, at[-1]) if at else None}))
+    cast_kind = _spell_kind(p, asking_start)
+    if "play_land" in kinds and cast_kind is None:
+        land = _land_question(p, asking_start)
+        if land is not None:
+            candidates.append(Part(kind="question", values={**land.values, "_at": len(p.texts)}))
+    verbs = [i for i in cue_at("cast_verb") if cast_kind is not None and i < cast_kind[0]]
+    if "cast" in kinds and cast_kind is not None and (verbs or not p.used[cast_kind[0]]):
+        at, kind = cast_kind
+        kind = _cast_spell(p, at, kind)
+        p.take(at, at + 1)
+        for i in verbs[-1:]:
+            p.take(i, i + 1)
+        candidates.append(Part(kind="question", values={"ask": "cast", "kind": kind, "_at": at,
+                                                        "player": _subject(p, verbs[-1] if verbs else at)}))
+    if "block" in kinds:
+        at = [i for i in cue_at("block_verb") if not _told_verb(p, i)]
+        if at:
+            block = _block_question(p, at[-1])
+            candidates.append(Part(kind="question", values={**block.values, "_at": at[-1]}))
+    if "attack" in kinds and "block" not in {c.values["ask"] for c in candidates}:
+        at = [i for i in cue_at("attack_verb") if not _told_verb(p, i)]
+        if at and creatures:
+            p.take(at[-1], at[-1] + p.phrase_at(at[-1], "attack_verb"))
+            subject = _creatures_between(p, asking_start, len(p.texts)) or [(0, creatures[-1])]
+            candidates.append(Part(kind="question", values={"ask": "attack", "creature": subject[0][1], "_at": at[-1]}))
+    untap = cue_at("untap_q")
+    if untap and any(part.kind == "moment" and part.values["step"] == Step.UNTAP for _, part in p.parts):
+        p.take(untap[-1], untap[-1] + p.phrase_at(untap[-1], "untap_q"))
+        candidates.append(Part(kind="question", values={"ask": "untap"}))
+    happens = cue_at("happens_q")
+    if happens:
+        p.take(happens[-1], happens[-1] + p.phrase_at(happens[-1], "happens_q"))
+        candidates.append(Part(kind="question", values={"ask": "happens"}))
+    for kind, key in (("priority", "priority_q"), ("where", "where_q"), ("next", "next_q"),
+                      ("rest_of_turn", "rest_q"), ("damage_steps", "damage_steps_q"), ("in_combat", "in_combat_q"),
+                      ("deals_damage", "deals_damage_q"), ("damage_dealt", "damage_dealt_q")):
+        if kind in kinds or (kind == "damage_dealt" and "deals_damage" in kinds):
+            at = [i for i in cue_at(key) if not (key == "next_q" and p.at(i - 1) == "se")]
+            if at:
+                p.take(at[-1], at[-1] + p.phrase_at(at[-1], key))
+                values: dict[str, object] = {"ask": kind}
+                if kind == "deals_damage":  # its subject: the creature said just before the verb; « il »: the story's
+                    asked = _creatures_between(p, asking_start, at[-1])
+                    pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
+                    values["creature"] = (creatures[0] if pronoun and creatures else asked[-1][1] if asked
+                                          else creatures[0] if creatures else None)
+                candidates.append(Part(kind="question", values=values))
+    if "attack" in {c.values["ask"] for c in candidates} and "declare_attackers" in kinds and \
+            p.find("declare_verb", asking_start) and p.find("modal", asking_start):
+        # « je déclare l'Ours seul : ok ? »: this declaration
+        attack = next(c for c in candidates if c.values["ask"] == "attack")
+        values = {**attack.values, "ask": "declare_attackers"}
+        together = [k for k in range(asking_start, len(p.texts)) if p.phrase_at(k, "together")]
+        if together:  # « avec les deux ensemble »: every creature said
+            for k in together:
+                p.take(k, k + p.phrase_at(k, "together"))
+            values["creature"] = None
+            p.parts.append((together[0], Part(kind="attack", values={"creatures": tuple(creatures)})))
+        candidates[candidates.index(attack)] = Part(kind="question", values=values)
+    asks = {c.values["ask"] for c in candidates}
+    if asks == {"where", "priority"}:
+        candidates = [c for c in candidates if c.values["ask"] == "where"]
+    if len({c.values["ask"] for c in candidates}) > 1:  # « … il m'attaque … : il peut bloquer ? »: the last verb asks
+        actions = [c for c in candidates if c.values["ask"] in ("attack", "block", "cast", "play_land")]
+        if len(actions) > 1:
+            last = max(actions, key=lambda c: c.values.get("_at", 0))
+            candidates = [c for c in candidates if c not in actions or c is last]
+    for preferred in ("untap", "damage_dealt", "deals_damage", "happens"):
+        if preferred in asks and len(asks) > 1:
+            candidates = [c for c in candidates if c.values["ask"] == preferred]
+            break
+    if len(candidates) != 1:
         return None
-    ask = fitting[0]
-    if ask == "play_land":
-        return _land_question(p, data)
-    cue = {"mana_burn": ("perd", "perds", "perdre", "perdra", "perdrai", "brule", "prend", "prends"),
-           "discard": ("defausse", "defausser", "defausses", "jette")}[ask]
-    at = [i for i, t in enumerate(p.texts) if t in cue]
-    for i in at:
+    for key in _ASKING_WORDS.get(candidates[0].values["ask"], ()):
+        for i in p.find(key, asking_start):
+            if not p.used[i]:
+                p.take(i, i + p.phrase_at(i, key))
+    return Part(kind="question", values={k: v for k, v in candidates[0].values.items() if k != "_at"})
+
+
+# The words that ask each kind (`[slot_words.phrases]`): once the question is known, they are
+# its words wherever they stand in the asking sentence.
+_ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("discard_verb", "cards"),
+                 "play_land": ("land", "land_verb", "another", "modal"), "cast": ("cast_verb", "modal"),
+                 "attack": ("attack_verb", "modal"), "block": ("block_verb", "modal"),
+                 "priority": ("priority_q",), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
+                 "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
+                 "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
+                 "happens": ("happens_q",)}
+
+
+def _told_verb(p: _Pass, i: int) -> bool:
+    """A combat verb that tells what happened, not what is asked: passive with its agent
+    (« est bloqué par »), « attaque avec », or no modal (« peut », « ok ») before it in its clause."""
+    if any(p.phrase_at(j, "modal") for j in range(max(i - 6, 0), i)):
+        return False  # « peut-il le bloquer avec son Golem ? »
+    if p.at(i + 1) in ("par", "avec") or p.at(i - 1) in ("est", "sont", "a", "ai", "fait") or p.phrase_at(i - 1, "blocked_by"):
+        return True
+    return not any(p.phrase_at(j, "modal") for j in range(i, min(i + 8, len(p.texts))))
+
+
+def _spell_kind(p: _Pass, start: int) -> tuple[int, str] | None:
+    """A spell's kind named in the asking sentence (« un éphémère », « un rituel », « une
+    créature avec le flash »), with where it is; None when there is none or several."""
+    found: list[tuple[int, str]] = []
+    for i in range(start, len(p.texts)):
+        if p.used[i] and not p.phrase_at(i, "creature_word"):
+            continue
+        for phrase, slug in p.data.kinds:
+            if p.seq(i, phrase):
+                found.append((i, slug))
+                break
+    found = [f for f in found if f[1] != "creature" or not any(g[1] != "creature" for g in found)]
+    if len({slug for _, slug in found}) != 1:
+        return None
+    return found[-1]
+
+
+def _cast_spell(p: _Pass, at: int, slug: str) -> str:
+    """The creature spell asked about is a spell, not a creature on the battlefield: its part
+    goes, and its flash says when it may be cast."""
+    spell = next(((s, part) for s, part in p.parts if part.kind == "creature" and s <= at < _span_end(p, s)), None)
+    if spell is not None and slug in ("creature", "creature_with_flash"):
+        p.parts.remove(spell)
+        if "flash" in spell[1].values["creature"].abilities:
+            return "creature_with_flash"
+    return slug
+
+
+def _land_question(p: _Pass, start: int) -> Part | None:
+    verbs = [i for i in p.find("land_verb", start) if not p.used[i]]
+    lands = [i for i in p.find("land", start) if not p.used[i]]
+    if not lands and not (verbs and p.at(verbs[-1] - 1) == "en"):
+        return None
+    another = bool(p.find("another", start))
+    for i in p.find("another", start):
         p.take(i, i + 1)
-    player = _subject(p, at[-1], data) if at else None
-    owners = {part.values["owner"] for _, part in p.parts if part.kind == "mana" and "owner" in part.values}
-    if owners and (len(owners) > 1 or player not in (None, *owners)):
-        return None  # whose mana, whose loss: not one player
-    return Part(kind="question", values={"ask": ask, "player": player or next(iter(owners), None)})
+    for i in lands + verbs:
+        p.take(i, i + 1)
+    return Part(kind="question", values={"ask": "play_land", "another": another,
+                                         "player": _subject(p, (verbs or lands)[-1])})
 
 
-def _land_question(p: _Pass, data: SlotWords) -> Part | None:
-    """« je peux poser un terrain ? », « j'en pose un autre ? », « 2e terrain possible ? »."""
-    at = [i for i, t in enumerate(p.texts) if t in data.land_verbs and not p.used[i]]
-    second = _another_land(p, data)
-    if not at and second is not None:
-        p.take(second, second + 2)
-        return Part(kind="question", values={"ask": "play_land", "player": None, "another": True})
-    if len(at) != 1:
-        return None
-    i = at[0]
-    end = i + 1
-    another = False
-    if p.at(end) in ("un", "une", "mon", "ma", "ce", "cette", "la", "le") and p.at(end + 1) in data.lands:
-        end += 2
-    elif p.at(i - 1) == "en" and p.at(end) in ("un", "une"):
-        end += 1
-        another = p.at(end) in ("autre", "deuxieme", "second")
-        end += another
-    elif p.at(i - 1) in ("la", "le") and p.at(i - 2) in data.subjects_me | {"peux", "puis"}:
-        pass
+def _block_question(p: _Pass, at: int) -> Part:
+    """« X peut-il bloquer Y ? », « je peux bloquer son Y avec mon X ? », « Y peut-il être bloqué
+    par X ? »: the blocker and the attacker, when said."""
+    span = p.phrase_at(at, "block_verb")
+    p.take(at, at + span)
+    after = _creatures_between(p, at + span, len(p.texts))
+    before = _creatures_between(p, 0, at)
+    passive = p.phrase_at(at - 1, "passive") or p.at(at + span) == "par"
+    with_at = next((j for j in range(at + span, len(p.texts)) if p.at(j) == "avec"), None)
+    blocker: CreatureWords | None = None
+    attacker: CreatureWords | None = None
+    if with_at is not None:
+        attacker = next((c for s, c in after if s < with_at), None)
+        blocker = next((c for s, c in after if s > with_at), None)
+        p.take(with_at, with_at + 1)
+    elif passive:
+        attacker = before[-1][1] if before else None
+        blocker = after[0][1] if after else None
+        if p.at(at + span) == "par":
+            p.take(at + span, at + span + 1)
     else:
+        blocker = before[-1][1] if before else None
+        attacker = after[0][1] if after else None
+    return Part(kind="question", values={"ask": "block", "creature": blocker, "attacker": attacker})
+
+
+def _assignment(p: _Pass) -> None:
+    """« je mets 1 sur l'ours et 4 sur le loup », « 3 dans sa face », « 5 au joueur »: a proposed
+    damage assignment (`assignment` shares)."""
+    shares: list[tuple[int, tuple[str, object]]] = []
+    used: list[int] = []
+    for i in range(len(p.texts)):
+        amount = p.number(i)
+        if amount is None or p.used[i]:
+            continue
+        j = i + 1
+        if p.phrase_at(j, "damage_word"):
+            j += p.phrase_at(j, "damage_word")
+        if p.at(j) not in ("sur", "a", "au", "aux", "dans", "pour", "vers"):
+            continue
+        target = _creature_at(p, j + 1) or _creature_at(p, j + 2)
+        if target is not None:
+            shares.append((amount, ("creature", target)))
+            used += [i, j]
+            continue
+        k = j + 1 + (p.at(j + 1) in _ARTICLES | _OWNER_WORDS.keys())
+        if p.phrase_at(k, "player_target") or p.at(j) == "au" and p.phrase_at(j + 1, "player_target"):
+            shares.append((amount, ("player", OPPONENT)))
+            span = p.phrase_at(k, "player_target") or p.phrase_at(j + 1, "player_target")
+            used += list(range(i, k + span))
+    if len(shares) >= 2 or (shares and any(kind == "player" for _, (kind, _) in shares)):
+        for i in used:
+            p.take(i, i + 1)
+        p.parts.append((min(used), Part(kind="assignment", values={"shares": tuple(shares)})))
+
+
+# ---------------------------------------------------------------------- the pass
+def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, ...] | None:
+    """The parts of a question, in the question's order, or None when no one kind is asked or
+    a word of game meaning fills no slot."""
+    if not words or len(words) > MAX_SLOT_WORDS:
         return None
-    p.take(i, end)
-    return Part(kind="question", values={"ask": "play_land", "player": _subject(p, i, data), "another": another})
+    p, question, left = _read(words, asked)
+    if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
+        return None
+    parts = [part for _, part in sorted(p.parts, key=lambda item: item[0])]
+    if question is not None:
+        parts.append(question)
+    return tuple(parts)
 
 
-def _another_land(p: _Pass, data: SlotWords) -> int | None:
-    """Where « 2e terrain » / « deuxième terrain » asks for a second land, once."""
-    at = [i for i, t in enumerate(p.texts) if t in ("2e", "deuxieme", "second") and p.at(i + 1) in data.lands
-          and not p.used[i]]
-    return at[0] if len(at) == 1 else None
+def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part | None, list[str]]:
+    """One pass: the slots filled, the question, and the words of game meaning left unplaced."""
+    from judge.ask.kinds import asked_kinds
+    from judge.ask.reader import name_positions
+
+    p = _Pass(words, name_positions(words), slot_words())
+    asking_start = _asking_start(p, asked)
+    i = 0
+    while i < len(p.texts):
+        step = (_edition(p, i) or _active_said(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
+                or _land_told(p, i) or _stack(p, i) or _priority_holder(p, i) or _passing(p, i))
+        i += step or 1
+    i = 0
+    while i < len(p.texts):
+        i += (_creature(p, i) if not p.used[i] else 0) or 1
+    i = 0
+    while i < len(p.texts):
+        i += _state(p, i) or _same(p, i) or 1
+    _assignment(p)
+    question = None if any(part.kind == "assignment" for _, part in p.parts) else \
+        _question(p, asked_kinds(asked), asking_start)
+    _combat(p, len(p.texts))
+    _restated(p)
+    if question is not None and question.values["ask"] in ("mana_burn",):
+        _passes_end_the_moment(p)
+    return p, question, _unplaced(p)
 
 
-def _state_words(p: _Pass, data: SlotWords, said: set[str]) -> None:
-    """The words that restate a slot filled (« dans ma réserve » of the mana left), the empty
-    stack and who has priority."""
-    for i, text in enumerate(p.texts):
+def _passes_end_the_moment(p: _Pass) -> None:
+    """« … et tout le monde passe avec la pile vide : combien perd-il ? »: the moment said ends
+    (mana burn is lost when the phase ends)."""
+    passes = [(s, part) for s, part in p.parts if part.kind == "pass" and part.values["who"] == "all"]
+    moments = [(s, part) for s, part in p.parts if part.kind == "moment"]
+    if passes and len(moments) == 1:
+        for item in passes:
+            p.parts.remove(item)
+        s, part = moments[0]
+        p.parts.remove(moments[0])
+        p.parts.append((s, Part(kind="moment", values={**part.values, "end": True})))
+
+
+def _asking_start(p: _Pass, asked: tuple[str, ...]) -> int:
+    """Where the asking sentence starts among the words (the last `len(asked)` words)."""
+    return max(len(p.texts) - len(asked), 0)
+
+
+def _restated(p: _Pass) -> None:
+    """The words that restate a slot filled (« dans ma réserve » of the mana left), who has
+    priority, and the fillers of the slots."""
+    said = {part.kind for _, part in p.parts}
+    for i in range(len(p.texts)):
         if p.used[i]:
             continue
-        if text in data.mana and "mana" in said:
-            p.take(i, i + 1)
-        elif text in ("pas", "jamais") and p.at(i + 1) in data.unspent and "mana" in said:
-            p.take(i, i + 2)  # « jamais dépensés », « pas utilisé »: the mana left
-        elif text == "ou" and p.at(i + 1) == "pas" and i + 2 == len(p.texts):
-            p.take(i, i + 2)  # « … ou pas » ending the question
-        elif text == "pile" and (p.at(i + 1) == "vide" or (p.at(i + 1) == "etant" and p.at(i + 2) == "vide")):
-            p.take(i, i + 2 + (p.at(i + 1) == "etant"), Part(kind="stack_empty"))
-        elif text in ("priorite", "prio"):
-            who = _priority_holder(p, i, data)
-            if who is not None:
-                p.take(i, i + 1, Part(kind="priority", values={"player": who}))
+        if "mana" in said and p.phrase_at(i, "mana_words"):
+            p.take(i, i + p.phrase_at(i, "mana_words"))
 
 
-def _priority_holder(p: _Pass, i: int, data: SlotWords) -> str | None:
-    j = i + 1 + (p.at(i + 1) == "au")
-    if p.at(j) == "joueur" and p.at(j + 1) == "actif":
-        p.take(i + 1, j + 2)
-        return ACTIVE
-    if p.at(j) == "joueur" and p.at(j + 1) == "non" and p.at(j + 2) == "actif":
-        p.take(i + 1, j + 3)
-        return NONACTIVE
-    if p.at(i - 1) == "la" and p.at(i - 2) in ("ai", "a") and p.at(i - 3) in data.subjects_me | data.subjects_them:
-        p.take(i - 3, i)
-        return ME if p.at(i - 3) in data.subjects_me else OPPONENT
-    return None
-
-
-def _all_placed(words: tuple[Word, ...], p: _Pass, data: SlotWords, ask: str) -> bool:
-    """Whether every word left carries no game meaning, or asks this kind (its cues)."""
-    from judge.ask.kinds import cues
-    from judge.ask.reader import filler_words, meaningful, name_positions
-    from judge.search.analysis import stem
-
-    kind_stems = {s for cue in cues().get(ask, ()) if len(cue) == 1 for s in cue}
-    skip = filler_words()
-    names = name_positions(words)
-    for i, word in enumerate(words):
-        text = word.text
-        if i in names and not p.used[i]:
-            return False  # a player or card named: which one, no slot says
-        if p.used[i] or text in skip or text in data.neutral:
+def _unplaced(p: _Pass) -> list[str]:
+    """The words left that carry game meaning: a deciding word (an ability, a type, a colour, a
+    step, an action, an out-of-scope topic), a number, a name or a negation that fills no slot
+    (« ou pas » ending a question is none)."""
+    data = p.data
+    left = []
+    for i, text in enumerate(p.texts):
+        if p.used[i] or p.stems[i] in data.neutral or text in data.neutral:
             continue
-        if stem(text) in kind_stems and text not in data.lands | data.land_verbs:
-            continue
-        if meaningful(text):
-            return False
-    return True
+        if (i in p.names or text.isdigit() or _PT.fullmatch(text) or p.stems[i] in data.deciding
+                or text in data.deciding or (p.phrase_at(i, "negation") and p.at(i - 1) != "ou")):
+            left.append(p.words[i].typed)
+    return left
+
+
+def explain_pass(words: tuple[Word, ...], asked: tuple[str, ...]) -> str:
+    """For development (`bench/eval_ask.py --slots`): the words used, the parts, what is left."""
+    p, question, left = _read(words, asked)
+    used = " ".join(t if u else f"[{t}]" for t, u in zip(p.texts, p.used, strict=True))
+    parts = "; ".join(f"{part.kind}{part.values}" for _, part in sorted(p.parts, key=lambda x: x[0]))
+    return f"  words: {used}\n  parts: {parts}\n  question: {question and question.values}\n  left: {left}"

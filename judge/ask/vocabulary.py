@@ -22,7 +22,7 @@ from judge.normalize import fold
 from judge.resources import rules_dir
 
 WORDS_FILE = "ask-words.toml"
-_TABLES = ("abbreviations", "spoken", "inflections", "numbers", "land_nouns")
+_TABLES = ("abbreviations", "spoken", "english", "inflections", "numbers", "land_nouns")
 # Words of questions, negation and quantity: they always carry meaning, whatever the texts say.
 _MEANING = frozenset({"combien", "quand", "qui", "quoi", "quel", "quelle", "quels", "quelles", "ou",
                       "pourquoi", "comment", "pas", "plus", "jamais", "aucun", "aucune", "rien", "ni",

@@ -56,8 +56,11 @@ def test_kind_cues_come_from_the_words_that_ask() -> None:
     assert misread({"damage_dealt"}, words, words) is None
 
 
-def test_a_name_nothing_is_said_of_is_not_taken_for_a_card() -> None:
+def test_a_first_name_is_a_player_not_a_card() -> None:
+    # « ma seconde phase principale »: the speaker's turn; Bruno is the other player (not a card)
     result = ask("Est-ce que Bruno peut jouer un terrain pendant ma seconde phase principale, la pile étant vide ?",
                  with_search=False)
-    assert result.understood is False and result.answers == ()
-    assert "« Bruno »" in result.understood_as
+    assert result.understood is True
+    assert result.situation is not None and not result.situation.get("creatures")
+    assert [a["answer"] for a in result.answers] == [False]
+    assert result.answers[0]["player"] == "B"
