@@ -62,12 +62,15 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, performed, why, _TOPIC)
 
 
-@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted",
+@check("life", cites=("sba.zero_life", "damage.resolves", "damage.to_player", "team.life", "ability.lifelink", "ability.exalted",
                       "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
                       "mana.burn_life"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     life = dict(ctx.situation.life).get(player)
+    if life is None and ctx.situation.variant == "two_headed_giant":  # the team's total (810.9)
+        team = next((t for t in ctx.situation.teams if player in t), ())
+        life = next((n for p, n in ctx.situation.life if p in team), None)
     if life is None:
         return ctx.verdict(None, ("sba.zero_life",), f"Les points de vie de {player} ne sont pas "
                            "dits (clé life).", "les points de vie")
@@ -78,8 +81,29 @@ def check_life(ctx: Context, question: Question) -> Verdict:
     if player in ctx.burned:
         concepts.append("mana.burn_life")
         why += " Il a perdu des points de vie par brûlure de mana (mana inutilisé à la fin d'une phase)."
-    why += _combat_life(ctx, player, concepts)
-    return ctx.verdict(life, tuple(concepts), why, "les points de vie")
+    why += _combat_life(ctx, player, concepts) + _noncombat_life(ctx, player, concepts)
+    if ctx.situation.variant == "two_headed_giant" and ctx.situation.teams:
+        team = next((t for t in ctx.situation.teams if player in t), ())
+        if len(team) > 1:
+            concepts.append("team.life")
+            why += (f" En Troll à deux têtes, c'est le total partagé de son équipe "
+                    f"({', '.join(team)}) : les blessures, les pertes et les gains de points de "
+                    "vie de chacun s'y appliquent, et l'équipe perd ensemble.")
+    return ctx.verdict(life, tuple(dict.fromkeys(concepts)), why, "les points de vie")
+
+
+def _noncombat_life(ctx: Context, player: str, concepts: list[str]) -> str:
+    """The noncombat damage a replay's events dealt to a player (or redirected from him)."""
+    team = next((t for t in ctx.situation.teams if player in t), (player,)) if (
+        ctx.situation.variant == "two_headed_giant") else (player,)
+    taken = [h for h in ctx.noncombat if h.target in team and h.amount > 0]
+    if not taken:
+        return ""
+    concepts.append("damage.to_player")
+    return (" Blessures non de combat reçues : "
+            + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}"
+                        + (f" (à {h.target})" if h.target != player else "") for h in taken)
+            + " ; des blessures infligées à un joueur lui font perdre autant de points de vie.")
 
 
 def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
@@ -172,7 +196,8 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
         if ctx.find(name) is None:  # named at the start: gone during the replay
-            return ctx.verdict(None, ("walker.loyalty", "sba.zero_loyalty"), f"{name} n'est plus "
+            hit = ("walker.damage",) if any(h.target == name for h in ctx.noncombat) else ()
+            return ctx.verdict(None, ("walker.loyalty", *hit, "sba.zero_loyalty"), f"{name} n'est plus "
                                "sur le champ de bataille (le journal dit pourquoi, par exemple une "
                                "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
         return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
@@ -186,7 +211,9 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
     concepts: tuple[str, ...] = ("walker.loyalty",)
     why = (f"La loyauté de {name} est le nombre de marqueurs loyauté sur lui : "
            f"{walker.loyalty}.")
-    if ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt):
+    hit = (ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt)) or any(
+        h.target == name and h.amount > 0 for h in ctx.noncombat)
+    if hit:
         concepts = (*concepts, "walker.damage")
         why += " Les blessures qui lui ont été infligées lui ont retiré autant de marqueurs."
     return ctx.verdict(walker.loyalty, concepts, why, topic)

@@ -157,6 +157,20 @@ class Shield:
     destroy: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealDamage:
+    """A spell or ability deals noncombat damage (2010 119.3, 306.7–306.8): `amount` from
+    `source` (a creature or permanent by its name, or the name of a spell) controlled by
+    `controller` to `to` (a player, a creature or a planeswalker); `redirect_to`: the
+    planeswalker the damage to a player is redirected to (2010 306.7)."""
+
+    source: str
+    to: str
+    amount: int
+    controller: str | None = None
+    redirect_to: str | None = None
+
+
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
          | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
-         | EntersBlocking | BlockByEffect | PlayerChange | Shield)
+         | EntersBlocking | BlockByEffect | PlayerChange | Shield | DealDamage)

@@ -21,6 +21,7 @@ from judge.game.events import (
     AddMana,
     BlockByEffect,
     Cast,
+    DealDamage,
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
@@ -36,13 +37,14 @@ from judge.game.objects import StackItem
 from judge.game.situationmodel import SORCERY_SPEED, Situation
 from judge.game.turnplan import Step
 from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
-from judge.legality.damage import DamageRecord
+from judge.legality.damage import DamageRecord, Hit
 from judge.legality.words import plural
 from judge.procedure import entering
 from judge.procedure.blocks import Fired, keyword_triggers
 from judge.procedure.effects import Change, change_note
 from judge.procedure.entering import CombatEvent
 from judge.procedure.flow import begin, priority_note
+from judge.procedure.noncombat import deal_noncombat
 from judge.procedure.priority import act, holding, need_priority, pass_priority
 from judge.procedure.state import Turn, priority_concept_of
 from judge.procedure.trail import TrailEntry
@@ -65,6 +67,7 @@ class Replayed:
     occurrence: int = 0  # which occurrence of its place the final step is (extra phases, steps)
     repeat: int = 0  # which cleanup step
     burned: tuple[str, ...] = ()  # players who lost life to mana burn
+    noncombat: tuple[Hit, ...] = ()  # noncombat damage dealt by the events, in order
 
 
 def _play(turn: Turn, index: int, event: Event) -> None:
@@ -73,9 +76,10 @@ def _play(turn: Turn, index: int, event: Event) -> None:
         raise IllegalEvent(index, "le tour est terminé : plus aucun événement n'est possible",
                            turn.rule("turn.ends"))
     lost = turn.seats.lost
-    if len(turn.seats.in_game) - len(lost) <= 1:
+    if lost and turn.game_over():
         raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(lost))} "
-                           "l'a perdue", turn.rule("sba.zero_life"))
+                           f"{'l’ont' if len(lost) > 1 else 'l’a'} perdue",
+                           turn.rule("sba.zero_life"))
     combat = turn.combat
     if combat.attackers_due and not isinstance(event, DeclareAttackers):
         combat.attackers_due = False
@@ -207,15 +211,7 @@ def _leave_game(turn: Turn, index: int, player: str) -> tuple[str, tuple[str, ..
     if not turn.model.rules("multiplayer.left") or len(seats.in_game) <= 2:
         raise IllegalEvent(index, "seule une partie multijoueur continue après le départ "
                            "d'un joueur", turn.rule("multiplayer.left"))
-    seats.left.append(player)
-    seats.in_game = tuple(p for p in seats.in_game if p != player)
-    creatures = turn.field.creatures
-    gone = [n for n, c in creatures.items() if c.controller == player and c.in_play]
-    for name in gone:
-        creatures[name] = replace(creatures[name], in_play=False, attacking=False, blocking=())
-    permanents = turn.field.permanents
-    for name in [n for n, p in permanents.items() if p.controller == player]:
-        del permanents[name]
+    gone = turn.leave(player)
     return (f"{player} quitte la partie : ses permanents la quittent aussi"
             + (f" ({', '.join(gone)})" if gone else "") + " ; la partie continue.",
             ("multiplayer.left",))
@@ -332,6 +328,7 @@ _EVENTS: tuple[tuple[type | tuple[type, ...], Callable[[Turn, int, Any], None]],
     (Pass, _pass),
     (Cast, _cast),
     ((PlayerChange, Shield), _player_change),
+    (DealDamage, deal_noncombat),
     (Activate, _activate),
     (AddMana, _add_mana),
     (PlayLand, _play_land),
@@ -353,4 +350,5 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
                     no_attackers=turn.no_attackers(), trail=tuple(turn.trail),
                     reasons=turn.priority.reasons, damage=turn.combat.damage,
                     occurrence=turn.position.occurrence, repeat=turn.position.moment.repeat,
-                    discarded=turn.cards.discarded, burned=tuple(sorted(turn.mana.burned)))
+                    discarded=turn.cards.discarded, burned=tuple(sorted(turn.mana.burned)),
+                    noncombat=tuple(turn.noncombat))
