@@ -26,7 +26,7 @@ _GRAVEYARD = ("zero_toughness", "lethal_damage", "deathtouch", "zero_loyalty",
 _TOPIC = "les actions basées sur un état"
 
 
-@check("state_based", cites=("sba.check", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
+@check("state_based", cites=("sba.check", "team.life", "team.loses", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
                              "sba.regenerated"))
 def check_state_based(ctx: Context, question: Question) -> Verdict:
     from judge.procedure.statebased import Performed  # the sentences of each action
@@ -59,6 +59,10 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     performed = ("sba.check", *dict.fromkeys(
         c for what, _ in done
         for c in ((f"sba.{what}", "sba.lethal_damage") if what == "regenerated" else (f"sba.{what}",))))
+    if ctx.situation.variant == "two_headed_giant" and any(w == "zero_life" for w, _ in done):
+        performed = (*performed, "team.life", "team.loses")
+        why += (" En Troll à deux têtes, le total de points de vie est celui de l'équipe, et "
+                "l'équipe perd ensemble.")
     return ctx.verdict(value, performed, why, _TOPIC)
 
 
@@ -196,8 +200,8 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
         if ctx.find(name) is None:  # named at the start: gone during the replay
-            hit = ("walker.damage",) if any(h.target == name for h in ctx.noncombat) else ()
-            return ctx.verdict(None, ("walker.loyalty", *hit, "sba.zero_loyalty"), f"{name} n'est plus "
+            gone_hit = ("walker.damage",) if any(h.target == name for h in ctx.noncombat) else ()
+            return ctx.verdict(None, ("walker.loyalty", *gone_hit, "sba.zero_loyalty"), f"{name} n'est plus "
                                "sur le champ de bataille (le journal dit pourquoi, par exemple une "
                                "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
         return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "

@@ -23,7 +23,7 @@ from judge.game.turnplan import Moment, Phase, PlannedStep, Step, plan_turn
 from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
-from judge.procedure.statebased import Players, perform
+from judge.procedure.statebased import Players, perform, shared_totals
 from judge.procedure.trail import TrailEntry
 
 if TYPE_CHECKING:
@@ -281,8 +281,8 @@ class Turn:
         goes on without him (800.4g, not replayed: the game stops being followed)."""
         if not self.model.rules("multiplayer.left") or self.game_over():
             return
-        for player in sorted(self.seats.lost, key=self.seats.in_game.index):
-            if player != self.active and player in self.seats.in_game:
+        for player in [p for p in self.seats.in_game if p in self.seats.lost]:
+            if player != self.active:
                 gone = self.leave(player)
                 self.note(f"{player} a perdu la partie et la quitte : ses permanents la quittent "
                           "aussi" + (f" ({', '.join(gone)})" if gone else "")
@@ -309,18 +309,6 @@ class Turn:
             self.priority.passes = 0
         self.field.changed = True
         return gone
-
-
-def shared_totals(situation: Situation) -> dict[str, int]:
-    """The life totals the replay starts from; in Two-Headed Giant a team's total, said for one
-    of its players, is each teammate's (2010 810.9)."""
-    life = dict(situation.life)
-    if situation.variant == "two_headed_giant":
-        for team in situation.teams:
-            said = next((life[p] for p in team if p in life), None)
-            if said is not None:
-                life.update(dict.fromkeys(team, said))
-    return life
 
 
 def priority_concept_of(moment: Moment) -> str:

@@ -234,6 +234,18 @@ def perform(model: GameModel, creatures: dict[str, Creature], permanents: dict[s
     return done
 
 
+def shared_totals(situation: Situation) -> dict[str, int]:
+    """The life totals the replay starts from; in Two-Headed Giant a team's total, said for one
+    of its players, is each teammate's (2010 810.9)."""
+    life = dict(situation.life)
+    if situation.variant == "two_headed_giant":
+        for team in situation.teams:
+            said = next((life[p] for p in team if p in life), None)
+            if said is not None:
+                life.update(dict.fromkeys(team, said))
+    return life
+
+
 def described(model: GameModel, situation: Situation) -> tuple[Situation, list[Performed]]:
     """A described situation as it is once the state-based actions are performed (a player
     receives priority in every step but the untap step and, usually, cleanup; the state of a
@@ -248,7 +260,7 @@ def described(model: GameModel, situation: Situation) -> tuple[Situation, list[P
     permanents = {p.name: p for p in situation.permanents}
     lost: set[str] = set()
     players = Players(poison=situation.poison, drew_from_empty=situation.drew_from_empty)
-    done = perform(model, creatures, permanents, dict(situation.life), lost, players)
+    done = perform(model, creatures, permanents, shared_totals(situation), lost, players)
     if not any(a.what not in _LOSING for a in done):
         return situation, done
     return replace(situation, creatures=tuple(creatures.values()),
