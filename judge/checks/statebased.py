@@ -68,6 +68,7 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
 
 @check("life", cites=("sba.zero_life", "damage.resolves", "damage.to_player", "team.life", "ability.lifelink", "ability.exalted",
                       "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
+                      "damage.blocker_gone", "combat.walker_removed",
                       "mana.burn_life"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
@@ -140,6 +141,7 @@ def _damage_taken(ctx: Context, record: DamageRecord, player: str,
                     "pas des points de vie.")
         if any(h.target == player for h in record.dropped):
             concepts.append("multiplayer.left_damage")
+        why += _no_damage_why(ctx, player, concepts)
     if taken:
         concepts.append("damage.resolves")
         why += (" Blessures de combat reçues : "
@@ -147,6 +149,31 @@ def _damage_taken(ctx: Context, record: DamageRecord, player: str,
         for hit in taken:
             for ability in getattr(creatures.get(hit.source), "changed_by", ()):
                 concepts.append(f"ability.{ability}")
+    return why
+
+
+def _no_damage_why(ctx: Context, player: str, concepts: list[str]) -> str:
+    """Why attackers dealt the player no combat damage: blocked, their blockers gone (2010
+    509.1h, 510.1c), or attacking a planeswalker removed from combat (506.4c, 510.1b)."""
+    s = ctx.situation
+    there = {c.name for c in s.creatures if c.in_combat}
+    walkers = {p.name for p in s.permanents if "planeswalker" in p.card_types}
+    stuck = [c.name for c in s.creatures if c.attacking and c.in_combat and c.blocked
+             and c.attacks in (None, player) and not c.has("trample")
+             and not any(b.blocks(c.name) for b in s.creatures if b.name in there)]
+    aimless = [c.name for c in s.creatures if c.attacking and c.in_combat and not c.blocked
+               and c.attacks is not None and c.attacks not in (*s.players, *walkers, *there)]
+    why = ""
+    if stuck:
+        concepts.append("damage.blocker_gone")
+        why += (f" {listing(stuck)} {'restent bloquées bien que leurs' if len(stuck) > 1 else 'reste bloquée bien que ses'} "
+                "bloqueurs soient partis : sans piétinement, une créature bloquée sans bloqueur "
+                "n'assigne aucune blessure de combat.")
+    if aimless:
+        concepts.append("combat.walker_removed")
+        why += (f" {listing(aimless)} : le planeswalker attaqué a été retiré du combat ; une "
+                "créature qui attaquait un planeswalker retiré du combat n'inflige, non bloquée, "
+                "aucune blessure de combat.")
     return why
 
 

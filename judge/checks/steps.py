@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.checks.context import check
-from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
 from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS, Phase, Step
 from judge.legality.combat import absent
