@@ -213,7 +213,8 @@ def check_poison(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(count, tuple(concepts), why, "les marqueurs poison")
 
 
-@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none"))
+@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none",
+                         "sba.planeswalker_uniqueness"))
 def check_loyalty(ctx: Context, question: Question) -> Verdict:
     name = question.permanent or ""
     topic = "la loyauté des planeswalkers"
@@ -228,9 +229,11 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
         if ctx.find(name) is None:  # named at the start: gone during the replay
             gone_hit = ("walker.damage",) if any(h.target == name for h in ctx.noncombat) else ()
-            return ctx.verdict(None, ("walker.loyalty", *gone_hit, "sba.zero_loyalty"), f"{name} n'est plus "
-                               "sur le champ de bataille (le journal dit pourquoi, par exemple une "
-                               "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
+            return ctx.verdict(None, ("walker.loyalty", *gone_hit, "sba.zero_loyalty",
+                                      "sba.planeswalker_uniqueness"),
+                               f"{name} n'est plus sur le champ de bataille (le journal dit "
+                               "pourquoi : une loyauté tombée à 0, la règle d'unicité des "
+                               "planeswalkers…) : il n'a plus de loyauté.", topic)
         return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
                            "un planeswalker a une loyauté.", topic)
     if "planeswalker" not in walker.card_types:

@@ -194,6 +194,7 @@ KEY_ALIASES = _aliases({
     "draw": ("pioche",),
     "leaves_game": ("quitte la partie",),
     "deal_damage": ("inflige des blessures", "blessures non de combat"),
+    "enters_battlefield": ("arrive sur le champ de bataille", "arrive en jeu"),
     "shield": ("bouclier de régénération",),
     "destroy": ("détruit", "détruire"),
     "control_until": ("contrôle jusqu'à",),

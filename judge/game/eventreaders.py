@@ -22,6 +22,7 @@ from judge.game.events import (
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
+    EntersBattlefield,
     EntersBlocking,
     Event,
     GainControl,
@@ -69,6 +70,13 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
             out.append(_word_event(item, i))
             continue
         event = _event(item, i, players, names, everything, active, creature)
+        if isinstance(event, EntersBattlefield):
+            name = event.permanent.name
+            if name in everything:
+                raise SituationError(f"events[{i}].name", f"« {name} » est déjà le nom d'un "
+                                     "permanent")
+            everything.add(name)
+            owners[name] = event.permanent.controller
         if isinstance(event, (EntersAttacking, EntersBlocking)):
             name = event.creature.name
             if name in everything:
@@ -84,7 +92,8 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", Step.DECLARE_ATTACKERS,
                 Step.DECLARE_BLOCKERS, "enters_attacking", "enters_blocking", "block",
                 "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
-                "draw", "poison", "leaves_game", "shield", "destroy", "deal_damage")
+                "draw", "poison", "leaves_game", "shield", "destroy", "deal_damage",
+                "enters_battlefield")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
 _EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position", "count"), KEY_ALIASES)
 _PASS = Pass()  # every « pass » (a value: no fields)
@@ -146,6 +155,10 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
         return _player_event(kind, table, path, players, names)
     if kind == "deal_damage":
         return _damage_event(table, path, players, everything)
+    if kind == "enters_battlefield":
+        check_keys(table, path, (kind,))
+        return EntersBattlefield(permanent=readers.permanent(
+            table[kind], join_path(path, kind), players, active))
     if kind in _EVENT_KINDS[9:]:
         return _permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":

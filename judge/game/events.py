@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.game.objects import Permanent
 from judge.game.situationmodel import Creature
 
 
@@ -171,6 +172,15 @@ class DealDamage:
     redirect_to: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntersBattlefield:
+    """A noncreature permanent comes onto the battlefield (a spell resolves, an effect puts it
+    there): the legend, world and planeswalker uniqueness rules look at it (2010 704.5j)."""
+
+    permanent: Permanent
+
+
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
          | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
-         | EntersBlocking | BlockByEffect | PlayerChange | Shield | DealDamage)
+         | EntersBlocking | BlockByEffect | PlayerChange | Shield | DealDamage
+         | EntersBattlefield)

@@ -25,6 +25,7 @@ from judge.game.events import (
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
+    EntersBattlefield,
     EntersBlocking,
     Event,
     Pass,
@@ -217,6 +218,23 @@ def _leave_game(turn: Turn, index: int, player: str) -> tuple[str, tuple[str, ..
             ("multiplayer.left",))
 
 
+def _enters(turn: Turn, index: int, event: EntersBattlefield) -> None:
+    """A noncreature permanent comes onto the battlefield while a player holds priority (that
+    player keeps it); the state-based actions look at it next (704.5j, the legend rule)."""
+    holder = holding(turn, index)
+    permanent = event.permanent
+    kinds = turn.model.fact("spell_kinds").value
+    if "planeswalker" in permanent.card_types and isinstance(kinds, tuple) and (
+            "planeswalker" not in kinds):
+        raise IllegalEvent(index, f"le type planeswalker n'existe pas dans l'édition "
+                           f"{turn.edition}", turn.rule("walker.none"))
+    turn.field.permanents[permanent.name] = permanent
+    turn.field.changed = True
+    act(turn, holder, None)
+    turn.note(f"{permanent.name} ({permanent.controller}) arrive sur le champ de bataille.",
+              event=index)
+
+
 def _change(turn: Turn, index: int, event: Change) -> None:
     """Something happens to a permanent while a player holds priority (an effect)."""
     holder = holding(turn, index)
@@ -329,6 +347,7 @@ _EVENTS: tuple[tuple[type | tuple[type, ...], Callable[[Turn, int, Any], None]],
     (Cast, _cast),
     ((PlayerChange, Shield), _player_change),
     (DealDamage, deal_noncombat),
+    (EntersBattlefield, _enters),
     (Activate, _activate),
     (AddMana, _add_mana),
     (PlayLand, _play_land),
