@@ -190,12 +190,7 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
         return PlayLand(player=read_player(table[kind], sub, players))
     if kind == Step.DECLARE_ATTACKERS:
         return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
-    blocks = read_table(table[kind], sub)
-    return DeclareBlockers(blocks=tuple(
-        (readers.creature_name(blocker, join_path(sub, blocker), names),
-         readers.creature_name(attacker, join_path(sub, blocker), names))
-        for blocker, attacker in blocks.items()
-    ))
+    return DeclareBlockers(blocks=readers.blocks(table[kind], sub, names))
 
 
 def _player_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
