@@ -102,13 +102,22 @@ def _noncombat_life(ctx: Context, player: str, concepts: list[str]) -> str:
     team = next((t for t in ctx.situation.teams if player in t), (player,)) if (
         ctx.situation.variant == "two_headed_giant") else (player,)
     taken = [h for h in ctx.noncombat if h.target in team and h.amount > 0]
-    if not taken:
-        return ""
-    concepts.append("damage.to_player")
-    return (" Blessures non de combat reçues : "
-            + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}"
-                        + (f" (à {h.target})" if h.target != player else "") for h in taken)
-            + " ; des blessures infligées à un joueur lui font perdre autant de points de vie.")
+    creatures = {c.name: c for c in ctx.situation.creatures}
+    gained = [h for h in ctx.noncombat if h.amount > 0 and (c := creatures.get(h.source))
+              is not None and c.controller in team and ctx.model.grants(c.abilities, "lifelink")]
+    why = ""
+    if taken:
+        concepts.append("damage.to_player")
+        why += (" Blessures non de combat reçues : "
+                + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}"
+                            + (f" (à {h.target})" if h.target != player else "") for h in taken)
+                + " ; des blessures infligées à un joueur lui font perdre autant de points de "
+                "vie.")
+    if gained:
+        concepts.append("ability.lifelink")
+        why += (" Lien de vie, blessures non de combat : "
+                + ", ".join(f"{h.source} fait gagner {h.amount}" for h in gained) + ".")
+    return why
 
 
 def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:

@@ -145,7 +145,8 @@ def _to_creature(turn: Turn, name: str, creature: Creature, amount: int, source:
         marked = replace(marked, deathtouch_damage=True)
         concepts.append("ability.deathtouch")
     turn.field.creatures[name] = marked
-    return (f"{plural(marked.damage, 'blessure')} marquées sur {name}"
+    marks = "marquées" if marked.damage > 1 else "marquée"
+    return (f"{plural(marked.damage, 'blessure')} {marks} sur {name}"
             + (" (une source avec le contact mortel)" if marked.deathtouch_damage else ""),
             concepts)
 
