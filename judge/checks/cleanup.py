@@ -127,7 +127,7 @@ register_mechanism("replay", topic=__name__, cites=(
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
     "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*",
     # the state-based actions the replay performs
-    "sba.check", "sba.planeswalker_uniqueness", "team.loses",
+    "sba.check", "sba.planeswalker_uniqueness", "team.loses", "sba.team_loses",
     # noncombat damage (the `deal_damage` event), players who leave a multiplayer game
     "damage.to_player", "damage.to_creature", "damage.zero", "damage.redirect", "walker.damage",
     "team.life", "multiplayer.left", "multiplayer.left_objects", "sba.cleanup", "sba.removed_from_combat", "sba.zero_life", "sba.zero_toughness",

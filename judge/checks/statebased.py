@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # The actions, in the order the answer lists them: the players who lose, the permanents put
 # into the graveyard, the creatures regenerated instead.
-_LOSING = ("zero_life", "empty_library", "poison")
+_LOSING = ("zero_life", "empty_library", "poison", "team_loses")
 _GRAVEYARD = ("zero_toughness", "lethal_damage", "deathtouch", "zero_loyalty",
               "planeswalker_uniqueness", "legend_rule", "world_rule")
 _TOPIC = "les actions basées sur un état"

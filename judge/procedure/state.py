@@ -256,7 +256,8 @@ class Turn:
         field_.changed = False
         fighting = {n for n, c in field_.creatures.items() if c.in_combat}
         players = Players(poison=tuple(self.seats.poison.items()),
-                          drew_from_empty=tuple(self.cards.drew_from_empty))
+                          drew_from_empty=tuple(self.cards.drew_from_empty),
+                          teams=self.start.teams if self.shared_life else ())
         done = perform(self.model, field_.creatures, field_.permanents, self.seats.life,
                        self.seats.lost, players)
         self.cards.drew_from_empty = []  # checked
