@@ -78,8 +78,9 @@ def _play(turn: Turn, index: int, event: Event) -> None:
                            turn.rule("turn.ends"))
     lost = turn.seats.lost
     if lost and turn.game_over():
-        raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(lost))} "
-                           f"{'l’ont' if len(lost) > 1 else 'l’a'} perdue",
+        verb = "l'ont" if len(lost) > 1 else "l'a"
+        raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(lost))} {verb} "
+                           "perdue",
                            turn.rule("sba.zero_life"))
     combat = turn.combat
     if combat.attackers_due and not isinstance(event, DeclareAttackers):
