@@ -244,6 +244,9 @@ class Turn:
     def seat(self, player: str) -> int:
         """A player's place in turn order from the active player (APNAP order)."""
         players = self.seats.in_game
+        if player not in players or self.active not in players:  # gone (800.4): last
+            return len(players) + (self.start.players.index(player)
+                                   if player in self.start.players else 0)
         return (players.index(player) - players.index(self.active)) % len(players)
 
     def state_based(self) -> bool:

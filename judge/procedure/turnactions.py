@@ -135,6 +135,11 @@ def _triggers(turn: Turn) -> None:
         return
     waiting = [*turn.stack.waiting, *fresh]
     turn.stack.waiting = []
+    gone = [t for t in waiting if t.controller in turn.seats.left]
+    if gone:  # 2010 800.4c: a player who left controls nothing put on the stack
+        waiting = [t for t in waiting if t.controller not in turn.seats.left]
+        turn.note(f"{', '.join(t.name for t in gone)} : {'leur' if len(gone) > 1 else 'son'} "
+                  "contrôleur a quitté la partie, rien ne va sur la pile.", "multiplayer.left_triggers")
     if not waiting:
         return
     waiting.sort(key=lambda t: turn.seat(t.controller))
