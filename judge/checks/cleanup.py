@@ -126,9 +126,11 @@ register_mechanism("replay", topic=__name__, cites=(
     "enters.*", "block.by_effect", "action.triggers.declare_blockers",
     "triggers.on.blocks", "triggers.on.blocked_by_creature", "action.archenemy",
     "turn.extra_phases", "turn.extra_steps", "cleanup.repeat", "holder.*",
-    # the state-based actions the replay performs (not yet the planeswalker uniqueness rule:
-    # `state_based` answers it on a described situation)
-    "sba.check", "sba.cleanup", "sba.removed_from_combat", "sba.zero_life", "sba.zero_toughness",
+    # the state-based actions the replay performs
+    "sba.check", "sba.planeswalker_uniqueness", "team.loses", "sba.team_loses",
+    # noncombat damage (the `deal_damage` event), players who leave a multiplayer game
+    "damage.to_player", "damage.to_creature", "damage.zero", "damage.redirect", "walker.damage",
+    "team.life", "multiplayer.left", "multiplayer.left_objects", "multiplayer.left_triggers", "sba.cleanup", "sba.removed_from_combat", "sba.zero_life", "sba.zero_toughness",
     "sba.lethal_damage", "sba.legend_rule", "sba.world_rule", "sba.deathtouch",
     "sba.zero_loyalty", "sba.regenerated", "sba.empty_library", "sba.poison",
     "fact.first_turn_draw_multiplayer", "turn.skip", "phasing.skipped_untap", "control.changed",

@@ -10,7 +10,14 @@ from __future__ import annotations
 from judge.checks.context import check
 from judge.game.situationmodel import Creature, Question
 from judge.game.turnplan import DamageStep, Moment, Phase, Step
-from judge.legality.combat import absent, attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.combat import (
+    absent,
+    attack_reasons,
+    attack_rules,
+    block_reasons,
+    block_rules,
+    too_many_blocks,
+)
 from judge.legality.context import Context, Verdict, where_label
 from judge.legality.defenders import attack_target, attacked_player, defenders
 from judge.legality.words import label, listing, plural
@@ -422,11 +429,11 @@ def check_declare_blockers(ctx: Context, question: Question) -> Verdict:
     problems: list[str] = []
     concepts: list[str] = ["block.procedure"]
     blockers = [b for b, _ in blocks]
+    several = too_many_blocks(ctx, blocks)
+    if several:
+        problems += several
+        concepts.append("block.legal")
     for blocker, attacker in blocks:
-        if blockers.count(blocker) > 1:
-            problems.append(f"{blocker} ne bloque qu'une créature")
-            concepts.append("block.legal")
-            continue
         reasons, deciding = block_reasons(ctx, ctx.creature(blocker), ctx.creature(attacker))
         if reasons:
             problems.append(f"{blocker} ne peut pas bloquer {attacker} : " + ", ".join(reasons))

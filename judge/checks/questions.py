@@ -124,7 +124,7 @@ def param_text(name: str, value: object) -> str:
         return COMBAT_POINT_WORDS.get(value, value)
     if isinstance(value, dict):
         arrow = " bloque " if name == "blocks" else " : "
-        return ", ".join(f"{k}{arrow}{param_text('assignment', v) if isinstance(v, dict) else v}"
+        return ", ".join(f"{k}{arrow}{param_text('assignment', v) if isinstance(v, dict) else ' et '.join(v) if isinstance(v, list) else v}"
                          for k, v in value.items()) or "aucun"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "aucune"

@@ -105,7 +105,8 @@ def context(graph: RuleSource, situation: Situation
         ctx = build_context(graph, edition, model, replayed.situation, ended=replayed.ended,
                             no_attackers=replayed.no_attackers, arrival=replayed.reasons,
                             damage=replayed.damage, replayed=True, nth=replayed.occurrence, repeat=replayed.repeat,
-                            discarded=replayed.discarded, burned=replayed.burned)
+                            discarded=replayed.discarded, burned=replayed.burned,
+                            noncombat=replayed.noncombat)
         return ctx, replayed.trail
     check_state(model, situation)
     situation, done = described(model, situation)

@@ -20,13 +20,13 @@ if TYPE_CHECKING:
 
 # The actions, in the order the answer lists them: the players who lose, the permanents put
 # into the graveyard, the creatures regenerated instead.
-_LOSING = ("zero_life", "empty_library", "poison")
+_LOSING = ("zero_life", "empty_library", "poison", "team_loses")
 _GRAVEYARD = ("zero_toughness", "lethal_damage", "deathtouch", "zero_loyalty",
               "planeswalker_uniqueness", "legend_rule", "world_rule")
 _TOPIC = "les actions basées sur un état"
 
 
-@check("state_based", cites=("sba.check", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
+@check("state_based", cites=("sba.check", "team.life", "team.loses", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
                              "sba.regenerated"))
 def check_state_based(ctx: Context, question: Question) -> Verdict:
     from judge.procedure.statebased import Performed  # the sentences of each action
@@ -59,15 +59,23 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
     performed = ("sba.check", *dict.fromkeys(
         c for what, _ in done
         for c in ((f"sba.{what}", "sba.lethal_damage") if what == "regenerated" else (f"sba.{what}",))))
+    if ctx.situation.variant == "two_headed_giant" and any(w == "zero_life" for w, _ in done):
+        performed = (*performed, "team.life", "team.loses")
+        why += (" En Troll à deux têtes, le total de points de vie est celui de l'équipe, et "
+                "l'équipe perd ensemble.")
     return ctx.verdict(value, performed, why, _TOPIC)
 
 
-@check("life", cites=("sba.zero_life", "damage.resolves", "ability.lifelink", "ability.exalted",
+@check("life", cites=("sba.zero_life", "damage.resolves", "damage.to_player", "team.life", "ability.lifelink", "ability.exalted",
                       "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
+                      "damage.blocker_gone", "combat.walker_removed",
                       "mana.burn_life"))
 def check_life(ctx: Context, question: Question) -> Verdict:
     player = question.player or ctx.active
     life = dict(ctx.situation.life).get(player)
+    if life is None and ctx.situation.variant == "two_headed_giant":  # the team's total (810.9)
+        team = next((t for t in ctx.situation.teams if player in t), ())
+        life = next((n for p, n in ctx.situation.life if p in team), None)
     if life is None:
         return ctx.verdict(None, ("sba.zero_life",), f"Les points de vie de {player} ne sont pas "
                            "dits (clé life).", "les points de vie")
@@ -78,8 +86,38 @@ def check_life(ctx: Context, question: Question) -> Verdict:
     if player in ctx.burned:
         concepts.append("mana.burn_life")
         why += " Il a perdu des points de vie par brûlure de mana (mana inutilisé à la fin d'une phase)."
-    why += _combat_life(ctx, player, concepts)
-    return ctx.verdict(life, tuple(concepts), why, "les points de vie")
+    why += _combat_life(ctx, player, concepts) + _noncombat_life(ctx, player, concepts)
+    if ctx.situation.variant == "two_headed_giant" and ctx.situation.teams:
+        team = next((t for t in ctx.situation.teams if player in t), ())
+        if len(team) > 1:
+            concepts.append("team.life")
+            why += (f" En Troll à deux têtes, c'est le total partagé de son équipe "
+                    f"({', '.join(team)}) : les blessures, les pertes et les gains de points de "
+                    "vie de chacun s'y appliquent, et l'équipe perd ensemble.")
+    return ctx.verdict(life, tuple(dict.fromkeys(concepts)), why, "les points de vie")
+
+
+def _noncombat_life(ctx: Context, player: str, concepts: list[str]) -> str:
+    """The noncombat damage a replay's events dealt to a player (or redirected from him)."""
+    team = next((t for t in ctx.situation.teams if player in t), (player,)) if (
+        ctx.situation.variant == "two_headed_giant") else (player,)
+    taken = [h for h in ctx.noncombat if h.target in team and h.amount > 0]
+    creatures = {c.name: c for c in ctx.situation.creatures}
+    gained = [h for h in ctx.noncombat if h.amount > 0 and (c := creatures.get(h.source))
+              is not None and c.controller in team and ctx.model.grants(c.abilities, "lifelink")]
+    why = ""
+    if taken:
+        concepts.append("damage.to_player")
+        why += (" Blessures non de combat reçues : "
+                + ", ".join(f"{plural(h.amount, 'blessure')} de {h.source}"
+                            + (f" (à {h.target})" if h.target != player else "") for h in taken)
+                + " ; des blessures infligées à un joueur lui font perdre autant de points de "
+                "vie.")
+    if gained:
+        concepts.append("ability.lifelink")
+        why += (" Lien de vie, blessures non de combat : "
+                + ", ".join(f"{h.source} fait gagner {h.amount}" for h in gained) + ".")
+    return why
 
 
 def _combat_life(ctx: Context, player: str, concepts: list[str]) -> str:
@@ -112,6 +150,7 @@ def _damage_taken(ctx: Context, record: DamageRecord, player: str,
                     "pas des points de vie.")
         if any(h.target == player for h in record.dropped):
             concepts.append("multiplayer.left_damage")
+        why += _no_damage_why(ctx, player, concepts)
     if taken:
         concepts.append("damage.resolves")
         why += (" Blessures de combat reçues : "
@@ -119,6 +158,31 @@ def _damage_taken(ctx: Context, record: DamageRecord, player: str,
         for hit in taken:
             for ability in getattr(creatures.get(hit.source), "changed_by", ()):
                 concepts.append(f"ability.{ability}")
+    return why
+
+
+def _no_damage_why(ctx: Context, player: str, concepts: list[str]) -> str:
+    """Why attackers dealt the player no combat damage: blocked, their blockers gone (2010
+    509.1h, 510.1c), or attacking a planeswalker removed from combat (506.4c, 510.1b)."""
+    s = ctx.situation
+    there = {c.name for c in s.creatures if c.in_combat}
+    walkers = {p.name for p in s.permanents if "planeswalker" in p.card_types}
+    stuck = [c.name for c in s.creatures if c.attacking and c.in_combat and c.blocked
+             and c.attacks in (None, player) and not c.has("trample")
+             and not any(b.blocks(c.name) for b in s.creatures if b.name in there)]
+    aimless = [c.name for c in s.creatures if c.attacking and c.in_combat and not c.blocked
+               and c.attacks is not None and c.attacks not in (*s.players, *walkers, *there)]
+    why = ""
+    if stuck:
+        concepts.append("damage.blocker_gone")
+        why += (f" {listing(stuck)} {'restent bloquées bien que leurs' if len(stuck) > 1 else 'reste bloquée bien que ses'} "
+                "bloqueurs soient partis : sans piétinement, une créature bloquée sans bloqueur "
+                "n'assigne aucune blessure de combat.")
+    if aimless:
+        concepts.append("combat.walker_removed")
+        why += (f" {listing(aimless)} : le planeswalker attaqué a été retiré du combat ; une "
+                "créature qui attaquait un planeswalker retiré du combat n'inflige, non bloquée, "
+                "aucune blessure de combat.")
     return why
 
 
@@ -158,7 +222,8 @@ def check_poison(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(count, tuple(concepts), why, "les marqueurs poison")
 
 
-@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none"))
+@check("loyalty", cites=("walker.loyalty", "walker.damage", "sba.zero_loyalty", "walker.none",
+                         "sba.planeswalker_uniqueness"))
 def check_loyalty(ctx: Context, question: Question) -> Verdict:
     name = question.permanent or ""
     topic = "la loyauté des planeswalkers"
@@ -172,9 +237,12 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
             return ctx.verdict(None, ("sba.zero_loyalty",), f"{name} a été mis au cimetière par "
                                "une action basée sur un état : il n'a plus de loyauté.", topic)
         if ctx.find(name) is None:  # named at the start: gone during the replay
-            return ctx.verdict(None, ("walker.loyalty", "sba.zero_loyalty"), f"{name} n'est plus "
-                               "sur le champ de bataille (le journal dit pourquoi, par exemple une "
-                               "loyauté tombée à 0) : il n'a plus de loyauté.", topic)
+            gone_hit = ("walker.damage",) if any(h.target == name for h in ctx.noncombat) else ()
+            return ctx.verdict(None, ("walker.loyalty", *gone_hit, "sba.zero_loyalty",
+                                      "sba.planeswalker_uniqueness"),
+                               f"{name} n'est plus sur le champ de bataille (le journal dit "
+                               "pourquoi : une loyauté tombée à 0, la règle d'unicité des "
+                               "planeswalkers…) : il n'a plus de loyauté.", topic)
         return ctx.verdict(None, ("walker.loyalty",), f"{name} n'est pas un planeswalker : seul "
                            "un planeswalker a une loyauté.", topic)
     if "planeswalker" not in walker.card_types:
@@ -186,7 +254,9 @@ def check_loyalty(ctx: Context, question: Question) -> Verdict:
     concepts: tuple[str, ...] = ("walker.loyalty",)
     why = (f"La loyauté de {name} est le nombre de marqueurs loyauté sur lui : "
            f"{walker.loyalty}.")
-    if ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt):
+    hit = (ctx.damage is not None and any(h.target == name for h in ctx.damage.dealt)) or any(
+        h.target == name and h.amount > 0 for h in ctx.noncombat)
+    if hit:
         concepts = (*concepts, "walker.damage")
         why += " Les blessures qui lui ont été infligées lui ont retiré autant de marqueurs."
     return ctx.verdict(walker.loyalty, concepts, why, topic)

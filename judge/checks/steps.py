@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from judge.checks.context import check
-from judge.errors import SituationError
 from judge.game.situationmodel import Creature, Question
 from judge.game.turnplan import MAIN_PHASES, PHASE_LABELS, STEP_LABELS, Phase, Step
 from judge.legality.combat import absent
@@ -484,10 +483,9 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     s = ctx.situation
     topic = "l'étape de nettoyage"
     hand = s.hand(ctx.active)
-    if hand is None and s.max_hand_size is not None:
-        raise SituationError(f"hands.{ctx.active}", "nombre de cartes en main inconnu : il est "
-                             "nécessaire pour la question cleanup")
-    discard = 0 if s.max_hand_size is None or hand is None else max(0, hand - s.max_hand_size)
+    # a hand not said: how many cards are discarded is not known (null), the rest is
+    discard = (None if hand is None and s.max_hand_size is not None else
+               0 if s.max_hand_size is None or hand is None else max(0, hand - s.max_hand_size))
     damaged = [c.name for c in s.creatures if c.damage > 0 and c.in_play]
     ending = [e.name for e in s.effects if e.until in ("end_of_turn", "this_turn")]
     combat = [e.name for e in s.effects if e.until == "end_of_combat"]
@@ -512,12 +510,14 @@ def check_cleanup(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, tuple(concepts), why, topic)
 
 
-def _cleanup_actions_said(ctx: Context, hand: int | None, discard: int, damaged: list[str],
-                          ending: list[str]) -> str:
+def _cleanup_actions_said(ctx: Context, hand: int | None, discard: int | None,
+                          damaged: list[str], ending: list[str]) -> str:
     """The cleanup's turn-based actions, in order: the discard, then damage removed and
     « until end of turn » effects ending at the same time."""
     s = ctx.situation
-    why = (f"D'abord {ctx.active} se défausse de {plural(discard, 'carte')}" if discard else
+    why = (f"D'abord {ctx.active} se défausse jusqu'à {plural(s.max_hand_size or 0, 'carte')} "
+           "en main (combien il en a n'est pas dit : clé hands)" if discard is None else
+           f"D'abord {ctx.active} se défausse de {plural(discard, 'carte')}" if discard else
            f"D'abord {ctx.active} ne se défausse d'aucune carte")
     if hand is not None and s.max_hand_size is not None:
         why += f" ({plural(hand, 'carte')} en main, taille maximale {s.max_hand_size})"

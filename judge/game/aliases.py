@@ -193,6 +193,8 @@ KEY_ALIASES = _aliases({
     "owner": ("propriétaire",),
     "draw": ("pioche",),
     "leaves_game": ("quitte la partie",),
+    "deal_damage": ("inflige des blessures", "blessures non de combat"),
+    "enters_battlefield": ("arrive sur le champ de bataille", "arrive en jeu"),
     "shield": ("bouclier de régénération",),
     "destroy": ("détruit", "détruire"),
     "control_until": ("contrôle jusqu'à",),
@@ -263,6 +265,14 @@ CHANGE_KEY_ALIASES = _aliases({
     "power": ("force",),
     "by": ("par",),
     "until": ("jusqu'à", "durée"),
+})
+# The keys inside a `deal_damage` event.
+DAMAGE_KEY_ALIASES = _aliases({
+    "source": (),
+    "to": ("à", "destinataire"),
+    "amount": ("quantité", "montant", "blessures"),
+    "controller": ("contrôleur",),
+    "redirect_to": ("redirigées vers", "redirigée vers", "rediriger vers"),
 })
 # The questions' French names.
 ASK_ALIASES = _aliases({

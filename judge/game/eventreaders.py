@@ -12,15 +12,17 @@ from dataclasses import replace
 
 from judge.errors import SituationError
 from judge.game import readers
-from judge.game.aliases import CHANGE_KEY_ALIASES, KEY_ALIASES, UNTIL_ALIASES, fold_name
+from judge.game.aliases import CHANGE_KEY_ALIASES, DAMAGE_KEY_ALIASES, KEY_ALIASES, UNTIL_ALIASES, fold_name
 from judge.game.events import (
     Activate,
     AddMana,
     BlockByEffect,
     Cast,
+    DealDamage,
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
+    EntersBattlefield,
     EntersBlocking,
     Event,
     GainControl,
@@ -68,6 +70,13 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
             out.append(_word_event(item, i))
             continue
         event = _event(item, i, players, names, everything, active, creature)
+        if isinstance(event, EntersBattlefield):
+            name = event.permanent.name
+            if name in everything:
+                raise SituationError(f"events[{i}].name", f"« {name} » est déjà le nom d'un "
+                                     "permanent")
+            everything.add(name)
+            owners[name] = event.permanent.controller
         if isinstance(event, (EntersAttacking, EntersBlocking)):
             name = event.creature.name
             if name in everything:
@@ -83,7 +92,8 @@ def read_events(value: object, players: tuple[str, ...], names: set[str], everyt
 _EVENT_KINDS = ("cast", "activate", "add_mana", "play_land", Step.DECLARE_ATTACKERS,
                 Step.DECLARE_BLOCKERS, "enters_attacking", "enters_blocking", "block",
                 "leaves_play", "regenerate", "set_power", "gain_control", "tap", "untap",
-                "draw", "poison", "leaves_game", "shield", "destroy")
+                "draw", "poison", "leaves_game", "shield", "destroy", "deal_damage",
+                "enters_battlefield")
 # The keys of an event's table that the French names leave as they are (`english_keys`).
 _EVENT_ENGLISH = english_names((*_EVENT_KINDS, "by", "cost", "position", "count"), KEY_ALIASES)
 _PASS = Pass()  # every « pass » (a value: no fields)
@@ -143,6 +153,12 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
         return _entering(kind, table, path, players, names, active, read_creature)
     if kind in ("draw", "poison", "leaves_game", "shield", "destroy"):
         return _player_event(kind, table, path, players, names)
+    if kind == "deal_damage":
+        return _damage_event(table, path, players, everything)
+    if kind == "enters_battlefield":
+        check_keys(table, path, (kind,))
+        return EntersBattlefield(permanent=readers.permanent(
+            table[kind], join_path(path, kind), players, active))
     if kind in _EVENT_KINDS[9:]:
         return _permanent_event(kind, table, path, players, names, everything)
     if kind == "add_mana":
@@ -174,12 +190,7 @@ def _event(value: object, index: int, players: tuple[str, ...], names: set[str],
         return PlayLand(player=read_player(table[kind], sub, players))
     if kind == Step.DECLARE_ATTACKERS:
         return DeclareAttackers(attackers=read_items(table[kind], sub, lambda v, p: readers.creature_name(v, p, names)))
-    blocks = read_table(table[kind], sub)
-    return DeclareBlockers(blocks=tuple(
-        (readers.creature_name(blocker, join_path(sub, blocker), names),
-         readers.creature_name(attacker, join_path(sub, blocker), names))
-        for blocker, attacker in blocks.items()
-    ))
+    return DeclareBlockers(blocks=readers.blocks(table[kind], sub, names))
 
 
 def _player_event(kind: str, table: dict[str, object], path: str, players: tuple[str, ...],
@@ -225,3 +236,33 @@ def _permanent_event(kind: str, table: dict[str, object], path: str, players: tu
                                                          players),
                        until=None if until is None else read_slug(
                            until, join_path(sub, "until"), UNTIL_ALIASES, "durée"))
+
+
+def _damage_event(table: dict[str, object], path: str, players: tuple[str, ...],
+                  everything: set[str]) -> DealDamage:
+    """Noncombat damage: `{deal_damage = {source, to, amount, controller, redirect_to}}`."""
+    check_keys(table, path, ("deal_damage",))
+    sub = join_path(path, "deal_damage")
+    inner = english_keys(read_table(table["deal_damage"], sub), sub, DAMAGE_KEY_ALIASES)
+    check_keys(inner, sub, ("source", "to", "amount", "controller", "redirect_to"))
+    for key in ("source", "to", "amount"):
+        if key not in inner:
+            raise SituationError(join_path(sub, key), "clé obligatoire manquante")
+    to = read_string(inner["to"], join_path(sub, "to"))
+    if to not in players and to not in everything:
+        raise SituationError(join_path(sub, "to"), f"« {to} » n'est ni un joueur ni un "
+                             "permanent de la situation")
+    amount = read_int(inner["amount"], join_path(sub, "amount"))
+    if amount > MAX_COUNT:
+        raise SituationError(join_path(sub, "amount"), f"au plus {MAX_COUNT} blessures à la fois")
+    redirect = inner.get("redirect_to")
+    if redirect is not None:
+        redirect = read_string(redirect, join_path(sub, "redirect_to"))
+        if redirect not in everything:
+            raise SituationError(join_path(sub, "redirect_to"), f"aucun permanent ne s'appelle "
+                                 f"« {redirect} »")
+    controller = inner.get("controller")
+    return DealDamage(source=read_string(inner["source"], join_path(sub, "source")), to=to,
+                      amount=amount, redirect_to=redirect,
+                      controller=None if controller is None else read_player(
+                          controller, join_path(sub, "controller"), players))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.game.objects import Permanent
 from judge.game.situationmodel import Creature
 
 
@@ -157,6 +158,29 @@ class Shield:
     destroy: bool = False
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealDamage:
+    """A spell or ability deals noncombat damage (2010 119.3, 306.7–306.8): `amount` from
+    `source` (a creature or permanent by its name, or the name of a spell) controlled by
+    `controller` to `to` (a player, a creature or a planeswalker); `redirect_to`: the
+    planeswalker the damage to a player is redirected to (2010 306.7)."""
+
+    source: str
+    to: str
+    amount: int
+    controller: str | None = None
+    redirect_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntersBattlefield:
+    """A noncreature permanent comes onto the battlefield (a spell resolves, an effect puts it
+    there): the legend, world and planeswalker uniqueness rules look at it (2010 704.5j)."""
+
+    permanent: Permanent
+
+
 Event = (Pass | Cast | Activate | AddMana | PlayLand | DeclareAttackers | DeclareBlockers
          | LeavesPlay | Regenerate | SetPower | GainControl | Tap | Untap | EntersAttacking
-         | EntersBlocking | BlockByEffect | PlayerChange | Shield)
+         | EntersBlocking | BlockByEffect | PlayerChange | Shield | DealDamage
+         | EntersBattlefield)

@@ -33,6 +33,7 @@ from judge.game.fieldreaders import (
     read_bool,
     read_int,
     read_items,
+    read_list,
     read_player,
     read_slug,
     read_string,
@@ -249,9 +250,22 @@ def limit(value: object, path: str, maximum: int, what: str) -> object:
 
 
 def blocks(value: object, path: str, names: set[str]) -> tuple[tuple[str, str], ...]:
-    return tuple((creature_name(blocker, join_path(path, blocker), names),
-                  creature_name(attacker, join_path(path, blocker), names))
-                 for blocker, attacker in read_table(value, path).items())
+    """`{blocker: attacker}` pairs; a blocker may name a list of attackers (a creature that can
+    block several: `blocks_any_number`, `blocks_extra`), each attacker once."""
+    out: list[tuple[str, str]] = []
+    for blocker, attackers in read_table(value, path).items():
+        sub = join_path(path, blocker)
+        name = creature_name(blocker, sub, names)
+        several = isinstance(attackers, list)
+        listed = read_list(attackers, sub) if several else [attackers]  # type: ignore[list-item]
+        seen: list[str] = []
+        for j, attacker in enumerate(listed):
+            where = f"{sub}[{j}]" if several else sub
+            seen.append(creature_name(attacker, where, names))
+            if seen[-1] in seen[:-1]:
+                raise SituationError(where, f"« {seen[-1]} » figure deux fois")
+        out += [(name, attacker) for attacker in seen]
+    return tuple(out)
 
 
 def assignment(value: object, path: str, names: set[str], players: tuple[str, ...]

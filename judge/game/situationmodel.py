@@ -225,7 +225,12 @@ class Question:
             value = getattr(self, name)
             if name == "creatures" and value is not None:
                 value = list(value)
-            elif name in ("blocks", "assignment") and value is not None:
+            elif name == "blocks" and value is not None:
+                grouped: dict[str, list[str]] = {}
+                for blocker, attacker in value:
+                    grouped.setdefault(blocker, []).append(attacker)
+                value = {b: a[0] if len(a) == 1 else a for b, a in grouped.items()}
+            elif name == "assignment" and value is not None:
                 value = dict(value)
             elif name == "others":
                 if not value:

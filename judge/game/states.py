@@ -143,6 +143,8 @@ def check_edition_terms(model: GameModel, edition: str, situation: Situation) ->
                                          + _cited(model, "multiplayer.left",
                                                   "multiplayer.left_objects"))
 
+    if situation.variant == "two_headed_giant" and situation.life:
+        _check_shared_life(model, situation)
     for i, creature in enumerate(situation.creatures):
         for j, ability in enumerate(creature.abilities):
             if model.defines(ability):
@@ -155,6 +157,18 @@ def check_edition_terms(model: GameModel, edition: str, situation: Situation) ->
                                  f"la capacité {name} n'existe pas dans l'édition {edition} : "
                                  f"ses capacités mot-clé{where} ne la définissent pas"
                                  + _cited(model, "ability.section"))
+
+
+def _check_shared_life(model: GameModel, situation: Situation) -> None:
+    """Two-Headed Giant: a team has one life total (2010 810.9): its players' can't differ."""
+    life = dict(situation.life)
+    for team in situation.teams:
+        said = {p: life[p] for p in team if p in life}
+        if len(set(said.values())) > 1:
+            raise SituationError("life", "en Troll à deux têtes, chaque équipe a un total de "
+                                 f"points de vie partagé : {', '.join(f'{p} = {n}' for p, n in said.items())} "
+                                 "ne peuvent pas différer (donnez le total de l'équipe une fois)"
+                                 + _cited(model, "team.life"))
 
 
 def _cited(model: GameModel, *concepts: str) -> str:

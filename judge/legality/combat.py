@@ -309,6 +309,23 @@ def attack_rules(board: Board, names: tuple[str, ...]) -> tuple[list[str], list[
     return problems, concepts
 
 
+def too_many_blocks(board: Board, blocks: tuple[tuple[str, str], ...]) -> list[str]:
+    """Blockers declared to block more attackers than they can: one each (2004 309.2a, 2010
+    509.1a), unless an ability lets one block any number (`blocks_any_number`) or more
+    (`blocks_extra`)."""
+    problems: list[str] = []
+    counts = Counter(b for b, _ in blocks)
+    for blocker, count in counts.items():
+        creature = board.creature(blocker)
+        most = None if creature.blocks_any_number else 1 + creature.blocks_extra
+        if most is not None and count > most:
+            problems.append(f"{blocker} ne peut bloquer que {plural(most, 'créature')} "
+                            f"({count} déclarées)" if most > 1 else
+                            f"{blocker} ne bloque qu'une créature ({count} déclarées) : aucune "
+                            "capacité ne lui permet d'en bloquer plusieurs")
+    return problems
+
+
 def block_rules(board: Board, blocks: tuple[tuple[str, str], ...]) -> tuple[list[str], list[str]]:
     """Restrictions (« ne peut pas bloquer seule ») and requirements (« bloque si possible »),
     as for attackers (2004 500.3–500.5, 2010 509.1b–c)."""

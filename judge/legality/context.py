@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from judge.game.gamemodel import GameModel
     from judge.game.objects import Permanent
-    from judge.legality.damage import DamageRecord
+    from judge.legality.damage import DamageRecord, Hit
 
     class EditionInfo(Protocol):
         """What the checks read of an edition (an `Edition`, or the catalogue's `EditionFacts`)."""
@@ -127,6 +127,7 @@ class Context:
     # State-based actions performed on a described situation: (what, names), in order.
     sba_done: tuple[tuple[str, tuple[str, ...]], ...] = ()
     burned: tuple[str, ...] = ()  # after a replay: players who lost life to mana burn
+    noncombat: tuple[Hit, ...] = ()  # after a replay: noncombat damage dealt, in order
 
     @property
     def moment(self) -> Moment:
@@ -262,7 +263,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
                   replayed: bool = False, nth: int = 0, repeat: int = 0,
                   performed: tuple[str, ...] = (), discarded: int | None = None,
                   sba_done: tuple[tuple[str, tuple[str, ...]], ...] = (),
-                  burned: tuple[str, ...] = ()) -> Context:
+                  burned: tuple[str, ...] = (), noncombat: tuple[Hit, ...] = ()) -> Context:
     """Place a situation in the turn plan of its edition's model (SituationError if invalid).
 
     `no_attackers` says whether the combat had no attacker; None infers it: in the declare
@@ -293,7 +294,7 @@ def build_context(graph: RuleSource, edition: str, model: GameModel, situation: 
     return Context(graph=graph, edition=edition, model=model, situation=s, plan=plan,
                    index=index, priority=holder, ended=ended, arrival=arrival, damage=damage,
                    replayed=replayed, performed=performed, discarded=discarded,
-                   sba_done=sba_done, burned=burned)
+                   sba_done=sba_done, burned=burned, noncombat=noncombat)
 
 
 # -- shared citations ----------------------------------------------------------------

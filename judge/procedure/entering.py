@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 from judge.game.events import BlockByEffect, EntersAttacking, EntersBlocking
 from judge.game.situationmodel import Creature
 from judge.game.turnplan import Step
-from judge.legality.combat import attack_reasons, attack_rules, block_reasons, block_rules
+from judge.legality.combat import (
+    attack_reasons,
+    attack_rules,
+    block_reasons,
+    block_rules,
+    too_many_blocks,
+)
 from judge.legality.defenders import attacked_player
 from judge.legality.words import listing, plural
 from judge.procedure.blocks import (
@@ -107,11 +113,10 @@ def declare_blockers(board: Board, creatures: dict[str, Creature],
                      blocks: tuple[tuple[str, str], ...]) -> Outcome | Refused:
     """The defending player declares blockers: each blocks its attacker, which becomes blocked
     (`board`: `creatures` as the combat rules read them)."""
-    blockers = [b for b, _ in blocks]
+    several = too_many_blocks(board, blocks)
+    if several:
+        return Refused(reason=" ; ".join(several), concept="block.legal")
     for blocker, attacker in blocks:
-        if blockers.count(blocker) > 1:
-            return Refused(reason=f"{blocker} est déclarée bloqueuse deux fois",
-                           concept="block.legal")
         reasons, concepts = block_reasons(board, creatures[blocker], creatures[attacker])
         if reasons:
             return Refused(reason=f"{blocker} ne peut pas bloquer {attacker} : "

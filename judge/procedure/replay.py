@@ -21,9 +21,11 @@ from judge.game.events import (
     AddMana,
     BlockByEffect,
     Cast,
+    DealDamage,
     DeclareAttackers,
     DeclareBlockers,
     EntersAttacking,
+    EntersBattlefield,
     EntersBlocking,
     Event,
     Pass,
@@ -36,13 +38,14 @@ from judge.game.objects import StackItem
 from judge.game.situationmodel import SORCERY_SPEED, Situation
 from judge.game.turnplan import Step
 from judge.legality.casting import KIND_LABELS, may_cast, may_play_land
-from judge.legality.damage import DamageRecord
+from judge.legality.damage import DamageRecord, Hit
 from judge.legality.words import plural
 from judge.procedure import entering
 from judge.procedure.blocks import Fired, keyword_triggers
 from judge.procedure.effects import Change, change_note
 from judge.procedure.entering import CombatEvent
 from judge.procedure.flow import begin, priority_note
+from judge.procedure.noncombat import deal_noncombat
 from judge.procedure.priority import act, holding, need_priority, pass_priority
 from judge.procedure.state import Turn, priority_concept_of
 from judge.procedure.trail import TrailEntry
@@ -65,6 +68,7 @@ class Replayed:
     occurrence: int = 0  # which occurrence of its place the final step is (extra phases, steps)
     repeat: int = 0  # which cleanup step
     burned: tuple[str, ...] = ()  # players who lost life to mana burn
+    noncombat: tuple[Hit, ...] = ()  # noncombat damage dealt by the events, in order
 
 
 def _play(turn: Turn, index: int, event: Event) -> None:
@@ -73,9 +77,11 @@ def _play(turn: Turn, index: int, event: Event) -> None:
         raise IllegalEvent(index, "le tour est terminé : plus aucun événement n'est possible",
                            turn.rule("turn.ends"))
     lost = turn.seats.lost
-    if len(turn.seats.in_game) - len(lost) <= 1:
-        raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(lost))} "
-                           "l'a perdue", turn.rule("sba.zero_life"))
+    if lost and turn.game_over():
+        verb = "l'ont" if len(lost) > 1 else "l'a"
+        raise IllegalEvent(index, f"la partie est terminée : {', '.join(sorted(lost))} {verb} "
+                           "perdue",
+                           turn.rule("sba.zero_life"))
     combat = turn.combat
     if combat.attackers_due and not isinstance(event, DeclareAttackers):
         combat.attackers_due = False
@@ -207,18 +213,27 @@ def _leave_game(turn: Turn, index: int, player: str) -> tuple[str, tuple[str, ..
     if not turn.model.rules("multiplayer.left") or len(seats.in_game) <= 2:
         raise IllegalEvent(index, "seule une partie multijoueur continue après le départ "
                            "d'un joueur", turn.rule("multiplayer.left"))
-    seats.left.append(player)
-    seats.in_game = tuple(p for p in seats.in_game if p != player)
-    creatures = turn.field.creatures
-    gone = [n for n, c in creatures.items() if c.controller == player and c.in_play]
-    for name in gone:
-        creatures[name] = replace(creatures[name], in_play=False, attacking=False, blocking=())
-    permanents = turn.field.permanents
-    for name in [n for n, p in permanents.items() if p.controller == player]:
-        del permanents[name]
+    gone = turn.leave(player)
     return (f"{player} quitte la partie : ses permanents la quittent aussi"
             + (f" ({', '.join(gone)})" if gone else "") + " ; la partie continue.",
             ("multiplayer.left",))
+
+
+def _enters(turn: Turn, index: int, event: EntersBattlefield) -> None:
+    """A noncreature permanent comes onto the battlefield while a player holds priority (that
+    player keeps it); the state-based actions look at it next (704.5j, the legend rule)."""
+    holder = holding(turn, index)
+    permanent = event.permanent
+    kinds = turn.model.fact("spell_kinds").value
+    if "planeswalker" in permanent.card_types and isinstance(kinds, tuple) and (
+            "planeswalker" not in kinds):
+        raise IllegalEvent(index, f"le type planeswalker n'existe pas dans l'édition "
+                           f"{turn.edition}", turn.rule("walker.none"))
+    turn.field.permanents[permanent.name] = permanent
+    turn.field.changed = True
+    act(turn, holder, None)
+    turn.note(f"{permanent.name} ({permanent.controller}) arrive sur le champ de bataille.",
+              event=index)
 
 
 def _change(turn: Turn, index: int, event: Change) -> None:
@@ -332,6 +347,8 @@ _EVENTS: tuple[tuple[type | tuple[type, ...], Callable[[Turn, int, Any], None]],
     (Pass, _pass),
     (Cast, _cast),
     ((PlayerChange, Shield), _player_change),
+    (DealDamage, deal_noncombat),
+    (EntersBattlefield, _enters),
     (Activate, _activate),
     (AddMana, _add_mana),
     (PlayLand, _play_land),
@@ -353,4 +370,5 @@ def replay(graph: RuleSource, edition: str, model: GameModel, situation: Situati
                     no_attackers=turn.no_attackers(), trail=tuple(turn.trail),
                     reasons=turn.priority.reasons, damage=turn.combat.damage,
                     occurrence=turn.position.occurrence, repeat=turn.position.moment.repeat,
-                    discarded=turn.cards.discarded, burned=tuple(sorted(turn.mana.burned)))
+                    discarded=turn.cards.discarded, burned=tuple(sorted(turn.mana.burned)),
+                    noncombat=tuple(turn.noncombat))

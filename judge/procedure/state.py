@@ -23,7 +23,7 @@ from judge.game.turnplan import Moment, Phase, PlannedStep, Step, plan_turn
 from judge.legality.board import Battlefield
 from judge.legality.context import Context, build_context
 from judge.legality.damage import DamageRecord, Hit
-from judge.procedure.statebased import Players, perform
+from judge.procedure.statebased import Players, perform, shared_totals
 from judge.procedure.trail import TrailEntry
 
 if TYPE_CHECKING:
@@ -142,12 +142,37 @@ class Turn:
         self.cards = Cards(hands=dict(situation.hands), library=dict(situation.library),
                            drew_from_empty=list(situation.drew_from_empty),
                            lands_played=0)
-        self.seats = Seats(in_game=situation.players, life=dict(situation.life),
-                           poison=dict(situation.poison), left=list(situation.left_game))
+        self.seats = Seats(in_game=tuple(p for p in situation.players
+                                         if p not in situation.left_game),
+                           life=shared_totals(situation), poison=dict(situation.poison),
+                           left=list(situation.left_game))
         self.field = Field(creatures={c.name: c for c in situation.creatures},
                            permanents={p.name: p for p in situation.permanents},
                            effects=list(situation.effects))
         self.trail: list[TrailEntry] = []
+        self.noncombat: list[Hit] = []  # noncombat damage dealt, in order
+
+    @property
+    def shared_life(self) -> bool:
+        """Two-Headed Giant: each team has a shared life total (2010 810.9)."""
+        return self.start.variant == "two_headed_giant" and bool(self.start.teams)
+
+    def teammates(self, player: str) -> tuple[str, ...]:
+        """The other players of `player`'s team (none without teams)."""
+        team = next((t for t in self.start.teams if player in t), ())
+        return tuple(p for p in team if p != player)
+
+    def knows_life(self, player: str) -> bool:
+        return player in self.seats.life
+
+    def change_life(self, player: str, amount: int) -> int:
+        """A player loses (amount < 0) or gains life; in Two-Headed Giant the result is applied
+        to the team's shared life total (810.9). The new total."""
+        life = self.seats.life
+        total = life[player] + amount
+        for name in (player, *(self.teammates(player) if self.shared_life else ())):
+            life[name] = total
+        return total
 
     @property
     def moment(self) -> Moment:
@@ -219,6 +244,9 @@ class Turn:
     def seat(self, player: str) -> int:
         """A player's place in turn order from the active player (APNAP order)."""
         players = self.seats.in_game
+        if player not in players or self.active not in players:  # gone (800.4): last
+            return len(players) + (self.start.players.index(player)
+                                   if player in self.start.players else 0)
         return (players.index(player) - players.index(self.active)) % len(players)
 
     def state_based(self) -> bool:
@@ -231,16 +259,60 @@ class Turn:
         field_.changed = False
         fighting = {n for n, c in field_.creatures.items() if c.in_combat}
         players = Players(poison=tuple(self.seats.poison.items()),
-                          drew_from_empty=tuple(self.cards.drew_from_empty))
+                          drew_from_empty=tuple(self.cards.drew_from_empty),
+                          teams=self.start.teams if self.shared_life else ())
         done = perform(self.model, field_.creatures, field_.permanents, self.seats.life,
                        self.seats.lost, players)
         self.cards.drew_from_empty = []  # checked
         for action in done:
             name = str(self.model.fact("state_based_name").value).split(" ", 1)[1]
             removed = ("sba.removed_from_combat",) if fighting.intersection(action.names) else ()
+            team = ("team.loses",) if action.what == "zero_life" and self.shared_life else ()
             self.note(f"{name[0].upper()}{name[1:]} : {action.sentence()}.", "sba.check",
-                      action.concept, *removed)
+                      action.concept, *removed, *team)
+        self._losers_leave()
         return bool(done)
+
+    def game_over(self) -> bool:
+        """Fewer than two players (or teams) still in the game and not lost."""
+        staying = [p for p in self.seats.in_game if p not in self.seats.lost]
+        sides = {next((tuple(t) for t in self.start.teams if p in t), (p,)) for p in staying}
+        return len(sides) <= 1
+
+    def _losers_leave(self) -> None:
+        """In a multiplayer game that goes on, a player who lost leaves it (2010 800.4, 800.4a:
+        his objects leave with him, turn order skips him); not the active player, whose turn
+        goes on without him (800.4g, not replayed: the game stops being followed)."""
+        if not self.model.rules("multiplayer.left") or self.game_over():
+            return
+        for player in [p for p in self.seats.in_game if p in self.seats.lost]:
+            if player != self.active:
+                gone = self.leave(player)
+                self.note(f"{player} a perdu la partie et la quitte : ses permanents la quittent "
+                          "aussi" + (f" ({', '.join(gone)})" if gone else "")
+                          + " ; la partie continue sans lui.", "multiplayer.left",
+                          "multiplayer.left_objects")
+
+    def leave(self, player: str) -> list[str]:
+        """`player` leaves the game (2010 800.4a): his creatures and permanents leave it, turn
+        order skips him; priority he held goes to the next player. The creatures gone."""
+        seats = self.seats
+        following = seats.in_game[(seats.in_game.index(player) + 1) % len(seats.in_game)]
+        seats.left.append(player)
+        seats.in_game = tuple(p for p in seats.in_game if p != player)
+        creatures = self.field.creatures
+        gone = [n for n, c in creatures.items() if c.controller == player and c.in_play]
+        for name in gone:
+            creatures[name] = replace(creatures[name], in_play=False, attacking=False, blocking=())
+        permanents = self.field.permanents
+        for name in [n for n, p in permanents.items() if p.controller == player]:
+            del permanents[name]
+        self.stack.items = [i for i in self.stack.items if i.controller != player]
+        if self.priority.holder == player:
+            self.priority.holder = following
+            self.priority.passes = 0
+        self.field.changed = True
+        return gone
 
 
 def priority_concept_of(moment: Moment) -> str:

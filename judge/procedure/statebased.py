@@ -38,11 +38,13 @@ _SAID = {
     "zero_loyalty": "le planeswalker {names} a une loyauté de 0 : il va au cimetière",
     "planeswalker_uniqueness": "règle d'unicité des planeswalkers, même type de planeswalker : "
                                "{names} {go} au cimetière",
+    "team_loses": "en Troll à deux têtes, l'équipe perd ensemble : {names} {lose_too} la "
+                  "partie",
     "regenerated": "{creature} {names} {have} un bouclier de régénération : au lieu d'être "
                    "détruite{s}, ses blessures sont retirées, elle est engagée et retirée du combat",
 }
 # The actions that make players lose, and those that destroy (a regeneration shield replaces).
-_LOSING = frozenset({"zero_life", "empty_library", "poison"})
+_LOSING = frozenset({"zero_life", "empty_library", "poison", "team_loses"})
 _DESTROYING = frozenset({"lethal_damage", "deathtouch"})
 _RULE_NAMES = {"legend_rule": "la règle de la légende", "world_rule": "la règle du monde"}
 # Which permanents a uniqueness action keeps of a group (the action's `keeps`), as words.
@@ -71,6 +73,7 @@ class Performed:
             go="vont" if unique and several else
                "va" if unique else "elles vont" if several else "elle va",
             destroyed="elles sont détruites" if several else "elle est détruite",
+            lose_too="perdent aussi" if several else "perd aussi",
             s="s" if several else "")
 
 
@@ -123,6 +126,7 @@ class Players:
 
     poison: tuple[tuple[str, int], ...] = ()
     drew_from_empty: tuple[str, ...] = ()
+    teams: tuple[tuple[str, ...], ...] = ()  # Two-Headed Giant: a team loses together
 
 
 _NO_PLAYERS = Players()
@@ -134,10 +138,17 @@ def _losers(model: GameModel, life: dict[str, int], lost: set[str], players: Pla
     checks = (("zero_life", tuple(p for p, n in life.items() if n <= 0)),
               ("empty_library", players.drew_from_empty),
               ("poison", tuple(p for p, n in players.poison if n >= 10)))
+    losing: set[str] = set()
     for what, names in checks:
         names = tuple(p for p in names if p not in lost)
         if names and model.performs(what):
             found.append(Performed(what=what, names=names))
+            losing.update(names)
+    # 2010 810.8a: if either player of a team loses the game, the team loses the game
+    mates = tuple(p for team in players.teams if losing.intersection(team) for p in team
+                  if p not in losing and p not in lost)
+    if mates:
+        found.append(Performed(what="team_loses", names=mates))
     return found
 
 
@@ -206,7 +217,7 @@ def perform(model: GameModel, creatures: dict[str, Creature], permanents: dict[s
         found = _check(model, creatures, permanents, life, lost, players)
         if not found:
             break
-        players = _NO_PLAYERS if players.drew_from_empty else players  # checked: done
+        players = replace(players, drew_from_empty=())  # checked: done
         gone: set[str] = set()  # performed simultaneously: the first action found names it
         for action in found:
             if action.what in _LOSING:
@@ -234,6 +245,23 @@ def perform(model: GameModel, creatures: dict[str, Creature], permanents: dict[s
     return done
 
 
+def shared_totals(situation: Situation) -> dict[str, int]:
+    """The life totals the replay starts from; in Two-Headed Giant a team's total, said for one
+    of its players, is each teammate's (2010 810.9)."""
+    life = dict(situation.life)
+    if situation.variant == "two_headed_giant":
+        for team in situation.teams:
+            said = next((life[p] for p in team if p in life), None)
+            if said is not None:
+                life.update(dict.fromkeys(team, said))
+    return life
+
+
+def _teams(situation: Situation) -> tuple[tuple[str, ...], ...]:
+    """The teams that lose together (Two-Headed Giant, 2010 810.8a)."""
+    return situation.teams if situation.variant == "two_headed_giant" else ()
+
+
 def described(model: GameModel, situation: Situation) -> tuple[Situation, list[Performed]]:
     """A described situation as it is once the state-based actions are performed (a player
     receives priority in every step but the untap step and, usually, cleanup; the state of a
@@ -247,8 +275,9 @@ def described(model: GameModel, situation: Situation) -> tuple[Situation, list[P
     creatures = {c.name: c for c in situation.creatures}
     permanents = {p.name: p for p in situation.permanents}
     lost: set[str] = set()
-    players = Players(poison=situation.poison, drew_from_empty=situation.drew_from_empty)
-    done = perform(model, creatures, permanents, dict(situation.life), lost, players)
+    players = Players(poison=situation.poison, drew_from_empty=situation.drew_from_empty,
+                      teams=_teams(situation))
+    done = perform(model, creatures, permanents, shared_totals(situation), lost, players)
     if not any(a.what not in _LOSING for a in done):
         return situation, done
     return replace(situation, creatures=tuple(creatures.values()),

@@ -135,6 +135,11 @@ def _triggers(turn: Turn) -> None:
         return
     waiting = [*turn.stack.waiting, *fresh]
     turn.stack.waiting = []
+    gone = [t for t in waiting if t.controller in turn.seats.left]
+    if gone:  # 2010 800.4c: a player who left controls nothing put on the stack
+        waiting = [t for t in waiting if t.controller not in turn.seats.left]
+        turn.note(f"{', '.join(t.name for t in gone)} : {'leur' if len(gone) > 1 else 'son'} "
+                  "contrôleur a quitté la partie, rien ne va sur la pile.", "multiplayer.left_triggers")
     if not waiting:
         return
     waiting.sort(key=lambda t: turn.seat(t.controller))
@@ -345,14 +350,14 @@ def _lose_life(turn: Turn, hits: tuple[Hit, ...]) -> None:
     life, permanents = turn.seats.life, turn.field.permanents
     for hit in hits:
         if hit.target in life:
-            life[hit.target] -= hit.amount
+            turn.change_life(hit.target, -hit.amount)
         walker = permanents.get(hit.target)
         if walker is not None and walker.loyalty is not None:
             permanents[hit.target] = replace(walker, loyalty=walker.loyalty - hit.amount)
         source = turn.field.creatures.get(hit.source)
         if source is not None and source.controller in life and turn.model.grants(
                 source.abilities, "lifelink"):
-            life[source.controller] += hit.amount
+            turn.change_life(source.controller, hit.amount)
         if source is not None and hit.target in turn.seats.in_game and hit.amount > 0:
             _damage_triggers(turn, source, hit.target)
 
