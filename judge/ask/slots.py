@@ -308,6 +308,9 @@ def _counted(p: _Pass, i: int) -> int:
     if p.phrase_at(i + 1, "mana"):
         span = p.phrase_at(i + 1, "mana")
         values: dict[str, object] = {"amount": amount}
+        owner = _subject(p, i)
+        if owner is not None:
+            values["owner"] = owner
         p.take(i, i + 1 + span, Part(kind="mana", values=values))
         return 1 + span
     if p.phrase_at(i + 1, "cards") and p.at(i + 2) == "en" and p.at(i + 3) == "main":
@@ -489,7 +492,7 @@ def _creature(p: _Pass, i: int) -> int:
             break
         if text in ("avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"):
             if _ability_at(p, j + 1) or (p.at(j + 1) in ("le", "la", "l") and _ability_at(p, j + 2)) \
-                    or p.at(j + 1) in ("a", "la", "le", "l", "ni", "pas"):
+                    or p.at(j + 1) in ("a", "la", "le", "l", "ni", "pas", "ne", "n"):
                 j += 1
                 continue
             break
@@ -718,9 +721,10 @@ def _question(p: _Pass, kinds: frozenset[str], asking_start: int) -> Part | None
     candidates: list[Part] = []
     if "mana_burn" in kinds and "mana" in said:
         at = cue_at("loss_verb")
-        p.take(at[-1], at[-1] + 1) if at else None
-        candidates.append(Part(kind="question", values={"ask": "mana_burn",
-                                                        "player": _subject(p, at[-1]) if at else None}))
+        player = next((who for who in (_subject(p, i) for i in at) if who is not None), None)
+        owners = {part.values["owner"] for _, part in p.parts if part.kind == "mana" and "owner" in part.values}
+        if not (owners and (len(owners) > 1 or player not in (None, *owners))):  # whose mana, whose loss: one
+            candidates.append(Part(kind="question", values={"ask": "mana_burn", "player": player or next(iter(owners), None)}))
     if "discard" in kinds and "hand" in said:
         at = cue_at("discard_verb")
         for i in at:
@@ -768,6 +772,8 @@ def _question(p: _Pass, kinds: frozenset[str], asking_start: int) -> Part | None
             if at:
                 p.take(at[-1], at[-1] + p.phrase_at(at[-1], key))
                 values: dict[str, object] = {"ask": kind}
+                if kind == "damage_dealt" and p.find("player_target", asking_start):
+                    values.update(to_player=True, player=None)  # « combien au joueur ? »
                 if kind == "deals_damage":  # its subject: the creature said just before the verb; « il »: the story's
                     asked = _creatures_between(p, asking_start, at[-1])
                     pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
@@ -861,8 +867,9 @@ def _land_question(p: _Pass, start: int) -> Part | None:
     lands = [i for i in p.find("land", start) if not p.used[i]]
     if not lands and not (verbs and p.at(verbs[-1] - 1) == "en"):
         return None
-    another = bool(p.find("another", start))
-    for i in p.find("another", start):
+    others = [i for i in p.find("another", start) if not p.used[i]]
+    another = bool(others)
+    for i in others:
         p.take(i, i + 1)
     for i in lands + verbs:
         p.take(i, i + 1)
@@ -897,15 +904,23 @@ def _block_question(p: _Pass, at: int) -> Part:
 
 
 def _assignment(p: _Pass) -> None:
-    """« je mets 1 sur l'ours et 4 sur le loup », « 3 dans sa face », « 5 au joueur »: a proposed
+    """« je mets 1 sur l'ours et 4 sur le loup », « 3 dans sa face », « les six blessures sur
+    l'elfe et rien sur l'ours », « une seule blessure à l'Ours et quatre à Bruno »: a proposed
     damage assignment (`assignment` shares)."""
     shares: list[tuple[int, tuple[str, object]]] = []
     used: list[int] = []
     for i in range(len(p.texts)):
-        amount = p.number(i)
-        if amount is None or p.used[i]:
+        if p.used[i] and not _PT.fullmatch(p.at(i)):
             continue
-        j = i + 1
+        start = i
+        amount = p.number(i)
+        if amount is None and p.at(i) in ("rien", "aucune", "aucun", "zero"):
+            amount = 0
+        if amount is None and p.at(i) in ("les", "mes", "ses") and p.number(i + 1) is not None:
+            amount, i = p.number(i + 1), i + 1
+        if amount is None or (p.at(i) in ("un", "une") and p.phrase_at(i + 1, "creature_word")):
+            continue
+        j = i + 1 + (p.at(i + 1) in ("seule", "seul"))
         if p.phrase_at(j, "damage_word"):
             j += p.phrase_at(j, "damage_word")
         if p.at(j) not in ("sur", "a", "au", "aux", "dans", "pour", "vers"):
@@ -913,17 +928,48 @@ def _assignment(p: _Pass) -> None:
         target = _creature_at(p, j + 1) or _creature_at(p, j + 2)
         if target is not None:
             shares.append((amount, ("creature", target)))
-            used += [i, j]
+            used += list(range(start, j + 1))
             continue
         k = j + 1 + (p.at(j + 1) in _ARTICLES | _OWNER_WORDS.keys())
-        if p.phrase_at(k, "player_target") or p.at(j) == "au" and p.phrase_at(j + 1, "player_target"):
+        span = p.phrase_at(k, "player_target") or (p.at(j) == "au" and p.phrase_at(j + 1, "player_target")) \
+            or (p.is_player_name(k) and 1)
+        if span:
             shares.append((amount, ("player", OPPONENT)))
-            span = p.phrase_at(k, "player_target") or p.phrase_at(j + 1, "player_target")
-            used += list(range(i, k + span))
+            used += list(range(start, k + span))
     if len(shares) >= 2 or (shares and any(kind == "player" for _, (kind, _) in shares)):
         for i in used:
             p.take(i, i + 1)
         p.parts.append((min(used), Part(kind="assignment", values={"shares": tuple(shares)})))
+
+
+def _stack_told(p: _Pass, asking_start: int) -> None:
+    """A spell or ability on the stack, told (« un éphémère de Bruno est encore sur la pile »,
+    « Alice lance un éphémère », « j'ai lancé un rituel »): a `stack` part with its caster."""
+    for i in range(len(p.texts)):
+        if p.used[i]:
+            continue
+        kind = next(((len(phrase), slug) for phrase, slug in p.data.kinds if p.seq(i, phrase)), None)
+        if kind is None:
+            continue
+        size, slug = kind
+        end = i + size
+        owner: str | None = None
+        start = i - (p.at(i - 1) in ("un", "une", "mon", "son", "ma", "sa", "le", "la", "l"))
+        if p.at(end) in ("de", "d") and p.is_player_name(end + 1):
+            owner, end = _named(p, end + 1), end + 2
+        on_stack = next((k for k in range(end, min(end + 4, len(p.texts))) if p.at(k) == "pile"), None)
+        verb = next((k for k in range(max(start - 3, 0), start) if p.phrase_at(k, "cast_verb") and not p.used[k]), None)
+        if on_stack is not None:
+            p.take(start, on_stack + 1)
+        elif verb is not None and i < asking_start and not any(p.phrase_at(k, "modal") for k in range(max(verb - 3, 0), verb)):
+            owner = owner or _subject(p, verb)
+            p.take(verb, verb + 1)
+            p.take(start, end)
+        else:
+            continue
+        if owner is None and p.at(start) in ("mon", "ma"):
+            owner = ME
+        p.take(start, end, Part(kind="stack", values={"item": {"kind": slug, "owner": owner}}))
 
 
 # ---------------------------------------------------------------------- the pass
@@ -935,10 +981,29 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
     p, question, left = _read(words, asked)
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
         return None
-    parts = [part for _, part in sorted(p.parts, key=lambda item: item[0])]
+    parts = _placed_lands(sorted(p.parts, key=lambda item: item[0]))
     if question is not None:
         parts.append(question)
     return tuple(parts)
+
+
+def _placed_lands(parts: list[tuple[int, Part]]) -> list[Part]:
+    """The parts, a moment said right after a land played (« posé un marais dans ma première
+    phase principale ») made that land's place: when it was played, not the moment asked about."""
+    out: list[Part] = []
+    skip = -1
+    for n, (start, part) in enumerate(parts):
+        if n == skip:
+            continue
+        following = parts[n + 1] if n + 1 < len(parts) else None
+        if (part.kind == "land_played" and part.values["played"] and following is not None
+                and following[1].kind == "moment" and following[0] - start <= 8):
+            place = (following[1].values["phase"], following[1].values["step"])
+            out.append(Part(kind="land_played", values={**part.values, "place": place}))
+            skip = n + 1
+        else:
+            out.append(part)
+    return out
 
 
 def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part | None, list[str]]:
@@ -960,6 +1025,7 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     while i < len(p.texts):
         i += _state(p, i) or _same(p, i) or 1
     _assignment(p)
+    _stack_told(p, asking_start)
     question = None if any(part.kind == "assignment" for _, part in p.parts) else \
         _question(p, asked_kinds(asked), asking_start)
     _combat(p, len(p.texts))
@@ -1004,6 +1070,11 @@ def _unplaced(p: _Pass) -> list[str]:
     (« ou pas » ending a question is none)."""
     data = p.data
     left = []
+    named = {p.at(i) for i in range(len(p.texts)) if p.is_player_name(i)}
+    if len(named) <= 2:  # two players: a name says who is who, already placed (`_named`)
+        for i in range(len(p.texts)):
+            if p.is_player_name(i):
+                _named(p, i)
     for i, text in enumerate(p.texts):
         if p.used[i] or p.stems[i] in data.neutral or text in data.neutral:
             continue

@@ -58,12 +58,14 @@ def test_a_question_of_another_kind_is_not_read_by_slots() -> None:
     assert slot_parts(reading.words, reading.asked) is None
 
 
-def test_a_player_named_by_a_first_name_is_not_guessed() -> None:
+def test_a_player_named_by_a_first_name_is_the_player_of_her_turn() -> None:
+    # one player named, no « je »: Chloé's turn (« sa première phase principale »), her second land
     question = ("En 2004, Chloé a déjà posé une forêt dans sa première phase principale. Dans sa seconde "
                 "phase principale, pile vide, elle en pose un autre ?")
-    reading = read(question)
-    assert slot_parts(reading.words, reading.asked) is None
-    assert ask(question, with_search=False).understood is False
+    result = ask(question, with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [False]
+    assert result.situation is not None and result.situation["active"] == "A"
+    assert result.answers[0]["player"] == "A"
 
 
 def test_the_opponents_mana_burns_the_opponent_and_is_never_my_loss() -> None:
