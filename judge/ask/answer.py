@@ -181,7 +181,9 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
             plan = _as_asked(Builder(candidate, chosen, run).build(), reading)
         except Gap as gap:
             reason = reason or str(gap)
-            continue
+            plan = _every_moment(candidate, edition, catalogue.edition_ids, run, reading)
+            if plan is None:
+                continue
         parts, unknown, reason = candidate, (), None
         break
     if plan is None and slotted is not None:
@@ -207,6 +209,44 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
                      answers=tuple(_answers(report)), report=report, search=(),
                      report_text=report_text(checked_report), skipped=reading.skipped)
+
+
+# Questions whose answer may be the same at every moment of a turn (« puis-je jouer un terrain
+# pendant le tour de mon adversaire ? »): tried at each one when no moment is said.
+_ANY_MOMENT_ASKS = frozenset({"play_land", "cast", "priority", "discard"})
+
+
+def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[str, ...], run: Run,
+                  reading: Reading) -> Plan | None:
+    """The plan at the first moment of the turn, when no moment is said and the answer is the
+    same at every step and main phase of the turn (then said so); else None (the gap stands)."""
+    from judge.game.turnplan import PHASE_STEPS, PHASES
+
+    questions = [p for p in parts if p.kind == "question"]
+    if (len(questions) != 1 or questions[0].values.get("ask") not in _ANY_MOMENT_ASKS
+            or any(p.kind in ("moment", "events", "pass") for p in parts)):
+        return None
+    moments = [(phase, step) for phase in PHASES for step in (PHASE_STEPS[phase] or (None,))]
+    plans: list[Plan] = []
+    answers: set[str] = set()
+    for phase, step in moments:
+        said = Part(kind="moment", values={"phase": phase, "step": step, "owner": None})
+        at = parts.index(questions[0])
+        try:
+            chosen = _edition(parts, given, editions, run)
+            plan = _as_asked(Builder((*parts[:at], said, *parts[at:]), chosen, run).build(), reading)
+            report = run(plan.situation())
+        except Gap:
+            return None
+        answers.add(repr([a.get("answer") for a in report.get("answers", ())]))
+        plans.append(plan)
+        if len(answers) > 1:
+            return None
+    # the main phase, where most is allowed, explains it best
+    plan = plans[moments.index((PHASES[1], None))]
+    plan.notes.append("à n'importe quel moment de ce tour : la réponse est la même à chaque étape et phase "
+                      "(expliquée ici pour la première phase principale)")
+    return plan
 
 
 def _slot_read(reading: Reading) -> tuple[Part, ...] | None:
