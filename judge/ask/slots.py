@@ -20,7 +20,7 @@ and the alias tables of the game model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -97,8 +97,8 @@ def slot_words() -> SlotWords:
         if len(name) > 3:  # « main », « fin », « end » alone say nothing of a moment
             moments.add((_words(name), phase, None))
     for place, said in mapping("moments").items():
-        phase, step = _STEP_OF[place]
-        moments.update((_words(s), phase, step) for s in listed(said))
+        place_phase, place_step = _STEP_OF[place]
+        moments.update((_words(s), place_phase, place_step) for s in listed(said))
     phrases = {key: tuple(sorted({_phrase(p) for p in listed(value)}, key=lambda p: -len(p)))
                for key, value in mapping("phrases").items()}
     abilities = [(_phrase(name), slug) for slug, names in ABILITY_NAMES.items() for name in (slug, *names)]
@@ -566,7 +566,7 @@ def _state(p: _Pass, i: int) -> int:
                         ("phased_in", {"phased_out": False})):
         span = p.phrase_at(i, key)
         if span and not p.used[i] and p.at(i - 1) != "se":  # « qui se dégage ? » asks, says no state
-            negated = p.at(i - 1) in ("pas", "non") or p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est"
+            negated = p.at(i - 1) in ("pas", "non") or (p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est")
             if negated and "tapped" in values:
                 values = {"tapped": not values["tapped"]}
                 p.take(i - 1, i)
@@ -578,7 +578,7 @@ def _state(p: _Pass, i: int) -> int:
                         p.take(k, k + 1)
             if len(group) > 1:  # « Ours et Loup engagés »: said of each
                 p.take(i, i + span)
-                for start, words in group:
+                for _, words in group:
                     p.parts.append((i, Part(kind="state", values={**values, "creature": words})))
                 return span
             p.take(i, i + span, Part(kind="state", values=values))
@@ -710,107 +710,188 @@ def _subject(p: _Pass, i: int) -> str | None:
     return None
 
 
+@dataclass(slots=True)
+class _Asked:
+    """What the kind readers share: the pass, the kinds the asking sentence's words say, where
+    that sentence starts, the creatures said."""
+
+    p: _Pass
+    kinds: frozenset[str]
+    start: int
+    creatures: list[CreatureWords]
+
+    def cue_at(self, key: str) -> list[int]:
+        """Where a phrase of `key` starts in the asking sentence, among the words not yet read."""
+        return [i for i in self.p.find(key, self.start) if not self.p.used[i]]
+
+    def said(self, kind: str) -> bool:
+        return any(part.kind == kind for _, part in self.p.parts)
+
+
+def _question_part(ask: str, at: int = 0, **values: object) -> Part:
+    return Part(kind="question", values={"ask": ask, "_at": at, **values})
+
+
+def _ask_mana_burn(a: _Asked) -> Part | None:
+    if not a.said("mana"):
+        return None
+    p = a.p
+    player = next((who for who in (_subject(p, i) for i in a.cue_at("loss_verb")) if who is not None), None)
+    owners = {part.values["owner"] for _, part in p.parts if part.kind == "mana" and "owner" in part.values}
+    if owners and (len(owners) > 1 or player not in (None, *owners)):
+        return None  # whose mana, whose loss: not one player
+    return _question_part("mana_burn", player=player or next(iter(owners), None))
+
+
+def _ask_discard(a: _Asked) -> Part | None:
+    if not a.said("hand"):
+        return None
+    at = a.cue_at("discard_verb")
+    return _question_part("discard", player=_subject(a.p, at[-1]) if at else None)
+
+
+def _ask_play_land(a: _Asked) -> Part | None:
+    if _spell_kind(a.p, a.start) is not None:
+        return None
+    land = _land_question(a.p, a.start)
+    return None if land is None else Part(kind="question", values={**land.values, "_at": len(a.p.texts)})
+
+
+def _ask_cast(a: _Asked) -> Part | None:
+    p = a.p
+    cast_kind = _spell_kind(p, a.start)
+    if cast_kind is None:
+        return None
+    at, kind = cast_kind
+    verbs = [i for i in a.cue_at("cast_verb") if i < at]
+    if not verbs and p.used[at]:
+        return None  # a card type said of a creature (« créature-artefact »), not a spell asked about
+    kind = _cast_spell(p, at, kind)
+    p.take(at, at + 1)
+    return _question_part("cast", at, kind=kind, player=_subject(p, verbs[-1] if verbs else at))
+
+
+def _ask_block(a: _Asked) -> Part | None:
+    at = [i for i in a.cue_at("block_verb") if not _told_verb(a.p, i)]
+    if not at:
+        return None
+    return Part(kind="question", values={**_block_question(a.p, at[-1]).values, "_at": at[-1]})
+
+
+def _ask_attack(a: _Asked) -> Part | None:
+    p = a.p
+    at = [i for i in a.cue_at("attack_verb") if not _told_verb(p, i)]
+    if not at or not a.creatures:
+        return None
+    p.take(at[-1], at[-1] + p.phrase_at(at[-1], "attack_verb"))
+    subject = _creatures_between(p, a.start, len(p.texts)) or [(0, a.creatures[-1])]
+    if a.kinds & {"declare_attackers"} and p.find("declare_verb", a.start) and p.find("modal", a.start):
+        return _declaration(a, at[-1], subject[0][1])
+    return _question_part("attack", at[-1], creature=subject[0][1])
+
+
+def _declaration(a: _Asked, at: int, creature: CreatureWords) -> Part:
+    """« je déclare l'Ours seul : ok ? », « j'attaque avec les deux ensemble »: this declaration."""
+    p = a.p
+    together = [k for k in range(a.start, len(p.texts)) if p.phrase_at(k, "together")]
+    if not together:
+        return _question_part("declare_attackers", at, creature=creature)
+    for k in together:
+        p.take(k, k + p.phrase_at(k, "together"))
+    p.parts.append((together[0], Part(kind="attack", values={"creatures": tuple(a.creatures)})))
+    return _question_part("declare_attackers", at, creature=None)
+
+
+def _ask_untap(a: _Asked) -> Part | None:
+    at = a.cue_at("untap_q")
+    if not at or not any(part.kind == "moment" and part.values["step"] == Step.UNTAP for _, part in a.p.parts):
+        return None
+    return _question_part("untap", at[-1])
+
+
+def _ask_by_words(ask: str, key: str) -> _KindReader:
+    """A kind asked by its words alone (« qui a la priorité ? », « on est où ? »)."""
+    def reader(a: _Asked) -> Part | None:
+        at = [i for i in a.cue_at(key) if not (key == "next_q" and a.p.at(i - 1) == "se")]
+        return _question_part(ask, at[-1]) if at else None
+    return reader
+
+
+def _ask_damage_dealt(a: _Asked) -> Part | None:
+    at = a.cue_at("damage_dealt_q")
+    if not at:
+        return None
+    if a.p.find("player_target", a.start):  # « combien au joueur ? »
+        return _question_part("damage_dealt", at[-1], to_player=True, player=None)
+    return _question_part("damage_dealt", at[-1])
+
+
+def _ask_deals_damage(a: _Asked) -> Part | None:
+    """« mon ours fait ses blessures ? »: its subject, the creature said just before the verb;
+    « il » alone: the story's first creature."""
+    p = a.p
+    at = a.cue_at("deals_damage_q")
+    if not at:
+        return None
+    asked = _creatures_between(p, a.start, at[-1])
+    pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
+    first = a.creatures[0] if a.creatures else None
+    return _question_part("deals_damage", at[-1], creature=first if pronoun or not asked else asked[-1][1])
+
+
+_KindReader = Callable[[_Asked], "Part | None"]
+# Each kind's reader, run when the asking sentence's words say that kind (`kinds.asked_kinds`);
+# « untap », « happens » and « damage_dealt » have words of their own.
+_KIND_READERS: tuple[tuple[str, _KindReader], ...] = (
+    ("mana_burn", _ask_mana_burn), ("discard", _ask_discard), ("play_land", _ask_play_land),
+    ("cast", _ask_cast), ("block", _ask_block), ("attack", _ask_attack),
+    ("priority", _ask_by_words("priority", "priority_q")), ("where", _ask_by_words("where", "where_q")),
+    ("next", _ask_by_words("next", "next_q")), ("rest_of_turn", _ask_by_words("rest_of_turn", "rest_q")),
+    ("damage_steps", _ask_by_words("damage_steps", "damage_steps_q")),
+    ("in_combat", _ask_by_words("in_combat", "in_combat_q")), ("deals_damage", _ask_deals_damage),
+)
+_OWN_WORDS: tuple[tuple[str, _KindReader], ...] = (
+    ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
+# When the words ask several kinds, the one that says most (« combien de blessures infligées ? »
+# over « inflige-t-il ? »), else the last action verb (« il m'attaque … : il peut bloquer ? »).
+_PREFERRED = ("untap", "damage_dealt", "deals_damage", "happens")
+_ACTIONS = frozenset({"attack", "block", "cast", "play_land"})
+
+
 def _question(p: _Pass, kinds: frozenset[str], asking_start: int) -> Part | None:
     """The question asked: the one kind whose words ask it and whose facts were said."""
-    said = {part.kind for _, part in p.parts}
-    creatures = [part.values["creature"] for _, part in p.parts if part.kind == "creature"]
-
-    def cue_at(key: str) -> list[int]:
-        return [i for i in p.find(key, asking_start) if not p.used[i]]
-
-    candidates: list[Part] = []
-    if "mana_burn" in kinds and "mana" in said:
-        at = cue_at("loss_verb")
-        player = next((who for who in (_subject(p, i) for i in at) if who is not None), None)
-        owners = {part.values["owner"] for _, part in p.parts if part.kind == "mana" and "owner" in part.values}
-        if not (owners and (len(owners) > 1 or player not in (None, *owners))):  # whose mana, whose loss: one
-            candidates.append(Part(kind="question", values={"ask": "mana_burn", "player": player or next(iter(owners), None)}))
-    if "discard" in kinds and "hand" in said:
-        at = cue_at("discard_verb")
-        for i in at:
-            p.take(i, i + 1)
-        candidates.append(Part(kind="question", values={"ask": "discard",
-                                                        "player": _subject(p, at[-1]) if at else None}))
-    cast_kind = _spell_kind(p, asking_start)
-    if "play_land" in kinds and cast_kind is None:
-        land = _land_question(p, asking_start)
-        if land is not None:
-            candidates.append(Part(kind="question", values={**land.values, "_at": len(p.texts)}))
-    verbs = [i for i in cue_at("cast_verb") if cast_kind is not None and i < cast_kind[0]]
-    if "cast" in kinds and cast_kind is not None and (verbs or not p.used[cast_kind[0]]):
-        at, kind = cast_kind
-        kind = _cast_spell(p, at, kind)
-        p.take(at, at + 1)
-        for i in verbs[-1:]:
-            p.take(i, i + 1)
-        candidates.append(Part(kind="question", values={"ask": "cast", "kind": kind, "_at": at,
-                                                        "player": _subject(p, verbs[-1] if verbs else at)}))
-    if "block" in kinds:
-        at = [i for i in cue_at("block_verb") if not _told_verb(p, i)]
-        if at:
-            block = _block_question(p, at[-1])
-            candidates.append(Part(kind="question", values={**block.values, "_at": at[-1]}))
-    if "attack" in kinds and "block" not in {c.values["ask"] for c in candidates}:
-        at = [i for i in cue_at("attack_verb") if not _told_verb(p, i)]
-        if at and creatures:
-            p.take(at[-1], at[-1] + p.phrase_at(at[-1], "attack_verb"))
-            subject = _creatures_between(p, asking_start, len(p.texts)) or [(0, creatures[-1])]
-            candidates.append(Part(kind="question", values={"ask": "attack", "creature": subject[0][1], "_at": at[-1]}))
-    untap = cue_at("untap_q")
-    if untap and any(part.kind == "moment" and part.values["step"] == Step.UNTAP for _, part in p.parts):
-        p.take(untap[-1], untap[-1] + p.phrase_at(untap[-1], "untap_q"))
-        candidates.append(Part(kind="question", values={"ask": "untap"}))
-    happens = cue_at("happens_q")
-    if happens:
-        p.take(happens[-1], happens[-1] + p.phrase_at(happens[-1], "happens_q"))
-        candidates.append(Part(kind="question", values={"ask": "happens"}))
-    for kind, key in (("priority", "priority_q"), ("where", "where_q"), ("next", "next_q"),
-                      ("rest_of_turn", "rest_q"), ("damage_steps", "damage_steps_q"), ("in_combat", "in_combat_q"),
-                      ("deals_damage", "deals_damage_q"), ("damage_dealt", "damage_dealt_q")):
-        if kind in kinds or (kind == "damage_dealt" and "deals_damage" in kinds):
-            at = [i for i in cue_at(key) if not (key == "next_q" and p.at(i - 1) == "se")]
-            if at:
-                p.take(at[-1], at[-1] + p.phrase_at(at[-1], key))
-                values: dict[str, object] = {"ask": kind}
-                if kind == "damage_dealt" and p.find("player_target", asking_start):
-                    values.update(to_player=True, player=None)  # « combien au joueur ? »
-                if kind == "deals_damage":  # its subject: the creature said just before the verb; « il »: the story's
-                    asked = _creatures_between(p, asking_start, at[-1])
-                    pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
-                    values["creature"] = (creatures[0] if pronoun and creatures else asked[-1][1] if asked
-                                          else creatures[0] if creatures else None)
-                candidates.append(Part(kind="question", values=values))
-    if "attack" in {c.values["ask"] for c in candidates} and "declare_attackers" in kinds and \
-            p.find("declare_verb", asking_start) and p.find("modal", asking_start):
-        # « je déclare l'Ours seul : ok ? »: this declaration
-        attack = next(c for c in candidates if c.values["ask"] == "attack")
-        values = {**attack.values, "ask": "declare_attackers"}
-        together = [k for k in range(asking_start, len(p.texts)) if p.phrase_at(k, "together")]
-        if together:  # « avec les deux ensemble »: every creature said
-            for k in together:
-                p.take(k, k + p.phrase_at(k, "together"))
-            values["creature"] = None
-            p.parts.append((together[0], Part(kind="attack", values={"creatures": tuple(creatures)})))
-        candidates[candidates.index(attack)] = Part(kind="question", values=values)
-    asks = {c.values["ask"] for c in candidates}
-    if asks == {"where", "priority"}:
-        candidates = [c for c in candidates if c.values["ask"] == "where"]
-    if len({c.values["ask"] for c in candidates}) > 1:  # « … il m'attaque … : il peut bloquer ? »: the last verb asks
-        actions = [c for c in candidates if c.values["ask"] in ("attack", "block", "cast", "play_land")]
-        if len(actions) > 1:
-            last = max(actions, key=lambda c: c.values.get("_at", 0))
-            candidates = [c for c in candidates if c not in actions or c is last]
-    for preferred in ("untap", "damage_dealt", "deals_damage", "happens"):
-        if preferred in asks and len(asks) > 1:
-            candidates = [c for c in candidates if c.values["ask"] == preferred]
-            break
-    if len(candidates) != 1:
+    asked = _Asked(p=p, kinds=kinds, start=asking_start,
+                   creatures=[part.values["creature"] for _, part in p.parts if part.kind == "creature"])
+    readers = [reader for kind, reader in _KIND_READERS if kind in kinds] + [reader for _, reader in _OWN_WORDS]
+    if "block" in kinds:  # « bloquer l'attaquant »: the block is asked
+        readers = [reader for reader in readers if reader is not _ask_attack]
+    candidates = [part for part in (reader(asked) for reader in readers) if part is not None]
+    chosen = _chosen(candidates)
+    if chosen is None:
         return None
-    for key in _ASKING_WORDS.get(candidates[0].values["ask"], ()):
+    for key in _ASKING_WORDS.get(str(chosen.values["ask"]), ()):
         for i in p.find(key, asking_start):
             if not p.used[i]:
                 p.take(i, i + p.phrase_at(i, key))
-    return Part(kind="question", values={k: v for k, v in candidates[0].values.items() if k != "_at"})
+    at = chosen.values["_at"]
+    if isinstance(at, int):
+        p.take(at, at + 1)
+    return Part(kind="question", values={k: v for k, v in chosen.values.items() if k != "_at"})
+
+
+def _chosen(candidates: list[Part]) -> Part | None:
+    """The one question among the kinds read, or None."""
+    asks = {c.values["ask"] for c in candidates}
+    if asks == {"where", "priority"}:  # « on est où et qui a la priorité ? »: `where` says both
+        candidates = [c for c in candidates if c.values["ask"] == "where"]
+    actions = [c for c in candidates if c.values["ask"] in _ACTIONS]
+    if len(asks) > 1 and len(actions) > 1:
+        last = max(actions, key=lambda c: int(str(c.values["_at"])))
+        candidates = [c for c in candidates if c not in actions or c is last]
+    preferred = next((kind for kind in _PREFERRED if kind in asks), None)
+    if preferred is not None and len(asks) > 1:
+        candidates = [c for c in candidates if c.values["ask"] == preferred]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 # The words that ask each kind (`[slot_words.phrases]`): once the question is known, they are
@@ -821,7 +902,7 @@ _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("
                  "priority": ("priority_q",), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
-                 "happens": ("happens_q",)}
+                 "happens": ("happens_q",), "untap": ("untap_q",)}
 
 
 def _told_verb(p: _Pass, i: int) -> bool:
