@@ -85,3 +85,48 @@ def test_the_grammar_too_never_charges_one_player_for_the_others_mana() -> None:
     assert result.understood is False and result.declined == "missing"
     mine = ask(question.replace("mon adversaire a 2 manas dans sa", "j'ai 2 manas dans ma"), with_search=False)
     assert mine.understood is True and [a["answer"] for a in mine.answers] == [2]
+
+
+# ---------------------------------------------------------------- round 13: reading by meaning
+def _answers(question: str) -> list[object]:
+    result = ask(question, with_search=False)
+    assert result.understood is True, result.understood_as
+    return [a["answer"] for a in result.answers]
+
+
+def test_a_number_in_words_and_the_end_of_my_turn_read_without_a_grammar_rule() -> None:
+    # the issue's own example: « fin » and « neuf » were unknown words
+    assert _answers("J'ai neuf cartes en main à la fin de mon tour : j'en défausse combien ?") == [2]
+
+
+def test_a_card_type_said_of_a_creature_decides_the_block() -> None:
+    # 2010 702.33b (fear): artifact and/or black creatures only; « artefact » must never be skipped
+    told = "Il m'attaque avec son spectre qui a la peur. J'ai un "
+    assert _answers(told + "golem, créature artefact : il peut bloquer ?") == [True]
+    assert _answers(told + "ours vert : il peut bloquer ?") == [False]
+
+
+def test_players_named_by_first_names_own_their_creatures() -> None:
+    told = "Le Griffon d'Alice, qui a le vol, attaque. Bruno peut-il le bloquer avec son Ours, qui "
+    assert _answers(told + "n'a pas le vol ?") == [False]
+    assert _answers(told + "a la portée ?") == [True]
+
+
+def test_verb_forms_are_one_lemma() -> None:
+    for verb in ("bloqué", "bloquée"):
+        assert _answers(f"Mon ours 2/2 {verb} par son loup 3/3 : qu'est-ce qui est infligé ?") == [
+            [{"source": "ours", "target": "loup", "amount": 2}, {"source": "loup", "target": "ours", "amount": 3}]]
+
+
+def test_an_open_moment_the_answer_does_not_depend_on_is_answered_for_all() -> None:
+    result = ask("Est-ce que je peux jouer un terrain pendant le tour de mon adversaire ?", with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [False]
+    assert "à n'importe quel moment de ce tour" in result.understood_as
+    # when it depends on the moment, it is asked
+    mine = ask("Je peux jouer un terrain ?", with_search=False)
+    assert mine.understood is False and mine.declined == "missing"
+
+
+def test_a_deciding_word_no_slot_takes_stops_the_slot_reader() -> None:
+    reading = read("Mon ours 2/2 a été sacrifié : il peut attaquer ?")
+    assert slot_parts(reading.words, reading.asked) is None
