@@ -586,6 +586,54 @@ def _state(p: _Pass, i: int) -> int:
     return 0
 
 
+def _damage_marked(p: _Pass, i: int) -> int:
+    """« qui a déjà 2 blessures marquées », « sans blessure (marquée) », « qui n'a aucune
+    blessure »: the damage already on the creature said before."""
+    if p.used[i]:
+        return 0
+    if p.at(i) in ("sans", "aucune", "aucun") and p.phrase_at(i + 1, "damage_word"):
+        end = i + 1 + p.phrase_at(i + 1, "damage_word")
+        end += p.at(end) in ("marquee", "marquees", "marque", "marques")
+        p.take(i - 3 if p.at(i - 1) == "a" and p.at(i - 2) in ("ne", "n") else i, end,
+               Part(kind="state", values={"damage": 0}))
+        return end - i
+    amount = p.number(i)
+    if amount is None or p.at(i - 1) not in ("a", "deja") or not p.phrase_at(i + 1, "damage_word"):
+        return 0
+    end = i + 1 + p.phrase_at(i + 1, "damage_word")
+    if p.at(end) not in ("marquee", "marquees", "marque", "marques", "dessus", "sur", "deja"):
+        return 0
+    end += 1
+    start = i - 1 - (p.at(i - 2) == "a" and p.at(i - 1) == "deja")
+    p.take(start, end, Part(kind="state", values={"damage": amount}))
+    return end - i
+
+
+def _damage_order(p: _Pass, i: int) -> int:
+    """« l'ordre d'assignation des blessures annoncé est le Mur, puis le Cadet », « j'ai mis
+    l'ours en premier » (2010 510.1c): the order of an attacker's blockers."""
+    if p.used[i] or p.at(i) != "ordre":
+        return 0
+    listed = _creatures_between(p, i, min(i + 16, len(p.texts)))
+    if len(listed) >= 2:
+        end = _span_end(p, listed[-1][0])
+        p.take(i, end, Part(kind="order", values={"creatures": tuple(c for _, c in listed)}))
+        return end - i
+    return 0
+
+
+def _first_in_order(p: _Pass, i: int) -> int:
+    """« j'ai mis l'ours en premier »: that blocker first in the order (510.1c)."""
+    if p.used[i] or p.at(i) not in ("mis", "place", "mets") or not (p.at(i + 3) == "premier" or p.at(i + 4) == "premier"):
+        return 0
+    first = _creatures_between(p, i, i + 3)
+    if not first:
+        return 0
+    end = (i + 4 if p.at(i + 3) == "premier" else i + 5)
+    p.take(i, end, Part(kind="order_first", values={"creature": first[0][1]}))
+    return end - i
+
+
 def _same(p: _Pass, i: int) -> int:
     """« son Loup aussi »: what was said of the creature before is said of this one."""
     if p.at(i) in ("aussi", "egalement", "pareil") and not p.used[i] and i in p.ends.values() \
@@ -1062,10 +1110,26 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
     p, question, left = _read(words, asked)
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
         return None
-    parts = _placed_lands(sorted(p.parts, key=lambda item: item[0]))
+    parts = _ordered(_placed_lands(sorted(p.parts, key=lambda item: item[0])))
     if question is not None:
         parts.append(question)
     return tuple(parts)
+
+
+def _ordered(parts: list[Part]) -> list[Part]:
+    """« j'ai mis l'ours en premier »: the order of the blockers, that one first, then the others
+    in the order they were said."""
+    out: list[Part] = []
+    for part in parts:
+        if part.kind != "order_first":
+            out.append(part)
+            continue
+        first = part.values["creature"]
+        blockers = [b for q in parts if q.kind == "blocked" for b in q.values["blockers"]]
+        rest = [b for b in blockers if b.name != first.name]
+        if len(rest) + 1 == len(blockers):
+            out.append(Part(kind="order", values={"creatures": (first, *rest)}))
+    return out
 
 
 def _placed_lands(parts: list[tuple[int, Part]]) -> list[Part]:
@@ -1104,7 +1168,8 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
         i += (_creature(p, i) if not p.used[i] else 0) or 1
     i = 0
     while i < len(p.texts):
-        i += _state(p, i) or _same(p, i) or 1
+        i += (_state(p, i) or _same(p, i) or _damage_marked(p, i) or _damage_order(p, i)
+              or _first_in_order(p, i) or 1)
     _assignment(p)
     _stack_told(p, asking_start)
     question = None if any(part.kind == "assignment" for _, part in p.parts) else \
