@@ -786,7 +786,7 @@ class Builder:
         (2004 308.4, 2010 508.8): said, or asked."""
         plan = self.plan
         if plan.step == "declare_attackers" and plan.events is None and not self.entities \
-                and not any(p.kind in ("no_attackers", "pass", "events") for p in self.parts):
+                and not any(p.kind in ("no_attackers", "attackers_none", "pass", "events") for p in self.parts):
             raise Gap("des créatures ont-elles été déclarées attaquantes ? (la suite du combat en dépend)")
 
     def _q_rest_of_turn(self, at: int, question: dict[str, Any]) -> None:

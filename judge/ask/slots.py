@@ -361,7 +361,7 @@ def _stack(p: _Pass, i: int) -> int:
 def _passing(p: _Pass, i: int) -> int:
     """« on passe tous les deux », « les deux joueurs passent »: both pass in succession."""
     span = p.phrase_at(i, "all_pass")
-    if span:
+    if span and p.at(i + span) not in ("a", "au", "en", "t", "directement", "ensuite"):  # « on passe à … »: moves on
         p.take(i, i + span, Part(kind="pass", values={"who": "all"}))
         return span
     if p.stem(i) != "pass" or p.at(i + 1) in ("a", "au", "en", "sur", "la", "le", "t", "on", "de", "du", "directement") \
@@ -378,6 +378,16 @@ def _passing(p: _Pass, i: int) -> int:
             p.take(j, i)
             break
     return end - i
+
+
+def _no_attackers(p: _Pass, i: int) -> int:
+    """« aucun attaquant n'a été déclaré », « je ne déclare aucun attaquant », « personne
+    n'attaque »: the active player declares no attackers (2004 308.4, 2010 508.8)."""
+    span = p.phrase_at(i, "no_attackers")
+    if not span:
+        return 0
+    p.take(i, i + span, Part(kind="no_attackers"))
+    return span
 
 
 def _priority_holder(p: _Pass, i: int) -> int:
@@ -584,6 +594,30 @@ def _state(p: _Pass, i: int) -> int:
             p.take(i, i + span, Part(kind="state", values=values))
             return span
     return 0
+
+
+def _said_of_it(p: _Pass, i: int) -> int:
+    """« il n'a pas la célérité », « elle a le vol »: an ability said of the creature named
+    before, in a clause of its own."""
+    if p.used[i] or p.at(i) not in ("il", "elle"):
+        return 0
+    j = i + 1
+    negated = p.at(j) in ("ne", "n")
+    j += negated
+    if p.at(j) != "a":
+        return 0
+    j += 1
+    if negated:
+        if p.at(j) != "pas":
+            return 0
+        j += 1
+    j += p.at(j) in ("le", "la", "l")
+    ability = _ability_at(p, j)
+    if ability is None or not _creatures_between(p, 0, i):
+        return 0
+    end = j + ability[0]
+    p.take(i, end, Part(kind="state", values={"without" if negated else "abilities": (ability[1],)}))
+    return end - i
 
 
 def _damage_marked(p: _Pass, i: int) -> int:
@@ -1111,6 +1145,10 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
         return None
     parts = _ordered(_placed_lands(sorted(p.parts, key=lambda item: item[0])))
+    if question is not None and question.values["ask"] in ("next", "rest_of_turn") and any(
+            part.kind == "moment" and part.values["step"] == Step.DECLARE_ATTACKERS for part in parts):
+        # « aucun attaquant ; après la déclaration des attaquants ? »: a fact of that step, no replay
+        parts = [Part(kind="attackers_none") if part.kind == "no_attackers" else part for part in parts]
     if question is not None:
         parts.append(question)
     return tuple(parts)
@@ -1161,14 +1199,15 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     i = 0
     while i < len(p.texts):
         step = (_edition(p, i) or _active_said(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
-                or _land_told(p, i) or _stack(p, i) or _priority_holder(p, i) or _passing(p, i))
+                or _land_told(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
+                or _passing(p, i))
         i += step or 1
     i = 0
     while i < len(p.texts):
         i += (_creature(p, i) if not p.used[i] else 0) or 1
     i = 0
     while i < len(p.texts):
-        i += (_state(p, i) or _same(p, i) or _damage_marked(p, i) or _damage_order(p, i)
+        i += (_state(p, i) or _same(p, i) or _said_of_it(p, i) or _damage_marked(p, i) or _damage_order(p, i)
               or _first_in_order(p, i) or 1)
     _assignment(p)
     _stack_told(p, asking_start)
