@@ -380,6 +380,25 @@ def _passing(p: _Pass, i: int) -> int:
     return end - i
 
 
+_TIMINGS = ("before_attackers", "after_attackers", "before_blockers", "after_blockers",
+            "during_combat_after_blockers")
+
+
+def _timing(p: _Pass, i: int) -> int:
+    """« seulement avant la déclaration des bloqueurs », « only before blockers are declared »: a
+    spell's combat restriction (2010 506.6), read before the moments its words name; « jusqu'à
+    la fin du tour » names no moment."""
+    for when in _TIMINGS:
+        span = p.phrase_at(i, "timing_" + when)
+        if span:
+            p.take(i, i + span, Part(kind="timing", values={"when": when}))
+            return span
+    span = p.phrase_at(i, "no_moment")
+    if span:
+        p.take(i, i + span)
+    return span
+
+
 def _no_attackers(p: _Pass, i: int) -> int:
     """« aucun attaquant n'a été déclaré », « je ne déclare aucun attaquant », « personne
     n'attaque »: the active player declares no attackers (2004 308.4, 2010 508.8)."""
@@ -779,8 +798,9 @@ def _subject(p: _Pass, i: int) -> str | None:
         text = p.at(j)
         if text in _ME_SUBJECTS:
             return ME
-        if text in _THEM_SUBJECTS:
-            return OPPONENT
+        if text in _THEM_SUBJECTS:  # « il »: the player named last before, else the opponent
+            named = next((k for k in range(j - 1, -1, -1) if p.is_player_name(k)), None)
+            return _named(p, named) if named is not None else OPPONENT
         if text == "adversaire" and p.at(j - 1) in ("mon", "son", "l", "le"):
             return OPPONENT
         if p.is_player_name(j):
@@ -884,6 +904,14 @@ def _declaration(a: _Asked, at: int, creature: CreatureWords) -> Part:
     return _question_part("declare_attackers", at, creature=None)
 
 
+def _ask_combat_timing(a: _Asked) -> Part | None:
+    """« je peux le lancer ? » of a spell « seulement avant la déclaration des bloqueurs »."""
+    if not a.said("timing"):
+        return None
+    at = a.cue_at("cast_verb") or a.cue_at("modal")
+    return _question_part("combat_timing", at[-1]) if at else None
+
+
 def _ask_untap(a: _Asked) -> Part | None:
     at = a.cue_at("untap_q")
     if not at or not any(part.kind == "moment" and part.values["step"] == Step.UNTAP for _, part in a.p.parts):
@@ -933,10 +961,10 @@ _KIND_READERS: tuple[tuple[str, _KindReader], ...] = (
     ("in_combat", _ask_by_words("in_combat", "in_combat_q")), ("deals_damage", _ask_deals_damage),
 )
 _OWN_WORDS: tuple[tuple[str, _KindReader], ...] = (
-    ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
+    ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
 # When the words ask several kinds, the one that says most (« combien de blessures infligées ? »
 # over « inflige-t-il ? »), else the last action verb (« il m'attaque … : il peut bloquer ? »).
-_PREFERRED = ("untap", "damage_dealt", "deals_damage", "happens")
+_PREFERRED = ("combat_timing", "untap", "damage_dealt", "deals_damage", "happens")
 _ACTIONS = frozenset({"attack", "block", "cast", "play_land"})
 
 
@@ -984,7 +1012,7 @@ _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("
                  "priority": ("priority_q",), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
-                 "happens": ("happens_q",), "untap": ("untap_q",)}
+                 "happens": ("happens_q",), "untap": ("untap_q",), "combat_timing": ("cast_verb", "modal")}
 
 
 def _told_verb(p: _Pass, i: int) -> bool:
@@ -1145,6 +1173,9 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
         return None
     parts = _ordered(_placed_lands(sorted(p.parts, key=lambda item: item[0])))
+    if question is not None and question.values["ask"] == "discard":  # the cleanup discards: the last moment said
+        moments = [part for part in parts if part.kind == "moment"]
+        parts = [part for part in parts if part.kind != "moment" or part is moments[-1]]
     if question is not None and question.values["ask"] in ("next", "rest_of_turn") and any(
             part.kind == "moment" and part.values["step"] == Step.DECLARE_ATTACKERS for part in parts):
         # « aucun attaquant ; après la déclaration des attaquants ? »: a fact of that step, no replay
@@ -1198,7 +1229,7 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_edition(p, i) or _active_said(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
+        step = (_edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
                 or _land_told(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
         i += step or 1
