@@ -215,7 +215,7 @@ def _moment(p: _Pass, i: int) -> int:
             return 0  # « j'ai pioché »: an event, not the draw step
         end = i + len(said)
         start = i
-        owner = _OWNER_WORDS.get(p.at(i - 1))
+        owner = _possessor(p, i - 1) if p.at(i - 1) in _OWNER_WORDS else None
         if owner:
             start = i - 1
         if p.at(end) in ("de", "du") and p.at(end + 1) in ("mon", "son") and p.at(end + 2) == "tour":
@@ -251,6 +251,19 @@ def _moment(p: _Pass, i: int) -> int:
         p.take(start, end, Part(kind="moment", values=values))
         return end - i
     return 0
+
+
+def _possessor(p: _Pass, i: int) -> str:
+    """Whose, for the possessive at word i: « mon » is mine; « son », « sa », « ses » of the
+    player named last before it in the question (« Bruno bloque avec son Golem »), else the
+    opponent's."""
+    owner = _OWNER_WORDS[p.at(i)]
+    if owner != OPPONENT:
+        return owner
+    named = next((j for j in range(i - 1, -1, -1) if p.is_player_name(j)), None)
+    if named is not None and not any(p.at(k) in _ME_SUBJECTS | {"adversaire"} for k in range(named, i)):
+        return _named(p, named)
+    return owner
 
 
 def _named(p: _Pass, i: int) -> str:
@@ -463,11 +476,7 @@ def _creature(p: _Pass, i: int) -> int:
     indefinite = False
     before = p.at(i - 1)
     if before in _OWNER_WORDS:
-        owner, start = _OWNER_WORDS[before], i - 1
-        if owner == OPPONENT:  # « Bruno bloque avec son Golem »: his, of the player named before
-            named = next((j for j in range(i - 2, max(i - 12, -1), -1) if p.is_player_name(j)), None)
-            if named is not None and not any(p.at(k) in _ME_SUBJECTS | {"adversaire"} for k in range(named, i)):
-                owner = _named(p, named)
+        owner, start = _possessor(p, i - 1), i - 1
     elif before in ("un", "une"):
         indefinite, start = True, i - 1
     elif before in _ARTICLES:
