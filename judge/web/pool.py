@@ -11,8 +11,9 @@ one request may cost without touching anyone else's:
 
 - a deadline: a task not done `budget` seconds after it was submitted (waiting included) is
   a French 503 at once; still waiting, it is dropped from the queue; running, its own worker
-  process is killed (SIGKILL) and replaced, so that no abandoned task keeps a core and its
-  memory. The other workers, and the tasks of other clients, are never touched;
+  process gets `LATE_GRACE` seconds more to finish (its reply is dropped: a slow machine
+  under load makes many tasks a little late, and a worker restarts in seconds), then is
+  killed (SIGKILL) and replaced, so that no abandoned task keeps a core and its memory. The other workers, and the tasks of other clients, are never touched;
 - a bounded queue: with `capacity` tasks submitted and not done, the next request is a French
   503 « serveur occupé » at once rather than a growing wait (only then);
 - fairness between clients (`client_key`, the address a request came from): the queue is
@@ -163,6 +164,9 @@ class _Died(Exception):
     """The worker process of a task ended before answering."""
 
 
+LATE_GRACE = 2.0  # seconds a task past its deadline may still finish before its worker is killed
+
+
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
@@ -195,6 +199,9 @@ class _Worker:
         try:
             self.conn.send((task, args))
             if not self.conn.poll(max(0.0, deadline - time.monotonic())):
+                if self.conn.poll(LATE_GRACE):  # late, but done: its reply dropped, the worker kept
+                    self.conn.recv()
+                    return "late", None
                 self.kill()
                 return None
             reply: tuple[str, Any] = self.conn.recv()
@@ -394,6 +401,9 @@ class WorkPool:
                 self._renew(index, generation, worker)
                 return
             kind, value = reply
+            if kind == "late":  # its requester had its 503 at the deadline; the worker serves on
+                self._fail(job, over_budget(job.budget))
+                return
             if not job.future.done():
                 if kind == "ok":
                     job.future.set_result(value)

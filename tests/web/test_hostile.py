@@ -378,6 +378,26 @@ def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(graph) -> Non
         pool.shutdown()
 
 
+def test_a_task_a_little_late_keeps_its_worker(graph) -> None:  # type: ignore[no-untyped-def]
+    # issue 38: at load on a slow machine many tasks end a little past their deadline; their
+    # requesters get their 503 at the deadline, but killing each worker (seconds to restart)
+    # turned the next requests into 503s too
+    from judge.web.pool import LATE_GRACE, WorkPool
+
+    pool = WorkPool(graph, processes=1)
+    pool.start()
+    try:
+        (before,) = pool.worker_pids()
+        began = time.monotonic()
+        with pytest.raises(Exception, match="temps de calcul"):
+            pool.call(0.3, time.sleep, 0.3 + LATE_GRACE / 4)
+        assert time.monotonic() - began < 0.3 + LATE_GRACE / 4  # the 503 at the deadline, not after
+        assert pool.call(10, pow, 2, 5) == 32  # the same worker answers the next task
+        assert pool.worker_pids() == (before,) and _alive(before)
+    finally:
+        pool.shutdown()
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
