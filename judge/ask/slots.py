@@ -185,6 +185,9 @@ class _Pass:
 def _edition(p: _Pass, i: int) -> int:
     text = p.at(i)
     year = int(text) if _YEAR.fullmatch(text) else 2010 if text in ("m10", "m2010") else None
+    if text == "deux" and p.at(i + 1) == "mille" and p.number(i + 2) is not None:  # dictated: « deux mille quatre »
+        year = 2000 + (p.number(i + 2) or 0)
+        p.take(i + 1, i + 3)
     if year is None:
         span = p.phrase_at(i, "edition_old")
         if span:
@@ -506,6 +509,11 @@ def _creature(p: _Pass, i: int) -> int:
         if found and power is None:
             power, toughness = int(found.group(1)), int(found.group(2))
             j += 1
+            continue
+        if power is None and j == end and p.number(j) is not None and p.number(j + 1) is not None \
+                and not p.phrase_at(j + 2, "mana") and not p.phrase_at(j + 2, "cards"):
+            power, toughness = p.number(j), p.number(j + 1)  # dictated: « mon ours deux deux »
+            j += 2
             continue
         if text in ("de", "d", "du") and p.at(j + 1) == "mon" and p.at(j + 2) == "adversaire":
             owner, j = OPPONENT, j + 3
