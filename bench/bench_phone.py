@@ -1,10 +1,13 @@
 """Benchmark: the static book on a phone at the venue (issues 24 and 34). Run by hand.
 
-    .venv/bin/python bench/bench_phone.py [--runs 3] [--site DIR] [--idle 180] [--no-gzip]
+    .venv/bin/python bench/bench_phone.py [--runs 3] [--site DIR] [--idle 180] [--no-gzip] [--immutable]
 
 Builds the book (or takes `--site`) and serves it on 127.0.0.1 (Python's static server, in
 HTTP/1.1 with keep-alive; gzip for text when the browser asks, as any web host does, unless
-`--no-gzip`; a conditional request answered « 304 Not Modified »), behind a **throttling relay** (an asyncio TCP relay in this file): every byte
+`--no-gzip`; a conditional request answered « 304 Not Modified »; no Cache-Control, as Python's or
+nginx's defaults: the browser's heuristic keeps a file fresh for a tenth of its age, so a book just
+built is asked again at each page until its worker serves it; `--immutable`: the fingerprinted files
+sent with `Cache-Control: immutable`, as templates/organisers.html advises and `judge serve` does), behind a **throttling relay** (an asyncio TCP relay in this file): every byte
 the browser exchanges with the book, the service worker's included, shares 400 kbit/s each
 way, and each chunk waits 200 ms each way (400 ms round trip). Debian's Chromium (via
 Playwright) opens it as a phone: 390×844 touch screen, CPU slowed 4× (DevTools). Each run is a
@@ -42,6 +45,7 @@ import gzip
 import http.server
 import io
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -68,6 +72,8 @@ FIRST_RESULT = "() => document.querySelector('#results li, #rule-choice a') !== 
 READY = "() => ['ready', 'complete'].includes(document.documentElement.getAttribute('data-offline'))"
 COMPLETE = "() => document.documentElement.getAttribute('data-offline') === 'complete'"
 TEXT = (".html", ".js", ".css", ".svg", ".webmanifest", ".json")
+FINGERPRINTED = re.compile(r"\.[0-9a-f]{10}\.(?:js|css|svg|json)$")  # as the worker's CONTENT_NAMED
+IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 # ---------------------------------------------------------------------- the book's host
@@ -76,12 +82,20 @@ class _Host(http.server.SimpleHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
     use_gzip = True
+    immutable = False
+    cache_control: str | None = None
+
+    def end_headers(self) -> None:
+        if self.cache_control:
+            self.send_header("Cache-Control", self.cache_control)
+        super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def send_head(self) -> Any:  # type: ignore[override]
         path = Path(self.translate_path(self.path))
+        self.cache_control = IMMUTABLE if self.immutable and FINGERPRINTED.search(path.name) else None
         if (self.use_gzip and path.is_file() and path.name.endswith(TEXT)
                 and "gzip" in self.headers.get("Accept-Encoding", "")):
             since = self.headers.get("If-Modified-Since")
@@ -107,8 +121,9 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def host(folder: Path, use_gzip: bool) -> Iterator[int]:
-    handler = functools.partial(type("Host", (_Host,), {"use_gzip": use_gzip}), directory=str(folder))
+def host(folder: Path, use_gzip: bool, immutable: bool = False) -> Iterator[int]:
+    handler = functools.partial(type("Host", (_Host,), {"use_gzip": use_gzip, "immutable": immutable}),
+                                directory=str(folder))
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -362,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offline-query", default="mana")
     parser.add_argument("--idle", type=int, default=180, help="seconds of idle waited for the whole book")
     parser.add_argument("--no-gzip", action="store_true", help="the host sends files uncompressed")
+    parser.add_argument("--immutable", action="store_true", help="fingerprinted files sent as immutable")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -377,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         files = json.loads(lists.split("=", 1)[1].rstrip().rstrip(";"))
         packed = files.pop("bundles", {})  # a bundle stands for the files it holds, stored one by one
         total_files = sum(len(packed.get(p, [p])) for paths in files.values() for p in paths)
-        backend = stack.enter_context(host(site, not args.no_gzip))
+        backend = stack.enter_context(host(site, not args.no_gzip, args.immutable))
         relay = Relay(backend)
         stack.callback(relay.close)
         base = f"http://127.0.0.1:{relay.port}"
@@ -385,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         stack.callback(browser.close)
         print(f"Livre : {site} ; {total_files} fichiers à enregistrer ; relais 400 kbit/s, 400 ms (tout le "
-              f"navigateur) ; {'gzip' if not args.no_gzip else 'sans compression'} ; CPU ÷{CPU_SLOWDOWN} ; 390 px")
+              f"navigateur) ; {'gzip' if not args.no_gzip else 'sans compression'}{' ; empreintes immuables' if args.immutable else ''} ; CPU ÷{CPU_SLOWDOWN} ; 390 px")
         print(f"{'essai':>5} {'1er résultat':>12} {'octets':>7} {'→ règle':>8} {'règle→règle':>11} {'renvoi':>7} {'numéro':>7} "
               f"{'prêt':>6} {'livre entier':>12}  hors ligne")
         runs: list[Run] = []
