@@ -85,6 +85,11 @@
   // The offline line (#offline-status, after the page's text: shown late, it moves nothing read): pages stored / total, then the
   // whole book; a button stores everything now. <html data-offline="ready|complete"> says
   // where the worker is (the first-language pages and the search stored; everything).
+  // A number as French writes it (« 2 838 », narrow no-break space), without Intl: a page's first
+  // toLocaleString("fr-FR") loads the locale's data, a 20 ms task (80 ms on a phone's CPU) at
+  // the worker's first message, on every page.
+  function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f"); }
+
   function offline() {
     if (!script || !script.hasAttribute("data-offline") || !("serviceWorker" in navigator)) return;
     if (!/^https?:$/.test(location.protocol)) return;
@@ -106,7 +111,7 @@
       if (status && text) {
         status.hidden = false;
         text.textContent = data.complete ? "Tout le livre est disponible hors ligne."
-          : "Hors ligne : " + data.pages.toLocaleString("fr-FR") + " / " + data.total.toLocaleString("fr-FR")
+          : "Hors ligne : " + count(data.pages) + " / " + count(data.total)
             + " pages disponibles" + (data.ready ? " (français et recherche : prêts)." : "…");
         if (now) now.hidden = !!data.complete;
       }
