@@ -683,7 +683,13 @@ class Builder:
         if answer is not None:
             plan.priority = player
 
+    def _stack_assumed(self) -> None:
+        """The empty stack, when nothing says what is on it, is said as an assumption."""
+        if not any(p.kind in ("stack", "stack_empty", "response", "events", "pass") for p in self.parts):
+            self.plan.notes.append("je suppose la pile vide : la question ne dit pas ce qui s'y trouve")
+
     def _q_cast(self, at: int, question: dict[str, Any]) -> None:
+        self._stack_assumed()
         player = self.player(question["player"], at=at, default=self.plan.me)
         self._fill_owned(player)
         if self.plan.response and not self.plan.stack:
@@ -695,6 +701,9 @@ class Builder:
         player = self.player(question["player"], at=at, default=self.plan.me)
         if question.get("another"):
             self.plan.lands_played = max(self.plan.lands_played, 1)
+        elif not any(p.kind in ("land_played", "events", "pass") for p in self.parts):
+            self.plan.notes.append("je suppose qu'aucun terrain n'a encore été joué ce tour : la question ne le dit pas")
+        self._stack_assumed()
         self._fill_owned(player)
         self._priority_to(player)
         self.plan.questions.append({"ask": "play_land", "player": player})
