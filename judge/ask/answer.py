@@ -173,6 +173,8 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     slotted = _slot_read(reading)
     if slotted is not None:
         readings.append(slotted)
+    elif reading.refused:
+        raise JudgeError(reading.refused)
     if not unknown:
         readings.append(parts)
     for candidate in readings:

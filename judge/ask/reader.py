@@ -303,6 +303,7 @@ class Reading:
     skipped: tuple[str, ...] = ()
     out_of_scope: tuple[str, ...] = ()
     asked: tuple[str, ...] = ()  # the asking sentence's words, folded and mended (`asking_part`)
+    refused: str = ""  # past the grammar's caps (French): said when the slot reader cannot read it either
 
 
 def _grammar_words() -> frozenset[str]:
@@ -485,7 +486,11 @@ def read(question: str) -> Reading:
     vocab = vocabulary()
     scope = tuple(dict.fromkeys(w.typed for w in words if w.text in vocab.out_of_scope
                                 and (w.text in asked or w.text not in vocab.settings)))
-    kept, dropped = _kept(words, texts, frozenset(vocab.settings - asked))
+    try:
+        kept, dropped = _kept(words, texts, frozenset(vocab.settings - asked))
+    except JudgeError as refusal:  # past the grammar's caps: the slot reader may still read it
+        return Reading(words=words, tree=None, unknown=tuple(dict.fromkeys(w.typed for w in words)),
+                       skipped=skipped, out_of_scope=scope, asked=asking, refused=str(refusal))
     read_words = tuple(words[i] for i in kept)
     if not kept:  # nothing with a game meaning: nothing read
         return Reading(words=words, tree=None, unknown=(), skipped=(*skipped, *dropped), out_of_scope=scope,

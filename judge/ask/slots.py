@@ -1184,8 +1184,10 @@ def _stack_told(p: _Pass, asking_start: int) -> None:
 def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, ...] | None:
     """The parts of a question, in the question's order, or None when no one kind is asked or
     a word of game meaning fills no slot."""
-    if not words or len(words) > MAX_SLOT_WORDS:
-        return None
+    from judge.ask.reader import MAX_NAMES, name_positions
+
+    if not words or len(words) > MAX_SLOT_WORDS or len(name_positions(words)) > MAX_NAMES:
+        return None  # not a question of the table: refused by the reader's caps
     p, question, left = _read(words, asked)
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
         return None
