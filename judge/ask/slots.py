@@ -438,7 +438,9 @@ def _priority_holder(p: _Pass, i: int) -> int:
             return k + size - i
     if not span or p.stem(i + span) != "priorit":
         return 0
-    who = ME if p.at(i) in _ME_SUBJECTS else OPPONENT
+    said = p.texts[i:i + span]
+    # « il m'a passé la priorité »: mine; « je lui ai passé la priorité »: his; « j'ai la priorité »: mine
+    who = OPPONENT if "lui" in said else ME if "me" in said or p.at(i) in _ME_SUBJECTS else OPPONENT
     p.take(i, i + span + 1, Part(kind="priority", values={"player": who}))
     return span + 1
 
@@ -1054,6 +1056,9 @@ def _spell_kind(p: _Pass, start: int) -> tuple[int, str] | None:
                 found.append((i, slug))
                 break
     found = [f for f in found if f[1] != "creature" or not any(g[1] != "creature" for g in found)]
+    if not found and start > 0 and any(p.at(k) in ("le", "la", "l") and p.phrase_at(k + 1, "cast_verb")
+                                       for k in range(start, len(p.texts))):
+        return _spell_kind(p, 0) if _spell_kind(p, 0) is not None else None  # « je peux le jouer ? »: the one told
     if len({slug for _, slug in found}) != 1:
         return None
     return found[-1]
