@@ -1,6 +1,7 @@
 """`judge ask`: a judge's question read, answered by the checker, and what was understood.
 
-Owns the whole round: reading (`judge.ask.reader`), the situation built (`judge.ask.build`),
+Owns the whole round: reading (by meaning first, `judge.ask.slots`; else the grammar of
+`judge.ask.reader`), the situation built (`judge.ask.build`), an open moment tried at every step,
 the edition (`--edition`, the question, else the newest), the answers from the same entry point
 as `judge check` (`judge.checks.report.check` on a situation validated by
 `judge.game.situation.situation_from_data`, as a file's data would be: no JSON text between),
@@ -220,8 +221,8 @@ _ANY_MOMENT_ASKS = frozenset({"play_land", "cast", "priority", "discard"})
 
 def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[str, ...], run: Run,
                   reading: Reading) -> Plan | None:
-    """The plan at the first moment of the turn, when no moment is said and the answer is the
-    same at every step and main phase of the turn (then said so); else None (the gap stands)."""
+    """When no moment is said and the answer is the same at every step and main phase of the
+    turn: the plan at the first main phase, saying so; else None (the gap stands)."""
     from judge.game.turnplan import PHASE_STEPS, PHASES
 
     questions = [p for p in parts if p.kind == "question"]
@@ -252,8 +253,8 @@ def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[st
 
 
 def _slot_read(reading: Reading) -> tuple[Part, ...] | None:
-    """The parts of the slot reader (`judge.ask.slots`), for a question the grammar left words
-    of, when it places them all; else None (the grammar's reading and its words not understood)."""
+    """The parts of the slot reader (`judge.ask.slots`), read first, when every word of game
+    meaning fills a slot; else None (then only the grammar's reading, if it has no unknown word)."""
     from judge.ask.slots import slot_parts
 
     return slot_parts(reading.words, reading.asked)
