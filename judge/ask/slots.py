@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from judge.ask.parts import ACTIVE, ME, NONACTIVE, OPPONENT, CreatureWords, Part
@@ -470,138 +470,179 @@ def _creature_head(p: _Pass, i: int) -> int:
     return 0
 
 
-def _creature(p: _Pass, i: int) -> int:
-    """A creature mentioned at i, with what follows it (power/toughness, abilities, « sans »,
-    colours, « artefact », « de mon adversaire »): a `creature` part and, said of it, a `state`."""
-    size = _creature_head(p, i)
-    if not size or p.used[i]:
+@dataclass(slots=True)
+class _Described:
+    """A creature being read: what its words said so far."""
+
+    name: str | None
+    owner: str | None
+    indefinite: bool
+    power: int | None = None
+    toughness: int | None = None
+    abilities: list[str] = field(default_factory=list)
+    without: list[str] = field(default_factory=list)
+    colors: list[str] = field(default_factory=list)
+    card_types: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    role: str | None = None
+
+    def words(self) -> CreatureWords:
+        return CreatureWords(name=self.name, owner=self.owner, power=self.power, toughness=self.toughness,
+                             abilities=tuple(dict.fromkeys(self.abilities)), without=tuple(dict.fromkeys(self.without)),
+                             colors=tuple(dict.fromkeys(self.colors)), card_types=tuple(dict.fromkeys(self.card_types)),
+                             types=tuple(dict.fromkeys(self.types)), role=self.role, indefinite=self.indefinite)
+
+
+_LINKS = frozenset({"avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"})
+_TRAILING = frozenset({"avec", "a", "qui", "et", "ayant", "le", "la", "l", "ne", "n", "de", "d"})
+
+
+def _said_pt(p: _Pass, j: int, c: _Described, head_end: int) -> int:
+    """« 3/3 », or dictated just after the head, « deux deux »."""
+    found = _PT.fullmatch(p.at(j))
+    if c.power is not None:
         return 0
-    start, end = i, i + size
-    owner: str | None = None
-    indefinite = False
+    if found:
+        c.power, c.toughness = int(found.group(1)), int(found.group(2))
+        return 1
+    if j == head_end and p.number(j) is not None and p.number(j + 1) is not None \
+            and not p.phrase_at(j + 2, "mana") and not p.phrase_at(j + 2, "cards"):
+        c.power, c.toughness = p.number(j), p.number(j + 1)
+        return 2
+    return 0
+
+
+def _said_owner(p: _Pass, j: int, c: _Described) -> int:
+    """« de mon adversaire », « d'Alice »."""
+    if p.at(j) in ("de", "d", "du") and p.at(j + 1) == "mon" and p.at(j + 2) == "adversaire":
+        c.owner = OPPONENT
+        return 3
+    if p.at(j) in ("de", "d") and p.is_player_name(j + 1):
+        c.owner = _named(p, j + 1)
+        return 2
+    return 0
+
+
+def _said_without(p: _Pass, j: int, c: _Described) -> int:
+    """« sans le vol », « pas la célérité », « sans capacité »; -1: a negation of something else."""
+    if p.at(j) not in ("sans", "pas", "aucun", "aucune", "ni"):
+        return 0
+    k = j + 1
+    while p.at(k) in _ARTICLES | {"de", "d", "capacite"}:
+        k += 1
+    ability = _ability_at(p, k)
+    if ability:
+        c.without.append(ability[1])
+        return k + ability[0] - j
+    span = p.phrase_at(k, "no_ability")
+    return k + span - j if span else -1
+
+
+def _said_link(p: _Pass, j: int) -> int:
+    """« avec », « qui a », « le »… before what is said of it; -1: a link to nothing of it."""
+    if p.at(j) not in _LINKS:
+        return 0
+    following = p.at(j + 1)
+    if _ability_at(p, j + 1) or (following in ("le", "la", "l") and _ability_at(p, j + 2)) \
+            or following in ("a", "la", "le", "l", "ni", "pas", "ne", "n"):
+        return 1
+    return -1
+
+
+def _said_kind(p: _Pass, j: int, c: _Described) -> int:
+    """An ability, a colour (« incolore »: none), a Wall, an artifact, a role in the combat."""
+    ability = _ability_at(p, j)
+    if ability:
+        c.abilities.append(ability[1])
+        return ability[0]
+    if p.at(j) in ("incolore", "incolores"):
+        return 1
+    if p.stem(j) in p.data.colors:
+        c.colors.append(p.data.colors[p.stem(j)])
+        return 1
+    for key, said in (("wall_type", c.types), ("artifact", c.card_types)):
+        span = p.phrase_at(j, key)
+        if span:
+            said.extend(["Mur"] if key == "wall_type" else ["artifact", "creature"])
+            return span
+    for key, role in (("attacker_role", "attacker"), ("blocker_role", "blocker")):
+        span = p.phrase_at(j, key)
+        if span:
+            c.role = role
+            return span
+    return 1 if p.at(j) == "creature" and c.card_types else 0
+
+
+def _creature_start(p: _Pass, i: int, size: int) -> tuple[int, _Described]:
+    """Where the mention starts (its owner or article) and what its head says."""
     before = p.at(i - 1)
+    start, owner, indefinite = i, None, False
     if before in _OWNER_WORDS:
         owner, start = _possessor(p, i - 1), i - 1
     elif before in ("un", "une"):
         indefinite, start = True, i - 1
     elif before in _ARTICLES:
         start = i - 1
-    head = [w.typed.rstrip("'’") for w in p.words[i:i + size]]
-    name: str | None = " ".join(head)
+    name: str | None = " ".join(w.typed.rstrip("'’") for w in p.words[i:i + size])
     pt = _PT.fullmatch(p.at(i))
-    power = toughness = None
-    if pt:
-        name = None
-        power, toughness = int(pt.group(1)), int(pt.group(2))
+    if pt or (i not in p.names and not p.phrase_at(i, "creature_word")):
+        name = None  # « un 3/3 », « mon attaquant »: no name of its own
     elif p.phrase_at(i, "creature_word") and p.words[i].typed[:1].islower() and i not in p.names:
         name = None if p.at(i) in ("creature", "creatures") else p.words[i].typed.lower()
-    elif not p.phrase_at(i, "creature_word") and i not in p.names:
-        name = None  # « mon attaquant »: its role is its name
-    abilities: list[str] = []
-    without: list[str] = []
-    colors: list[str] = []
-    card_types: list[str] = []
-    types = ["Mur"] if p.phrase_at(i, "wall") else []
-    role: str | None = ("attacker" if p.phrase_at(i, "attacker_role") else "blocker" if p.phrase_at(i, "blocker_role")
-                        else None)
-    j = end
+    c = _Described(name=name, owner=owner, indefinite=indefinite)
+    if pt:
+        c.power, c.toughness = int(pt.group(1)), int(pt.group(2))
+    if p.phrase_at(i, "wall"):
+        c.types.append("Mur")
+    c.role = "attacker" if p.phrase_at(i, "attacker_role") else "blocker" if p.phrase_at(i, "blocker_role") else None
+    return start, c
+
+
+def _creature(p: _Pass, i: int) -> int:
+    """A creature mentioned at i, with what follows it (power/toughness, abilities, « sans »,
+    colours, « artefact », « de mon adversaire »): a `creature` part (merged into the one said
+    just before when it restates it: « son Golem, une créature-artefact »)."""
+    size = _creature_head(p, i)
+    if not size or p.used[i]:
+        return 0
+    start, c = _creature_start(p, i, size)
+    end = j = i + size
     while j < len(p.texts) and j - end < 12:
-        text = p.at(j)
-        found = _PT.fullmatch(text)
-        if found and power is None:
-            power, toughness = int(found.group(1)), int(found.group(2))
-            j += 1
-            continue
-        if power is None and j == end and p.number(j) is not None and p.number(j + 1) is not None \
-                and not p.phrase_at(j + 2, "mana") and not p.phrase_at(j + 2, "cards"):
-            power, toughness = p.number(j), p.number(j + 1)  # dictated: « mon ours deux deux »
-            j += 2
-            continue
-        if text in ("de", "d", "du") and p.at(j + 1) == "mon" and p.at(j + 2) == "adversaire":
-            owner, j = OPPONENT, j + 3
-            continue
-        if text in ("de", "d") and p.is_player_name(j + 1):
-            owner, j = _named(p, j + 1), j + 2
-            continue
-        negated = text in ("sans", "pas", "aucun", "aucune") or (text == "ni")
-        if negated:
-            k = j + 1
-            while p.at(k) in _ARTICLES | {"de", "d", "capacite", "la", "le"}:
-                k += 1
-            ability = _ability_at(p, k)
-            if ability:
-                without.append(ability[1])
-                j = k + ability[0]
-                continue
-            if p.phrase_at(k, "no_ability"):
-                j = k + p.phrase_at(k, "no_ability")
-                abilities.append("")  # nothing: said, no ability
-                continue
+        step = _said_pt(p, j, c, end) or _said_owner(p, j, c) or _said_without(p, j, c)
+        if step == 0:
+            step = _said_link(p, j) or _said_kind(p, j, c)
+        if step <= 0:
             break
-        if text in ("avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"):
-            if _ability_at(p, j + 1) or (p.at(j + 1) in ("le", "la", "l") and _ability_at(p, j + 2)) \
-                    or p.at(j + 1) in ("a", "la", "le", "l", "ni", "pas", "ne", "n"):
-                j += 1
-                continue
-            break
-        ability = _ability_at(p, j)
-        if ability:
-            abilities.append(ability[1])
-            j += ability[0]
-            continue
-        if text in ("incolore", "incolores"):  # colourless: no colour
-            j += 1
-            continue
-        if p.stem(j) in p.data.colors:
-            colors.append(p.data.colors[p.stem(j)])
-            j += 1
-            continue
-        if p.phrase_at(j, "wall_type"):
-            types.append("Mur")
-            j += p.phrase_at(j, "wall_type")
-            continue
-        if p.phrase_at(j, "artifact"):
-            card_types += ["artifact", "creature"]
-            j += p.phrase_at(j, "artifact")
-            continue
-        if p.phrase_at(j, "attacker_role"):
-            role, j = "attacker", j + p.phrase_at(j, "attacker_role")
-            continue
-        if p.phrase_at(j, "blocker_role"):
-            role, j = "blocker", j + p.phrase_at(j, "blocker_role")
-            continue
-        if p.phrase_at(j, "creature_word") and p.at(j) in ("creature",) and card_types:
-            j += 1
-            continue
-        break
-    # drop trailing linking words that introduced nothing
-    while j > end and p.at(j - 1) in ("avec", "a", "qui", "et", "ayant", "le", "la", "l", "ne", "n", "de", "d"):
+        j += step
+    while j > end and p.at(j - 1) in _TRAILING:  # linking words that introduced nothing
         j -= 1
-    nothing = "" in abilities
-    words = CreatureWords(name=name, owner=owner, power=power, toughness=toughness,
-                          abilities=tuple(a for a in dict.fromkeys(abilities) if a),
-                          without=tuple(dict.fromkeys(without)), colors=tuple(dict.fromkeys(colors)),
-                          card_types=tuple(dict.fromkeys(card_types)), types=tuple(dict.fromkeys(types)),
-                          role=role, indefinite=indefinite)
-    if nothing and not words.abilities:
-        words = replace(words, without=words.without)
+    if _said_again(p, i, start, j, c):
+        return j - i
+    p.take(start, j, Part(kind="creature", values={"creature": c.words()}))
+    return j - i
+
+
+def _said_again(p: _Pass, i: int, start: int, j: int, c: _Described) -> bool:
+    """« son Golem, une créature-artefact incolore 3/3 », « le Golem est une créature
+    artefact »: the creature said just before, said again; its part gets what this adds."""
+    if p.at(i) != "creature" or not (c.indefinite or p.at(start - 1) == "est"):
+        return False
     previous = next(((s, part) for s, part in p.parts if part.kind == "creature"
                      and (_span_end(p, s) == start or (_span_end(p, s) == start - 1 and p.at(start - 1) == "est"))), None)
-    if previous is not None and p.at(i) in ("creature",) and (indefinite or p.at(start - 1) == "est"):
-        # « son Golem, une créature-artefact incolore 3/3 »: the same creature, said again
-        said: CreatureWords = previous[1].values["creature"]
-        merged = replace(said, power=said.power if said.power is not None else words.power,
-                         toughness=said.toughness if said.toughness is not None else words.toughness,
-                         abilities=said.abilities + words.abilities, without=said.without + words.without,
-                         colors=said.colors + words.colors, card_types=said.card_types + words.card_types,
-                         types=said.types + words.types, role=said.role or words.role)
-        p.parts.remove(previous)
-        p.take(start - (p.at(start - 1) == "est"), j)
-        p.parts.append((previous[0], Part(kind="creature", values={"creature": merged})))
-        p.ends[previous[0]] = j
-        return j - i
-    p.take(start, j, Part(kind="creature", values={"creature": words}))
-    return j - i
+    if previous is None:
+        return False
+    said: CreatureWords = previous[1].values["creature"]
+    words = c.words()
+    merged = replace(said, power=said.power if said.power is not None else words.power,
+                     toughness=said.toughness if said.toughness is not None else words.toughness,
+                     abilities=said.abilities + words.abilities, without=said.without + words.without,
+                     colors=said.colors + words.colors, card_types=said.card_types + words.card_types,
+                     types=said.types + words.types, role=said.role or words.role)
+    p.parts.remove(previous)
+    p.take(start - (p.at(start - 1) == "est"), j)
+    p.parts.append((previous[0], Part(kind="creature", values={"creature": merged})))
+    p.ends[previous[0]] = j
+    return True
 
 
 def _state(p: _Pass, i: int) -> int:
