@@ -791,57 +791,74 @@ def _combat(p: _Pass, question_at: int) -> None:
     """Who attacks and who blocks, said around the combat verbs (not in the asking sentence's
     verb, which asks): « X attaque », « j'attaque avec X », « X est bloqué par Y », « Y bloque X »,
     « je bloque X avec Y », « X n'est pas bloqué »."""
-    for i in range(len(p.texts)):
-        if p.used[i] or i >= question_at:
-            continue
-        span = p.phrase_at(i, "blocked_by")
-        if span:
-            before = _creatures_between(p, 0, i)
-            after = _creatures_between(p, i + span, len(p.texts))
-            if before and after:
-                group = [after[0][1]]
-                k = 1
-                while k < len(after) and _joined(p, after[k - 1][0], after[k][0]):
-                    group.append(after[k][1])
-                    k += 1
-                p.take(i, i + span, Part(kind="blocked", values={"attacker": before[-1][1], "blockers": tuple(group)}))
-            continue
-        span = p.phrase_at(i, "unblocked")
-        if span:
-            p.take(i, i + span, Part(kind="state", values={"unblocked": True}))
-            continue
-        span = p.phrase_at(i, "attack_verb")
-        if span:
-            after = _creatures_between(p, i + span, min(i + span + 8, len(p.texts)))
-            before = _creatures_between(p, max(i - 6, 0), i)
-            if p.at(i + span) in ("avec",) and after:
-                group = [after[0][1]]
-                k = 1
-                while k < len(after) and _joined(p, after[k - 1][0], after[k][0]):
-                    group.append(after[k][1])
-                    k += 1
-                p.take(i, i + span + 1, Part(kind="attack", values={"creatures": tuple(group)}))
-            elif before:
-                p.take(i, i + span, Part(kind="attack", values={"creatures": (before[-1][1],)}))
-            continue
-        span = p.phrase_at(i, "block_verb")
-        if span:
-            after = _creatures_between(p, i + span, min(i + span + 10, len(p.texts)))
-            before = _creatures_between(p, max(i - 6, 0), i)
-            with_at = next((j for j in range(i + span, min(i + span + 8, len(p.texts))) if p.at(j) == "avec"), None)
-            if with_at is not None and len(after) >= 2:  # « je bloque X avec Y »
-                attacker = [c for s, c in after if s < with_at]
-                blockers = [c for s, c in after if s > with_at]
-                if attacker and blockers:
-                    p.take(i, i + span, Part(kind="blocked", values={"attacker": attacker[0], "blockers": tuple(blockers)}))
-                    p.take(with_at, with_at + 1)
-                    continue
-            if p.at(i + span) == "avec" and after:  # « il bloque avec Y »
-                p.take(i, i + span + 1, Part(kind="blocked", values={"attacker": None, "blockers": (after[0][1],)}))
-            elif before and after:  # « Y bloque X »
-                p.take(i, i + span, Part(kind="blocked", values={"attacker": after[0][1], "blockers": (before[-1][1],)}))
-            elif before:
-                p.take(i, i + span, Part(kind="blocked", values={"attacker": None, "blockers": (before[-1][1],)}))
+    for i in range(min(question_at, len(p.texts))):
+        if not p.used[i]:
+            _told_blocked(p, i) or _told_unblocked(p, i) or _told_attack(p, i) or _told_block(p, i)
+
+
+def _group(p: _Pass, found: list[tuple[int, CreatureWords]]) -> tuple[CreatureWords, ...]:
+    """The first creature found and those said together with it (« son ours et son loup »)."""
+    group = [found[0][1]]
+    for k in range(1, len(found)):
+        if not _joined(p, found[k - 1][0], found[k][0]):
+            break
+        group.append(found[k][1])
+    return tuple(group)
+
+
+def _told_blocked(p: _Pass, i: int) -> bool:
+    """« X est bloqué par Y (et Z) »."""
+    span = p.phrase_at(i, "blocked_by")
+    if not span:
+        return False
+    before = _creatures_between(p, 0, i)
+    after = _creatures_between(p, i + span, len(p.texts))
+    if before and after:
+        p.take(i, i + span, Part(kind="blocked", values={"attacker": before[-1][1], "blockers": _group(p, after)}))
+    return True
+
+
+def _told_unblocked(p: _Pass, i: int) -> bool:
+    span = p.phrase_at(i, "unblocked")
+    if span:
+        p.take(i, i + span, Part(kind="state", values={"unblocked": True}))
+    return bool(span)
+
+
+def _told_attack(p: _Pass, i: int) -> bool:
+    """« j'attaque avec X (et Y) », « X attaque »."""
+    span = p.phrase_at(i, "attack_verb")
+    if not span:
+        return False
+    after = _creatures_between(p, i + span, min(i + span + 8, len(p.texts)))
+    before = _creatures_between(p, max(i - 6, 0), i)
+    if p.at(i + span) == "avec" and after:
+        p.take(i, i + span + 1, Part(kind="attack", values={"creatures": _group(p, after)}))
+    elif before:
+        p.take(i, i + span, Part(kind="attack", values={"creatures": (before[-1][1],)}))
+    return True
+
+
+def _told_block(p: _Pass, i: int) -> bool:
+    """« je bloque X avec Y », « il bloque avec Y », « Y bloque X », « Y bloque »."""
+    span = p.phrase_at(i, "block_verb")
+    if not span:
+        return False
+    after = _creatures_between(p, i + span, min(i + span + 10, len(p.texts)))
+    before = _creatures_between(p, max(i - 6, 0), i)
+    with_at = next((j for j in range(i + span, min(i + span + 8, len(p.texts))) if p.at(j) == "avec"), None)
+    attacker = [c for s, c in after if with_at is not None and s < with_at]
+    blockers = [c for s, c in after if with_at is not None and s > with_at]
+    if attacker and blockers and with_at is not None:
+        p.take(i, i + span, Part(kind="blocked", values={"attacker": attacker[0], "blockers": tuple(blockers)}))
+        p.take(with_at, with_at + 1)
+    elif p.at(i + span) == "avec" and after:
+        p.take(i, i + span + 1, Part(kind="blocked", values={"attacker": None, "blockers": (after[0][1],)}))
+    elif before and after:
+        p.take(i, i + span, Part(kind="blocked", values={"attacker": after[0][1], "blockers": (before[-1][1],)}))
+    elif before:
+        p.take(i, i + span, Part(kind="blocked", values={"attacker": None, "blockers": (before[-1][1],)}))
+    return True
 
 
 def _joined(p: _Pass, first: int, second: int) -> bool:
