@@ -211,49 +211,67 @@ def _edition(p: _Pass, i: int) -> int:
 
 
 def _moment(p: _Pass, i: int) -> int:
+    """A phase or step named at word i, with whose turn (« mon entretien », « l'étape de fin de
+    mon adversaire », « d'Alice »), its end or start said (« à la fin de », « se termine »), and
+    which combat damage step (« la première étape des blessures »)."""
     for said, phase, step in p.data.moments:
         if tuple(t.removesuffix("s") for t in p.texts[i:i + len(said)]) != tuple(t.removesuffix("s") for t in said):
             continue
         if step == Step.DRAW and len(said) == 1 and p.at(i - 1) in ("ai", "a", "j", "je", "il", "avoir"):
             return 0  # « j'ai pioché »: an event, not the draw step
-        end = i + len(said)
-        start = i
         owner = _possessor(p, i - 1) if p.at(i - 1) in _OWNER_WORDS else None
-        if owner:
-            start = i - 1
-        if p.at(end) in ("de", "du") and p.at(end + 1) in ("mon", "son") and p.at(end + 2) == "tour":
-            owner = owner or _OWNER_WORDS[p.at(end + 1)]
-            end += 3
-        elif p.at(end) == "de" and p.at(end + 1) == "mon" and p.at(end + 2) == "adversaire":
-            owner, end = OPPONENT, end + 3
-        elif p.at(end) in ("de", "d") and p.is_player_name(end + 1):
-            owner, end = _named(p, end + 1), end + 2
-        if p.at(end) in ("adverse",):
-            owner, end = OPPONENT, end + 1
-        values: dict[str, object] = {"phase": phase, "step": step, "owner": owner}
-        lead = p.phrase_at(start - 2, "moment_end") if p.at(start - 1) in _ARTICLES | {"de", "du"} else 0
-        lead = lead or p.phrase_at(start - 1, "moment_end")
-        if lead:
-            values["end"] = True
-            start -= lead + (1 if p.at(start - 1) in _ARTICLES | {"de", "du"} else 0)
-        if p.phrase_at(start - 2, "moment_start") and p.at(start - 1) in _ARTICLES | {"de", "du"}:
-            values["start"] = True
-            start -= 2
-        if p.find("moment_end", end, end + 3):
-            values["end"] = True
-            for j in p.find("moment_end", end, end + 3)[:1]:
-                p.take(j, j + p.phrase_at(j, "moment_end"))
+        start = i - 1 if owner else i
+        owner_after, end = _moment_owner(p, i + len(said))
+        values: dict[str, object] = {"phase": phase, "step": step, "owner": owner or owner_after}
+        start = _moment_edges(p, start, end, values)
         if step == Step.COMBAT_DAMAGE:
-            for j in range(max(start - 3, 0), min(end + 4, len(p.texts))):
-                if p.phrase_at(j, "first_strike_step"):
-                    values["damage_step"] = "first_strike"
-                    p.take(j, j + p.phrase_at(j, "first_strike_step"))
-                elif p.phrase_at(j, "regular_step"):
-                    values["damage_step"] = "regular"
-                    p.take(j, j + p.phrase_at(j, "regular_step"))
+            _damage_step(p, start, end, values)
         p.take(start, end, Part(kind="moment", values=values))
         return end - i
     return 0
+
+
+def _moment_owner(p: _Pass, end: int) -> tuple[str | None, int]:
+    """Whose, said after the moment: « de mon tour », « de mon adversaire », « d'Alice », « adverse »."""
+    owner: str | None = None
+    if p.at(end) in ("de", "du") and p.at(end + 1) in ("mon", "son") and p.at(end + 2) == "tour":
+        owner, end = _OWNER_WORDS[p.at(end + 1)], end + 3
+    elif p.at(end) == "de" and p.at(end + 1) == "mon" and p.at(end + 2) == "adversaire":
+        owner, end = OPPONENT, end + 3
+    elif p.at(end) in ("de", "d") and p.is_player_name(end + 1):
+        owner, end = _named(p, end + 1), end + 2
+    if p.at(end) == "adverse":
+        owner, end = OPPONENT, end + 1
+    return owner, end
+
+
+def _moment_edges(p: _Pass, start: int, end: int, values: dict[str, object]) -> int:
+    """« à la fin de », « au début de » before the moment, « se termine » after it: said in
+    `values`; the moment's new start."""
+    linked = p.at(start - 1) in _ARTICLES | {"de", "du"}
+    lead = (p.phrase_at(start - 2, "moment_end") if linked else 0) or p.phrase_at(start - 1, "moment_end")
+    if lead:
+        values["end"] = True
+        start -= lead + (1 if linked else 0)
+    if p.phrase_at(start - 2, "moment_start") and p.at(start - 1) in _ARTICLES | {"de", "du"}:
+        values["start"] = True
+        start -= 2
+    closing = p.find("moment_end", end, end + 3)[:1]
+    for j in closing:
+        values["end"] = True
+        p.take(j, j + p.phrase_at(j, "moment_end"))
+    return start
+
+
+def _damage_step(p: _Pass, start: int, end: int, values: dict[str, object]) -> None:
+    """« la première étape des blessures (celle de l'initiative) », « la seconde »."""
+    for j in range(max(start - 3, 0), min(end + 4, len(p.texts))):
+        for key, which in (("first_strike_step", "first_strike"), ("regular_step", "regular")):
+            span = p.phrase_at(j, key)
+            if span:
+                values["damage_step"] = which
+                p.take(j, j + span)
+                break
 
 
 def _possessor(p: _Pass, i: int) -> str:
