@@ -970,7 +970,11 @@ class Builder:
         assignment: list[tuple[Any, int]] = []
         for amount, (kind, target) in question["shares"]:
             if kind == "creature":
-                assignment.append((id(self.entity(target)), amount))
+                entity = self.entity(target)
+                if entity is not attacker and entity.blocking is None and entity.words.role != "blocker":
+                    # « 1 sur Tic et 4 sur Tac »: a name no block was told of (a nickname?)
+                    raise Gap(f"« {entity.words.name or 'cette créature'} » bloque-t-elle ? (la répartition en dépend)")
+                assignment.append((id(entity), amount))
             else:
                 assignment.append(("player", amount))
         plan.phase, plan.step = "combat", "combat_damage"

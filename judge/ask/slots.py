@@ -370,6 +370,12 @@ def _land_told(p: _Pass, i: int) -> int:
             return j + 3 - i
         return 0
     if p.at(i) not in ("ai", "a", "avait", "avais", "as", "deja"):
+        # a story's « j'ai dégagé, pioché, posé une île »: a past participle with no subject before
+        if p.at(i) in ("pose", "joue") and p.at(i - 1) not in _ME_SUBJECTS | _THEM_SUBJECTS | {"on", "peux", "peut", "puis",
+                                                                                           "vais", "veux", "pas", "en"} \
+                and p.at(i + 1) in ("un", "une", "mon", "ma", "la", "le", "l") and lands(i + 2, "land"):
+            p.take(i, i + 3, Part(kind="land_played", values={"played": 1, "place": None}))
+            return 3
         return 0
     j = i + 1 + (p.at(i + 1) in ("deja", "bien"))
     if lands(j, "land_verb") and p.at(j + 1) in ("un", "une", "mon", "ma", "son", "sa") and lands(j + 2, "land"):
@@ -427,7 +433,7 @@ def _timing(p: _Pass, i: int) -> int:
         if span:
             p.take(i, i + span, Part(kind="timing", values={"when": when}))
             return span
-    span = p.phrase_at(i, "no_moment")
+    span = p.phrase_at(i, "no_moment") or p.phrase_at(i, "told_steps")
     if span:
         p.take(i, i + span)
     return span
@@ -503,6 +509,7 @@ class _Described:
     card_types: list[str] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     role: str | None = None
+    tapped: bool | None = None  # said within its description (a `state` part after it)
 
     def words(self) -> CreatureWords:
         return CreatureWords(name=self.name, owner=self.owner, power=self.power, toughness=self.toughness,
@@ -588,6 +595,11 @@ def _said_kind(p: _Pass, j: int, c: _Described) -> int:
         if span:
             c.role = role
             return span
+    for key, tapped in (("tapped", True), ("untapped", False)):  # « un ours 2/2 dégagé, sans vol »
+        span = p.phrase_at(j, key)
+        if span and p.at(j - 1) != "se":
+            c.tapped = tapped
+            return span
     return 1 if p.at(j) == "creature" and c.card_types else 0
 
 
@@ -636,7 +648,10 @@ def _creature(p: _Pass, i: int) -> int:
         j -= 1
     if _said_again(p, i, start, j, c):
         return j - i
-    p.take(start, j, Part(kind="creature", values={"creature": c.words()}))
+    words = c.words()
+    p.take(start, j, Part(kind="creature", values={"creature": words}))
+    if c.tapped is not None:
+        p.parts.append((start, Part(kind="state", values={"tapped": c.tapped, "creature": words})))
     return j - i
 
 
@@ -1228,6 +1243,8 @@ def _assignment(p: _Pass) -> None:
     if len(shares) >= 2 or (shares and any(kind == "player" for _, (kind, _) in shares)):
         for i in used:
             p.take(i, i + 1)
+        for i in p.find("assign_words"):  # « au moment d'assigner les blessures », « répartir comme ça »
+            p.take(i, i + p.phrase_at(i, "assign_words"))
         p.parts.append((min(used), Part(kind="assignment", values={"shares": tuple(shares)})))
 
 
