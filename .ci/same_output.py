@@ -27,9 +27,10 @@ COMMANDS = [
 
 
 # The search index's cache key (and what is made from its digest: its file's name, the service
-# worker's version) covers the paths of the installed texts: it names the installation, not what
-# the book says; masked.
-KEY = re.compile(rb'index-[0-9a-f]{8}-[0-9a-f]{24}|index\.[0-9a-f]{10}\.js|VERSION = "[0-9a-f]{16}"')
+# worker's version, the name of the offline file list that lists it) covers the paths of the
+# installed texts: it names the installation, not what the book says; masked.
+KEY = re.compile(rb'index-[0-9a-f]{8}-[0-9a-f]{24}|index\.[0-9a-f]{10}\.js|offline-files\.[0-9a-f]{10}\.js'
+                 rb'|VERSION = "[0-9a-f]{16}"')
 
 
 def _book(folder: Path) -> str:
