@@ -313,7 +313,7 @@ def _rule_texts(report: dict[str, Any], rule_text: RuleText | None) -> tuple[dic
             if len(body) > MAX_RULE_TEXT:
                 body = body[:MAX_RULE_TEXT].rsplit(" ", 1)[0] + " …"
             out.append({"edition": used or edition, "number": number, "language": language, "text": body})
-    return tuple(out)
+    return tuple(sorted(out, key=lambda rule: rule["language"] != "fr"))  # French first (stable)
 
 
 def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -38,6 +38,9 @@ def who(player: str, plan: Plan) -> str:
     return f"{player} (vous)" if player == plan.me else f"{player} (votre adversaire)"
 
 
+_COLORS = {"white": "blanche", "blue": "bleue", "black": "noire", "red": "rouge", "green": "verte"}
+
+
 def _creature(data: dict[str, Any]) -> str:
     text = str(data["name"])
     details = []
@@ -45,6 +48,14 @@ def _creature(data: dict[str, Any]) -> str:
         details.append(", ".join(_ability(a) for a in data["abilities"]))
     if "Mur" in data.get("types", ()):
         details.append("un Mur")
+    if "artifact" in data.get("card_types", ()):
+        details.append("créature-artefact")
+    if data.get("colors"):
+        details.append(", ".join(_COLORS.get(c, c) for c in data["colors"]))
+    if data.get("power") is not None and str(data.get("name", "")).split(" ")[0] != f"{data['power']}/{data['toughness']}":
+        details.append(f"{data['power']}/{data['toughness']}")
+    if data.get("tapped") is False:
+        details.append("dégagée")
     if data.get("since_turn_start") is False:
         details.append("arrivée ce tour-ci")
     if data.get("tapped"):
