@@ -24,6 +24,37 @@ EN_DIR = SHARED / "corpora" / "en"
 STARTUP = 300.0  # seconds for a served app to start (its worker process) on a loaded machine
 
 
+# The test files that take longest (seconds of a whole suite under pytest-xdist, `--durations`,
+# 2026-12-07), longest first: pytest-xdist's `loadfile` hands them out first, each to the next
+# free worker, and the many short files even out the end (the default order, files with more
+# tests first, left these for the end: one worker busy alone for minutes). Any other file
+# follows, in the order collected.
+LONGEST_FIRST = (
+    "web/test_page_types_browser.py", "corpus/test_store.py", "site/test_site.py",
+    "site/test_offline_browser.py", "test_cache.py", "hostile/test_bounded_caches.py",
+    "site/test_search_browser.py", "hostile/test_cli_hostile.py", "search/test_engine.py",
+    "search/test_helper.py", "site/test_phone_browser.py", "web/test_server_links.py",
+    "web/test_hostile.py", "web/test_pool.py", "site/test_deploy.py", "web/test_hostile_neighbour.py",
+    "site/test_site_links.py", "search/test_search.py", "cli/test_first_run.py",
+    "corpus/test_concordance_gold.py", "ask/test_ask_questions.py", "corpus/test_concordance.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-xdist keeps the collected order of the files (`pytest_collection_modifyitems`).
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+
+    def file_rank(item: pytest.Item) -> int:
+        return rank.get(item.nodeid.split("::")[0].removeprefix("tests/"), len(rank))
+
+    items.sort(key=file_rank)  # stable: each file's tests in their order, the others' files too
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["JUDGE_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
