@@ -2,13 +2,17 @@
 and what is costly to make and only read by the tests that use it, made once per session: the
 static book (`site`, `site_under_base_url`), the app and its test client (`app`, `client`), the
 app served on loopback (`served`), Chromium (`browser`) and its tabs (`page`, `phone`). A test
-that changes one of them makes its own (a copy of the book, an app of its own)."""
+that changes one of them makes its own (a copy of the book, an app of its own). The books are
+built once per run, not once per pytest-xdist worker (`shared_folder`)."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,28 +24,78 @@ EN_DIR = SHARED / "corpora" / "en"
 STARTUP = 300.0  # seconds for a served app to start (its worker process) on a loaded machine
 
 
+# The test files that take longest (seconds of a whole suite under pytest-xdist, `--durations`,
+# 2026-12-07), longest first: pytest-xdist's `loadfile` hands them out first, each to the next
+# free worker, and the many short files even out the end (the default order, files with more
+# tests first, left these for the end: one worker busy alone for minutes). Any other file
+# follows, in the order collected.
+LONGEST_FIRST = (
+    "web/test_page_types_browser.py", "corpus/test_store.py", "site/test_site.py",
+    "site/test_offline_browser.py", "test_cache.py", "hostile/test_bounded_caches.py",
+    "site/test_search_browser.py", "hostile/test_cli_hostile.py", "search/test_engine.py",
+    "search/test_helper.py", "site/test_phone_browser.py", "web/test_server_links.py",
+    "web/test_hostile.py", "web/test_pool.py", "site/test_deploy.py", "web/test_hostile_neighbour.py",
+    "site/test_site_links.py", "search/test_search.py", "cli/test_first_run.py",
+    "corpus/test_concordance_gold.py", "ask/test_ask_questions.py", "corpus/test_concordance.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-xdist keeps the collected order of the files (`pytest_collection_modifyitems`).
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+
+    def file_rank(item: pytest.Item) -> int:
+        return rank.get(item.nodeid.split("::")[0].removeprefix("tests/"), len(rank))
+
+    items.sort(key=file_rank)  # stable: each file's tests in their order, the others' files too
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["JUDGE_CACHE_DIR"] = str(tmp_path_factory.mktemp("judge-cache"))
 
 
+def shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name`, made by `make` once per run: under pytest-xdist, by the first worker
+    that asks, in the run's temporary folder (the workers' common parent), the others waiting
+    for it on a lock; alone, in the session's. A run's temporary folder is new, so a folder
+    there is this run's; a make that failed leaves no mark, and the next worker tries again."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder, done = base / f"shared-{name}", base / f"shared-{name}.done"
+    with open(base / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not done.exists():
+            with contextlib.suppress(FileNotFoundError):
+                shutil.rmtree(folder)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
-    """The static book as `judge build` writes it (relative links), built once: read it, never
-    change it (copy it first)."""
+    """The static book as `judge build` writes it (relative links), built once per run: read it,
+    never change it (copy it first)."""
     from judge.site.build import build_site
 
-    return build_site(graph, tmp_path_factory.mktemp("book") / "site").parent
+    return shared_folder(tmp_path_factory, "book", lambda folder: build_site(graph, folder / "site")) / "site"
 
 
 @pytest.fixture(scope="session")
 def site_under_base_url(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
-    """A root folder holding, in `regles/`, the book built with `--base-url /regles/`."""
+    """A root folder holding, in `regles/`, the book built with `--base-url /regles/` (once per
+    run: read it, never change it)."""
     from judge.site.build import build_site
 
-    root = tmp_path_factory.mktemp("base")
-    build_site(graph, root / "regles", base_url="/regles/")
-    return root
+    return shared_folder(tmp_path_factory, "base", lambda root: build_site(graph, root / "regles", base_url="/regles/"))
 
 
 @pytest.fixture(scope="session")

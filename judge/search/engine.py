@@ -86,6 +86,7 @@ class RuleIndex:
         self._folder = folder  # the index's cache folder (None: built in memory)
         self._real: frozenset[str] | None = None
         self._entries: tuple[tuple[Any, ...], ...] | None = None
+        self._notion_keys: tuple[frozenset[frozenset[str]], ...] | None = None
         self._postings = {language: Postings(FIELD_BOOSTS, read_term) for language in self.languages}
         # Said once, with the first result (`take_notice`): never as a Python warning line.
         self.notice = notice
@@ -230,8 +231,10 @@ class RuleIndex:
 
     def _notions(self) -> tuple[frozenset[frozenset[str]], ...]:
         """Each FR↔EN notion as the name keys of its names (`judge.corpus.glossary.notion_keys`,
-        whose module needs the graph)."""
-        return tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
+        whose module needs the graph), made once (every search asks for them)."""
+        if self._notion_keys is None:
+            self._notion_keys = tuple(frozenset(name_key(n) for n in term.names()) for term in self.glossary_terms)
+        return self._notion_keys
 
     def take_notice(self) -> str | None:
         """The rebuild notice, once: the first result after a rebuild says so."""

@@ -788,6 +788,26 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
         concepts = _concepts(terms, plan, language, stem, stop, held)
         notions = _concepts(terms, plan, language, stem, stop, lambda _: False)
         asked = frozenset().union(*(alt for alts in concepts for alt in alts)) if concepts else frozenset()
+        # The terms this search found absent (from every ranked field: ""; from one field):
+        # each candidate asks the same few stems again, and `Postings` remembers only the
+        # index's terms (its bound); remembered here, for this search only.
+        absent: set[tuple[str, str]] = set()
+
+        def clause(stem: str) -> dict[int, float]:
+            if ("", stem) in absent:
+                return {}
+            found = postings.clause(source, stem)
+            if not found:
+                absent.add(("", stem))
+            return found
+
+        def in_field(field: str, stem: str) -> dict[int, float]:
+            if (field, stem) in absent:
+                return {}
+            found = postings.term(source, field, stem)[0]
+            if not found:
+                absent.add((field, stem))
+            return found
 
         def answers(ed: str, number: str) -> bool:
             """Is a defining rule a heading the query names, its section answering the rest
@@ -796,8 +816,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
             name = index.name_stems(head) if head is not None else frozenset()
             if head is None or not name or not name <= asked:
                 return False
-            return _section_coverage(index, head, concepts, lambda stem: head.docnum in postings.clause(source, stem),
-                                     lambda stem: postings.clause(source, stem)) == 1.0
+            return _section_coverage(index, head, concepts, lambda stem: head.docnum in clause(stem), clause) == 1.0
 
         def said(term: GlossaryTerm) -> list[frozenset[str]]:
             """A notion's names in this language's texts, as stems."""
@@ -821,11 +840,11 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 # Coordination: a rule that answers every notion of the query beats one
                 # that repeats a single word (BM25 alone does not see this).
                 def holds(stem: str, n: int = docnum) -> bool:
-                    return n in postings.clause(source, stem)
+                    return n in clause(stem)
 
                 def says(stem: str, n: int = docnum) -> bool:
                     """Does the rule's own text (not its parent's) hold the stem?"""
-                    return any(n in postings.term(source, f, stem)[0] for f in OWN_FIELDS)
+                    return any(n in in_field(f, stem) for f in OWN_FIELDS)
 
                 coverage = _coverage(holds, concepts)
                 best = max(best, coverage)
@@ -837,8 +856,7 @@ def search_with(index: Index, query: str, *, edition: str | None = None, limit: 
                 name = index.name_stems(doc)
                 if coverage < 1.0 and name and name <= asked:
                     # A heading the query names: what it lacks may be its section's topic.
-                    coverage = _section_coverage(index, doc, concepts, holds,
-                                                 lambda stem: postings.clause(source, stem))
+                    coverage = _section_coverage(index, doc, concepts, holds, clause)
                 score *= coverage * coverage
                 if any(doc.number.startswith(prefix) for prefix in variants.get(doc.edition, ())):
                     score *= VARIANT

@@ -71,24 +71,30 @@ def test_site_every_rule_has_an_element(site: Path, graph) -> None:  # type: ign
             assert rule.number in text_of(element)
 
 
-def _links(site: Path) -> list[tuple[Path, str, ElementTree.Element]]:
-    out = []
+@pytest.fixture(scope="module")
+def strict_pages(site: Path) -> dict[Path, list[tuple[str, dict[str, str]]]]:
+    """Every HTML page of the session's book, parsed once for the tests that read them all:
+    strictly (html5lib raises on a page's first HTML5 parse error), each as its links (href,
+    the link's attributes), in document order."""
+    out = {}
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
     for page in sorted(site.rglob("*.html")):
-        root = parse(page)
-        for a in [*root.iter("a"), *root.iter(f"{SVG}a")]:
-            href = a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or ""
-            out.append((page, href, a))
+        root = parser.parse(page.read_bytes())
+        out[page] = [(a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or "", dict(a.attrib))
+                     for a in [*root.iter("a"), *root.iter(f"{SVG}a")]]
     return out
 
 
-def test_site_references_never_link_to_another_edition(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_site_references_never_link_to_another_edition(  # type: ignore[no-untyped-def]
+        site: Path, graph, strict_pages: dict[Path, list[tuple[str, dict[str, str]]]]) -> None:
     checked = 0
-    for page, href, a in _links(site):
-        if "ref" in (a.get("class") or "").split():
-            edition = page.relative_to(site).parts[0]
-            target = (page.parent / href.partition("#")[0]).resolve()
-            assert target.relative_to(site.resolve()).parts[0] == edition, f"{page}: {href}"
-            checked += 1
+    for page, links in strict_pages.items():
+        for href, a in links:
+            if "ref" in (a.get("class") or "").split():
+                edition = page.relative_to(site).parts[0]
+                target = (page.parent / href.partition("#")[0]).resolve()
+                assert target.relative_to(site.resolve()).parts[0] == edition, f"{page}: {href}"
+                checked += 1
     # At least every reference of the English 2004 rules, each shown on its English page.
     assert checked >= sum(len(r.references) for r in graph.rules("2004", "en")) > 0
 
@@ -191,11 +197,11 @@ def test_site_turn_diagram_links_each_step_to_its_rule(site: Path) -> None:
     assert "pas de règle dans ce corpus" not in "".join(diagram2010.itertext())
 
 
-def test_site_pages_are_valid_html5_in_french(site: Path) -> None:
+def test_site_pages_are_valid_html5_in_french(site: Path, strict_pages: dict[Path, object]) -> None:
     pages = sorted(site.rglob("*.html"))
     assert len(pages) >= 20
+    assert sorted(strict_pages) == pages  # each parsed strictly, without a parse error
     for page in pages:
-        html5lib.HTMLParser(strict=True).parse(page.read_bytes())
         content = page.read_text(encoding="utf-8")
         assert '<html lang="fr">' in content
         assert 'name="viewport"' in content
