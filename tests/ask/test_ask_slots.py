@@ -130,3 +130,45 @@ def test_an_open_moment_the_answer_does_not_depend_on_is_answered_for_all() -> N
 def test_a_deciding_word_no_slot_takes_stops_the_slot_reader() -> None:
     reading = read("Mon ours 2/2 a été sacrifié : il peut attaquer ?")
     assert slot_parts(reading.words, reading.asked) is None
+
+
+def test_a_dictated_year_and_power_toughness_are_read() -> None:
+    # a floor judge dictating: no punctuation, numbers in words (2004 308.2a: a Wall can't attack)
+    result = ask("en deux mille quatre mon mur zéro quatre est dégagé il est là depuis trois tours "
+                 "il peut attaquer", with_search=False)
+    assert result.understood is True and result.situation is not None
+    assert result.situation["edition"] == "2004"
+    assert [a["answer"] for a in result.answers] == [False]
+    wall = result.situation["creatures"][0]
+    assert (wall["power"], wall["toughness"]) == (0, 4)
+
+
+def test_priority_passed_told_says_who_holds_it() -> None:
+    # 2010 117.3c: after a player passes, the next player in turn order receives priority
+    told = "C'est le tour de mon adversaire, son étape de pioche, pile vide : il m'a passé la priorité. "
+    result = ask(told + "Je peux lancer un éphémère ?", with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [True]
+    assert result.situation is not None and result.situation["priority"] == "B"
+
+
+def test_no_attackers_said_decides_what_follows_the_declaration() -> None:
+    # 2004 308.4 / 2010 508.8: no attackers, the blockers' and damage steps are skipped
+    done = ask("J'ai déclaré aucun attaquant. Après la déclaration des attaquants, on passe à quelle étape ?",
+               with_search=False)
+    assert done.understood is True
+    assert [a["answer"] for a in done.answers] == [{"phase": "combat", "step": "end_of_combat"}]
+    open_question = ask("On est à la déclaration des attaquants. Quelle étape vient ensuite ?", with_search=False)
+    assert open_question.understood is False and open_question.declined == "missing"
+
+
+def test_assumptions_are_said() -> None:
+    result = ask("En 2004, dans ma première phase principale, je peux jouer un terrain ?", with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == [True]
+    assert "je suppose qu'aucun terrain n'a encore été joué ce tour" in result.understood_as
+    assert "je suppose la pile vide" in result.understood_as
+
+
+def test_a_damage_share_to_a_creature_no_block_was_told_of_is_asked() -> None:
+    result = ask("J'attaque avec mon wurm 5/5, il le bloque avec ses deux ours 2/2 qu'il appelle Tic et Tac. "
+                 "Je peux mettre 1 blessure sur Tic et 4 sur Tac ?", with_search=False)
+    assert result.understood is False and result.answers == ()
