@@ -108,7 +108,8 @@ def parser() -> Lark:
 
 
 def _earley_of(lark: Lark) -> Any:
-    """Lark's Earley parser inside `lark`: the one place judge reaches past Lark's public API.
+    """Lark's Earley parser inside `lark` (from `judge.corpus.larkinternals`, the one place
+    judge reaches past Lark's public API).
 
     Lark has no public way to let any word be read as an unknown word at the lowest priority
     (the terminal test, `term_matcher`, is fixed at construction for a basic lexer) nor to
@@ -117,9 +118,10 @@ def _earley_of(lark: Lark) -> Any:
     5 s), and a terminal `unknown` listing every word changes the readings. Checked by
     tests/ask/test_ask_lark.py, which fails on the first Lark version where these are gone.
     """
-    front = lark.parser  # ParsingFrontend
-    earley = front.parser
-    if not hasattr(earley, "term_matcher") or not hasattr(earley, "predictions"):
+    from judge.corpus.larkinternals import lark_internals
+
+    earley = lark_internals(lark).earley
+    if earley is None:
         raise RuntimeError(f"lark {getattr(lark, '__version__', '?')} : parseur Earley sans term_matcher ni predictions")
     return earley
 
@@ -183,7 +185,9 @@ def _parse(text: str) -> Tree[Token]:
     """
     lark = parser()
     kinds = frozenset(token.type for token in _WordLexer.lex(_WordLexer, text))  # type: ignore[arg-type]
-    front = copy.copy(lark.parser)
+    from judge.corpus.larkinternals import lark_internals
+
+    front = copy.copy(lark_internals(lark).frontend)
     earley = copy.copy(_earley_of(lark))
     earley.predictions = _Predictions(earley.predictions, _needs().readable(kinds))
     front.parser = earley

@@ -245,15 +245,16 @@ def _plain_reductions(parser: Lark) -> None:
     """Put `_Reduction`s in the parse table's reduce actions, and their callbacks in the
     (shared, mutated in place) callback table.
 
-    The one place that reaches past Lark's public API (no public API gives the LALR parse
-    table or the callback table): a `RuntimeError` naming the Lark version when they are not
-    where this expects them (`tests/corpus/test_parser_lark.py` fails loudly on it)."""
+    No public API gives the LALR parse table or the callback table: they come from
+    `judge.corpus.larkinternals`, and a `RuntimeError` names the Lark version when they are not
+    there (`tests/corpus/test_parser_lark.py` fails loudly on it)."""
     import lark
 
-    callbacks = getattr(parser, "_callbacks", None)
-    table = getattr(getattr(getattr(parser, "parser", None), "parser", None), "_parse_table", None)
-    states = getattr(table, "states", None)
-    if not isinstance(callbacks, dict) or not isinstance(states, dict):
+    from judge.corpus.larkinternals import lark_internals
+
+    inside = lark_internals(parser)
+    callbacks, states = inside.callbacks, inside.lalr_states
+    if callbacks is None or states is None:
         raise RuntimeError(f"lark {lark.__version__} ne convient plus à judge.corpus.parser._plain_reductions : "
                            "table des callbacks ou table d'analyse LALR introuvable")
     reductions: dict[Any, _Reduction] = {}
