@@ -57,3 +57,16 @@ def test_bad_question_is_a_400_in_french(client: TestClient) -> None:
     assert status == 400 and "question trop longue" in text
     status, _ = _page(client, "/question?q=x&edition=1999")
     assert status in (400, 404)
+
+
+def test_the_question_asked_is_quoted_above_its_answer(client: TestClient) -> None:
+    # issue 34: on a phone the typed question was only in the box at the bottom of the answer
+    status, text = _page(client, "/question?q=Je+peux+jouer+un+terrain+pendant+le+tour+de+mon+adversaire+%3F+%3Cb%3E")
+    assert status == 200
+    asked = text.index('id="ask-asked"')
+    assert asked < text.index('id="ask-answer"')
+    assert "« Je peux jouer un terrain pendant le tour de mon adversaire ? &lt;b&gt; »" in text
+    story = "En 2004, " + "on a bien rigolé, " * 40 + "je peux jouer un terrain pendant ton tour ?"
+    status, text = _page(client, "/question?q=" + story.replace(" ", "+"))
+    quoted = text.split('id="ask-asked">', 1)[1].split("</p>", 1)[0]
+    assert quoted.endswith(" … »") and len(quoted) < 180  # a long story is cut, the answer stays near the top
