@@ -1093,9 +1093,6 @@ def _question(p: _Pass, kinds: frozenset[str], asking_start: int) -> Part | None
         for i in p.find(key, asking_start):
             if not p.used[i]:
                 p.take(i, i + p.phrase_at(i, key))
-    at = chosen.values["_at"]
-    if isinstance(at, int):
-        p.take(at, at + 1)
     return Part(kind="question", values={k: v for k, v in chosen.values.items() if k != "_at"})
 
 

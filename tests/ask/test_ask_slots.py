@@ -172,3 +172,9 @@ def test_a_damage_share_to_a_creature_no_block_was_told_of_is_asked() -> None:
     result = ask("J'attaque avec mon wurm 5/5, il le bloque avec ses deux ours 2/2 qu'il appelle Tic et Tac. "
                  "Je peux mettre 1 blessure sur Tic et 4 sur Tac ?", with_search=False)
     assert result.understood is False and result.answers == ()
+
+
+def test_a_deciding_first_word_is_never_taken_for_the_question() -> None:
+    # the question's word position defaulted to 0 for some kinds and marked the first word read
+    reading = read("Sacrifié : j'ai neuf cartes en main à la fin de mon tour, j'en défausse combien ?")
+    assert slot_parts(reading.words, reading.asked) is None
