@@ -232,11 +232,14 @@ def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[st
     moments = [(phase, step) for phase in PHASES for step in (PHASE_STEPS[phase] or (None,))]
     plans: list[Plan] = []
     answers: set[str] = set()
+    at = parts.index(questions[0])
+    try:
+        chosen = _edition(parts, given, editions, run)
+    except Gap:
+        return None
     for phase, step in moments:
         said = Part(kind="moment", values={"phase": phase, "step": step, "owner": None})
-        at = parts.index(questions[0])
         try:
-            chosen = _edition(parts, given, editions, run)
             plan = _as_asked(Builder((*parts[:at], said, *parts[at:]), chosen, run).build(), reading)
             report = run(plan.situation())
         except Gap:

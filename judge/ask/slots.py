@@ -1146,7 +1146,7 @@ def _spell_kind(p: _Pass, start: int) -> tuple[int, str] | None:
     found = [f for f in found if f[1] != "creature" or not any(g[1] != "creature" for g in found)]
     if not found and start > 0 and any(p.at(k) in ("le", "la", "l") and p.phrase_at(k + 1, "cast_verb")
                                        for k in range(start, len(p.texts))):
-        return _spell_kind(p, 0) if _spell_kind(p, 0) is not None else None  # « je peux le jouer ? »: the one told
+        return _spell_kind(p, 0)  # « je peux le jouer ? »: the one told
     if len({slug for _, slug in found}) != 1:
         return None
     return found[-1]
