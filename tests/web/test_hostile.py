@@ -350,52 +350,56 @@ def _in_new_loop(coroutine: Any) -> Any:
         return executor.submit(asyncio.run, coroutine).result()
 
 
-def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(graph) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture
+def one_worker(graph) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    """A started pool of one worker process, shut down after the test."""
     from judge.web.pool import WorkPool
-    from judge.web.situations import check_task
 
     pool = WorkPool(graph, processes=1)
     pool.start()
     try:
-        (before,) = pool.worker_pids()
-        began = time.monotonic()
-        with pytest.raises(Exception, match="temps de calcul"):
-            _in_new_loop(pool.run(0.5, time.sleep, 60))
-        assert time.monotonic() - began < 5
-        deadline = time.monotonic() + 10
-        while _alive(before) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(before), "le processus du calcul abandonné tourne encore"
-        answer = _in_new_loop(pool.run(60, check_task, _with(), "json"))
-        assert answer.status == 200
-        assert before not in pool.worker_pids() and len(pool.worker_pids()) == 1
-        (second,) = pool.worker_pids()
-        with pytest.raises(Exception, match="temps de calcul"):
-            pool.call(0.5, time.sleep, 60)
-        pool.call(60, check_task, _with(), "json")
-        assert second not in pool.worker_pids() and not _alive(second)
+        yield pool
     finally:
         pool.shutdown()
 
 
-def test_a_task_a_little_late_keeps_its_worker(graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_task_past_its_budget_has_its_worker_killed_and_replaced(one_worker: Any) -> None:
+    from judge.web.situations import check_task
+
+    pool = one_worker
+    (before,) = pool.worker_pids()
+    began = time.monotonic()
+    with pytest.raises(Exception, match="temps de calcul"):
+        _in_new_loop(pool.run(0.5, time.sleep, 60))
+    assert time.monotonic() - began < 5
+    deadline = time.monotonic() + 10
+    while _alive(before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(before), "le processus du calcul abandonné tourne encore"
+    answer = _in_new_loop(pool.run(60, check_task, _with(), "json"))
+    assert answer.status == 200
+    assert before not in pool.worker_pids() and len(pool.worker_pids()) == 1
+    (second,) = pool.worker_pids()
+    with pytest.raises(Exception, match="temps de calcul"):
+        pool.call(0.5, time.sleep, 60)
+    pool.call(60, check_task, _with(), "json")
+    assert second not in pool.worker_pids() and not _alive(second)
+
+
+def test_a_task_a_little_late_keeps_its_worker(one_worker: Any) -> None:
     # issue 38: at load on a slow machine many tasks end a little past their deadline; their
     # requesters get their 503 at the deadline, but killing each worker (seconds to restart)
     # turned the next requests into 503s too
-    from judge.web.pool import LATE_GRACE, WorkPool
+    from judge.web.pool import LATE_GRACE
 
-    pool = WorkPool(graph, processes=1)
-    pool.start()
-    try:
-        (before,) = pool.worker_pids()
-        began = time.monotonic()
-        with pytest.raises(Exception, match="temps de calcul"):
-            pool.call(0.3, time.sleep, 0.3 + LATE_GRACE / 4)
-        assert time.monotonic() - began < 0.3 + LATE_GRACE / 4  # the 503 at the deadline, not after
-        assert pool.call(10, pow, 2, 5) == 32  # the same worker answers the next task
-        assert pool.worker_pids() == (before,) and _alive(before)
-    finally:
-        pool.shutdown()
+    pool = one_worker
+    (before,) = pool.worker_pids()
+    began = time.monotonic()
+    with pytest.raises(Exception, match="temps de calcul"):
+        pool.call(0.3, time.sleep, 0.3 + LATE_GRACE / 4)
+    assert time.monotonic() - began < 0.3 + LATE_GRACE / 4  # the 503 at the deadline, not after
+    assert pool.call(10, pow, 2, 5) == 32  # the same worker answers the next task
+    assert pool.worker_pids() == (before,) and _alive(before)
 
 
 def _alive(pid: int) -> bool:
