@@ -210,7 +210,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     deciding = _rule_texts(report, rule_text)
     return AskResult(question=text, understood=True, not_understood=(), rule_texts=deciding,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
-                     answers=tuple(_answers(report)), report=report, search=(),
+                     answers=tuple(_answers(report, plan.names)), report=report, search=(),
                      report_text=report_text(checked_report), skipped=reading.skipped)
 
 
@@ -319,9 +319,28 @@ def _rule_texts(report: dict[str, Any], rule_text: RuleText | None) -> tuple[dic
     return tuple(sorted(out, key=lambda rule: rule["language"] != "fr"))  # French first (stable)
 
 
-def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:
+def _answers(report: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The checks' answers, the players called by the first names the question gave them
+    (« Alice », not « A »)."""
     answers: list[dict[str, Any]] = report["answers"]
-    return answers
+    if not names:
+        return answers
+    return [{**item, "answer": _renamed(item.get("answer"), names)} for item in answers]
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: (_renamed(v, names) if k in _PLAYER_KEYS else v) for k, v in value.items()}
+    return value
+
+
+# The keys of an answer whose values are players (`where`'s holder of priority, `effect_ends`'s
+# turn, `state_based`'s losers).
+_PLAYER_KEYS = frozenset({"priority", "player", "lose", "target"})
 
 
 def _edition(parts: tuple[Part, ...], given: str | None, editions: tuple[str, ...], run: Run) -> str:

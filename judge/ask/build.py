@@ -77,6 +77,7 @@ class Plan:
     pending_triggers: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)
     permanents: list[dict[str, Any]] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # A / B -> the first name the question gave
 
     def situation(self) -> dict[str, Any]:
         data: dict[str, Any] = {"edition": self.edition, "players": list(self.players or (FIRST, SECOND)),
@@ -547,6 +548,8 @@ class Builder:
             plan.lands_played = values["played"]
         elif part.kind == "first_turn":
             plan.first_turn = True
+        elif part.kind == "names" and not plan.players:
+            plan.names = {self.player(role): typed for role, typed in values["names"]}
         elif part.kind == "priority":
             plan.priority = self.player(values["player"])
         elif part.kind == "skip":

@@ -35,6 +35,8 @@ def _ability(slug: str) -> str:
 def who(player: str, plan: Plan) -> str:
     if plan.players:
         return player
+    if player in plan.names:
+        return f"{plan.names[player]} ({player})"
     return f"{player} (vous)" if player == plan.me else f"{player} (votre adversaire)"
 
 

@@ -31,6 +31,7 @@ from judge.game.turnplan import PHASES, STEP_PHASE, Phase, Step
 SLOT_TABLE = "slot_words"
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PT = re.compile(r"(\d{1,2})/(\d{1,2})")
+_CITED = re.compile(r"\d{3}\.\d+[a-z]?")
 _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}")
 MAX_SLOT_WORDS = 300  # the reader's own bound (the question's is `judge.ask.words.MAX_QUESTION`)
 
@@ -142,6 +143,7 @@ class _Pass:
         self.used = [False] * len(words)
         self.parts: list[tuple[int, Part]] = []
         self.players: dict[str, str] = {}  # a player's first name (folded) -> ME / OPPONENT
+        self.typed_names: dict[str, str] = {}  # ME / OPPONENT -> the first name as typed
         self.ends: dict[int, int] = {}  # where the part starting at a word ends
 
     def at(self, i: int) -> str:
@@ -207,6 +209,19 @@ def _edition(p: _Pass, i: int) -> int:
     if before:
         start = start - 1 if p.phrase_at(start - 1, "before") else start - 2
     p.take(start, i + 1, Part(kind="edition", values={"before": year} if before else {"year": year}))
+    return 1
+
+
+def _citation(p: _Pass, i: int) -> int:
+    """A rule number the judge cites (« la 502.9 si je me souviens bien », « règle 308 »): what
+    the judge thinks applies, not a fact of the game; read, and left to the answer's own rules."""
+    text = p.at(i)
+    cited = _CITED.fullmatch(text) or (text.isdigit() and len(text) == 3 and 100 <= int(text) <= 999
+                                       and p.at(i - 1) in ("regle", "regles", "cf", "voir", "article"))
+    if not cited:
+        return 0
+    start = i - 1 if p.at(i - 1) in ("regle", "regles", "cf", "voir", "article", "la") else i
+    p.take(start, i + 1)
     return 1
 
 
@@ -296,6 +311,7 @@ def _named(p: _Pass, i: int) -> str:
         # the speaker speaks of himself (« ma phase principale »): a name is someone else
         mine = any(t in ("je", "j", "mon", "ma", "mes", "moi") for t in p.texts)
         p.players[name] = ME if not p.players and not mine else OPPONENT
+        p.typed_names.setdefault(p.players[name], p.words[i].typed.rstrip("'’"))
     return p.players[name]
 
 
@@ -369,6 +385,10 @@ def _land_told(p: _Pass, i: int) -> int:
             p.take(i, j + 3, Part(kind="land_played", values={"played": 0, "place": None}))
             return j + 3 - i
         return 0
+    if p.number(i) is not None and lands(i + 1, "land") and p.at(i + 2) == "deja" and lands(i + 3, "land_verb"):
+        # « 1 terrain déjà posé en PP1 »: the lands played this turn, counted
+        p.take(i, i + 4, Part(kind="land_played", values={"played": p.number(i), "place": None}))
+        return 4
     if p.at(i) not in ("ai", "a", "avait", "avais", "as", "deja"):
         # a story's « j'ai dégagé, pioché, posé une île »: a past participle with no subject before
         if p.at(i) in ("pose", "joue") and p.at(i - 1) not in _ME_SUBJECTS | _THEM_SUBJECTS | {"on", "peux", "peut", "puis",
@@ -384,6 +404,21 @@ def _land_told(p: _Pass, i: int) -> int:
         p.take(i, j + 3, Part(kind="land_played", values={"played": 1, "place": None}))
         return j + 3 - i
     return 0
+
+
+def _first_turn(p: _Pass, i: int) -> int:
+    """« le tout premier tour de la partie » (a part), « pas le premier de la partie » (the
+    default: read, no part)."""
+    j = i + (p.at(i) == "tout")
+    if p.at(j) not in ("premier", "1er"):
+        return 0
+    k = j + 1 + (p.at(j + 1) == "tour")
+    if p.at(k) not in ("de", "du") or p.at(k + 1) not in ("la", "le") or p.at(k + 2) not in ("partie", "jeu", "match"):
+        return 0
+    negated = p.at(i - 1) == "pas" or p.at(i - 2) == "pas"
+    start = i - (p.at(i - 1) in ("le", "au", "mon", "son")) if not negated else i - 1 - (p.at(i - 1) != "pas")
+    p.take(start, k + 3, None if negated else Part(kind="first_turn"))
+    return k + 3 - i
 
 
 def _stack(p: _Pass, i: int) -> int:
@@ -648,11 +683,40 @@ def _creature(p: _Pass, i: int) -> int:
         j -= 1
     if _said_again(p, i, start, j, c):
         return j - i
+    _said_before(p, start, c)
     words = c.words()
     p.take(start, j, Part(kind="creature", values={"creature": words}))
+    if _cast_before(p, start, j):  # « Alice a lancé sa Guivre »: it came this turn
+        p.parts.append((start, Part(kind="state", values={"since_turn_start": False, "creature": words})))
     if c.tapped is not None:
         p.parts.append((start, Part(kind="state", values={"tapped": c.tapped, "creature": words})))
     return j - i
+
+
+def _said_before(p: _Pass, start: int, c: _Described) -> None:
+    """« Bruno contrôle une Araignée », « je contrôle un Mur »: its controller, said before it."""
+    if c.owner is not None or p.stem(start - 1) != _stem("controle") or p.used[start - 1]:
+        return
+    who = p.at(start - 2)
+    owner = _named(p, start - 2) if p.is_player_name(start - 2) else ME if who in _ME_SUBJECTS else None
+    if owner is not None:
+        c.owner = owner
+        p.take(start - 1, start)
+
+
+_PAST_CAST = frozenset({"lance", "joue", "invoque", "cast"})
+
+
+def _cast_before(p: _Pass, start: int, end: int) -> bool:
+    """« il a lancé son Loup », « j'ai joué mon ours » (a past tense, not « peut-il lancer »),
+    unless said to be older (« au tour précédent »): a creature cast this turn."""
+    k = start - 1
+    if p.at(k) not in _PAST_CAST or p.at(k - 1) not in ("a", "ai", "as", "avait", "avais"):
+        return False
+    if any(p.phrase_at(m, "old_here") for m in range(end, min(end + 12, len(p.texts)))):
+        return False
+    p.take(k, k + 1)
+    return True
 
 
 def _said_again(p: _Pass, i: int, start: int, j: int, c: _Described) -> bool:
@@ -686,8 +750,10 @@ def _state(p: _Pass, i: int) -> int:
                         ("new_here", {"since_turn_start": False}), ("old_here", {"since_turn_start": True}),
                         ("phasing", {"phasing": True}), ("phased_out", {"phased_out": True}),
                         ("phased_in", {"phased_out": False})):
-        span = p.phrase_at(i, key)
+        span = p.phrase_at(i, key) or (key == "old_here" and _since_turns(p, i))
         if span and not p.used[i] and p.at(i - 1) != "se":  # « qui se dégage ? » asks, says no state
+            if key in ("old_here", "new_here") and p.stem(i - 1) == _stem("controle"):
+                p.take(i - 1, i)  # « qu'il contrôle depuis plusieurs tours »
             negated = p.at(i - 1) in ("pas", "non") or (p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est")
             if negated and "tapped" in values:
                 values = {"tapped": not values["tapped"]}
@@ -708,6 +774,17 @@ def _state(p: _Pass, i: int) -> int:
     return 0
 
 
+def _since_turns(p: _Pass, i: int) -> int:
+    """« depuis 5 tours », « il y a trois tours »: under its controller's control since before
+    this turn (a count of turns, one or more)."""
+    if p.at(i) == "depuis" and (p.number(i + 1) or 0) >= 1 and p.at(i + 2) in ("tours", "tour"):
+        return 3
+    if p.at(i) == "il" and p.at(i + 1) == "y" and p.at(i + 2) == "a" and (p.number(i + 3) or 0) >= 1 \
+            and p.at(i + 4) in ("tours", "tour"):
+        return 5
+    return 0
+
+
 def _said_of_it(p: _Pass, i: int) -> int:
     """« il n'a pas la célérité », « elle a le vol »: an ability said of the creature named
     before, in a clause of its own."""
@@ -719,6 +796,7 @@ def _said_of_it(p: _Pass, i: int) -> int:
     if p.at(j) != "a":
         return 0
     j += 1
+    negated = negated or p.at(j) == "pas"  # spoken: « il a pas le vol »
     if negated:
         if p.at(j) != "pas":
             return 0
@@ -1006,6 +1084,8 @@ def _declaration(a: _Asked, at: int, creature: CreatureWords) -> Part:
     """« je déclare l'Ours seul : ok ? », « j'attaque avec les deux ensemble »: this declaration."""
     p = a.p
     together = [k for k in range(a.start, len(p.texts)) if p.phrase_at(k, "together")]
+    if not together and not any(p.at(k) in ("seul", "seule") for k in range(a.start, len(p.texts))):
+        return _question_part("attack", at, creature=creature)  # « peut-il être déclaré attaquant ? »: one creature
     if not together:
         return _question_part("declare_attackers", at, creature=creature)
     for k in together:
@@ -1116,7 +1196,7 @@ def _chosen(candidates: list[Part]) -> Part | None:
 _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("discard_verb", "cards"),
                  "play_land": ("land", "land_verb", "another", "modal"), "cast": ("cast_verb", "modal"),
                  "attack": ("attack_verb", "modal"), "block": ("block_verb", "modal"),
-                 "priority": ("priority_q",), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
+                 "priority": ("priority_q", "first_words"), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
                  "happens": ("happens_q",), "untap": ("untap_q",), "combat_timing": ("cast_verb", "modal")}
@@ -1294,6 +1374,8 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
             part.kind == "moment" and part.values["step"] == Step.DECLARE_ATTACKERS for part in parts):
         # « aucun attaquant ; après la déclaration des attaquants ? »: a fact of that step, no replay
         parts = [Part(kind="attackers_none") if part.kind == "no_attackers" else part for part in parts]
+    if p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
+        parts.append(Part(kind="names", values={"names": tuple(sorted(p.typed_names.items()))}))
     if question is not None:
         parts.append(question)
     return tuple(parts)
@@ -1343,8 +1425,8 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
-                or _land_told(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
+        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
+                or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
         i += step or 1
     i = 0
