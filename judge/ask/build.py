@@ -876,7 +876,8 @@ class Builder:
             raise Gap("quelles capacités se déclenchent ?")
         for entity in self.entities:
             words = entity.words
-            if words.name is None or words.power is not None or entity.attacking or entity.blocking:
+            if words.name is None or words.power is not None or entity.attacking or entity.blocking \
+                    or len(words.name) == 1:  # « A », « B »: players, not cards
                 raise Gap("quelles capacités se déclenchent, de quelles cartes ?")
             entity.trigger = True
             controller = self.player(words.owner) if words.owner else plan.me

@@ -94,7 +94,8 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         if unknown:
             text += " Je n'ai pas compris : " + ", ".join(f"« {w} »" for w in unknown) + "."
         if reason:
-            text += f" Il manque : {reason}." if not unknown else f" ({reason}.)"
+            end = "" if reason.endswith(("?", ".")) else "."
+            text += f" Il manque : {reason}{end}" if not unknown else f" ({reason}{end})"
         return text + " Je ne réponds pas à une question que je n'ai pas entièrement comprise."
     pieces = [f"règles de {plan.edition}"]
     if plan.players:
@@ -103,7 +104,9 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             pieces.append("équipe de " + " et ".join(team))
         if plan.game.get("archenemy"):
             pieces.append(f"archennemi : {plan.game['archenemy']}")
-    turn = f"c'est le tour de {who(plan.active, plan)}"
+    whose = who(plan.active, plan)
+    turn = "c'est le tour " + (f"d'{whose}" if whose[:1] in "AEIOUYÉÈÂÎÔaeiouyéèâîô" and len(whose.split()[0]) > 1
+                               else f"de {whose}")
     if not plan.turn_said and not plan.players and plan.events is None:
         turn += " — je le suppose : la question ne le dit pas"
     pieces.append(turn)

@@ -319,7 +319,11 @@ def _turn(p: _Pass, i: int) -> int:
     if p.at(i) != "tour":
         return 0
     if p.at(i - 1) in ("mon", "son", "notre", "votre") and p.at(i - 2) not in ("de",):
-        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": _OWNER_WORDS[p.at(i - 1)]}))
+        owner = _OWNER_WORDS[p.at(i - 1)]
+        named = next((k for k in range(i + 1, min(i + 4, len(p.texts))) if p.is_player_name(k)), None)
+        if p.at(i - 1) == "son" and named is not None and not any(t in _ME_SUBJECTS | {"mon", "ma", "mes"} for t in p.texts):
+            owner = _named(p, named)  # « pendant son tour, Alice … »: hers
+        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": owner}))
         return 1
     if p.at(i + 1) == "de" and p.at(i + 2) == "mon" and p.at(i + 3) == "adversaire":
         p.take(i, i + 4, Part(kind="turn", values={"owner": OPPONENT}))
@@ -328,6 +332,104 @@ def _turn(p: _Pass, i: int) -> int:
         p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2)}))
         return 3
     return 0
+
+
+def _extra_turn(p: _Pass, i: int) -> int:
+    """« un sort qui lui donne un tour supplémentaire », « je me suis donné un tour en plus »,
+    « Bruno obtient un tour supplémentaire », « 1 tour supp pour Bruno »: who takes it."""
+    span = p.phrase_at(i, "extra_turn")
+    if not span:
+        return 0
+    count = p.number(i - 1) if p.at(i - 1) not in ("un", "une") else 1
+    start = i - 1 if count is not None else i
+    end = i + span
+    who = _beneficiary(p, start, end)
+    if who is None:
+        return 0
+    p.take(start, end, Part(kind="extra_turn", values={"who": who, "named": False, "count": count or 1}))
+    return span
+
+
+def _beneficiary(p: _Pass, start: int, end: int) -> str | None:
+    """Who takes the extra turn said between start and end: « pour Bruno » / « à mon
+    adversaire » after it, else the object pronoun of « donner » (« me » / « lui », « se »: the
+    clause's subject), else the subject of « obtient », « gagne », « prend »."""
+    k = end + (p.at(end) in ("pour", "a", "au"))
+    if k > end:
+        verb = next((j for j in range(start - 1, max(start - 4, -1), -1) if p.stem(j) in _GIVE_STEMS), None)
+        if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")):
+            _spell_that(p, verb)
+            p.take(verb - (p.at(verb - 1) == "a"), verb + 1)
+        if p.is_player_name(k):
+            p.take(end, k + 1)
+            return _named(p, k)
+        if p.at(k) in ("moi", "me"):
+            p.take(end, k + 1)
+            return ME
+        if p.at(k) == "mon" and p.at(k + 1) == "adversaire":
+            p.take(end, k + 2)
+            return OPPONENT
+    for j in range(start - 1, max(start - 7, -1), -1):
+        if p.stem(j) in _GIVE_STEMS:
+            pronoun = next((m for m in range(j - 1, max(j - 4, -1), -1) if p.at(m) in ("me", "m", "lui", "se", "s")), None)
+            if pronoun is None:
+                return None
+            p.take(pronoun, j + 1)
+            _spell_that(p, pronoun)
+            return ME if p.at(pronoun) in ("me", "m") else _clause_subject(p, pronoun)
+        if p.stem(j) in _TAKE_STEMS:
+            p.take(j, j + 1)
+            return _clause_subject(p, j)
+        if p.stem(j) in _GIVE_STEMS and p.at(end) in ("a", "au") and p.is_player_name(end + 1):
+            _spell_that(p, j)
+            p.take(j, j + 1)
+            return _named(p, end + 1)
+    return None
+
+
+def _spell_that(p: _Pass, i: int) -> None:
+    """« (Alice a) joué un sort qui (lui donne …) », « résout un éphémère qui »: the spell that
+    did what follows, read with it (it is not on the stack any more)."""
+    k = i - 1
+    while p.at(k) in ("qui", "et", "resout", "se", "s", "a") and k > i - 5:
+        k -= 1
+    if p.at(k) not in _CAUSERS:
+        return
+    start = k - 1 - (p.at(k - 1) in ("autre", "deuxieme", "second"))
+    if p.at(start) not in ("un", "une", "son", "mon", "sa", "ma", "le", "la", "l"):
+        return
+    verb = start - 1
+    p.take(verb if p.phrase_at(verb, "cast_verb") or p.stem(verb) == _stem("resout") else start, i)
+
+
+_CAUSERS = frozenset({"sort", "ephemere", "rituel", "carte", "effet", "truc", "capacite"})
+
+
+def _clause_subject(p: _Pass, i: int) -> str | None:
+    """The player who does what word i says, further back than `_subject` (« Alice a joué un
+    sort qui lui donne … »: Alice)."""
+    return _subject(p, i, reach=12)
+
+
+def _extra_turn_again(p: _Pass, i: int) -> int:
+    """« mon adversaire s'en est donné un aussi », « il s'en fait un »: another extra turn, said
+    by « en … un » after one was said."""
+    if p.at(i) not in ("se", "s", "me", "m", "lui") or p.at(i + 1) != "en" or not any(
+            part.kind == "extra_turn" for _, part in p.parts):
+        return 0
+    j = i + 2 + (p.at(i + 2) in ("est", "a", "ai", "suis"))
+    if p.stem(j) not in _GIVE_STEMS or p.at(j + 1) not in ("un", "1"):
+        return 0
+    who = ME if p.at(i) in ("me", "m") else _clause_subject(p, i)
+    if who is None:
+        return 0
+    _spell_that(p, i)
+    p.take(i, j + 2, Part(kind="extra_turn", values={"who": who, "named": False, "count": 1}))
+    return j + 2 - i
+
+
+_GIVE_STEMS = frozenset(_stem(w) for w in ("donne", "donner", "offre", "accorde", "fait", "fais", "octroie", "cree"))
+_TAKE_STEMS = frozenset(_stem(w) for w in ("obtient", "gagne", "prend", "recoit", "aura"))
 
 
 def _active_said(p: _Pass, i: int) -> int:
@@ -638,12 +740,21 @@ def _said_kind(p: _Pass, j: int, c: _Described) -> int:
     return 1 if p.at(j) == "creature" and c.card_types else 0
 
 
+_NAMED_THINGS = frozenset({"trigger", "capacite", "declenchee", "carte", "permanent", "enchantement", "artefact"})
+
+
 def _creature_start(p: _Pass, i: int, size: int) -> tuple[int, _Described]:
     """Where the mention starts (its owner or article) and what its head says."""
     before = p.at(i - 1)
     start, owner, indefinite = i, None, False
     if before in _OWNER_WORDS:
         owner, start = _possessor(p, i - 1), i - 1
+    elif before in _NAMED_THINGS and i in p.names:  # « son trigger « Taxe » » (« sa capacité déclenchée « Dîme » »)
+        k = i - 1
+        while p.at(k) in _NAMED_THINGS and k > i - 4:
+            k -= 1
+        if p.at(k) in _OWNER_WORDS:
+            owner, start = _possessor(p, k), k
     elif before in ("un", "une"):
         indefinite, start = True, i - 1
     elif before in _ARTICLES:
@@ -980,9 +1091,9 @@ def _joined(p: _Pass, first: int, second: int) -> bool:
 
 
 # ---------------------------------------------------------------------- the question
-def _subject(p: _Pass, i: int) -> str | None:
-    """The player who does what word i says: the nearest subject before it."""
-    for j in range(i - 1, max(i - 5, -1), -1):
+def _subject(p: _Pass, i: int, reach: int = 4) -> str | None:
+    """The player who does what word i says: the nearest subject before it (within `reach` words)."""
+    for j in range(i - 1, max(i - 1 - reach, -1), -1):
         text = p.at(j)
         if text in _ME_SUBJECTS:
             return ME
@@ -1139,6 +1250,40 @@ def _ask_deals_damage(a: _Asked) -> Part | None:
     return _question_part("deals_damage", at[-1], creature=first if pronoun or not asked else asked[-1][1])
 
 
+def _ask_turn_order(a: _Asked) -> Part | None:
+    """« à qui sont les trois prochains tours ? », « c'est qui les 3 prochains tours ? »: how many."""
+    p = a.p
+    at = a.cue_at("turn_order_q")
+    if not at or not a.said("extra_turn"):
+        return None
+    k = at[-1]
+    span = p.phrase_at(k, "turn_order_q")
+    count = p.number(k - 1)
+    if p.at(k - 1) in ("un", "une") or (count is None and p.at(k - 1) in ("le", "les")):
+        count = 1 if p.at(k - 1) in ("le", "un", "une") else None
+    p.take(k - (count is not None), k + span)
+    return _question_part("turn_order", k, count=count)
+
+
+def _ask_triggers(a: _Asked) -> Part | None:
+    """« dans quel ordre vont-elles sur la pile ? » of the cards whose abilities trigger (« son
+    Autel qui se déclenche au début de son entretien », « la Malédiction du NAP »)."""
+    p = a.p
+    at = a.cue_at("triggers_q")
+    if not at or not a.creatures or not a.said("moment"):
+        return None
+    if any(c.name is not None and len(c.name) == 1 for c in a.creatures):
+        return None  # « de A », « B a … »: players, read as cards
+    if any(p.at(k) in ("son", "sa", "mon", "ma", "un", "une", "ses", "mes") and not p.used[k + 1]
+           and p.stem(k + 1) not in p.data.neutral and p.number(k + 1) is None for k in range(len(p.texts) - 1)):
+        return None  # « son autel »: a card not read (its ability would be missing from the answer)
+    for k in range(len(p.texts)):
+        span = p.phrase_at(k, "trigger_words")
+        if span and not p.used[k]:
+            p.take(k, k + span)
+    return _question_part("triggers", at[-1])
+
+
 _KindReader = Callable[[_Asked], "Part | None"]
 # Each kind's reader, run when the asking sentence's words say that kind (`kinds.asked_kinds`);
 # « untap », « happens » and « damage_dealt » have words of their own.
@@ -1149,6 +1294,7 @@ _KIND_READERS: tuple[tuple[str, _KindReader], ...] = (
     ("next", _ask_by_words("next", "next_q")), ("rest_of_turn", _ask_by_words("rest_of_turn", "rest_q")),
     ("damage_steps", _ask_by_words("damage_steps", "damage_steps_q")),
     ("in_combat", _ask_by_words("in_combat", "in_combat_q")), ("deals_damage", _ask_deals_damage),
+    ("turn_order", _ask_turn_order), ("triggers", _ask_triggers),
 )
 _OWN_WORDS: tuple[tuple[str, _KindReader], ...] = (
     ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
@@ -1199,7 +1345,7 @@ _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("
                  "priority": ("priority_q", "first_words"), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
-                 "happens": ("happens_q",), "untap": ("untap_q",), "combat_timing": ("cast_verb", "modal")}
+                 "happens": ("happens_q",), "untap": ("untap_q",), "turn_order": ("turn_order_q", "whose"), "triggers": ("triggers_q",), "combat_timing": ("cast_verb", "modal")}
 
 
 def _told_verb(p: _Pass, i: int) -> bool:
@@ -1425,7 +1571,7 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
+        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
                 or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
         i += step or 1
