@@ -360,7 +360,8 @@ def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozen
     word = words[index]
     text = word.text
     if index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z":
-        return True
+        following = words[index + 1].text if index + 1 < len(words) else ""
+        return not (word.typed == "A" and following in ("t", "il", "elle", "on", "vous"))  # « A-t-il » : the verb
     before = words[index - 1].text if index else ""
     if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
         return True

@@ -311,7 +311,7 @@ def _named(p: _Pass, i: int) -> str:
         # the speaker speaks of himself (« ma phase principale »): a name is someone else
         mine = any(t in ("je", "j", "mon", "ma", "mes", "moi") for t in p.texts)
         p.players[name] = ME if not p.players and not mine else OPPONENT
-        p.typed_names.setdefault(p.players[name], p.words[i].typed.rstrip("'’"))
+    p.typed_names.setdefault(p.players[name], p.words[i].typed.rstrip("'’"))
     return p.players[name]
 
 
@@ -521,6 +521,79 @@ def _first_turn(p: _Pass, i: int) -> int:
     start = i - (p.at(i - 1) in ("le", "au", "mon", "son")) if not negated else i - 1 - (p.at(i - 1) != "pas")
     p.take(start, k + 3, None if negated else Part(kind="first_turn"))
     return k + 3 - i
+
+
+def _before_resolution(p: _Pass, i: int) -> int:
+    """« avant qu'elles ne soient infligées », « avant que le sort se résolve », « avant la
+    résolution »: while what is on the stack waits (the stack said) — read, no part."""
+    if p.at(i) != "avant" or p.at(i + 1) not in ("que", "la", "sa", "leur"):
+        return 0
+    for k in range(i + 2, min(i + 8, len(p.texts))):
+        if p.stem(k) in _RESOLVE_STEMS:
+            p.take(i, k + 1)
+            return k + 1 - i
+        if p.used[k]:
+            return 0
+    return 0
+
+
+_RESOLVE_STEMS = frozenset(_stem(w) for w in ("infligees", "infligee", "inflige", "infligees", "resolution", "resolve",
+                                              "resout", "resolvent", "resolue", "resolues", "resolu"))
+
+
+def _damage_on_stack(p: _Pass, i: int) -> int:
+    """« les blessures de combat ont été assignées et sont sur la pile », « dmg sur la pile »:
+    combat damage on the stack (2004; the edition's own words « à l'époque des blessures sur la
+    pile » are read first, by `_edition`)."""
+    span = p.phrase_at(i, "damage_word")
+    if not span:
+        return 0
+    end = i + span + (2 if p.at(i + span) == "de" and p.at(i + span + 1) == "combat" else 0)
+    k = end
+    while p.at(k) in _ON_STACK_FILLERS and k < end + 6:
+        k += 1
+    if not (p.at(k) == "sur" and p.at(k + 1) == "la" and p.at(k + 2) in ("pile", "stack")):
+        return 0
+    if any(p.at(m) in ("allaient", "epoque", "temps") for m in range(max(i - 4, 0), i)):
+        return 0
+    start = i - (p.at(i - 1) in ("les", "mes", "ses", "des"))
+    p.take(start, k + 3, Part(kind="stack", values={"item": {"kind": "combat_damage", "owner": None}}))
+    return k + 3 - i
+
+
+_ON_STACK_FILLERS = frozenset({"ont", "ete", "assignees", "assignee", "assignes", "et", "sont", "est", "mises", "mis",
+                               "posees", "placees", "partent", "vont", "deja", "encore", "maintenant"})
+
+
+def _no_effect(p: _Pass, i: int) -> int:
+    """« aucun effet ne lui permet de jouer un terrain supplémentaire », « pas d'effet sur la
+    taille de main », « aucun autre effet »: nothing changes the rules said — read, no part."""
+    j = i + (p.at(i) == "pas" and p.at(i + 1) == "de") + (p.at(i) == "aucun" or p.at(i) == "sans")
+    if p.at(i) not in ("aucun", "pas", "sans") or (p.at(i) == "pas" and p.at(i + 1) != "de"):
+        return 0
+    j = i + (2 if p.at(i) == "pas" else 1)
+    j += p.at(j) == "autre"
+    if p.at(j) not in ("effet", "effets"):
+        return 0
+    j += 1
+    if p.at(j) in ("ne", "n"):
+        j += 1 + (p.at(j + 1) in ("lui", "leur", "me", "te", "vous"))
+        if p.stem(j) not in _EFFECT_VERBS:
+            return 0
+        j += 1
+        while p.at(j) in _EFFECT_OBJECT and j < i + 14:
+            j += 1
+    elif p.at(j) == "sur" or p.at(j) in ("en", "jusque"):
+        while (p.at(j) in _EFFECT_OBJECT or p.at(j) in ("en", "cours", "jusque", "fin", "du", "tour")) and j < i + 14:
+            j += 1
+    p.take(i, j)
+    return j - i
+
+
+_EFFECT_VERBS = frozenset(_stem(w) for w in ("permet", "accorde", "donne", "empeche", "change", "modifie", "autorise"))
+_EFFECT_OBJECT = frozenset({"de", "d", "jouer", "poser", "un", "une", "le", "la", "les", "terrain", "terrains",
+                            "supplementaire", "autre", "second", "deuxieme", "sur", "taille", "main", "maximale",
+                            "maximum", "de", "en", "plus", "lancer", "sort", "sorts"})
 
 
 def _stack(p: _Pass, i: int) -> int:
@@ -1241,9 +1314,9 @@ def _ask_deals_damage(a: _Asked) -> Part | None:
     """« mon ours fait ses blessures ? »: its subject, the creature said just before the verb;
     « il » alone: the story's first creature."""
     p = a.p
-    at = a.cue_at("deals_damage_q")
+    at = [k for k in a.cue_at("deals_damage_q") if not any(p.at(m) == "avant" for m in range(max(k - 5, 0), k))]
     if not at:
-        return None
+        return None  # « avant qu'elles ne soient infligées »: when, not what is asked
     asked = _creatures_between(p, a.start, at[-1])
     pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
     first = a.creatures[0] if a.creatures else None
@@ -1571,8 +1644,9 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
-                or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
+        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _damage_on_stack(p, i)
+                or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
+                or _no_effect(p, i) or _before_resolution(p, i) or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
         i += step or 1
     i = 0
@@ -1607,8 +1681,15 @@ def _passes_end_the_moment(p: _Pass) -> None:
 
 
 def _asking_start(p: _Pass, asked: tuple[str, ...]) -> int:
-    """Where the asking sentence starts among the words (the last `len(asked)` words)."""
-    return max(len(p.texts) - len(asked), 0)
+    """Where the asking sentence starts among the words: where its words stand (a statement may
+    follow it: « … dans sa seconde phase principale ? Aucun effet ne le lui permet. »), else the
+    last `len(asked)` words."""
+    size = len(asked)
+    if size:
+        for start in range(len(p.texts) - size, -1, -1):
+            if tuple(p.texts[start:start + size]) == asked:
+                return start
+    return max(len(p.texts) - size, 0)
 
 
 def _restated(p: _Pass) -> None:
