@@ -568,7 +568,6 @@ _ON_STACK_FILLERS = frozenset({"ont", "ete", "assignees", "assignee", "assignes"
 def _no_effect(p: _Pass, i: int) -> int:
     """« aucun effet ne lui permet de jouer un terrain supplémentaire », « pas d'effet sur la
     taille de main », « aucun autre effet »: nothing changes the rules said — read, no part."""
-    j = i + (p.at(i) == "pas" and p.at(i + 1) == "de") + (p.at(i) == "aucun" or p.at(i) == "sans")
     if p.at(i) not in ("aucun", "pas", "sans") or (p.at(i) == "pas" and p.at(i + 1) != "de"):
         return 0
     j = i + (2 if p.at(i) == "pas" else 1)
@@ -593,7 +592,7 @@ def _no_effect(p: _Pass, i: int) -> int:
 _EFFECT_VERBS = frozenset(_stem(w) for w in ("permet", "accorde", "donne", "empeche", "change", "modifie", "autorise"))
 _EFFECT_OBJECT = frozenset({"de", "d", "jouer", "poser", "un", "une", "le", "la", "les", "terrain", "terrains",
                             "supplementaire", "autre", "second", "deuxieme", "sur", "taille", "main", "maximale",
-                            "maximum", "de", "en", "plus", "lancer", "sort", "sorts"})
+                            "maximum", "en", "plus", "lancer", "sort", "sorts"})
 
 
 def _stack(p: _Pass, i: int) -> int:
