@@ -171,7 +171,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     # The slot reader first (meaning, by lemmas); the grammar's reading when the slot reader
     # leaves a word of game meaning or its situation misses something the grammar's has.
     readings: list[tuple[Part, ...]] = []
-    slotted = _slot_read(reading)
+    slotted, slot_left = _slot_read(reading)
     if slotted is not None:
         readings.append(slotted)
     elif reading.refused:
@@ -191,6 +191,8 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         break
     if plan is None and slotted is not None:
         parts, unknown = slotted, ()
+    elif plan is None and slot_left and unknown:
+        unknown = slot_left  # the first reader's words of game meaning it could not place
     if unknown or plan is None:
         hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)
@@ -255,12 +257,13 @@ def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[st
     return plan
 
 
-def _slot_read(reading: Reading) -> tuple[Part, ...] | None:
+def _slot_read(reading: Reading) -> tuple[tuple[Part, ...] | None, tuple[str, ...]]:
     """The parts of the slot reader (`judge.ask.slots`), read first, when every word of game
-    meaning fills a slot; else None (then only the grammar's reading, if it has no unknown word)."""
-    from judge.ask.slots import slot_parts
+    meaning fills a slot; else None (then only the grammar's reading, if it has no unknown
+    word), with the words it could not place."""
+    from judge.ask.slots import slot_reading
 
-    return slot_parts(reading.words, reading.asked)
+    return slot_reading(reading.words, reading.asked)
 
 
 def _as_asked(plan: Plan, reading: Reading) -> Plan:

@@ -807,6 +807,8 @@ class Builder:
 
     def _q_defending_players(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
+        if len(plan.players) > 2 and "attack_option" not in plan.game and plan.game.get("variant") not in ("two_headed_giant", "archenemy"):
+            raise Gap("avec quelle option d'attaque (attaquer plusieurs joueurs, à gauche, à droite) ?")
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_attackers"
             plan.notes.append("moment non précisé : l'étape de déclaration des attaquants")

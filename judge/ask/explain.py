@@ -105,7 +105,7 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         if plan.game.get("archenemy"):
             pieces.append(f"archennemi : {plan.game['archenemy']}")
     whose = who(plan.active, plan)
-    turn = "c'est le tour " + (f"d'{whose}" if whose[:1] in "AEIOUYÉÈÂÎÔaeiouyéèâîô" and len(whose.split()[0]) > 1
+    turn = "c'est votre tour" if whose == "moi" else "c'est le tour " + (f"d'{whose}" if whose[:1] in "AEIOUYÉÈÂÎÔaeiouyéèâîô" and len(whose.split()[0]) > 1
                                else f"de {whose}")
     if not plan.turn_said and not plan.players and plan.events is None:
         turn += " — je le suppose : la question ne le dit pas"

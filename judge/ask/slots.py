@@ -238,6 +238,8 @@ def _moment(p: _Pass, i: int) -> int:
         start = i - 1 if owner else i
         owner_after, end = _moment_owner(p, i + len(said))
         values: dict[str, object] = {"phase": phase, "step": step, "owner": owner or owner_after}
+        if owner_after is not None and p.is_player_name(end - 1):
+            values["name"] = _typed(p, end - 1)
         start = _moment_edges(p, start, end, values)
         if step == Step.COMBAT_DAMAGE:
             _damage_step(p, start, end, values)
@@ -323,14 +325,80 @@ def _turn(p: _Pass, i: int) -> int:
         named = next((k for k in range(i + 1, min(i + 4, len(p.texts))) if p.is_player_name(k)), None)
         if p.at(i - 1) == "son" and named is not None and not any(t in _ME_SUBJECTS | {"mon", "ma", "mes"} for t in p.texts):
             owner = _named(p, named)  # « pendant son tour, Alice … »: hers
-        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": owner}))
+        values: dict[str, object] = {"owner": owner}
+        if p.at(i - 1) == "mon":
+            values["name"] = "moi"
+        elif named is not None and owner != OPPONENT:
+            values["name"] = _typed(p, named)
+        p.take(i - 1, i + 1, Part(kind="turn", values=values))
         return 1
     if p.at(i + 1) == "de" and p.at(i + 2) == "mon" and p.at(i + 3) == "adversaire":
         p.take(i, i + 4, Part(kind="turn", values={"owner": OPPONENT}))
         return 4
     if p.at(i + 1) in ("de", "d") and p.is_player_name(i + 2):
-        p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2)}))
+        p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2), "name": _typed(p, i + 2)}))
         return 3
+    return 0
+
+
+def _typed(p: _Pass, i: int) -> str:
+    """A player's first name as the judge typed it (« Chloé »)."""
+    return p.words[i].typed.rstrip("'’")
+
+
+def _roster(p: _Pass, i: int) -> int:
+    """« moi, Bruno, Chloé, David », « Alice, Bruno et Chloé », « moi, puis Bruno, puis Chloé »:
+    three players or more, in turn order (the punctuation and arrows are gone)."""
+    names: list[str] = []
+    j = i
+    while True:
+        if p.is_player_name(j):
+            names.append(_typed(p, j))
+        elif p.at(j) == "moi":
+            names.append("moi")
+        else:
+            break
+        j += 1
+        if p.at(j) in ("et", "puis") and (p.is_player_name(j + 1) or p.at(j + 1) == "moi"):
+            j += 1
+    if len(names) < 3 or len(set(names)) != len(names):
+        return 0
+    start = i
+    if p.at(i - 1) == "ordre":
+        start = i - 1
+    elif p.at(i - 1) == "tour" and p.at(i - 2) in ("du", "de") and p.at(i - 3) == "ordre":
+        start = i - 3
+    end = j
+    if p.at(j) == "dans" and p.at(j + 1) in ("le", "l") and p.at(j + 2) == "ordre":
+        end = j + 3 + (2 if p.at(j + 3) == "du" and p.at(j + 4) == "tour" else 0)
+    p.take(start, end, Part(kind="game", values={"players": tuple(names)}))
+    return end - i
+
+
+def _game_said(p: _Pass, i: int) -> int:
+    """« partie à quatre », « on est trois », « multi à 4 »; « chacun pour soi »; « avec l'option
+    attaquer plusieurs joueurs »."""
+    for key, values in (("attack_multiple", {"attack_option": "multiple"}), ("attack_left", {"attack_option": "left"}),
+                        ("attack_right", {"attack_option": "right"}), ("free_for_all", {"variant": "free_for_all"})):
+        span = p.phrase_at(i, key)
+        if span:
+            start = i - (p.at(i - 1) in ("option", "en", "variante", "le", "la", "l"))
+            start -= p.at(start - 1) in ("le", "la", "l", "de", "d")
+            p.take(start, i + span, Part(kind="game", values=values))
+            if p.at(i + span) == "a" and 3 <= (p.number(i + span + 1) or 0) <= 8:  # « FFA à 3 »
+                p.take(i + span, i + span + 2, Part(kind="game", values={"size": p.number(i + span + 1)}))
+            return span
+    if 3 <= (p.number(i) or 0) <= 8 and p.at(i + 1) == "joueurs" and not p.used[i]:
+        p.take(i, i + 2, Part(kind="game", values={"size": p.number(i)}))
+        return 2
+    if p.at(i) in ("partie", "multi", "multijoueur", "on", "nous") and p.at(i + 1) in ("a", "est", "sommes", "joue", "jouons"):
+        k = i + 1 + (p.at(i + 1) in ("joue", "jouons", "est", "sommes"))
+        size = p.number(k + 1) if p.at(k) == "a" else p.number(k)
+        if size is not None and 3 <= size <= 8:
+            end = (k + 2 if p.at(k) == "a" else k + 1)
+            end += p.at(end) == "joueurs"
+            p.take(i, end, Part(kind="game", values={"size": size}))
+            return end - i
     return 0
 
 
@@ -343,25 +411,32 @@ def _extra_turn(p: _Pass, i: int) -> int:
     count = p.number(i - 1) if p.at(i - 1) not in ("un", "une") else 1
     start = i - 1 if count is not None else i
     end = i + span
-    who = _beneficiary(p, start, end)
+    named: list[str] = []
+    who = _beneficiary(p, start, end, named)
     if who is None:
         return 0
-    p.take(start, end, Part(kind="extra_turn", values={"who": who, "named": False, "count": count or 1}))
+    values: dict[str, object] = {"who": who, "named": False, "count": count or 1}
+    if named:
+        values["name"] = named[0]
+    p.take(start, end, Part(kind="extra_turn", values=values))
     return span
 
 
-def _beneficiary(p: _Pass, start: int, end: int) -> str | None:
+def _beneficiary(p: _Pass, start: int, end: int, named: list[str]) -> str | None:
     """Who takes the extra turn said between start and end: « pour Bruno » / « à mon
     adversaire » after it, else the object pronoun of « donner » (« me » / « lui », « se »: the
     clause's subject), else the subject of « obtient », « gagne », « prend »."""
+    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
+        p.take(end, end + 3)  # « … un tour en plus avec un éphémère »
     k = end + (p.at(end) in ("pour", "a", "au"))
     if k > end:
         verb = next((j for j in range(start - 1, max(start - 4, -1), -1) if p.stem(j) in _GIVE_STEMS), None)
-        if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")):
+        if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")) and start > 0:
             _spell_that(p, verb)
             p.take(verb - (p.at(verb - 1) == "a"), verb + 1)
         if p.is_player_name(k):
             p.take(end, k + 1)
+            named.append(_typed(p, k))
             return _named(p, k)
         if p.at(k) in ("moi", "me"):
             p.take(end, k + 1)
@@ -376,9 +451,17 @@ def _beneficiary(p: _Pass, start: int, end: int) -> str | None:
                 return None
             p.take(pronoun, j + 1)
             _spell_that(p, pronoun)
-            return ME if p.at(pronoun) in ("me", "m") else _clause_subject(p, pronoun)
+            if p.at(pronoun) in ("me", "m"):
+                return ME
+            subject = next((k for k in range(pronoun - 1, max(pronoun - 12, -1), -1) if p.is_player_name(k)), None)
+            if subject is not None and p.at(pronoun) in ("se", "s"):
+                named.append(_typed(p, subject))
+            return _clause_subject(p, pronoun)
         if p.stem(j) in _TAKE_STEMS:
             p.take(j, j + 1)
+            subject = next((k for k in range(j - 1, max(j - 4, -1), -1) if p.is_player_name(k)), None)
+            if subject is not None:
+                named.append(_typed(p, subject))
             return _clause_subject(p, j)
         if p.stem(j) in _GIVE_STEMS and p.at(end) in ("a", "au") and p.is_player_name(end + 1):
             _spell_that(p, j)
@@ -442,7 +525,7 @@ def _active_said(p: _Pass, i: int) -> int:
             name = p.at(j)
             if not p.players:
                 p.players[name] = ME
-            p.take(i, i + span, Part(kind="turn", values={"owner": _named(p, j)}))
+            p.take(i, i + span, Part(kind="turn", values={"owner": _named(p, j), "name": _typed(p, j)}))
             p.take(j, j + 1)
             return span
     return 0
@@ -937,6 +1020,9 @@ def _state(p: _Pass, i: int) -> int:
         if span and not p.used[i] and p.at(i - 1) != "se":  # « qui se dégage ? » asks, says no state
             if key in ("old_here", "new_here") and p.stem(i - 1) == _stem("controle"):
                 p.take(i - 1, i)  # « qu'il contrôle depuis plusieurs tours »
+            if key == "new_here" and p.at(i) == "ce" and not _creatures_between(p, 0, i):
+                p.take(i, i + span)  # « pendant ce tour »: when, of no creature
+                return span
             negated = p.at(i - 1) in ("pas", "non") or (p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est")
             if negated and "tapped" in values:
                 values = {"tapped": not values["tapped"]}
@@ -1356,6 +1442,15 @@ def _ask_triggers(a: _Asked) -> Part | None:
     return _question_part("triggers", at[-1])
 
 
+def _ask_defending_players(a: _Asked) -> Part | None:
+    """« quels sont les joueurs défenseurs ? », « c'est qui qui défend ? » (no attacking creature
+    named: of one creature, `defending_player`)."""
+    at = a.cue_at("defenders_q")
+    if not at or a.creatures:
+        return None
+    return _question_part("defending_players", at[-1])
+
+
 _KindReader = Callable[[_Asked], "Part | None"]
 # Each kind's reader, run when the asking sentence's words say that kind (`kinds.asked_kinds`);
 # « untap », « happens » and « damage_dealt » have words of their own.
@@ -1369,10 +1464,10 @@ _KIND_READERS: tuple[tuple[str, _KindReader], ...] = (
     ("turn_order", _ask_turn_order), ("triggers", _ask_triggers),
 )
 _OWN_WORDS: tuple[tuple[str, _KindReader], ...] = (
-    ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
+    ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("defending_players", _ask_defending_players), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
 # When the words ask several kinds, the one that says most (« combien de blessures infligées ? »
 # over « inflige-t-il ? »), else the last action verb (« il m'attaque … : il peut bloquer ? »).
-_PREFERRED = ("combat_timing", "untap", "damage_dealt", "deals_damage", "happens")
+_PREFERRED = ("combat_timing", "untap", "defending_players", "damage_dealt", "deals_damage", "happens")
 _ACTIONS = frozenset({"attack", "block", "cast", "play_land"})
 
 
@@ -1417,7 +1512,7 @@ _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("
                  "priority": ("priority_q", "first_words"), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
-                 "happens": ("happens_q",), "untap": ("untap_q",), "turn_order": ("turn_order_q", "whose"), "triggers": ("triggers_q",), "combat_timing": ("cast_verb", "modal")}
+                 "happens": ("happens_q",), "untap": ("untap_q",), "turn_order": ("turn_order_q", "whose"), "triggers": ("triggers_q",), "defending_players": ("defenders_q",), "combat_timing": ("cast_verb", "modal")}
 
 
 def _told_verb(p: _Pass, i: int) -> bool:
@@ -1577,13 +1672,23 @@ def _stack_told(p: _Pass, asking_start: int) -> None:
 def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, ...] | None:
     """The parts of a question, in the question's order, or None when no one kind is asked or
     a word of game meaning fills no slot."""
+    return slot_reading(words, asked)[0]
+
+
+def slot_reading(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[tuple[Part, ...] | None, tuple[str, ...]]:
+    """`slot_parts`, and the words of game meaning it could not place (as typed): what the
+    judge is told was not understood."""
     from judge.ask.reader import MAX_NAMES, name_positions
 
     if not words or len(words) > MAX_SLOT_WORDS or len(name_positions(words)) > MAX_NAMES:
-        return None  # not a question of the table: refused by the reader's caps
+        return None, ()  # not a question of the table: refused by the reader's caps
     p, question, left = _read(words, asked)
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
-        return None
+        return None, tuple(dict.fromkeys(left))
+    return _slot_parts(p, question), ()
+
+
+def _slot_parts(p: _Pass, question: Part | None) -> tuple[Part, ...] | None:
     parts = _ordered(_placed_lands(sorted(p.parts, key=lambda item: item[0])))
     if question is not None and question.values["ask"] == "discard":  # the cleanup discards: the last moment said
         moments = [part for part in parts if part.kind == "moment"]
@@ -1592,11 +1697,41 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
             part.kind == "moment" and part.values["step"] == Step.DECLARE_ATTACKERS for part in parts):
         # « aucun attaquant ; après la déclaration des attaquants ? »: a fact of that step, no replay
         parts = [Part(kind="attackers_none") if part.kind == "no_attackers" else part for part in parts]
-    if p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
+    if any(part.kind == "game" and len(part.values.get("players", ())) >= 3 for part in parts):
+        named_parts = _by_names(parts)
+        if named_parts is None:
+            return None
+        parts = named_parts
+    elif p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
         parts.append(Part(kind="names", values={"names": tuple(sorted(p.typed_names.items()))}))
     if question is not None:
         parts.append(question)
     return tuple(parts)
+
+
+def _by_names(parts: list[Part]) -> list[Part] | None:
+    """Three players or more, named: whose turn and who takes an extra turn by their names (the
+    « you » and « your opponent » of two players say nothing of a third); None when a turn or
+    an extra turn cannot be given a name."""
+    out: list[Part] = []
+    if not any(part.kind == "turn" for part in parts):  # « pendant la phase de combat d'Alice »: hers
+        whose = {part.values["name"] for part in parts if part.kind == "moment" and part.values.get("name")}
+        if len(whose) == 1:
+            out.append(Part(kind="turn", values={"owner": None, "named": tuple(whose)}))
+    for part in parts:
+        if part.kind == "turn":
+            name = part.values.get("name") or ("moi" if part.values.get("owner") == ME else None)
+            if name is None:
+                return None
+            out.append(Part(kind="turn", values={"owner": None, "named": (name,)}))
+        elif part.kind == "extra_turn":
+            name = part.values.get("name") or ("moi" if part.values.get("who") == ME else None)
+            if name is None:
+                return None
+            out.append(Part(kind="extra_turn", values={"who": name, "named": True, "count": part.values["count"]}))
+        else:
+            out.append(part)
+    return out
 
 
 def _ordered(parts: list[Part]) -> list[Part]:
@@ -1643,7 +1778,7 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_citation(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _damage_on_stack(p, i)
+        step = (_citation(p, i) or _roster(p, i) or _game_said(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _damage_on_stack(p, i)
                 or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
                 or _no_effect(p, i) or _before_resolution(p, i) or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
