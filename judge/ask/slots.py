@@ -301,7 +301,38 @@ def _possessor(p: _Pass, i: int) -> str:
     named = next((j for j in range(i - 1, -1, -1) if p.is_player_name(j)), None)
     if named is not None and not any(p.at(k) in _ME_SUBJECTS | {"adversaire"} for k in range(named, i)):
         return _named(p, named)
+    role = next((r for r in (_role_at(p, j) for j in range(i - 1, max(i - 9, -1), -1)) if r is not None), None)
+    if role is not None:
+        return role  # « le joueur non actif bloque avec son Loup »: his
+    if p.at(i + 1) != "adversaire" and not _first_person(p):
+        return ME  # told of someone else throughout (« pendant son entretien, son adversaire … »): the one told of
     return owner
+
+
+_FIRST_PERSON = frozenset({"je", "j", "me", "m", "moi", "mon", "ma", "mes", "nous", "notre", "nos"})
+# The judge speaking of himself, not of a player: « un joueur m'appelle », « il me demande », « que dois-je répondre »
+_FRAME_VERBS = frozenset({"appelle", "demande", "dois", "repondre", "reponds", "dit", "explique", "raconte", "pense",
+                          "crois", "souviens", "semble", "trompe", "interpelle", "suis"})
+
+
+def _first_person(p: _Pass) -> bool:
+    """Whether the one who asks is a player of the game (« mon tour », « j'attaque »), not a judge
+    telling of others (« un joueur m'appelle : pendant son entretien … »)."""
+    for k, text in enumerate(p.texts):
+        if text in ("moi", "mon", "ma", "mes", "notre", "nos", "nous") and not (text == "moi" and p.at(k - 1) == "dois"):
+            return True
+        if text in ("je", "j", "me", "m") and p.at(k + 1) not in _FRAME_VERBS and p.at(k - 1) not in _FRAME_VERBS:
+            return True
+    return False
+
+
+def _role_at(p: _Pass, j: int) -> str | None:
+    """A player said by role at word j (« le joueur actif », « le non-actif »)."""
+    if p.phrase_at(j, "nonactive_player"):
+        return NONACTIVE
+    if p.phrase_at(j, "active_player") and p.at(j - 1) != "non":
+        return ACTIVE
+    return None
 
 
 def _named(p: _Pass, i: int) -> str:
@@ -321,7 +352,7 @@ def _turn(p: _Pass, i: int) -> int:
     if p.at(i) != "tour":
         return 0
     if p.at(i - 1) in ("mon", "son", "notre", "votre") and p.at(i - 2) not in ("de",):
-        owner = _OWNER_WORDS[p.at(i - 1)]
+        owner = _possessor(p, i - 1) if p.at(i - 1) == "son" else _OWNER_WORDS[p.at(i - 1)]
         named = next((k for k in range(i + 1, min(i + 4, len(p.texts))) if p.is_player_name(k)), None)
         if p.at(i - 1) == "son" and named is not None and not any(t in _ME_SUBJECTS | {"mon", "ma", "mes"} for t in p.texts):
             owner = _named(p, named)  # « pendant son tour, Alice … »: hers
@@ -810,7 +841,8 @@ class _Described:
                              types=tuple(dict.fromkeys(self.types)), role=self.role, indefinite=self.indefinite)
 
 
-_LINKS = frozenset({"avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"})
+_LINKS = frozenset({"avec", "a", "qui", "et", "ayant", "possede", "possedant", "dote", "dotee", "pourvue", "pourvu",
+                    "munie", "muni", "le", "la", "l", "ne", "n", "pas", "ni", "du", "de", "d"})
 _TRAILING = frozenset({"avec", "a", "qui", "et", "ayant", "le", "la", "l", "ne", "n", "de", "d"})
 
 
