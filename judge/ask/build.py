@@ -78,6 +78,7 @@ class Plan:
     effects: list[dict[str, Any]] = field(default_factory=list)
     permanents: list[dict[str, Any]] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)  # A / B -> the first name the question gave
+    told_of: bool = False  # the one who asks is no player (a judge telling of a table): no « vous »
 
     def situation(self) -> dict[str, Any]:
         data: dict[str, Any] = {"edition": self.edition, "players": list(self.players or (FIRST, SECOND)),
@@ -548,6 +549,8 @@ class Builder:
             plan.lands_played = values["played"]
         elif part.kind == "first_turn":
             plan.first_turn = True
+        elif part.kind == "told_of":
+            plan.told_of = True
         elif part.kind == "names" and not plan.players:
             plan.names = {self.player(role): typed for role, typed in values["names"]}
         elif part.kind == "priority":

@@ -37,6 +37,8 @@ def who(player: str, plan: Plan) -> str:
         return player
     if player in plan.names:
         return f"{plan.names[player]} ({player})"
+    if plan.told_of:
+        return f"{player} (le joueur actif)" if player == plan.active else f"{player} (le joueur non actif)"
     return f"{player} (vous)" if player == plan.me else f"{player} (votre adversaire)"
 
 

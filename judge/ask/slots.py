@@ -1087,8 +1087,15 @@ def _since_turns(p: _Pass, i: int) -> int:
 
 
 def _said_of_it(p: _Pass, i: int) -> int:
-    """« il n'a pas la célérité », « elle a le vol »: an ability said of the creature named
-    before, in a clause of its own."""
+    """« il n'a pas la célérité », « elle a le vol », « (arrivé ce tour-ci) et sans la
+    célérité »: an ability said of the creature named before, in a clause of its own."""
+    if not p.used[i] and p.at(i) in ("sans", "avec") and _creatures_between(p, 0, i):
+        j = i + 1 + (p.at(i + 1) in ("le", "la", "l"))
+        ability = _ability_at(p, j)
+        if ability is not None and not p.used[j]:
+            key = "without" if p.at(i) == "sans" else "abilities"
+            p.take(i, j + ability[0], Part(kind="state", values={key: (ability[1],)}))
+            return j + ability[0] - i
     if p.used[i] or p.at(i) not in ("il", "elle"):
         return 0
     j = i + 1
@@ -1736,6 +1743,8 @@ def _slot_parts(p: _Pass, question: Part | None) -> tuple[Part, ...] | None:
         parts = named_parts
     elif p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
         parts.append(Part(kind="names", values={"names": tuple(sorted(p.typed_names.items()))}))
+    if not _first_person(p):
+        parts.append(Part(kind="told_of"))  # no « vous »: the one who asks plays no part
     if question is not None:
         parts.append(question)
     return tuple(parts)
