@@ -33,7 +33,7 @@ def agrees(table: Concordance, entry: dict[str, object]) -> bool:
     pairs = table.counterparts(str(entry["from"]))
     if entry["verdict"] == "removed":
         return not pairs
-    return bool(pairs) and pairs[0].target in entry["to"]  # type: ignore[operator]
+    return bool(pairs) and pairs[0].target in entry["to"]
 
 
 def test_the_gold_is_the_writers_development_half() -> None:
@@ -44,7 +44,7 @@ def test_the_gold_is_the_writers_development_half() -> None:
     assert all(e["quote_from"] for e in entries)
 
 
-def test_the_concordance_agrees_with_the_gold(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_concordance_agrees_with_the_gold(graph) -> None:
     table = concordance(graph, "2004", "2010")
     entries = gold()
     misses = [(e["from"], e["to"], [p.target for p in table.counterparts(str(e["from"]))])
@@ -54,7 +54,7 @@ def test_the_concordance_agrees_with_the_gold(graph) -> None:  # type: ignore[no
     assert all(agrees(table, e) for e in keyword), [e["from"] for e in keyword if not agrees(table, e)]
 
 
-def test_no_keyword_sub_rule_is_paired_under_another_keyword(graph) -> None:  # type: ignore[no-untyped-def]
+def test_no_keyword_sub_rule_is_paired_under_another_keyword(graph) -> None:
     table = concordance(graph, "2004", "2010")
     checked, crossings = family_crossings(graph, table)
     assert sum(n.startswith("502.") for n in checked) >= 100  # every keyword's sub-rules
@@ -77,7 +77,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_history_diff_export_and_book_give_the_gold_counterparts(
-        graph, site: Path, exported: Path, capsys: pytest.CaptureFixture[str],  # type: ignore[no-untyped-def]
+        graph, site: Path, exported: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """For every gold entry the table gets right: `judge history`, `judge diff`, the SQLite
     export's `history` table and the book's history block name the same counterpart, with the
@@ -89,7 +89,7 @@ def test_history_diff_export_and_book_give_the_gold_counterparts(
     # `judge history` and `judge diff` answer from the corpus they load (no --config): the
     # session's graph, loaded once, instead of once per call (some 140 calls; loading it is
     # what every CLI test does, tests/cli).
-    def loaded(args):  # type: ignore[no-untyped-def]
+    def loaded(args):
         assert args.config is None
         return graph
 
@@ -116,7 +116,7 @@ def test_history_diff_export_and_book_give_the_gold_counterparts(
             continue
         assert step["number"] in entry["to"] and step["evidence"], number
         pair = diffs[section][number]
-        assert (pair["to"], pair["evidence"]) == (step["number"], step["evidence"]), number  # type: ignore[index]
+        assert (pair["to"], pair["evidence"]) == (step["number"], step["evidence"]), number
         assert exported_main[number] == (step["number"], step["method"]), number
         rule = graph.require("2004", number, "en")  # on its own page where its section is cut (#34)
         path, anchor = rule_url(rule, "", graph.primary_language("2004"), parts.part(rule)).split("#")
