@@ -538,8 +538,11 @@ def _extra_turn_again(p: _Pass, i: int) -> int:
     if who is None:
         return 0
     _spell_that(p, i)
-    p.take(i, j + 2, Part(kind="extra_turn", values={"who": who, "named": False, "count": 1}))
-    return j + 2 - i
+    end = j + 2 + (p.at(j + 2) == "aussi")
+    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
+        end += 3  # « … s'en donne un aussi avec un éphémère »
+    p.take(i, end, Part(kind="extra_turn", values={"who": who, "named": False, "count": 1}))
+    return end - i
 
 
 _GIVE_STEMS = frozenset(_stem(w) for w in ("donne", "donner", "offre", "accorde", "fait", "fais", "octroie", "cree"))
