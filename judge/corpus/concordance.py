@@ -610,9 +610,6 @@ def compute(graph: RuleGraph, source: str, target: str, language: str, table: Ta
 
 
 Link = tuple[str, str, float, str]
-# Pairs added beside the one-to-one assignment (a split's other parts, a restatement): never
-# a rule's main counterpart when the assignment gave it one.
-EXTRA_METHODS = frozenset({"passage", "restated"})
 
 
 def _apply_overrides(links: list[Link], table: Table, source: str, target: str, old: set[str],
@@ -646,8 +643,8 @@ def _classify(source: str, target: str, language: str, folder: Folder,
     for number in sorted(targets_of, key=sort_key):
         own = targets_of[number]
         overridden = any(link[3] == "override" for link in own)
-        if not overridden:  # main counterpart: the one-to-one pair, else the most similar one
-            own.sort(key=lambda link: (link[3] in EXTRA_METHODS, -link[2], sort_key(link[1])))
+        if not overridden:  # main counterpart: the most similar one
+            own.sort(key=lambda link: (-link[2], sort_key(link[1])))
         for k, (a, b, _score, method) in enumerate(own):
             old_rule, new_rule = old_by[a], new_by[b]
             similarity = word_similarity(comparison_words(old_rule, folder), comparison_words(new_rule))
