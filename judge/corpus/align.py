@@ -28,9 +28,10 @@ rapidfuzz and scipy, so it only runs when the concordance cache is cold.
    parent's counterpart, or between two anchors' targets) are paired one to one from a lower
    similarity (LEFTOVER): a rule rewritten so much that its place and a few words are all that
    says it is the same. What is then left is « removed » or « added ».
-10. **Structure**: a heading left alone (a section, a titled rule) whose rules went, most of
-   them, under one rule of the other side is paired with it: a section with a section, a titled
-   rule with the rule whose sub-rules its sub-rules became (a title turned into a sentence).
+10. **Structure**: a heading left alone (a section, a titled rule) whose own rules went, most
+   of them, directly under one rule of the other side is paired with it (a title turned into a
+   sentence: the rule whose sub-rules its sub-rules became), else a section with the section
+   most of all its rules went to.
 
 The section prior and the families are learned from confident pairs too: a titled rule with no
 namesake (2004's « Types ») is the counterpart of the titled rule under which one of its
@@ -209,37 +210,45 @@ def _leftovers(old: Sequence[Item], new: Sequence[Item], sim: Any, score: Any, n
 
 
 def _structure(old: Sequence[Item], new: Sequence[Item], links: dict[tuple[int, int], Link]) -> list[Link]:
-    """Headings left alone paired with the rule most of their rules went under: a section with
-    the section of its rules' counterparts, a titled rule with the rule whose sub-rules its
-    sub-rules became (2004's « 418.3 Continuous Effects from Spells or Abilities » and 418.3a…:
-    2010's 611.2 and 611.2a…, a rule with a sentence instead of a title)."""
+    """Headings left alone paired with the rule most of their own rules went directly under
+    (2004's « 418.3 Continuous Effects from Spells or Abilities » whose 418.3a… became 2010's
+    611.2a…: 611.2, a rule with a sentence instead of a title; « 414 Countering Spells and
+    Abilities » whose 414.1… became 701.5a…: 701.5 Counter), else a section with the section
+    most of all its rules went to."""
     old_index = {item.number: k for k, item in enumerate(old)}
     new_index = {item.number: k for k, item in enumerate(new)}
 
     def container(item: Item) -> int | None:
-        """The rule a new rule lies directly under: its parent rule, else its section."""
-        parent = item.number.rstrip("abcdefghijklmnopqrstuvwxyz")
-        if parent != item.number and parent in new_index:
-            return new_index[parent]
-        return new_index.get(item.section) if item.section != item.number else None
+        """The new rule a new rule lies directly under."""
+        up = _container(item.number, item.section)
+        return None if up is None else new_index.get(up)
 
     matched = {i for i, _ in links}
-    votes: defaultdict[int, Counter[int]] = defaultdict(Counter)
+    direct: defaultdict[int, Counter[int]] = defaultdict(Counter)  # a heading's own rules
+    by_section: defaultdict[int, Counter[int]] = defaultdict(Counter)  # a section's rules, all
     for i, j in links:
         item = old[i]
-        parent = item.number.rstrip("abcdefghijklmnopqrstuvwxyz")
-        if parent != item.number and parent in old_index:
-            target = container(new[j])
-            if target is not None:
-                votes[old_index[parent]][target] += 1
+        up = _container(item.number, item.section)
+        target = container(new[j])
+        if up is not None and up in old_index and target is not None:
+            direct[old_index[up]][target] += 1
         if item.section != item.number and item.section in old_index and new[j].section in new_index:
-            votes[old_index[item.section]][new_index[new[j].section]] += 1
+            by_section[old_index[item.section]][new_index[new[j].section]] += 1
+
+    def winner(votes: Counter[int]) -> int | None:
+        if not votes:
+            return None
+        (target, count), = votes.most_common(1)
+        return target if count >= 2 and 2 * count > sum(votes.values()) else None
+
     extra = []
     for i, item in enumerate(old):
-        if i in matched or not item.heading or not votes[i]:
+        if i in matched or not item.heading:
             continue
-        (target, count), = votes[i].most_common(1)
-        if count >= 2 and 2 * count > sum(votes[i].values()):
+        target = winner(direct[i])
+        if target is None:
+            target = winner(by_section[i])
+        if target is not None:
             extra.append(Link(source=i, target=target, similarity=0.0, method="structure"))
     return extra
 
