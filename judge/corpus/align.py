@@ -28,10 +28,9 @@ rapidfuzz and scipy, so it only runs when the concordance cache is cold.
    parent's counterpart, or between two anchors' targets) are paired one to one from a lower
    similarity (LEFTOVER): a rule rewritten so much that its place and a few words are all that
    says it is the same. What is then left is « removed » or « added ».
-10. **Structure**: a heading left alone (a section, a titled rule) whose own rules went, most
-   of them, directly under one rule of the other side is paired with it (a title turned into a
-   sentence: the rule whose sub-rules its sub-rules became), else a section with the section
-   most of all its rules went to.
+10. **Structure**: a heading left alone is paired with the heading or rule most of its rules
+   went under: a section with a section, a titled rule with the rule its own sub-rules went
+   directly under (a title turned into a sentence: 418.3's sub-rules became 611.2's).
 
 The section prior and the families are learned from confident pairs too: a titled rule with no
 namesake (2004's « Types ») is the counterpart of the titled rule under which one of its
@@ -210,11 +209,10 @@ def _leftovers(old: Sequence[Item], new: Sequence[Item], sim: Any, score: Any, n
 
 
 def _structure(old: Sequence[Item], new: Sequence[Item], links: dict[tuple[int, int], Link]) -> list[Link]:
-    """Headings left alone paired with the rule most of their own rules went directly under
-    (2004's « 418.3 Continuous Effects from Spells or Abilities » whose 418.3a… became 2010's
-    611.2a…: 611.2, a rule with a sentence instead of a title; « 414 Countering Spells and
-    Abilities » whose 414.1… became 701.5a…: 701.5 Counter), else a section with the section
-    most of all its rules went to."""
+    """Headings left alone paired with the heading or rule most of their rules went under: a
+    section with the section most of all its rules went to, a titled rule with the rule its own
+    sub-rules went directly under (2004's « 418.3 Continuous Effects from Spells or Abilities »
+    whose 418.3a… became 2010's 611.2a…: 611.2, a rule with a sentence instead of a title)."""
     old_index = {item.number: k for k, item in enumerate(old)}
     new_index = {item.number: k for k, item in enumerate(new)}
 
@@ -245,9 +243,10 @@ def _structure(old: Sequence[Item], new: Sequence[Item], links: dict[tuple[int, 
     for i, item in enumerate(old):
         if i in matched or not item.heading:
             continue
-        target = winner(direct[i])
+        first, then = (by_section, direct) if item.number == item.section else (direct, by_section)
+        target = winner(first[i])
         if target is None:
-            target = winner(by_section[i])
+            target = winner(then[i])
         if target is not None:
             extra.append(Link(source=i, target=target, similarity=0.0, method="structure"))
     return extra
