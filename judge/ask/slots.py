@@ -456,49 +456,58 @@ def _extra_turn(p: _Pass, i: int) -> int:
 def _beneficiary(p: _Pass, start: int, end: int, named: list[str]) -> str | None:
     """Who takes the extra turn said between start and end: « pour Bruno » / « à mon
     adversaire » after it, else the object pronoun of « donner » (« me » / « lui », « se »: the
-    clause's subject), else the subject of « obtient », « gagne », « prend »."""
+    clause's subject), else the subject of « obtient », « gagne », « prend ». The first name, when
+    one says who, is added to `named`."""
     if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
         p.take(end, end + 3)  # « … un tour en plus avec un éphémère »
     k = end + (p.at(end) in ("pour", "a", "au"))
-    if k > end:
-        verb = next((j for j in range(start - 1, max(start - 4, -1), -1) if p.stem(j) in _GIVE_STEMS), None)
-        if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")) and start > 0:
-            _spell_that(p, verb)
-            p.take(verb - (p.at(verb - 1) == "a"), verb + 1)
-        if p.is_player_name(k):
-            p.take(end, k + 1)
-            named.append(_typed(p, k))
-            return _named(p, k)
-        if p.at(k) in ("moi", "me"):
-            p.take(end, k + 1)
-            return ME
-        if p.at(k) == "mon" and p.at(k + 1) == "adversaire":
-            p.take(end, k + 2)
-            return OPPONENT
+    after = _given_to(p, start, end, k, named) if k > end else None
+    if after is not None:
+        return after
     for j in range(start - 1, max(start - 7, -1), -1):
         if p.stem(j) in _GIVE_STEMS:
-            pronoun = next((m for m in range(j - 1, max(j - 4, -1), -1) if p.at(m) in ("me", "m", "lui", "se", "s")), None)
-            if pronoun is None:
-                return None
-            p.take(pronoun, j + 1)
-            _spell_that(p, pronoun)
-            if p.at(pronoun) in ("me", "m"):
-                return ME
-            subject = next((k for k in range(pronoun - 1, max(pronoun - 12, -1), -1) if p.is_player_name(k)), None)
-            if subject is not None and p.at(pronoun) in ("se", "s"):
-                named.append(_typed(p, subject))
-            return _clause_subject(p, pronoun)
+            return _given_by(p, j, named)
         if p.stem(j) in _TAKE_STEMS:
             p.take(j, j + 1)
-            subject = next((k for k in range(j - 1, max(j - 4, -1), -1) if p.is_player_name(k)), None)
+            subject = next((m for m in range(j - 1, max(j - 4, -1), -1) if p.is_player_name(m)), None)
             if subject is not None:
                 named.append(_typed(p, subject))
             return _clause_subject(p, j)
-        if p.stem(j) in _GIVE_STEMS and p.at(end) in ("a", "au") and p.is_player_name(end + 1):
-            _spell_that(p, j)
-            p.take(j, j + 1)
-            return _named(p, end + 1)
     return None
+
+
+def _given_to(p: _Pass, start: int, end: int, k: int, named: list[str]) -> str | None:
+    """« (un effet a donné) un tour supplémentaire à Bruno / pour moi / à mon adversaire »."""
+    verb = next((j for j in range(start - 1, max(start - 4, -1), -1) if p.stem(j) in _GIVE_STEMS), None)
+    if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")) and start > 0:
+        _spell_that(p, verb)
+        p.take(verb - (p.at(verb - 1) == "a"), verb + 1)
+    if p.is_player_name(k):
+        p.take(end, k + 1)
+        named.append(_typed(p, k))
+        return _named(p, k)
+    if p.at(k) in ("moi", "me"):
+        p.take(end, k + 1)
+        return ME
+    if p.at(k) == "mon" and p.at(k + 1) == "adversaire":
+        p.take(end, k + 2)
+        return OPPONENT
+    return None
+
+
+def _given_by(p: _Pass, verb: int, named: list[str]) -> str | None:
+    """« (un sort qui) me / lui donne », « se donne »: the object pronoun of the verb says who."""
+    pronoun = next((m for m in range(verb - 1, max(verb - 4, -1), -1) if p.at(m) in ("me", "m", "lui", "se", "s")), None)
+    if pronoun is None:
+        return None
+    p.take(pronoun, verb + 1)
+    _spell_that(p, pronoun)
+    if p.at(pronoun) in ("me", "m"):
+        return ME
+    subject = next((m for m in range(pronoun - 1, max(pronoun - 12, -1), -1) if p.is_player_name(m)), None)
+    if subject is not None and p.at(pronoun) in ("se", "s"):
+        named.append(_typed(p, subject))
+    return _clause_subject(p, pronoun)
 
 
 def _spell_that(p: _Pass, i: int) -> None:
@@ -1813,6 +1822,24 @@ def _placed_lands(parts: list[tuple[int, Part]]) -> list[Part]:
     return out
 
 
+# The pass's matchers, in the order they are tried at each word: the first that reads something
+# there says how many words it read. Facts of the turn first, then the creatures (which the
+# facts' words would otherwise be taken for), then what is said of the creatures.
+_Matcher = Callable[["_Pass", int], int]
+_TURN_FACTS: tuple[_Matcher, ...] = (
+    _citation, _roster, _game_said, _edition, _active_said, _timing, _damage_on_stack, _moment, _turn, _extra_turn,
+    _extra_turn_again, _counted, _no_effect, _before_resolution, _land_told, _first_turn, _stack, _no_attackers,
+    _priority_holder, _passing)
+_CREATURE_FACTS: tuple[_Matcher, ...] = (
+    _state, _same, _said_of_it, _damage_marked, _damage_order, _first_in_order)
+
+
+def _each_word(p: _Pass, matchers: tuple[_Matcher, ...]) -> None:
+    i = 0
+    while i < len(p.texts):
+        i += next((step for step in (matcher(p, i) for matcher in matchers) if step), 0) or 1
+
+
 def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part | None, list[str]]:
     """One pass: the slots filled, the question, and the words of game meaning left unplaced."""
     from judge.ask.kinds import asked_kinds
@@ -1820,20 +1847,11 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
 
     p = _Pass(words, name_positions(words), slot_words())
     asking_start = _asking_start(p, asked)
-    i = 0
-    while i < len(p.texts):
-        step = (_citation(p, i) or _roster(p, i) or _game_said(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _damage_on_stack(p, i)
-                or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
-                or _no_effect(p, i) or _before_resolution(p, i) or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
-                or _passing(p, i))
-        i += step or 1
+    _each_word(p, _TURN_FACTS)
     i = 0
     while i < len(p.texts):
         i += (_creature(p, i) if not p.used[i] else 0) or 1
-    i = 0
-    while i < len(p.texts):
-        i += (_state(p, i) or _same(p, i) or _said_of_it(p, i) or _damage_marked(p, i) or _damage_order(p, i)
-              or _first_in_order(p, i) or 1)
+    _each_word(p, _CREATURE_FACTS)
     _assignment(p)
     _stack_told(p, asking_start)
     question = None if any(part.kind == "assignment" for _, part in p.parts) else \
