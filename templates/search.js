@@ -28,9 +28,9 @@
   var NUMBERS = global.judgeRuleNumbers, NUMBER = NUMBERS.pattern("number", "g");
   var OPERATORS = /(?<![\p{L}\p{N}_])(?:AND|OR|NOT)(?![\p{L}\p{N}_])/gu;
   var QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
-  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\\p{L}\\p{N}_'])"
+  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:se passe|arrive)-t-elle(?![\\p{L}\\p{N}_'])"
     + "|(?<![\\p{L}\\p{N}_'])(?:a-t-on|ai-je|avons-nous) le droit(?![\\p{L}\\p{N}_'])"
-    + "|(?<![\\p{L}\\p{N}_'])(?:qu'est-ce qu(?:i|'il) (?:se passe|arrive|se produit)|(?:il )?se passe quoi)(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])qu'est-ce qui se produit(?![\\p{L}\\p{N}_'])"
     + "|(?<![\\p{L}\\p{N}_'])(?:comment (?:ca |cela )?(?:marche|fonctionne)(?:nt)?"
     + "|(?:ca|cela) (?:marche|fonctionne)(?: comment)?)(?![\\p{L}\\p{N}_'])"
     + "|(?<![\\p{L}\\p{N}_'])(?:on|je|il|elle|ca|cela) (?:fait|fais|donne) quoi(?![\\p{L}\\p{N}_'])"

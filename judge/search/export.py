@@ -64,9 +64,9 @@ def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
     if found is None:
         from judge.cache import code_digest
         from judge.corpus.lexicon import GLOSSARY_NAME
-        from judge.search.abbreviations import WORDS_FILE
         from judge.corpus.loader import corpus_key
         from judge.resources import rules_dir
+        from judge.search.abbreviations import WORDS_FILE
 
         hashed = code_digest("search")
         hashed.update(f"{corpus_key(editions)} schema {SCHEMA_VERSION}\n".encode())

@@ -82,12 +82,12 @@ _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
 _NAME_WORD = re.compile(r"\w+")
-# What a whole French question says of itself, not of its topic (« que se passe-t-il si… »,
-# « qu'arrive-t-il… », « a-t-on le droit de… »): dropped before the words are read.
-# « qu'est-ce qui se passe », « comment ça marche », « on fait quoi », « que dois-je faire » too.
-_QUESTION = re.compile(r"(?<![\w'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\w'])"
+# What a whole French question says of itself, not of its topic (« a-t-on le droit de… »,
+# « comment ça marche », « on fait quoi », « que dois-je faire »): dropped before the words are
+# read. « Que se passe-t-il », « qu'est-ce qui arrive » ask a relation (`RELATIONS`).
+_QUESTION = re.compile(r"(?<![\w'])(?:se passe|arrive)-t-elle(?![\w'])"
                        r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])"
-                       r"|(?<![\w'])(?:qu'est-ce qu(?:i|'il) (?:se passe|arrive|se produit)|(?:il )?se passe quoi)(?![\w'])"
+                       r"|(?<![\w'])qu'est-ce qui se produit(?![\w'])"
                        r"|(?<![\w'])(?:comment (?:ca |cela )?(?:marche|fonctionne)(?:nt)?"
                        r"|(?:ca|cela) (?:marche|fonctionne)(?: comment)?)(?![\w'])"
                        r"|(?<![\w'])(?:on|je|il|elle|ca|cela) (?:fait|fais|donne) quoi(?![\w'])"
@@ -101,8 +101,10 @@ _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 # have their score multiplied by `RELATION`. A number among the question words stays a word of
 # the query. Read by `relations_of`; exported for the static book (`judge.search.export`).
 RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] = (
-    # « que devient une créature dont l'endurance est à 0 » : a state-based action.
-    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient")), "state-based action", ()),
+    # « que devient une créature dont l'endurance est à 0 », « qu'est-ce qui se passe si… » : a state-based action.
+    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient"),
+      ("qu", "est", "ce", "qui", "arrive"), ("qu", "est", "ce", "qui", "se", "passe"), ("qu", "est", "ce", "qu", "il", "se", "passe"),
+      ("que", "se", "passe", "t", "il"), ("qu", "arrive", "t", "il"), ("se", "passe", "quoi")), "state-based action", ()),
     # « qui met en premier ses capacités sur la pile », « dans quel ordre » : an order rule.
     ((("qui", "en", "premier"), ("qui", "commence"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
      ("apnap", "order", "ordre")),
