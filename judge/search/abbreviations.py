@@ -13,7 +13,6 @@ book (`judge.search.export`), whose `templates/search.js` spells a query out the
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -30,12 +29,15 @@ _WORD = re.compile(r"\w+")
 
 @lru_cache(maxsize=1)
 def _written() -> tuple[tuple[str, str], ...]:
-    """The table's (form, words) pairs as written, folded; none when the file is unreadable (the
-    reader of questions reports it)."""
+    """The table's (form, words) pairs as written, folded (the file's tables cached parsed:
+    `judge.corpus.tomlcache`, a warm search parses no TOML); none when the file is unreadable
+    (the reader of questions reports it)."""
+    from judge.corpus.tomlcache import toml_data
+    from judge.errors import ManifestError
+
     try:
-        with (rules_dir() / WORDS_FILE).open("rb") as handle:
-            table = tomllib.load(handle).get(_TABLE, {})
-    except (OSError, tomllib.TOMLDecodeError):
+        table = toml_data(str(rules_dir() / WORDS_FILE)).get(_TABLE, {})
+    except ManifestError:
         return ()
     if not isinstance(table, dict):
         return ()
