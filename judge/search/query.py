@@ -106,7 +106,7 @@ RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] 
       ("qu", "est", "ce", "qui", "arrive"), ("qu", "est", "ce", "qui", "se", "passe"), ("qu", "est", "ce", "qu", "il", "se", "passe"),
       ("que", "se", "passe", "t", "il"), ("qu", "arrive", "t", "il"), ("se", "passe", "quoi")), "state-based action", ()),
     # « qui met en premier ses capacités sur la pile », « dans quel ordre » : an order rule.
-    ((("qui", "en", "premier"), ("qui", "commence"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
+    ((("qui", "en", "premier"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
      ("apnap", "order", "ordre")),
     # « combien de points de vie au début de la partie » : a number.
     ((("combien",), ("how", "many"), ("how", "much")), "",
