@@ -26,7 +26,8 @@ def run(graph, query: str) -> list[str]:  # type: ignore[no-untyped-def]
     ("pv", "life"), ("créa", "creature"), ("crea", "creature"), ("bloq", "block"), ("dgts", "damage"),
     ("cdm", "mana cost"), ("cdb", "battlefield"), ("cim", "graveyard"), ("adv", "opponent"), ("mdi", "summoning sickness"),
     ("regen", "regenerate"), ("sacrif", "sacrifice"), ("pro", "protection"), ("au lieu de", "instead"),
-    ("regarder en arrière", "look back in time"),
+    ("regarder en arrière", "look back in time"), ("mull", "mulligan"), ("proprio", "owner"), ("endu", "toughness"),
+    ("dgts létaux", "lethal damage"),
 ])
 def test_a_players_abbreviation_names_its_notion(abbreviation: str, english: str) -> None:
     plan = plan_query(abbreviation, glossary(), QUERY_STOP)
