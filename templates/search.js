@@ -28,8 +28,13 @@
   var NUMBERS = global.judgeRuleNumbers, NUMBER = NUMBERS.pattern("number", "g");
   var OPERATORS = /(?<![\p{L}\p{N}_])(?:AND|OR|NOT)(?![\p{L}\p{N}_])/gu;
   var QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
-  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\\p{L}\\p{N}_'])"
-    + "|(?<![\\p{L}\\p{N}_'])(?:a-t-on|ai-je|avons-nous) le droit(?![\\p{L}\\p{N}_'])", "gu");
+  var QUESTION = new RegExp("(?<![\\p{L}\\p{N}_'])(?:se passe|arrive)-t-elle(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:a-t-on|ai-je|avons-nous) le droit(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])qu'est-ce qui se produit(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:comment (?:ca |cela )?(?:marche|fonctionne)(?:nt)?"
+    + "|(?:ca|cela) (?:marche|fonctionne)(?: comment)?)(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:on|je|il|elle|ca|cela) (?:fait|fais|donne) quoi(?![\\p{L}\\p{N}_'])"
+    + "|(?<![\\p{L}\\p{N}_'])(?:qu'est-ce que|que) (?:je dois|dois-je|on doit|doit-on|il faut) faire(?![\\p{L}\\p{N}_'])", "gu");
   var NUMBER_WORDS = new Set(["regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"]);
 
   // ------------------------------------------------------------------ query.py: planning
@@ -124,7 +129,7 @@
   function plan(p, raw) {
     var c = clean(raw), text = c.text, stop = p.queryStop;
     if (!text) return null;
-    var folded = NUMBERS.plain(fold(text));
+    var folded = spelledOut(p, NUMBERS.plain(fold(text)));
     var numbers = unique(folded.match(NUMBER) || []);
     var phrases = [];
     for (var m of folded.matchAll(QUOTED)) {
@@ -160,6 +165,13 @@
     if (!numbers.length && !plain.length && !expansions.length && !phrases.length) return null;
     return { text: text, numbers: numbers, words: plain, phrases: phrases, expansions: expansions,
              notices: c.notices, english: english, names: typed, typed: every, terms: named, relations: relations[1] };
+  }
+
+  // judge.search.abbreviations.spelled_out: each word that is a message abbreviation (the
+  // exported table, {form: words}) replaced by the words it stands for.
+  function spelledOut(p, folded) {
+    var table = p.data.abbreviations || {};
+    return folded.replace(TERM_WORD, function (w) { return Object.prototype.hasOwnProperty.call(table, w) ? table[w] : w; });
   }
 
   // query._relations_in: the relations a question asks (the exported query.RELATIONS, each

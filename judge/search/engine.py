@@ -304,10 +304,13 @@ def open_configured(config: str | None = None) -> RuleIndex:
         return found
     from judge.cache import code_inputs
     from judge.corpus.loader import corpus_inputs, load_editions
+    from judge.resources import rules_dir
+    from judge.search.abbreviations import WORDS_FILE
     from judge.search.export import index_name
 
     editions = load_editions(config)
-    recorded = stamps((*code_inputs("corpus", "search"), *corpus_inputs(editions, config)))  # before reading them
+    # Before reading them; the message abbreviations are in the key too (`index_name`).
+    recorded = stamps((*code_inputs("corpus", "search"), *corpus_inputs(editions, config), rules_dir() / WORDS_FILE))
     name = index_name(editions)[0]
     folder = Path(cache_path(name))
     indexes, record, notice = open_folder(folder), record_of(folder), None

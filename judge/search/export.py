@@ -10,7 +10,8 @@ Shape (lists and dicts of strings and numbers; `F` = the fields of `FIELDS`):
 - `format`, `key` (the index's cache name), `bm25` {`K1`, `B`}, `boosts` [[field, boost]] of
   the ranked fields (`judge.search.fields`), `query_stop` (the query's stop words), `glossary`
   [[English names], [French names]] (the FR↔EN glossary) and `notions` (the name keys of each
-  of its notions), `relations` [[[question words…]…], [rules], [words]] (the relations a
+  of its notions), `abbreviations` {form: words} (the message abbreviations a query spells
+  out, `judge.search.abbreviations`), `relations` [[[question words…]…], [rules], [words]] (the relations a
   question asks, `judge.search.query.relations_of`), `entries` [[edition, language, term, text, term key]] (the Comprehensive
   Rules glossaries, `judge.corpus.glossary`), `small_words` (the words a name key leaves out,
   `judge.corpus.names`), `editions` [[id, [languages]]] and `newest`
@@ -57,18 +58,20 @@ _names: dict[tuple[Edition, ...], tuple[str, str]] = {}
 
 def index_name(editions: tuple[Edition, ...]) -> tuple[str, str]:
     """(`index-<config>-<key>`, `index-<config>-`): the index's cache folder and its
-    stale-sibling prefix. The key covers the corpus, the FR↔EN terminology (the export
-    and the engine read it) and every module of `judge.search`."""
+    stale-sibling prefix. The key covers the corpus, the FR↔EN terminology and the message
+    abbreviations (`rules/ask-words.toml`: the export and the engine read them) and every module of `judge.search`."""
     found = _names.get(editions)
     if found is None:
         from judge.cache import code_digest
         from judge.corpus.lexicon import GLOSSARY_NAME
         from judge.corpus.loader import corpus_key
         from judge.resources import rules_dir
+        from judge.search.abbreviations import WORDS_FILE
 
         hashed = code_digest("search")
         hashed.update(f"{corpus_key(editions)} schema {SCHEMA_VERSION}\n".encode())
         hashed.update((rules_dir() / GLOSSARY_NAME).read_bytes())
+        hashed.update((rules_dir() / WORDS_FILE).read_bytes())
         config = code_digest()
         config.update(repr([(e.id, [(t.language, t.files) for t in e.texts]) for e in editions]).encode())
         prefix = f"index-{config.hexdigest()[:8]}-"
@@ -111,7 +114,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
     from judge.corpus.names import SMALL_WORDS, term_key
     from judge.search.analysis import QUERY_STOP, analyze_terms, stemmer, stop_words
     from judge.search.output import card_of
-    from judge.search.query import relations_of
+    from judge.search.query import relations_of, spelling
     from judge.search.tokens import ELISIONS, PROTECTED, never_stemmed, query_vocabulary
     from judge.search.words import real_words
 
@@ -178,6 +181,7 @@ def build_export(graph: RuleGraph, indexes: dict[str, Any], name: str) -> dict[s
         "boosts": [[field, boost] for field, boost in FIELD_BOOSTS.items()],
         "query_stop": sorted(QUERY_STOP),
         "glossary": [[list(term.en), list(term.fr), list(term.rules), term.variant] for term in terms],
+        "abbreviations": spelling(terms),
         "relations": [[[list(words) for words in asks], list(rules), list(says)]
                       for asks, rules, says in relations_of(terms)],
         "real_words": real_words(),

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from judge.corpus.numbers import plain_numbers, typed_pattern
 from judge.errors import JudgeError, UnknownEdition
 from judge.normalize import fold, levenshtein
+from judge.search.abbreviations import abbreviations, spelled_out
 from judge.search.fields import MAX_QUERY, OWN_FIELDS
 from judge.search.match import And, Clause, Node, Or, Phrase
 from judge.search.output import SearchResult, make_hit
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from judge.corpus.lexicon import GlossaryTerm
     from judge.search.protocol import Index
 
-    _Glossary = tuple[dict[str, tuple[tuple[str, ...], ...]], dict[tuple[str, ...], GlossaryTerm]]
+    _Glossary = tuple[dict[str, tuple[tuple[str, ...], ...]], dict[tuple[str, ...], GlossaryTerm], dict[str, str]]
     Stem = Callable[[str], str]
 
 _MEMO_SIZE = 4096  # words whose spelling correction is remembered, per open index
@@ -81,10 +82,16 @@ _OPERATORS = re.compile(r"(?<!\w)(?:AND|OR|NOT)(?!\w)")
 # Words that only introduce a rule number (`règle 308.2a`).
 _NUMBER_WORDS = frozenset({"regle", "regles", "rule", "rules", "cr", "voir", "cf", "see", "numero", "no"})
 _NAME_WORD = re.compile(r"\w+")
-# What a whole French question says of itself, not of its topic (« que se passe-t-il si… »,
-# « qu'arrive-t-il… », « a-t-on le droit de… »): dropped before the words are read.
-_QUESTION = re.compile(r"(?<![\w'])(?:que se passe|qu'arrive|se passe|arrive)-t-(?:il|elle)(?![\w'])"
-                       r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])")
+# What a whole French question says of itself, not of its topic (« a-t-on le droit de… »,
+# « comment ça marche », « on fait quoi », « que dois-je faire »): dropped before the words are
+# read. « Que se passe-t-il », « qu'est-ce qui arrive » ask a relation (`RELATIONS`).
+_QUESTION = re.compile(r"(?<![\w'])(?:se passe|arrive)-t-elle(?![\w'])"
+                       r"|(?<![\w'])(?:a-t-on|ai-je|avons-nous) le droit(?![\w'])"
+                       r"|(?<![\w'])qu'est-ce qui se produit(?![\w'])"
+                       r"|(?<![\w'])(?:comment (?:ca |cela )?(?:marche|fonctionne)(?:nt)?"
+                       r"|(?:ca|cela) (?:marche|fonctionne)(?: comment)?)(?![\w'])"
+                       r"|(?<![\w'])(?:on|je|il|elle|ca|cela) (?:fait|fais|donne) quoi(?![\w'])"
+                       r"|(?<![\w'])(?:qu'est-ce que|que) (?:je dois|dois-je|on doit|doit-on|il faut) faire(?![\w'])")
 _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 # The relations a judge's question asks, and the rules that answer such a relation: the question
 # words (a tuple of folded words, found in that order in the query, other words between) say
@@ -94,10 +101,12 @@ _QUOTED = re.compile(r'"([^"]+)"|«([^»]+)»|“([^”]+)”')
 # have their score multiplied by `RELATION`. A number among the question words stays a word of
 # the query. Read by `relations_of`; exported for the static book (`judge.search.export`).
 RELATIONS: tuple[tuple[tuple[tuple[str, ...], ...], str, tuple[str, ...]], ...] = (
-    # « que devient une créature dont l'endurance est à 0 » : a state-based action.
-    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient")), "state-based action", ()),
+    # « que devient une créature dont l'endurance est à 0 », « qu'est-ce qui se passe si… » : a state-based action.
+    ((("que", "devient"), ("que", "deviennent"), ("qu", "advient"), ("qu", "devient"),
+      ("qu", "est", "ce", "qui", "arrive"), ("qu", "est", "ce", "qui", "se", "passe"), ("qu", "est", "ce", "qu", "il", "se", "passe"),
+      ("que", "se", "passe", "t", "il"), ("qu", "arrive", "t", "il"), ("se", "passe", "quoi")), "state-based action", ()),
     # « qui met en premier ses capacités sur la pile », « dans quel ordre » : an order rule.
-    ((("qui", "en", "premier"), ("qui", "commence"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
+    ((("qui", "en", "premier"), ("quel", "ordre"), ("quelle", "ordre"), ("who", "first")), "",
      ("apnap", "order", "ordre")),
     # « combien de points de vie au début de la partie » : a number.
     ((("combien",), ("how", "many"), ("how", "much")), "",
@@ -195,7 +204,8 @@ def derived_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
     """Every FR↔EN name's key (`name_key`) by its first word (longest first), and each one's
-    notion; then each name's `derived_keys`, when no name has that key."""
+    notion; then each name's `derived_keys`, when no name has that key; and the message
+    abbreviations a query spells out (`judge.search.abbreviations`: none a name of these)."""
     found = _glossaries.get(terms)
     if found is None:
         names: dict[tuple[str, ...], GlossaryTerm] = {}
@@ -210,8 +220,15 @@ def _glossary(terms: tuple[GlossaryTerm, ...]) -> _Glossary:
         firsts: dict[str, list[tuple[str, ...]]] = {}
         for key in sorted(names, key=len, reverse=True):
             firsts.setdefault(key[0], []).append(key)
-        found = _glossaries[terms] = ({w: tuple(keys) for w, keys in firsts.items()}, names)
+        found = _glossaries[terms] = ({w: tuple(keys) for w, keys in firsts.items()}, names,
+                                      abbreviations(names, name_key))
     return found
+
+
+def spelling(terms: tuple[GlossaryTerm, ...]) -> dict[str, str]:
+    """The message abbreviations a query spells out before it is read, with the terminology
+    `terms` (`judge.search.abbreviations`); exported for the static book."""
+    return _glossary(terms)[2]
 
 
 def _names_in(text: str, firsts: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -301,7 +318,8 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     text, notices = _clean(raw)
     if not text:
         raise QueryError("requête vide : indiquez des mots ou un numéro de règle (ex. « 308.2a »)")
-    folded = plain_numbers(fold(text))
+    firsts, names, spelling = _glossary(terms)
+    folded = spelled_out(plain_numbers(fold(text)), spelling)
     numbers = tuple(dict.fromkeys(_NUMBER.findall(folded)))
     phrases = []
     for match in _QUOTED.finditer(folded):
@@ -315,7 +333,6 @@ def plan_query(raw: str, terms: tuple[GlossaryTerm, ...], stop: frozenset[str]) 
     english: list[tuple[tuple[str, ...], ...]] = []
     typed: list[tuple[str, str]] = []
     named: list[GlossaryTerm] = []
-    firsts, names = _glossary(terms)
     spans = _names_in(rest, firsts)
     apart = _names_apart(rest, spans, firsts, stop)
     found = [(rest[start:end], key) for start, end, key in spans]
@@ -680,7 +697,7 @@ def understood_plan(index: Index, notions: tuple[str, ...], question: str) -> _P
     def joined(values: list[tuple[Any, ...]]) -> tuple[Any, ...]:
         return tuple(dict.fromkeys(v for value in values for v in value))
 
-    _, relations = _relations_in(fold(_clean(question)[0]))
+    _, relations = _relations_in(spelled_out(fold(_clean(question)[0]), _glossary(index.glossary_terms)[2]))
     return _Plan(
         text=" ; ".join(part.text for part in parts),
         numbers=joined([part.numbers for part in parts]),

@@ -333,7 +333,7 @@ def search_files(graph: RuleGraph, url: Callable[[Rule], str] | None = None) -> 
     for initial, terminology in term_initials.items():
         out.add(f"w.{_initial_id(initial)}", terminology)
     small = ("format", "key", "bm25", "boosts", "query_stop", "small_words", "editions",
-             "newest", "elisions", "protected", "relations")
+             "newest", "elisions", "protected", "relations", "abbreviations")
     manifest = {**{k: data[k] for k in small}, "glossary": variants, "glossary_host": host, "term_initials": sorted(term_initials),
                 "languages": languages, "language_names": names_json(),
                 "chunks": {series: _firsts(firsts) for series, firsts in chunks.items()}, "version": out.version}

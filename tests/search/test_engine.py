@@ -150,14 +150,21 @@ def test_the_export_is_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
 
 
 def test_the_index_key_follows_the_terminology(graph, tmp_path, monkeypatch) -> None:
-    """The engine and the export read the FR↔EN terminology from the index: an edited
-    terminology is a new index (rebuilt), never a stale one."""
+    """The engine and the export read the FR↔EN terminology and the message abbreviations
+    (`rules/ask-words.toml`) from the index: an edited one is a new index (rebuilt), never a
+    stale one."""
     from judge.corpus.lexicon import GLOSSARY_NAME
     from judge.search import export
+    from judge.search.abbreviations import WORDS_FILE
 
     before = index_name(graph.editions)[0]
+    (tmp_path / WORDS_FILE).write_bytes((rules_dir() / WORDS_FILE).read_bytes())
     (tmp_path / GLOSSARY_NAME).write_bytes((rules_dir() / GLOSSARY_NAME).read_bytes() + b"\n# edited\n")
     monkeypatch.setattr("judge.resources.rules_dir", lambda: tmp_path)
     monkeypatch.setattr(export, "_names", {})
-    assert index_name(graph.editions)[0] != before
+    glossary_edited = index_name(graph.editions)[0]
+    assert glossary_edited != before
+    (tmp_path / WORDS_FILE).write_bytes((rules_dir() / WORDS_FILE).read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(export, "_names", {})
+    assert index_name(graph.editions)[0] != glossary_edited
 

@@ -26,7 +26,8 @@ def run(graph, query: str) -> list[str]:
     ("pv", "life"), ("créa", "creature"), ("crea", "creature"), ("bloq", "block"), ("dgts", "damage"),
     ("cdm", "mana cost"), ("cdb", "battlefield"), ("cim", "graveyard"), ("adv", "opponent"), ("mdi", "summoning sickness"),
     ("regen", "regenerate"), ("sacrif", "sacrifice"), ("pro", "protection"), ("au lieu de", "instead"),
-    ("regarder en arrière", "look back in time"),
+    ("regarder en arrière", "look back in time"), ("mull", "mulligan"), ("proprio", "owner"), ("endu", "toughness"),
+    ("dgts létaux", "lethal damage"),
 ])
 def test_a_players_abbreviation_names_its_notion(abbreviation: str, english: str) -> None:
     plan = plan_query(abbreviation, glossary(), QUERY_STOP)
@@ -143,3 +144,26 @@ def test_a_writers_file_is_split_before_it_is_read(tmp_path) -> None:
     assert [c.q for c in module.load_cases(path, "all")] == ["q0", "q1", "q2", "q3", "q4"]
     with pytest.raises(ValueError):
         module.load_cases(path, "both")
+
+
+def test_a_message_abbreviation_is_spelled_out_before_the_query_is_read() -> None:
+    # rules/ask-words.toml [abbreviations]: « supp » = supplémentaire, « ki » = qui, « qd » = quand.
+    assert "extra turn" in [term.en[0] for term in plan_query("tours supp ordre", glossary(), QUERY_STOP).terms]
+    asked = plan_query("ki met en premier ses capas sur la pile", glossary(), QUERY_STOP)
+    assert 1 in asked.relations and "ki" not in asked.typed
+    assert plan_query("dgts retires qd", glossary(), QUERY_STOP).words == ()  # « quand » is a stop word
+    # A form the terminology names is its notion, not the table's word (« etb » = « arrive » there).
+    etb = plan_query("etb", glossary(), QUERY_STOP)
+    assert [term.en[0] for term in etb.terms] == ["enters the battlefield"] and etb.words == ()
+
+
+@pytest.mark.parametrize(("question", "dropped"), [
+    ("La cascade, comment ça marche exactement ?", "marche"),
+    ("ma bibliothèque est vide, qu'est-ce qui se passe ?", "passe"),
+    ("La créature enchantée meurt, qu'est-ce qui arrive à l'aura ?", "arrive"),
+    ("j'ai lancé un sort que je ne pouvais pas payer, on fait quoi ?", "fait"),
+    ("j'ai neuf cartes en main à la fin de mon tour, qu'est-ce que je dois faire ?", "faire"),
+])
+def test_what_a_question_says_of_itself_is_not_its_topic(question: str, dropped: str) -> None:
+    plan = plan_query(question, glossary(), QUERY_STOP)
+    assert dropped not in plan.words and dropped not in plan.typed

@@ -29,7 +29,10 @@ MORE_QUERIES = ("iniative", "blesures de combat", "créatures bloqueuses", "atta
                 "que devient une créature dont l'endurance est à 0", "qui met en premier ses capacités déclenchées sur la pile",
                 "dans quel ordre les capacités déclenchées vont sur la pile", "combien de points de vie au début de la partie",
                 "peut-on activer une capacité de loyauté deux fois dans le même tour", "pv a 0", "crea engagee bloq",
-                "dgts cdm cdb", "créature avec défenseur")
+                "dgts cdm cdb", "créature avec défenseur",
+                # Message abbreviations (rules/ask-words.toml) and what a question says of itself.
+                "ki choisit ki commence", "proprio carte c ki", "tours supp ordre", "SBA check qd", "chgt zone",
+                "La cascade, comment ça marche ?", "ma bibli est vide, qu'est-ce qui se passe ?", "on fait quoi")
 
 
 # Every typed form of a rule number (judge.corpus.numbers), read as the library reads it.
