@@ -15,7 +15,7 @@ try {
     const started = Date.now();
     const { lhr } = await lighthouse(base + path, { port: chrome.port, logLevel: 'error', output: 'json' }, {
       extends: 'lighthouse:default',
-      settings: { disableFullPageScreenshot: true, skipAudits: ['screenshot-thumbnails', 'final-screenshot'] },
+      settings: { disableFullPageScreenshot: true, skipAudits: ['screenshot-thumbnails', 'final-screenshot', 'bf-cache'] },
     });
     const page = { scores: {}, failed: {}, metrics: {}, error: lhr.runtimeError ? lhr.runtimeError.message : null };
     for (const [id, category] of Object.entries(lhr.categories)) {
