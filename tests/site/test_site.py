@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -19,6 +20,14 @@ from judge.site.templating import make_environment, rule_anchor
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A page of the book as the tests that read them all need it (`strict_pages`)."""
+
+    links: list[tuple[str, dict[str, str]]]
+    elements: int
 
 
 def fixed_checks(edition: str, number: str) -> tuple[str, ...]:
@@ -72,24 +81,26 @@ def test_site_every_rule_has_an_element(site: Path, graph) -> None:  # type: ign
 
 
 @pytest.fixture(scope="module")
-def strict_pages(site: Path) -> dict[Path, list[tuple[str, dict[str, str]]]]:
+def strict_pages(site: Path) -> dict[Path, Parsed]:
     """Every HTML page of the session's book, parsed once for the tests that read them all:
     strictly (html5lib raises on a page's first HTML5 parse error), each as its links (href,
-    the link's attributes), in document order."""
+    the link's attributes), in document order, and its number of elements."""
     out = {}
     parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
     for page in sorted(site.rglob("*.html")):
         root = parser.parse(page.read_bytes())
-        out[page] = [(a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or "", dict(a.attrib))
-                     for a in [*root.iter("a"), *root.iter(f"{SVG}a")]]
+        out[page] = Parsed(
+            links=[(a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or "", dict(a.attrib))
+                   for a in [*root.iter("a"), *root.iter(f"{SVG}a")]],
+            elements=sum(1 for _ in root.iter()))
     return out
 
 
 def test_site_references_never_link_to_another_edition(  # type: ignore[no-untyped-def]
-        site: Path, graph, strict_pages: dict[Path, list[tuple[str, dict[str, str]]]]) -> None:
+        site: Path, graph, strict_pages: dict[Path, Parsed]) -> None:
     checked = 0
-    for page, links in strict_pages.items():
-        for href, a in links:
+    for page, parsed in strict_pages.items():
+        for href, a in parsed.links:
             if "ref" in (a.get("class") or "").split():
                 edition = page.relative_to(site).parts[0]
                 target = (page.parent / href.partition("#")[0]).resolve()
@@ -253,7 +264,21 @@ def test_site_turn_diagram_links_each_step_to_its_rule(site: Path) -> None:
     assert "pas de règle dans ce corpus" not in "".join(diagram2010.itertext())
 
 
-def test_site_pages_are_valid_html5_in_french(site: Path, strict_pages: dict[Path, object]) -> None:
+def test_no_rule_page_is_heavy_for_a_phone(site: Path, strict_pages: dict[Path, Parsed]) -> None:
+    """Issue 34: a rule page (a section's, or one rule's of a long section) is at most about
+    60 kB of HTML and 1,500 elements; the long sections are cut, so the longest rule of all is
+    on a page of its own."""
+    rule_page = re.compile(r"^\d{4}/(?:[a-z]{2}/)?\d{3}(?:\.\d+)?\.html$")
+    pages = {page: parsed for page, parsed in strict_pages.items()
+             if rule_page.match(page.relative_to(site).as_posix())
+             and "http-equiv" not in page.read_text(encoding="utf-8")[:2000]}  # not a redirect
+    assert len(pages) > 100 and site / "2010" / "en" / "702.19.html" in pages
+    heavy = [(page.relative_to(site).as_posix(), page.stat().st_size, parsed.elements)
+             for page, parsed in pages.items() if page.stat().st_size > 60_000 or parsed.elements > 1_500]
+    assert heavy == []
+
+
+def test_site_pages_are_valid_html5_in_french(site: Path, strict_pages: dict[Path, Parsed]) -> None:
     pages = sorted(site.rglob("*.html"))
     assert len(pages) >= 20
     assert sorted(strict_pages) == pages  # each parsed strictly, without a parse error
