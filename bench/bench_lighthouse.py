@@ -137,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         if failed:
             print(f"    audits en échec (dernier essai) : {' ; '.join(failed)}")
         print("    " + ", ".join(f"{k} {v}" for k, v in last["metrics"].items()))
+    speeds = [r["benchmarkIndex"] for page in results.values() for r in page if r.get("benchmarkIndex")]
+    if speeds:  # what the performance scores depend on: this machine's processor, as Lighthouse timed it
+        print(f"Vitesse de la machine (benchmarkIndex de Lighthouse) : médiane {statistics.median(speeds):.0f}, "
+              f"de {min(speeds):.0f} à {max(speeds):.0f} (≈ 1 400 sur un cœur libre ici, 500 à 900 sous charge)")
     print(f"Objectif (issue 34) : médiane ≥ {GOAL} dans chaque catégorie, sur chaque page : "
           f"{'manqué' if low else 'atteint'}.")
     return 1 if low else 0
