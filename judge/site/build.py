@@ -82,8 +82,10 @@ class Link:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CitingRule:
-    """A rule that cites this one, once: its link (in the edition's first language when it
-    has the rule) and the languages it cites from (`Link`s labelled with their code)."""
+    """A rule that cites this one, once, whatever the languages it cites it from: its link (in
+    the cited rule's language when it cites it in that language, else in the edition's first,
+    else its own; the language said when it is not the cited rule's: « 502.2 (en) ») and the
+    other languages it cites it from (`Link`s labelled with their code: « FR »)."""
 
     link: Link
     languages: tuple[Link, ...]
@@ -248,19 +250,24 @@ class SiteRenderer:
             other.edition, other.language, section_of(other.number), self.part(other))
 
     def citing(self, rule: Rule, root: str) -> tuple[CitingRule, ...]:
-        """The rules citing `rule`, each once (its languages grouped), in the graph's order."""
+        """The rules citing `rule`, each once (its languages grouped, `CitingRule`), in the
+        graph's order."""
         groups: dict[tuple[str, str], list[Rule]] = {}
         for citing in self.graph.backlinks(rule):
             groups.setdefault((citing.edition, citing.number), []).append(citing)
         out = []
         for (edition, _number), rules in groups.items():
-            primary = self.primary(edition)
-            first = next((r for r in rules if r.language == primary), rules[0])
+            by_language = {r.language: r for r in rules}
+            first = by_language.get(rule.language) or by_language.get(self.primary(edition)) or rules[0]
             label = first.number if not first.heading else f"{first.number} {first.heading}"
-            languages = tuple(Link(label=r.language.upper(), href=self.url(r, root),
-                                   title=f"Règle {r.number} ({language_name(r.language)})") for r in rules)
-            out.append(CitingRule(link=Link(label=label, href=self.url(first, root), title=f"Règle {first.number}"),
-                                  languages=languages if len(rules) > 1 or first.language != rule.language else ()))
+            if first.language != rule.language:
+                label += f" ({first.language})"
+            others = tuple(Link(label=r.language.upper(), href=self.url(r, root),
+                                title=f"Règle {r.number} en {language_name(r.language)}")
+                           for r in rules if r is not first)
+            out.append(CitingRule(link=Link(label=label, href=self.url(first, root),
+                                            title=f"Règle {first.number} en {language_name(first.language)}"),
+                                  languages=others))
         return tuple(out)
 
     def check_questions(self, rule: Rule) -> tuple[CheckQuestion, ...]:

@@ -143,8 +143,9 @@ def test_history_diff_export_and_book_give_the_gold_counterparts(
         if path not in pages:
             pages[path] = (site / path).read_text(encoding="utf-8")
         page = pages[path]
-        start = page.index(f'id="{anchor}"')
-        block = page[start:page.index("</article>", start)]
-        history = html.unescape(block[block.index('<section class="history"'):])
+        # Under its rule, or after the page's rules for a page's heading rule (a title, no text).
+        assert f'id="{anchor}"' in page, number
+        start = page.index(f'<section class="history" aria-label="Historique de la règle {number}"')
+        history = html.unescape(page[start:page.index("</section>", start)])
         assert f"#{rule_anchor(step['number'])}" in history, number
         assert f"Appariement : {step['evidence']}" in history, number

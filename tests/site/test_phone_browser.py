@@ -24,7 +24,7 @@ PERMALINK = base64.urlsafe_b64encode(json.dumps(ATTACK).encode()).decode().rstri
 STATIC_PAGES = [
     "index.html", "2004/index.html", "2010/index.html", "2004/300.html", "2010/505.html", "2004/en/302.html",
     "2010/en/500.html", "search.html?q=brûlure de mana", "changes/2004-2010.html", "changes/2004-2010/300.html",
-    "2010/glossaire.html",
+    "2010/glossaire.html", "2004/en/410.html",  # the longest rule page: « Citée par » in two languages
 ]
 SERVED_PAGES = [
     "/", "/2004/", "/2004/300.html", "/2004/en/302.html", "/recherche?q=brûlure de mana",

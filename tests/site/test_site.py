@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -19,6 +20,14 @@ from judge.site.templating import make_environment, rule_anchor
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A page of the book as the tests that read them all need it (`strict_pages`)."""
+
+    links: list[tuple[str, dict[str, str]]]
+    elements: int
 
 
 def fixed_checks(edition: str, number: str) -> tuple[str, ...]:
@@ -72,24 +81,26 @@ def test_site_every_rule_has_an_element(site: Path, graph) -> None:
 
 
 @pytest.fixture(scope="module")
-def strict_pages(site: Path) -> dict[Path, list[tuple[str, dict[str, str]]]]:
+def strict_pages(site: Path) -> dict[Path, Parsed]:
     """Every HTML page of the session's book, parsed once for the tests that read them all:
     strictly (html5lib raises on a page's first HTML5 parse error), each as its links (href,
-    the link's attributes), in document order."""
+    the link's attributes), in document order, and its number of elements."""
     out = {}
     parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
     for page in sorted(site.rglob("*.html")):
         root = parser.parse(page.read_bytes())
-        out[page] = [(a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or "", dict(a.attrib))
-                     for a in [*root.iter("a"), *root.iter(f"{SVG}a")]]
+        out[page] = Parsed(
+            links=[(a.get("href") or a.get("{http://www.w3.org/1999/xlink}href") or "", dict(a.attrib))
+                   for a in [*root.iter("a"), *root.iter(f"{SVG}a")]],
+            elements=sum(1 for _ in root.iter()))
     return out
 
 
 def test_site_references_never_link_to_another_edition(
-        site: Path, graph, strict_pages: dict[Path, list[tuple[str, dict[str, str]]]]) -> None:
+        site: Path, graph, strict_pages: dict[Path, Parsed]) -> None:
     checked = 0
-    for page, links in strict_pages.items():
-        for href, a in links:
+    for page, parsed in strict_pages.items():
+        for href, a in parsed.links:
             if "ref" in (a.get("class") or "").split():
                 edition = page.relative_to(site).parts[0]
                 target = (page.parent / href.partition("#")[0]).resolve()
@@ -132,15 +143,71 @@ def test_site_references_to_english_rules_say_so(site: Path) -> None:
 def test_site_rule_shows_backlinks_parent_children_neighbours_permalink(site: Path) -> None:
     page = parse(site / "2004" / "303.html")
     section = by_id(page, "R303")
-    text = text_of(section)
+    assert "#R303" in {a.get("href") for a in section.iter("a")}  # permalink
+    # The section's heading rule: its links after the page's rules (the text first).
+    links = by_id(page, "apropos-R303")
+    text = text_of(links)
     assert "Citée par" in text and "302.3" in text
     # Its subrules follow just below on the same page: not listed again.
     assert "Sous-règles" not in text and by_id(page, "R3031") is not None
-    hrefs = {a.get("href") for a in section.iter("a")}
-    assert "#R303" in hrefs  # permalink
-    assert "../2004/302.html#R3023" in hrefs  # cited by, and previous
+    assert "../2004/302.html#R3023" in {a.get("href") for a in links.iter("a")}  # cited by, and previous
     rule = by_id(page, "R3031")
     assert {"../2004/303.html#R303", "../2004/304.html#R304"} <= {a.get("href") for a in rule.iter("a")}
+
+
+def _position(html: str, needle: str) -> int:
+    assert needle in html, needle
+    return html.index(needle)
+
+
+@pytest.mark.parametrize(("path", "heading", "first_rule"), [
+    ("2010/en/704.html", "704", "704.1"),       # a whole section
+    ("2010/en/702.19.html", "702.19", "702.19a"),  # one rule's page of a long section
+    ("2004/310.html", "310", "310.1"),          # French, beside its English text
+])
+def test_site_heading_rule_shows_the_first_rule_text_before_its_history(
+        site: Path, path: str, heading: str, first_rule: str) -> None:
+    """A page's heading rule (a title, no text) keeps its history and links for after the
+    page's rules: on a phone, the first screen shows the rule text a reader came for."""
+    html = (site / path).read_text(encoding="utf-8")
+    anchor, first = rule_anchor(heading), rule_anchor(first_rule)
+    head = html[_position(html, f'id="{anchor}"'):]
+    head = head[:head.index("</article>")]
+    assert '<section class="history"' not in head and "Citée par" not in head
+    history = _position(html, f'aria-label="Historique de la règle {heading}"')
+    assert _position(html, f'href="#apropos-{anchor}"') < _position(html, f'id="{first}"') < history
+    assert _position(html, f'id="apropos-{anchor}"') < history  # in the block the link opens
+    # A first rule with a text of its own keeps its history with it.
+    html = (site / "2010" / "505.html").read_text(encoding="utf-8")
+    assert 'id="apropos-' not in html
+    assert html.index('aria-label="Historique de la règle 505.1"') < html.index('id="R5051a"')
+
+
+def _citing(root: ElementTree.Element, ident: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """« Citée par » of a rule: (label, href, [(language tag, href)]) for each citing rule."""
+    block = by_id(root, ident)
+    out = []
+    for span in block.iter("span"):
+        if span.get("class") == "citing":
+            main, *chips = span.findall("a")
+            out.append((text_of(main), main.get("href", ""),
+                        [(text_of(a), a.get("href", "")) for a in chips if a.get("class") == "lang-chip"]))
+    return out
+
+
+def test_site_cited_by_lists_each_citing_rule_once_with_its_other_languages(site: Path) -> None:
+    # 2004's 410 exists in English only; 303.1 … 310.1 cite it in French and in English.
+    citing = _citing(parse(site / "2004" / "en" / "410.html"), "apropos-R410")
+    labels = [label for label, _, _ in citing]
+    assert len(labels) == len(set(labels)) > 5
+    by_label = {label: (href, chips) for label, href, chips in citing}
+    # The link in the page's language, the other language beside it, once.
+    assert by_label["303.1"] == ("../../2004/en/303.html#R3031", [("FR", "../../2004/303.html#R3031")])
+    assert by_label["404.2"] == ("../../2004/en/404.html#R4042", [])  # English only
+    assert not [label for label in labels if "(" in label]
+    # A French rule cited by French text only: the French rule, no other language.
+    citing = _citing(parse(site / "2004" / "303.html"), "apropos-R303")
+    assert citing == [("302.3", "../2004/302.html#R3023", [])]
 
 
 def test_site_historical_rule_is_marked_with_its_note(site: Path) -> None:
@@ -197,7 +264,21 @@ def test_site_turn_diagram_links_each_step_to_its_rule(site: Path) -> None:
     assert "pas de règle dans ce corpus" not in "".join(diagram2010.itertext())
 
 
-def test_site_pages_are_valid_html5_in_french(site: Path, strict_pages: dict[Path, object]) -> None:
+def test_no_rule_page_is_heavy_for_a_phone(site: Path, strict_pages: dict[Path, Parsed]) -> None:
+    """Issue 34: a rule page (a section's, or one rule's of a long section) is at most about
+    60 kB of HTML and 1,500 elements; the long sections are cut, so the longest rule of all is
+    on a page of its own."""
+    rule_page = re.compile(r"^\d{4}/(?:[a-z]{2}/)?\d{3}(?:\.\d+)?\.html$")
+    pages = {page: parsed for page, parsed in strict_pages.items()
+             if rule_page.match(page.relative_to(site).as_posix())
+             and "http-equiv" not in page.read_text(encoding="utf-8")[:2000]}  # not a redirect
+    assert len(pages) > 100 and site / "2010" / "en" / "702.19.html" in pages
+    heavy = [(page.relative_to(site).as_posix(), page.stat().st_size, parsed.elements)
+             for page, parsed in pages.items() if page.stat().st_size > 60_000 or parsed.elements > 1_500]
+    assert heavy == []
+
+
+def test_site_pages_are_valid_html5_in_french(site: Path, strict_pages: dict[Path, Parsed]) -> None:
     pages = sorted(site.rglob("*.html"))
     assert len(pages) >= 20
     assert sorted(strict_pages) == pages  # each parsed strictly, without a parse error
