@@ -7,7 +7,8 @@ FILE: a writer's own file (`[[pair]]` tables, see bench/gold_pairs.py; not the h
 tests/corpus, which the tests read as it is); only the chosen half is read
 (even positions: dev, the default; odd: sealed — run once, at the end). `--table`: a concordance
 data file to evaluate instead of the shipped one (an older `rules/concordance/2004-2010.toml`, to
-compare). `--verbose` lists the disagreements (never use it on the sealed half before its run).
+compare). `--algorithm`: the algorithm alone (the texts aligned now, with the folds but without
+the reviewed overrides; needs the matcher). `--verbose` lists the disagreements (never use it on the sealed half before its run).
 
 A gold entry agrees when: removed in the gold and no counterpart in the table; else the table's
 main counterpart is one of the gold's rules. `uncertain` entries are left out. Printed: agreement
@@ -40,9 +41,14 @@ def agrees(table: Concordance, gold: GoldPair) -> bool:
     return bool(pairs) and pairs[0].target in gold.targets
 
 
-def read_table(graph, path: Path | None) -> Concordance:  # type: ignore[no-untyped-def]
-    from judge.corpus.concordance import concordance, from_table, load_table
+def read_table(graph, path: Path | None, *, algorithm: bool = False) -> Concordance:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
 
+    from judge.corpus.concordance import common_language, compute, concordance, from_table, load_table
+
+    if algorithm:  # the algorithm alone: the shipped folds, no reviewed override (needs the matcher)
+        table = replace(load_table("2004", "2010", path), overrides=())
+        return compute(graph, "2004", "2010", common_language(graph, "2004", "2010"), table)
     if path is None:
         return concordance(graph, "2004", "2010")
     table = load_table("2004", "2010", path)
@@ -105,6 +111,8 @@ def main() -> int:
     parser.add_argument("--changed-from", type=Path, help="an older concordance data file to compare with")
     parser.add_argument("--half", choices=("dev", "sealed"), default="dev")
     parser.add_argument("--table", type=Path, help="a concordance data file to evaluate instead of the shipped one")
+    parser.add_argument("--algorithm", action="store_true",
+                        help="the algorithm alone: align the texts now without the reviewed overrides")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     half: Half = args.half
@@ -112,13 +120,14 @@ def main() -> int:
     from judge.corpus.loader import load_graph
 
     graph = load_graph()
-    table = read_table(graph, args.table)
+    table = read_table(graph, args.table, algorithm=args.algorithm)
     if args.changed_from:
         changed(read_table(graph, args.changed_from), table)
         if not gold:
             return 0
     print(f"{table.source} -> {table.target}: {len(gold)} gold entries ({half} half of "
-          f"{', '.join(p.name for p in args.files)}), table {args.table or 'shipped'}")
+          f"{', '.join(p.name for p in args.files)}), table {args.table or 'shipped'}"
+          f"{' (algorithm alone, no override)' if args.algorithm else ''}")
     report(table, gold, verbose=args.verbose)
     checked, crossings = family_crossings(graph, table)
     keyword = [n for n in checked if n.startswith("502.")]

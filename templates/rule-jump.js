@@ -149,7 +149,7 @@
   }
 
   global.judgeRuleQuery = parse;
-  global.judgeRuleNumbers = { parse: parse, plain: plain, pattern: pattern };
+  global.judgeRuleNumbers = { parse: parse, plain: plain, pattern: pattern, inRange: inRange };
   var searchPage = !!(script && script.hasAttribute("data-then"));
 
   // Every other page of the static book: the note a typed number left (see `only`), and

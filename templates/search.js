@@ -721,45 +721,25 @@
              notice: notices.length ? notices.join(" ; ") : null, total: shown.length, later: later };
   }
 
-  // A query that is only a rule number or a range (`300.3`, `règle 300,3`, `302-303`) opens
-  // the (first) rule when one edition has it, as `judge serve` does (judge.corpus.selection:
-  // a number in each edition's first language that has it, a range in its first language).
-  var ONE = "\\d{3}(?:[.,]\\d+[a-z]?)?";
-  var RULE_ONE = new RegExp("^" + ONE + "$"), RULE_RANGE = new RegExp("^(" + ONE + ")\\s*[-–]\\s*(" + ONE + ")$");
-  function normalizeQuery(text) {
-    var q = text.trim();
-    ["règle", "regle", "rule"].forEach(function (w) { if (q.toLowerCase().startsWith(w)) q = q.slice(w.length).trim(); });
-    q = q.replace(/\.+$/, "").trim();
-    return RULE_ONE.test(q) || RULE_RANGE.test(q) ? q.replace(/,/g, ".") : q;
-  }
-  function sortKey(number) {  // judge.corpus.numbers.sort_key
-    var cut = number.indexOf("."), head = cut < 0 ? number : number.slice(0, cut), tail = cut < 0 ? "" : number.slice(cut + 1);
-    var digits = tail.replace(/[a-z]+$/, "");
-    return [parseInt(head, 10), digits ? parseInt(digits, 10) : -1, tail.slice(digits.length)];
-  }
-  function compareKeys(a, b) {
-    for (var i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-    return 0;
-  }
-  function inRange(number, low, high) {  // judge.corpus.selection._in_range
-    var k = sortKey(number), lo = sortKey(low), hi = sortKey(high);
-    return lo[0] <= k[0] && k[0] <= hi[0] && compareKeys(lo, k) <= 0 && (compareKeys(k, hi) <= 0 || number.startsWith(high));
-  }
+  // A query that is only a rule number or a range, in any typed form (`300.3`, `R305.4`,
+  // `règle 300,3`, `302-303`, `308.2a-c`: judge.corpus.numbers, read by rule-jump.js), opens the
+  // (first) rule when one edition has it, as `judge serve` does (judge.corpus.selection: a number
+  // in each edition's first language that has it, a range in its first language).
   function ruleTarget(query) {
     var data = D.manifest();
     if (!data) return null;
-    var q = normalizeQuery(query), span = RULE_RANGE.exec(q);
-    if (!span && !RULE_ONE.test(q)) return null;
+    var asked = NUMBERS.parse(query);
+    if (!asked) return null;
     var p = prepare(data), found = [];
     data.editions.forEach(function (ed) {
-      if (span) {
-        var language = ed[1][0], l = p.lang[language];
+      if (asked.high) {
+        var language = ed[1][0];
         core.docs(p, language).forEach(function (d, i) {
-          if (d[0] === ed[0] && inRange(d[1], span[1], span[2])) found.push(doc(p, language, i));
+          if (d[0] === ed[0] && NUMBERS.inRange(d[1], asked.low, asked.high)) found.push(doc(p, language, i));
         });
         return;
       }
-      var hit = ed[1].map(function (language) { return lookup(p, ed[0], language, q); })
+      var hit = ed[1].map(function (language) { return lookup(p, ed[0], language, asked.low); })
         .find(function (d) { return d !== null; });
       if (hit) found.push(hit);
     });

@@ -16,6 +16,15 @@ import pytest
 LOADED_MACHINE_BUDGET = 120.0  # seconds
 
 
+def client_of(app: Any, **options: Any) -> Any:
+    """A Starlette test client of `app` as every web test makes one: on `http://localhost` (a
+    `Host` the app answers), a server error answered as the app answers it (a 500 page, not an
+    exception in the test); `options` go to `TestClient`. Use it in a `with` to run the lifespan."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, **{"base_url": "http://localhost", "raise_server_exceptions": False, **options})
+
+
 def unhurried(app: Any) -> Any:
     """`app` (from `judge.web.app.create_app`) with the budget of a loaded machine."""
     app.state.judge.time_budget = LOADED_MACHINE_BUDGET
@@ -28,8 +37,6 @@ def tasks_in_process(graph: Any) -> Iterator[Any]:
     same task functions, the same pages; the process boundary itself is tested by
     tests/web/test_pool.py): the coverage of the pages' code is then measured."""
     import asyncio
-
-    from starlette.testclient import TestClient
 
     from judge.search.engine import index_for
     from judge.web import pool
@@ -45,7 +52,7 @@ def tasks_in_process(graph: Any) -> Iterator[Any]:
 
     app.state.judge.pool.run = here
     try:
-        with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
+        with client_of(app) as client:
             yield client
     finally:
         pool._CONTEXT[:] = saved

@@ -11,7 +11,6 @@ import contextlib
 import fcntl
 import os
 import shutil
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -81,7 +80,7 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory, name: str, make: Cal
 
 
 @pytest.fixture(scope="session")
-def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The static book as `judge build` writes it (relative links), built once per run: read it,
     never change it (copy it first)."""
     from judge.site.build import build_site
@@ -90,7 +89,7 @@ def site(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: igno
 
 
 @pytest.fixture(scope="session")
-def site_under_base_url(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+def site_under_base_url(graph, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A root folder holding, in `regles/`, the book built with `--base-url /regles/` (once per
     run: read it, never change it)."""
     from judge.site.build import build_site
@@ -99,7 +98,7 @@ def site_under_base_url(graph, tmp_path_factory: pytest.TempPathFactory) -> Path
 
 
 @pytest.fixture(scope="session")
-def app(graph):  # type: ignore[no-untyped-def]
+def app(graph):
     """The web app with one worker process and a loaded machine's time budget
     (`app_support.unhurried`), shared by the tests that send it requests. A test that changes
     its state (a budget, the pool's capacity) puts it back before it ends."""
@@ -111,18 +110,16 @@ def app(graph):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def client(app) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+def client(app) -> Iterator[Any]:
     """A test client of `app`, its lifespan (the worker) started once for the session."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # Starlette's notice about httpx
-        from starlette.testclient import TestClient
+    from app_support import client_of
 
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
+    with client_of(app) as test_client:
         yield test_client
 
 
 @pytest.fixture(scope="session")
-def served(graph) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def served(graph) -> Iterator[str]:
     """The web app served by uvicorn on a free loopback port, for the browser tests; its address."""
     from app_support import unhurried
 
@@ -148,10 +145,12 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def graph():  # type: ignore[no-untyped-def]
-    from judge.corpus.loader import load_graph
+def graph():
+    """The embedded corpus's graph, loaded once per session: the very object
+    `checks_support.real_graph()` gives the tests that read it outside a fixture."""
+    from checks_support import real_graph
 
-    return load_graph()
+    return real_graph()
 
 
 def english_text(name: str) -> Path:

@@ -171,7 +171,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     # The slot reader first (meaning, by lemmas); the grammar's reading when the slot reader
     # leaves a word of game meaning or its situation misses something the grammar's has.
     readings: list[tuple[Part, ...]] = []
-    slotted = _slot_read(reading)
+    slotted, slot_left = _slot_read(reading)
     if slotted is not None:
         readings.append(slotted)
     elif reading.refused:
@@ -191,6 +191,8 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
         break
     if plan is None and slotted is not None:
         parts, unknown = slotted, ()
+    elif plan is None and slot_left and unknown:
+        unknown = slot_left  # the first reader's words of game meaning it could not place
     if unknown or plan is None:
         hits = search_for(text)
         said = understood_as(None, parts, unknown, reason)
@@ -210,7 +212,7 @@ def ask(question: str, *, edition: str | None = None, config: str | None = None,
     deciding = _rule_texts(report, rule_text)
     return AskResult(question=text, understood=True, not_understood=(), rule_texts=deciding,
                      understood_as=understood_as(plan, parts, (), None), situation=situation,
-                     answers=tuple(_answers(report)), report=report, search=(),
+                     answers=tuple(_answers(report, plan.names)), report=report, search=(),
                      report_text=report_text(checked_report), skipped=reading.skipped)
 
 
@@ -255,12 +257,13 @@ def _every_moment(parts: tuple[Part, ...], given: str | None, editions: tuple[st
     return plan
 
 
-def _slot_read(reading: Reading) -> tuple[Part, ...] | None:
+def _slot_read(reading: Reading) -> tuple[tuple[Part, ...] | None, tuple[str, ...]]:
     """The parts of the slot reader (`judge.ask.slots`), read first, when every word of game
-    meaning fills a slot; else None (then only the grammar's reading, if it has no unknown word)."""
-    from judge.ask.slots import slot_parts
+    meaning fills a slot; else None (then only the grammar's reading, if it has no unknown
+    word), with the words it could not place."""
+    from judge.ask.slots import slot_reading
 
-    return slot_parts(reading.words, reading.asked)
+    return slot_reading(reading.words, reading.asked)
 
 
 def _as_asked(plan: Plan, reading: Reading) -> Plan:
@@ -319,9 +322,28 @@ def _rule_texts(report: dict[str, Any], rule_text: RuleText | None) -> tuple[dic
     return tuple(sorted(out, key=lambda rule: rule["language"] != "fr"))  # French first (stable)
 
 
-def _answers(report: dict[str, Any]) -> list[dict[str, Any]]:
+def _answers(report: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """The checks' answers, the players called by the first names the question gave them
+    (« Alice », not « A »)."""
     answers: list[dict[str, Any]] = report["answers"]
-    return answers
+    if not names:
+        return answers
+    return [{**item, "answer": _renamed(item.get("answer"), names)} for item in answers]
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: (_renamed(v, names) if k in _PLAYER_KEYS else v) for k, v in value.items()}
+    return value
+
+
+# The keys of an answer whose values are players (`where`'s holder of priority, `effect_ends`'s
+# turn, `state_based`'s losers).
+_PLAYER_KEYS = frozenset({"priority", "player", "lose", "target"})
 
 
 def _edition(parts: tuple[Part, ...], given: str | None, editions: tuple[str, ...], run: Run) -> str:

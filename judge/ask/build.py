@@ -77,6 +77,8 @@ class Plan:
     pending_triggers: list[dict[str, Any]] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)
     permanents: list[dict[str, Any]] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # A / B -> the first name the question gave
+    told_of: bool = False  # the one who asks is no player (a judge telling of a table): no « vous »
 
     def situation(self) -> dict[str, Any]:
         data: dict[str, Any] = {"edition": self.edition, "players": list(self.players or (FIRST, SECOND)),
@@ -547,6 +549,10 @@ class Builder:
             plan.lands_played = values["played"]
         elif part.kind == "first_turn":
             plan.first_turn = True
+        elif part.kind == "told_of":
+            plan.told_of = True
+        elif part.kind == "names" and not plan.players:
+            plan.names = {self.player(role): typed for role, typed in values["names"]}
         elif part.kind == "priority":
             plan.priority = self.player(values["player"])
         elif part.kind == "skip":
@@ -804,6 +810,8 @@ class Builder:
 
     def _q_defending_players(self, at: int, question: dict[str, Any]) -> None:
         plan = self.plan
+        if len(plan.players) > 2 and "attack_option" not in plan.game and plan.game.get("variant") not in ("two_headed_giant", "archenemy"):
+            raise Gap("avec quelle option d'attaque (attaquer plusieurs joueurs, à gauche, à droite) ?")
         if plan.phase is None:
             plan.phase, plan.step = "combat", "declare_attackers"
             plan.notes.append("moment non précisé : l'étape de déclaration des attaquants")
@@ -873,7 +881,8 @@ class Builder:
             raise Gap("quelles capacités se déclenchent ?")
         for entity in self.entities:
             words = entity.words
-            if words.name is None or words.power is not None or entity.attacking or entity.blocking:
+            if words.name is None or words.power is not None or entity.attacking or entity.blocking \
+                    or len(words.name) == 1:  # « A », « B »: players, not cards
                 raise Gap("quelles capacités se déclenchent, de quelles cartes ?")
             entity.trigger = True
             controller = self.player(words.owner) if words.owner else plan.me

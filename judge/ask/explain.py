@@ -35,6 +35,10 @@ def _ability(slug: str) -> str:
 def who(player: str, plan: Plan) -> str:
     if plan.players:
         return player
+    if player in plan.names:
+        return f"{plan.names[player]} ({player})"
+    if plan.told_of:
+        return f"{player} (le joueur actif)" if player == plan.active else f"{player} (le joueur non actif)"
     return f"{player} (vous)" if player == plan.me else f"{player} (votre adversaire)"
 
 
@@ -92,7 +96,8 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
         if unknown:
             text += " Je n'ai pas compris : " + ", ".join(f"« {w} »" for w in unknown) + "."
         if reason:
-            text += f" Il manque : {reason}." if not unknown else f" ({reason}.)"
+            end = "" if reason.endswith(("?", ".")) else "."
+            text += f" Il manque : {reason}{end}" if not unknown else f" ({reason}{end})"
         return text + " Je ne réponds pas à une question que je n'ai pas entièrement comprise."
     pieces = [f"règles de {plan.edition}"]
     if plan.players:
@@ -101,7 +106,9 @@ def understood_as(plan: Plan | None, parts: tuple[Part, ...], unknown: tuple[str
             pieces.append("équipe de " + " et ".join(team))
         if plan.game.get("archenemy"):
             pieces.append(f"archennemi : {plan.game['archenemy']}")
-    turn = f"c'est le tour de {who(plan.active, plan)}"
+    whose = who(plan.active, plan)
+    turn = "c'est votre tour" if whose == "moi" else "c'est le tour " + (f"d'{whose}" if whose[:1] in "AEIOUYÉÈÂÎÔaeiouyéèâîô" and len(whose.split()[0]) > 1
+                               else f"de {whose}")
     if not plan.turn_said and not plan.players and plan.events is None:
         turn += " — je le suppose : la question ne le dit pas"
     pieces.append(turn)

@@ -360,7 +360,8 @@ def _is_name(words: tuple[Word, ...], index: int, known: set[str], nouns: frozen
     word = words[index]
     text = word.text
     if index > 0 and len(word.typed) == 1 and "A" <= word.typed <= "Z":
-        return True
+        following = words[index + 1].text if index + 1 < len(words) else ""
+        return not (word.typed == "A" and following in ("t", "il", "elle", "on", "vous"))  # « A-t-il » : the verb
     before = words[index - 1].text if index else ""
     if text in nouns and (text not in _WordLexer.literals or before in _NOUN_OWNERS):
         return True
@@ -465,6 +466,13 @@ def _owners_named(words: tuple[Word, ...], texts: list[str]) -> tuple[str, ...]:
 _SENTENCE_END = re.compile(r"[.!?…]+")
 
 
+def _only_a_frame(sentence: str) -> bool:
+    """A question that asks nothing of the game itself: « Que dois-je répondre ? », « A-t-il
+    raison ? », « Qui a raison ? » (`[frames]` of `rules/ask-words.toml`)."""
+    text = " ".join(w.text for w in words_of(sentence))
+    return text in vocabulary().frames
+
+
 def asking_part(question: str) -> str:
     """The sentences that ask (those ending in « ? »; else the last one): a setting told in the
     story before them (« finale de notre tournoi », « mon deck trop lourd ») is context, not
@@ -472,6 +480,8 @@ def asking_part(question: str) -> str:
     ends = [m.end() for m in _SENTENCE_END.finditer(question)]
     asked = list(re.finditer(r"[^.!?…]*\?", question))
     if asked:
+        if all(_only_a_frame(m.group(0)) for m in asked):
+            return question  # « … s'il en a le droit. Que dois-je répondre ? »: what was told asks
         return " ".join(m.group(0) for m in asked)
     starts = [e for e in ends if e < len(question.rstrip())]
     return question[starts[-1]:] if starts else question

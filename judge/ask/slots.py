@@ -31,6 +31,7 @@ from judge.game.turnplan import PHASES, STEP_PHASE, Phase, Step
 SLOT_TABLE = "slot_words"
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PT = re.compile(r"(\d{1,2})/(\d{1,2})")
+_CITED = re.compile(r"\d{3}\.\d+[a-z]?")
 _MANA = re.compile(r"(?:\{[wubrgc0-9]\}|[wubrgc]){2,}")
 MAX_SLOT_WORDS = 300  # the reader's own bound (the question's is `judge.ask.words.MAX_QUESTION`)
 
@@ -142,6 +143,7 @@ class _Pass:
         self.used = [False] * len(words)
         self.parts: list[tuple[int, Part]] = []
         self.players: dict[str, str] = {}  # a player's first name (folded) -> ME / OPPONENT
+        self.typed_names: dict[str, str] = {}  # ME / OPPONENT -> the first name as typed
         self.ends: dict[int, int] = {}  # where the part starting at a word ends
 
     def at(self, i: int) -> str:
@@ -210,6 +212,19 @@ def _edition(p: _Pass, i: int) -> int:
     return 1
 
 
+def _citation(p: _Pass, i: int) -> int:
+    """A rule number the judge cites (« la 502.9 si je me souviens bien », « règle 308 »): what
+    the judge thinks applies, not a fact of the game; read, and left to the answer's own rules."""
+    text = p.at(i)
+    cited = _CITED.fullmatch(text) or (text.isdigit() and len(text) == 3 and 100 <= int(text) <= 999
+                                       and p.at(i - 1) in ("regle", "regles", "cf", "voir", "article"))
+    if not cited:
+        return 0
+    start = i - 1 if p.at(i - 1) in ("regle", "regles", "cf", "voir", "article", "la") else i
+    p.take(start, i + 1)
+    return 1
+
+
 def _moment(p: _Pass, i: int) -> int:
     """A phase or step named at word i, with whose turn (« mon entretien », « l'étape de fin de
     mon adversaire », « d'Alice »), its end or start said (« à la fin de », « se termine »), and
@@ -223,6 +238,8 @@ def _moment(p: _Pass, i: int) -> int:
         start = i - 1 if owner else i
         owner_after, end = _moment_owner(p, i + len(said))
         values: dict[str, object] = {"phase": phase, "step": step, "owner": owner or owner_after}
+        if owner_after is not None and p.is_player_name(end - 1):
+            values["name"] = _typed(p, end - 1)
         start = _moment_edges(p, start, end, values)
         if step == Step.COMBAT_DAMAGE:
             _damage_step(p, start, end, values)
@@ -284,7 +301,38 @@ def _possessor(p: _Pass, i: int) -> str:
     named = next((j for j in range(i - 1, -1, -1) if p.is_player_name(j)), None)
     if named is not None and not any(p.at(k) in _ME_SUBJECTS | {"adversaire"} for k in range(named, i)):
         return _named(p, named)
+    role = next((r for r in (_role_at(p, j) for j in range(i - 1, max(i - 9, -1), -1)) if r is not None), None)
+    if role is not None:
+        return role  # « le joueur non actif bloque avec son Loup »: his
+    if p.at(i + 1) != "adversaire" and not _first_person(p):
+        return ME  # told of someone else throughout (« pendant son entretien, son adversaire … »): the one told of
     return owner
+
+
+_FIRST_PERSON = frozenset({"je", "j", "me", "m", "moi", "mon", "ma", "mes", "nous", "notre", "nos"})
+# The judge speaking of himself, not of a player: « un joueur m'appelle », « il me demande », « que dois-je répondre »
+_FRAME_VERBS = frozenset({"appelle", "demande", "dois", "repondre", "reponds", "dit", "explique", "raconte", "pense",
+                          "crois", "souviens", "semble", "trompe", "interpelle", "suis"})
+
+
+def _first_person(p: _Pass) -> bool:
+    """Whether the one who asks is a player of the game (« mon tour », « j'attaque »), not a judge
+    telling of others (« un joueur m'appelle : pendant son entretien … »)."""
+    for k, text in enumerate(p.texts):
+        if text in ("moi", "mon", "ma", "mes", "notre", "nos", "nous") and not (text == "moi" and p.at(k - 1) == "dois"):
+            return True
+        if text in ("je", "j", "me", "m") and p.at(k + 1) not in _FRAME_VERBS and p.at(k - 1) not in _FRAME_VERBS:
+            return True
+    return False
+
+
+def _role_at(p: _Pass, j: int) -> str | None:
+    """A player said by role at word j (« le joueur actif », « le non-actif »)."""
+    if p.phrase_at(j, "nonactive_player"):
+        return NONACTIVE
+    if p.phrase_at(j, "active_player") and p.at(j - 1) != "non":
+        return ACTIVE
+    return None
 
 
 def _named(p: _Pass, i: int) -> str:
@@ -296,6 +344,7 @@ def _named(p: _Pass, i: int) -> str:
         # the speaker speaks of himself (« ma phase principale »): a name is someone else
         mine = any(t in ("je", "j", "mon", "ma", "mes", "moi") for t in p.texts)
         p.players[name] = ME if not p.players and not mine else OPPONENT
+    p.typed_names.setdefault(p.players[name], p.words[i].typed.rstrip("'’"))
     return p.players[name]
 
 
@@ -303,15 +352,201 @@ def _turn(p: _Pass, i: int) -> int:
     if p.at(i) != "tour":
         return 0
     if p.at(i - 1) in ("mon", "son", "notre", "votre") and p.at(i - 2) not in ("de",):
-        p.take(i - 1, i + 1, Part(kind="turn", values={"owner": _OWNER_WORDS[p.at(i - 1)]}))
+        owner = _possessor(p, i - 1) if p.at(i - 1) == "son" else _OWNER_WORDS[p.at(i - 1)]
+        named = next((k for k in range(i + 1, min(i + 4, len(p.texts))) if p.is_player_name(k)), None)
+        if p.at(i - 1) == "son" and named is not None and not any(t in _ME_SUBJECTS | {"mon", "ma", "mes"} for t in p.texts):
+            owner = _named(p, named)  # « pendant son tour, Alice … »: hers
+        values: dict[str, object] = {"owner": owner}
+        if p.at(i - 1) == "mon":
+            values["name"] = "moi"
+        elif named is not None and owner != OPPONENT:
+            values["name"] = _typed(p, named)
+        p.take(i - 1, i + 1, Part(kind="turn", values=values))
         return 1
     if p.at(i + 1) == "de" and p.at(i + 2) == "mon" and p.at(i + 3) == "adversaire":
         p.take(i, i + 4, Part(kind="turn", values={"owner": OPPONENT}))
         return 4
     if p.at(i + 1) in ("de", "d") and p.is_player_name(i + 2):
-        p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2)}))
+        p.take(i, i + 3, Part(kind="turn", values={"owner": _named(p, i + 2), "name": _typed(p, i + 2)}))
         return 3
     return 0
+
+
+def _typed(p: _Pass, i: int) -> str:
+    """A player's first name as the judge typed it (« Chloé »)."""
+    return p.words[i].typed.rstrip("'’")
+
+
+def _roster(p: _Pass, i: int) -> int:
+    """« moi, Bruno, Chloé, David », « Alice, Bruno et Chloé », « moi, puis Bruno, puis Chloé »:
+    three players or more, in turn order (the punctuation and arrows are gone)."""
+    names: list[str] = []
+    j = i
+    while True:
+        if p.is_player_name(j):
+            names.append(_typed(p, j))
+        elif p.at(j) == "moi":
+            names.append("moi")
+        else:
+            break
+        j += 1
+        if p.at(j) in ("et", "puis") and (p.is_player_name(j + 1) or p.at(j + 1) == "moi"):
+            j += 1
+    if len(names) < 3 or len(set(names)) != len(names):
+        return 0
+    start = i
+    if p.at(i - 1) == "ordre":
+        start = i - 1
+    elif p.at(i - 1) == "tour" and p.at(i - 2) in ("du", "de") and p.at(i - 3) == "ordre":
+        start = i - 3
+    end = j
+    if p.at(j) == "dans" and p.at(j + 1) in ("le", "l") and p.at(j + 2) == "ordre":
+        end = j + 3 + (2 if p.at(j + 3) == "du" and p.at(j + 4) == "tour" else 0)
+    p.take(start, end, Part(kind="game", values={"players": tuple(names)}))
+    return end - i
+
+
+def _game_said(p: _Pass, i: int) -> int:
+    """« partie à quatre », « on est trois », « multi à 4 »; « chacun pour soi »; « avec l'option
+    attaquer plusieurs joueurs »."""
+    for key, values in (("attack_multiple", {"attack_option": "multiple"}), ("attack_left", {"attack_option": "left"}),
+                        ("attack_right", {"attack_option": "right"}), ("free_for_all", {"variant": "free_for_all"})):
+        span = p.phrase_at(i, key)
+        if span:
+            start = i - (p.at(i - 1) in ("option", "en", "variante", "le", "la", "l"))
+            start -= p.at(start - 1) in ("le", "la", "l", "de", "d")
+            p.take(start, i + span, Part(kind="game", values=values))
+            if p.at(i + span) == "a" and 3 <= (p.number(i + span + 1) or 0) <= 8:  # « FFA à 3 »
+                p.take(i + span, i + span + 2, Part(kind="game", values={"size": p.number(i + span + 1)}))
+            return span
+    if 3 <= (p.number(i) or 0) <= 8 and p.at(i + 1) == "joueurs" and not p.used[i]:
+        p.take(i, i + 2, Part(kind="game", values={"size": p.number(i)}))
+        return 2
+    if p.at(i) in ("partie", "multi", "multijoueur", "on", "nous") and p.at(i + 1) in ("a", "est", "sommes", "joue", "jouons"):
+        k = i + 1 + (p.at(i + 1) in ("joue", "jouons", "est", "sommes"))
+        size = p.number(k + 1) if p.at(k) == "a" else p.number(k)
+        if size is not None and 3 <= size <= 8:
+            end = (k + 2 if p.at(k) == "a" else k + 1)
+            end += p.at(end) == "joueurs"
+            p.take(i, end, Part(kind="game", values={"size": size}))
+            return end - i
+    return 0
+
+
+def _extra_turn(p: _Pass, i: int) -> int:
+    """« un sort qui lui donne un tour supplémentaire », « je me suis donné un tour en plus »,
+    « Bruno obtient un tour supplémentaire », « 1 tour supp pour Bruno »: who takes it."""
+    span = p.phrase_at(i, "extra_turn")
+    if not span:
+        return 0
+    count = p.number(i - 1) if p.at(i - 1) not in ("un", "une") else 1
+    start = i - 1 if count is not None else i
+    end = i + span
+    named: list[str] = []
+    who = _beneficiary(p, start, end, named)
+    if who is None:
+        return 0
+    values: dict[str, object] = {"who": who, "named": False, "count": count or 1}
+    if named:
+        values["name"] = named[0]
+    p.take(start, end, Part(kind="extra_turn", values=values))
+    return span
+
+
+def _beneficiary(p: _Pass, start: int, end: int, named: list[str]) -> str | None:
+    """Who takes the extra turn said between start and end: « pour Bruno » / « à mon
+    adversaire » after it, else the object pronoun of « donner » (« me » / « lui », « se »: the
+    clause's subject), else the subject of « obtient », « gagne », « prend »."""
+    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
+        p.take(end, end + 3)  # « … un tour en plus avec un éphémère »
+    k = end + (p.at(end) in ("pour", "a", "au"))
+    if k > end:
+        verb = next((j for j in range(start - 1, max(start - 4, -1), -1) if p.stem(j) in _GIVE_STEMS), None)
+        if verb is not None and (p.is_player_name(k) or p.at(k) in ("moi", "me", "mon")) and start > 0:
+            _spell_that(p, verb)
+            p.take(verb - (p.at(verb - 1) == "a"), verb + 1)
+        if p.is_player_name(k):
+            p.take(end, k + 1)
+            named.append(_typed(p, k))
+            return _named(p, k)
+        if p.at(k) in ("moi", "me"):
+            p.take(end, k + 1)
+            return ME
+        if p.at(k) == "mon" and p.at(k + 1) == "adversaire":
+            p.take(end, k + 2)
+            return OPPONENT
+    for j in range(start - 1, max(start - 7, -1), -1):
+        if p.stem(j) in _GIVE_STEMS:
+            pronoun = next((m for m in range(j - 1, max(j - 4, -1), -1) if p.at(m) in ("me", "m", "lui", "se", "s")), None)
+            if pronoun is None:
+                return None
+            p.take(pronoun, j + 1)
+            _spell_that(p, pronoun)
+            if p.at(pronoun) in ("me", "m"):
+                return ME
+            subject = next((k for k in range(pronoun - 1, max(pronoun - 12, -1), -1) if p.is_player_name(k)), None)
+            if subject is not None and p.at(pronoun) in ("se", "s"):
+                named.append(_typed(p, subject))
+            return _clause_subject(p, pronoun)
+        if p.stem(j) in _TAKE_STEMS:
+            p.take(j, j + 1)
+            subject = next((k for k in range(j - 1, max(j - 4, -1), -1) if p.is_player_name(k)), None)
+            if subject is not None:
+                named.append(_typed(p, subject))
+            return _clause_subject(p, j)
+        if p.stem(j) in _GIVE_STEMS and p.at(end) in ("a", "au") and p.is_player_name(end + 1):
+            _spell_that(p, j)
+            p.take(j, j + 1)
+            return _named(p, end + 1)
+    return None
+
+
+def _spell_that(p: _Pass, i: int) -> None:
+    """« (Alice a) joué un sort qui (lui donne …) », « résout un éphémère qui »: the spell that
+    did what follows, read with it (it is not on the stack any more)."""
+    k = i - 1
+    while p.at(k) in ("qui", "et", "resout", "se", "s", "a") and k > i - 5:
+        k -= 1
+    if p.at(k) not in _CAUSERS:
+        return
+    start = k - 1 - (p.at(k - 1) in ("autre", "deuxieme", "second"))
+    if p.at(start) not in ("un", "une", "son", "mon", "sa", "ma", "le", "la", "l"):
+        return
+    verb = start - 1
+    p.take(verb if p.phrase_at(verb, "cast_verb") or p.stem(verb) == _stem("resout") else start, i)
+
+
+_CAUSERS = frozenset({"sort", "ephemere", "rituel", "carte", "effet", "truc", "capacite"})
+
+
+def _clause_subject(p: _Pass, i: int) -> str | None:
+    """The player who does what word i says, further back than `_subject` (« Alice a joué un
+    sort qui lui donne … »: Alice)."""
+    return _subject(p, i, reach=12)
+
+
+def _extra_turn_again(p: _Pass, i: int) -> int:
+    """« mon adversaire s'en est donné un aussi », « il s'en fait un »: another extra turn, said
+    by « en … un » after one was said."""
+    if p.at(i) not in ("se", "s", "me", "m", "lui") or p.at(i + 1) != "en" or not any(
+            part.kind == "extra_turn" for _, part in p.parts):
+        return 0
+    j = i + 2 + (p.at(i + 2) in ("est", "a", "ai", "suis"))
+    if p.stem(j) not in _GIVE_STEMS or p.at(j + 1) not in ("un", "1"):
+        return 0
+    who = ME if p.at(i) in ("me", "m") else _clause_subject(p, i)
+    if who is None:
+        return 0
+    _spell_that(p, i)
+    end = j + 2 + (p.at(j + 2) == "aussi")
+    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
+        end += 3  # « … s'en donne un aussi avec un éphémère »
+    p.take(i, end, Part(kind="extra_turn", values={"who": who, "named": False, "count": 1}))
+    return end - i
+
+
+_GIVE_STEMS = frozenset(_stem(w) for w in ("donne", "donner", "offre", "accorde", "fait", "fais", "octroie", "cree"))
+_TAKE_STEMS = frozenset(_stem(w) for w in ("obtient", "gagne", "prend", "recoit", "aura"))
 
 
 def _active_said(p: _Pass, i: int) -> int:
@@ -324,7 +559,7 @@ def _active_said(p: _Pass, i: int) -> int:
             name = p.at(j)
             if not p.players:
                 p.players[name] = ME
-            p.take(i, i + span, Part(kind="turn", values={"owner": _named(p, j)}))
+            p.take(i, i + span, Part(kind="turn", values={"owner": _named(p, j), "name": _typed(p, j)}))
             p.take(j, j + 1)
             return span
     return 0
@@ -369,6 +604,10 @@ def _land_told(p: _Pass, i: int) -> int:
             p.take(i, j + 3, Part(kind="land_played", values={"played": 0, "place": None}))
             return j + 3 - i
         return 0
+    if p.number(i) is not None and lands(i + 1, "land") and p.at(i + 2) == "deja" and lands(i + 3, "land_verb"):
+        # « 1 terrain déjà posé en PP1 »: the lands played this turn, counted
+        p.take(i, i + 4, Part(kind="land_played", values={"played": p.number(i), "place": None}))
+        return 4
     if p.at(i) not in ("ai", "a", "avait", "avais", "as", "deja"):
         # a story's « j'ai dégagé, pioché, posé une île »: a past participle with no subject before
         if p.at(i) in ("pose", "joue") and p.at(i - 1) not in _ME_SUBJECTS | _THEM_SUBJECTS | {"on", "peux", "peut", "puis",
@@ -384,6 +623,93 @@ def _land_told(p: _Pass, i: int) -> int:
         p.take(i, j + 3, Part(kind="land_played", values={"played": 1, "place": None}))
         return j + 3 - i
     return 0
+
+
+def _first_turn(p: _Pass, i: int) -> int:
+    """« le tout premier tour de la partie » (a part), « pas le premier de la partie » (the
+    default: read, no part)."""
+    j = i + (p.at(i) == "tout")
+    if p.at(j) not in ("premier", "1er"):
+        return 0
+    k = j + 1 + (p.at(j + 1) == "tour")
+    if p.at(k) not in ("de", "du") or p.at(k + 1) not in ("la", "le") or p.at(k + 2) not in ("partie", "jeu", "match"):
+        return 0
+    negated = p.at(i - 1) == "pas" or p.at(i - 2) == "pas"
+    start = i - (p.at(i - 1) in ("le", "au", "mon", "son")) if not negated else i - 1 - (p.at(i - 1) != "pas")
+    p.take(start, k + 3, None if negated else Part(kind="first_turn"))
+    return k + 3 - i
+
+
+def _before_resolution(p: _Pass, i: int) -> int:
+    """« avant qu'elles ne soient infligées », « avant que le sort se résolve », « avant la
+    résolution »: while what is on the stack waits (the stack said) — read, no part."""
+    if p.at(i) != "avant" or p.at(i + 1) not in ("que", "la", "sa", "leur"):
+        return 0
+    for k in range(i + 2, min(i + 8, len(p.texts))):
+        if p.stem(k) in _RESOLVE_STEMS:
+            p.take(i, k + 1)
+            return k + 1 - i
+        if p.used[k]:
+            return 0
+    return 0
+
+
+_RESOLVE_STEMS = frozenset(_stem(w) for w in ("infligees", "infligee", "inflige", "infligees", "resolution", "resolve",
+                                              "resout", "resolvent", "resolue", "resolues", "resolu"))
+
+
+def _damage_on_stack(p: _Pass, i: int) -> int:
+    """« les blessures de combat ont été assignées et sont sur la pile », « dmg sur la pile »:
+    combat damage on the stack (2004; the edition's own words « à l'époque des blessures sur la
+    pile » are read first, by `_edition`)."""
+    span = p.phrase_at(i, "damage_word")
+    if not span:
+        return 0
+    end = i + span + (2 if p.at(i + span) == "de" and p.at(i + span + 1) == "combat" else 0)
+    k = end
+    while p.at(k) in _ON_STACK_FILLERS and k < end + 6:
+        k += 1
+    if not (p.at(k) == "sur" and p.at(k + 1) == "la" and p.at(k + 2) in ("pile", "stack")):
+        return 0
+    if any(p.at(m) in ("allaient", "epoque", "temps") for m in range(max(i - 4, 0), i)):
+        return 0
+    start = i - (p.at(i - 1) in ("les", "mes", "ses", "des"))
+    p.take(start, k + 3, Part(kind="stack", values={"item": {"kind": "combat_damage", "owner": None}}))
+    return k + 3 - i
+
+
+_ON_STACK_FILLERS = frozenset({"ont", "ete", "assignees", "assignee", "assignes", "et", "sont", "est", "mises", "mis",
+                               "posees", "placees", "partent", "vont", "deja", "encore", "maintenant"})
+
+
+def _no_effect(p: _Pass, i: int) -> int:
+    """« aucun effet ne lui permet de jouer un terrain supplémentaire », « pas d'effet sur la
+    taille de main », « aucun autre effet »: nothing changes the rules said — read, no part."""
+    if p.at(i) not in ("aucun", "pas", "sans") or (p.at(i) == "pas" and p.at(i + 1) != "de"):
+        return 0
+    j = i + (2 if p.at(i) == "pas" else 1)
+    j += p.at(j) == "autre"
+    if p.at(j) not in ("effet", "effets"):
+        return 0
+    j += 1
+    if p.at(j) in ("ne", "n"):
+        j += 1 + (p.at(j + 1) in ("lui", "leur", "me", "te", "vous"))
+        if p.stem(j) not in _EFFECT_VERBS:
+            return 0
+        j += 1
+        while p.at(j) in _EFFECT_OBJECT and j < i + 14:
+            j += 1
+    elif p.at(j) == "sur" or p.at(j) in ("en", "jusque"):
+        while (p.at(j) in _EFFECT_OBJECT or p.at(j) in ("en", "cours", "jusque", "fin", "du", "tour")) and j < i + 14:
+            j += 1
+    p.take(i, j)
+    return j - i
+
+
+_EFFECT_VERBS = frozenset(_stem(w) for w in ("permet", "accorde", "donne", "empeche", "change", "modifie", "autorise"))
+_EFFECT_OBJECT = frozenset({"de", "d", "jouer", "poser", "un", "une", "le", "la", "les", "terrain", "terrains",
+                            "supplementaire", "autre", "second", "deuxieme", "sur", "taille", "main", "maximale",
+                            "maximum", "en", "plus", "lancer", "sort", "sorts"})
 
 
 def _stack(p: _Pass, i: int) -> int:
@@ -518,7 +844,8 @@ class _Described:
                              types=tuple(dict.fromkeys(self.types)), role=self.role, indefinite=self.indefinite)
 
 
-_LINKS = frozenset({"avec", "a", "qui", "et", "ayant", "possede", "dote", "le", "la", "l", "ne", "n", "pas", "ni"})
+_LINKS = frozenset({"avec", "a", "qui", "et", "ayant", "possede", "possedant", "dote", "dotee", "pourvue", "pourvu",
+                    "munie", "muni", "le", "la", "l", "ne", "n", "pas", "ni", "du", "de", "d"})
 _TRAILING = frozenset({"avec", "a", "qui", "et", "ayant", "le", "la", "l", "ne", "n", "de", "d"})
 
 
@@ -603,12 +930,21 @@ def _said_kind(p: _Pass, j: int, c: _Described) -> int:
     return 1 if p.at(j) == "creature" and c.card_types else 0
 
 
+_NAMED_THINGS = frozenset({"trigger", "capacite", "declenchee", "carte", "permanent", "enchantement", "artefact"})
+
+
 def _creature_start(p: _Pass, i: int, size: int) -> tuple[int, _Described]:
     """Where the mention starts (its owner or article) and what its head says."""
     before = p.at(i - 1)
     start, owner, indefinite = i, None, False
     if before in _OWNER_WORDS:
         owner, start = _possessor(p, i - 1), i - 1
+    elif before in _NAMED_THINGS and i in p.names:  # « son trigger « Taxe » » (« sa capacité déclenchée « Dîme » »)
+        k = i - 1
+        while p.at(k) in _NAMED_THINGS and k > i - 4:
+            k -= 1
+        if p.at(k) in _OWNER_WORDS:
+            owner, start = _possessor(p, k), k
     elif before in ("un", "une"):
         indefinite, start = True, i - 1
     elif before in _ARTICLES:
@@ -648,11 +984,40 @@ def _creature(p: _Pass, i: int) -> int:
         j -= 1
     if _said_again(p, i, start, j, c):
         return j - i
+    _said_before(p, start, c)
     words = c.words()
     p.take(start, j, Part(kind="creature", values={"creature": words}))
+    if _cast_before(p, start, j):  # « Alice a lancé sa Guivre »: it came this turn
+        p.parts.append((start, Part(kind="state", values={"since_turn_start": False, "creature": words})))
     if c.tapped is not None:
         p.parts.append((start, Part(kind="state", values={"tapped": c.tapped, "creature": words})))
     return j - i
+
+
+def _said_before(p: _Pass, start: int, c: _Described) -> None:
+    """« Bruno contrôle une Araignée », « je contrôle un Mur »: its controller, said before it."""
+    if c.owner is not None or p.stem(start - 1) != _stem("controle") or p.used[start - 1]:
+        return
+    who = p.at(start - 2)
+    owner = _named(p, start - 2) if p.is_player_name(start - 2) else ME if who in _ME_SUBJECTS else None
+    if owner is not None:
+        c.owner = owner
+        p.take(start - 1, start)
+
+
+_PAST_CAST = frozenset({"lance", "joue", "invoque", "cast"})
+
+
+def _cast_before(p: _Pass, start: int, end: int) -> bool:
+    """« il a lancé son Loup », « j'ai joué mon ours » (a past tense, not « peut-il lancer »),
+    unless said to be older (« au tour précédent »): a creature cast this turn."""
+    k = start - 1
+    if p.at(k) not in _PAST_CAST or p.at(k - 1) not in ("a", "ai", "as", "avait", "avais"):
+        return False
+    if any(p.phrase_at(m, "old_here") for m in range(end, min(end + 12, len(p.texts)))):
+        return False
+    p.take(k, k + 1)
+    return True
 
 
 def _said_again(p: _Pass, i: int, start: int, j: int, c: _Described) -> bool:
@@ -686,8 +1051,13 @@ def _state(p: _Pass, i: int) -> int:
                         ("new_here", {"since_turn_start": False}), ("old_here", {"since_turn_start": True}),
                         ("phasing", {"phasing": True}), ("phased_out", {"phased_out": True}),
                         ("phased_in", {"phased_out": False})):
-        span = p.phrase_at(i, key)
+        span = p.phrase_at(i, key) or (key == "old_here" and _since_turns(p, i))
         if span and not p.used[i] and p.at(i - 1) != "se":  # « qui se dégage ? » asks, says no state
+            if key in ("old_here", "new_here") and p.stem(i - 1) == _stem("controle"):
+                p.take(i - 1, i)  # « qu'il contrôle depuis plusieurs tours »
+            if key == "new_here" and p.at(i) == "ce" and not _creatures_between(p, 0, i):
+                p.take(i, i + span)  # « pendant ce tour »: when, of no creature
+                return span
             negated = p.at(i - 1) in ("pas", "non") or (p.at(i - 2) in ("ne", "n") and p.at(i - 1) == "est")
             if negated and "tapped" in values:
                 values = {"tapped": not values["tapped"]}
@@ -708,9 +1078,27 @@ def _state(p: _Pass, i: int) -> int:
     return 0
 
 
+def _since_turns(p: _Pass, i: int) -> int:
+    """« depuis 5 tours », « il y a trois tours »: under its controller's control since before
+    this turn (a count of turns, one or more)."""
+    if p.at(i) == "depuis" and (p.number(i + 1) or 0) >= 1 and p.at(i + 2) in ("tours", "tour"):
+        return 3
+    if p.at(i) == "il" and p.at(i + 1) == "y" and p.at(i + 2) == "a" and (p.number(i + 3) or 0) >= 1 \
+            and p.at(i + 4) in ("tours", "tour"):
+        return 5
+    return 0
+
+
 def _said_of_it(p: _Pass, i: int) -> int:
-    """« il n'a pas la célérité », « elle a le vol »: an ability said of the creature named
-    before, in a clause of its own."""
+    """« il n'a pas la célérité », « elle a le vol », « (arrivé ce tour-ci) et sans la
+    célérité »: an ability said of the creature named before, in a clause of its own."""
+    if not p.used[i] and p.at(i) in ("sans", "avec") and _creatures_between(p, 0, i):
+        j = i + 1 + (p.at(i + 1) in ("le", "la", "l"))
+        ability = _ability_at(p, j)
+        if ability is not None and not p.used[j]:
+            key = "without" if p.at(i) == "sans" else "abilities"
+            p.take(i, j + ability[0], Part(kind="state", values={key: (ability[1],)}))
+            return j + ability[0] - i
     if p.used[i] or p.at(i) not in ("il", "elle"):
         return 0
     j = i + 1
@@ -719,6 +1107,7 @@ def _said_of_it(p: _Pass, i: int) -> int:
     if p.at(j) != "a":
         return 0
     j += 1
+    negated = negated or p.at(j) == "pas"  # spoken: « il a pas le vol »
     if negated:
         if p.at(j) != "pas":
             return 0
@@ -902,9 +1291,9 @@ def _joined(p: _Pass, first: int, second: int) -> bool:
 
 
 # ---------------------------------------------------------------------- the question
-def _subject(p: _Pass, i: int) -> str | None:
-    """The player who does what word i says: the nearest subject before it."""
-    for j in range(i - 1, max(i - 5, -1), -1):
+def _subject(p: _Pass, i: int, reach: int = 4) -> str | None:
+    """The player who does what word i says: the nearest subject before it (within `reach` words)."""
+    for j in range(i - 1, max(i - 1 - reach, -1), -1):
         text = p.at(j)
         if text in _ME_SUBJECTS:
             return ME
@@ -1006,6 +1395,8 @@ def _declaration(a: _Asked, at: int, creature: CreatureWords) -> Part:
     """« je déclare l'Ours seul : ok ? », « j'attaque avec les deux ensemble »: this declaration."""
     p = a.p
     together = [k for k in range(a.start, len(p.texts)) if p.phrase_at(k, "together")]
+    if not together and not any(p.at(k) in ("seul", "seule") for k in range(a.start, len(p.texts))):
+        return _question_part("attack", at, creature=creature)  # « peut-il être déclaré attaquant ? »: one creature
     if not together:
         return _question_part("declare_attackers", at, creature=creature)
     for k in together:
@@ -1050,13 +1441,56 @@ def _ask_deals_damage(a: _Asked) -> Part | None:
     """« mon ours fait ses blessures ? »: its subject, the creature said just before the verb;
     « il » alone: the story's first creature."""
     p = a.p
-    at = a.cue_at("deals_damage_q")
+    at = [k for k in a.cue_at("deals_damage_q") if not any(p.at(m) == "avant" for m in range(max(k - 5, 0), k))]
     if not at:
-        return None
+        return None  # « avant qu'elles ne soient infligées »: when, not what is asked
     asked = _creatures_between(p, a.start, at[-1])
     pronoun = any(p.at(k) in ("il", "elle") for k in range(max(at[-1] - 3, 0), at[-1]))
     first = a.creatures[0] if a.creatures else None
     return _question_part("deals_damage", at[-1], creature=first if pronoun or not asked else asked[-1][1])
+
+
+def _ask_turn_order(a: _Asked) -> Part | None:
+    """« à qui sont les trois prochains tours ? », « c'est qui les 3 prochains tours ? »: how many."""
+    p = a.p
+    at = a.cue_at("turn_order_q")
+    if not at or not a.said("extra_turn"):
+        return None
+    k = at[-1]
+    span = p.phrase_at(k, "turn_order_q")
+    count = p.number(k - 1)
+    if p.at(k - 1) in ("un", "une") or (count is None and p.at(k - 1) in ("le", "les")):
+        count = 1 if p.at(k - 1) in ("le", "un", "une") else None
+    p.take(k - (count is not None), k + span)
+    return _question_part("turn_order", k, count=count)
+
+
+def _ask_triggers(a: _Asked) -> Part | None:
+    """« dans quel ordre vont-elles sur la pile ? » of the cards whose abilities trigger (« son
+    Autel qui se déclenche au début de son entretien », « la Malédiction du NAP »)."""
+    p = a.p
+    at = a.cue_at("triggers_q")
+    if not at or not a.creatures or not a.said("moment"):
+        return None
+    if any(c.name is not None and len(c.name) == 1 for c in a.creatures):
+        return None  # « de A », « B a … »: players, read as cards
+    if any(p.at(k) in ("son", "sa", "mon", "ma", "un", "une", "ses", "mes") and not p.used[k + 1]
+           and p.stem(k + 1) not in p.data.neutral and p.number(k + 1) is None for k in range(len(p.texts) - 1)):
+        return None  # « son autel »: a card not read (its ability would be missing from the answer)
+    for k in range(len(p.texts)):
+        span = p.phrase_at(k, "trigger_words")
+        if span and not p.used[k]:
+            p.take(k, k + span)
+    return _question_part("triggers", at[-1])
+
+
+def _ask_defending_players(a: _Asked) -> Part | None:
+    """« quels sont les joueurs défenseurs ? », « c'est qui qui défend ? » (no attacking creature
+    named: of one creature, `defending_player`)."""
+    at = a.cue_at("defenders_q")
+    if not at or a.creatures:
+        return None
+    return _question_part("defending_players", at[-1])
 
 
 _KindReader = Callable[[_Asked], "Part | None"]
@@ -1069,12 +1503,13 @@ _KIND_READERS: tuple[tuple[str, _KindReader], ...] = (
     ("next", _ask_by_words("next", "next_q")), ("rest_of_turn", _ask_by_words("rest_of_turn", "rest_q")),
     ("damage_steps", _ask_by_words("damage_steps", "damage_steps_q")),
     ("in_combat", _ask_by_words("in_combat", "in_combat_q")), ("deals_damage", _ask_deals_damage),
+    ("turn_order", _ask_turn_order), ("triggers", _ask_triggers),
 )
 _OWN_WORDS: tuple[tuple[str, _KindReader], ...] = (
-    ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
+    ("combat_timing", _ask_combat_timing), ("untap", _ask_untap), ("defending_players", _ask_defending_players), ("happens", _ask_by_words("happens", "happens_q")), ("damage_dealt", _ask_damage_dealt))
 # When the words ask several kinds, the one that says most (« combien de blessures infligées ? »
 # over « inflige-t-il ? »), else the last action verb (« il m'attaque … : il peut bloquer ? »).
-_PREFERRED = ("combat_timing", "untap", "damage_dealt", "deals_damage", "happens")
+_PREFERRED = ("combat_timing", "untap", "defending_players", "damage_dealt", "deals_damage", "happens")
 _ACTIONS = frozenset({"attack", "block", "cast", "play_land"})
 
 
@@ -1116,10 +1551,10 @@ def _chosen(candidates: list[Part]) -> Part | None:
 _ASKING_WORDS = {"mana_burn": ("loss_verb", "mana", "mana_words"), "discard": ("discard_verb", "cards"),
                  "play_land": ("land", "land_verb", "another", "modal"), "cast": ("cast_verb", "modal"),
                  "attack": ("attack_verb", "modal"), "block": ("block_verb", "modal"),
-                 "priority": ("priority_q",), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
+                 "priority": ("priority_q", "first_words"), "where": ("where_q",), "next": ("next_q",), "rest_of_turn": ("rest_q",),
                  "damage_steps": ("damage_steps_q", "damage_word"), "in_combat": ("in_combat_q",),
                  "deals_damage": ("deals_damage_q", "damage_word"), "damage_dealt": ("damage_dealt_q", "damage_word"),
-                 "happens": ("happens_q",), "untap": ("untap_q",), "combat_timing": ("cast_verb", "modal")}
+                 "happens": ("happens_q",), "untap": ("untap_q",), "turn_order": ("turn_order_q", "whose"), "triggers": ("triggers_q",), "defending_players": ("defenders_q",), "combat_timing": ("cast_verb", "modal")}
 
 
 def _told_verb(p: _Pass, i: int) -> bool:
@@ -1279,13 +1714,23 @@ def _stack_told(p: _Pass, asking_start: int) -> None:
 def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, ...] | None:
     """The parts of a question, in the question's order, or None when no one kind is asked or
     a word of game meaning fills no slot."""
+    return slot_reading(words, asked)[0]
+
+
+def slot_reading(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[tuple[Part, ...] | None, tuple[str, ...]]:
+    """`slot_parts`, and the words of game meaning it could not place (as typed): what the
+    judge is told was not understood."""
     from judge.ask.reader import MAX_NAMES, name_positions
 
     if not words or len(words) > MAX_SLOT_WORDS or len(name_positions(words)) > MAX_NAMES:
-        return None  # not a question of the table: refused by the reader's caps
+        return None, ()  # not a question of the table: refused by the reader's caps
     p, question, left = _read(words, asked)
     if left or (question is None and not any(part.kind == "assignment" for _, part in p.parts)):
-        return None
+        return None, tuple(dict.fromkeys(left))
+    return _slot_parts(p, question), ()
+
+
+def _slot_parts(p: _Pass, question: Part | None) -> tuple[Part, ...] | None:
     parts = _ordered(_placed_lands(sorted(p.parts, key=lambda item: item[0])))
     if question is not None and question.values["ask"] == "discard":  # the cleanup discards: the last moment said
         moments = [part for part in parts if part.kind == "moment"]
@@ -1294,9 +1739,43 @@ def slot_parts(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[Part, .
             part.kind == "moment" and part.values["step"] == Step.DECLARE_ATTACKERS for part in parts):
         # « aucun attaquant ; après la déclaration des attaquants ? »: a fact of that step, no replay
         parts = [Part(kind="attackers_none") if part.kind == "no_attackers" else part for part in parts]
+    if any(part.kind == "game" and len(part.values.get("players", ())) >= 3 for part in parts):
+        named_parts = _by_names(parts)
+        if named_parts is None:
+            return None
+        parts = named_parts
+    elif p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
+        parts.append(Part(kind="names", values={"names": tuple(sorted(p.typed_names.items()))}))
+    if not _first_person(p):
+        parts.append(Part(kind="told_of"))  # no « vous »: the one who asks plays no part
     if question is not None:
         parts.append(question)
     return tuple(parts)
+
+
+def _by_names(parts: list[Part]) -> list[Part] | None:
+    """Three players or more, named: whose turn and who takes an extra turn by their names (the
+    « you » and « your opponent » of two players say nothing of a third); None when a turn or
+    an extra turn cannot be given a name."""
+    out: list[Part] = []
+    if not any(part.kind == "turn" for part in parts):  # « pendant la phase de combat d'Alice »: hers
+        whose = {part.values["name"] for part in parts if part.kind == "moment" and part.values.get("name")}
+        if len(whose) == 1:
+            out.append(Part(kind="turn", values={"owner": None, "named": tuple(whose)}))
+    for part in parts:
+        if part.kind == "turn":
+            name = part.values.get("name") or ("moi" if part.values.get("owner") == ME else None)
+            if name is None:
+                return None
+            out.append(Part(kind="turn", values={"owner": None, "named": (name,)}))
+        elif part.kind == "extra_turn":
+            name = part.values.get("name") or ("moi" if part.values.get("who") == ME else None)
+            if name is None:
+                return None
+            out.append(Part(kind="extra_turn", values={"who": name, "named": True, "count": part.values["count"]}))
+        else:
+            out.append(part)
+    return out
 
 
 def _ordered(parts: list[Part]) -> list[Part]:
@@ -1343,8 +1822,9 @@ def _read(words: tuple[Word, ...], asked: tuple[str, ...]) -> tuple[_Pass, Part 
     asking_start = _asking_start(p, asked)
     i = 0
     while i < len(p.texts):
-        step = (_edition(p, i) or _active_said(p, i) or _timing(p, i) or _moment(p, i) or _turn(p, i) or _counted(p, i)
-                or _land_told(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
+        step = (_citation(p, i) or _roster(p, i) or _game_said(p, i) or _edition(p, i) or _active_said(p, i) or _timing(p, i) or _damage_on_stack(p, i)
+                or _moment(p, i) or _turn(p, i) or _extra_turn(p, i) or _extra_turn_again(p, i) or _counted(p, i)
+                or _no_effect(p, i) or _before_resolution(p, i) or _land_told(p, i) or _first_turn(p, i) or _stack(p, i) or _no_attackers(p, i) or _priority_holder(p, i)
                 or _passing(p, i))
         i += step or 1
     i = 0
@@ -1379,8 +1859,15 @@ def _passes_end_the_moment(p: _Pass) -> None:
 
 
 def _asking_start(p: _Pass, asked: tuple[str, ...]) -> int:
-    """Where the asking sentence starts among the words (the last `len(asked)` words)."""
-    return max(len(p.texts) - len(asked), 0)
+    """Where the asking sentence starts among the words: where its words stand (a statement may
+    follow it: « … dans sa seconde phase principale ? Aucun effet ne le lui permet. »), else the
+    last `len(asked)` words."""
+    size = len(asked)
+    if size:
+        for start in range(len(p.texts) - size, -1, -1):
+            if tuple(p.texts[start:start + size]) == asked:
+                return start
+    return max(len(p.texts) - size, 0)
 
 
 def _restated(p: _Pass) -> None:

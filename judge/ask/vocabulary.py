@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
+from judge.ask.words import words_of
 from judge.normalize import fold
 from judge.resources import rules_dir
 
@@ -41,6 +42,7 @@ class Vocabulary:
     out_of_scope: frozenset[str]
     auxiliaries: frozenset[str]  # verbs and pronouns that say no game fact of their own: never stop an answer
     settings: frozenset[str]  # out-of-scope words that, told in a story, are its setting, not what is asked
+    frames: frozenset[str]  # questions that ask nothing of the game (« que dois-je répondre ? »), folded words
     text_words: frozenset[str]  # words of the French rule texts and glossary names, stop words out
     text_stems: frozenset[str]  # their stems (Snowball, as search): « engagés » is « engagé »'s
 
@@ -142,6 +144,7 @@ def vocabulary() -> Vocabulary:
                       lower_only=frozenset(fold(k) for k in _table(data, "land_nouns")),
                       out_of_scope=_listed(data, "out_of_scope"), auxiliaries=_listed(data, "auxiliaries"),
                       settings=frozenset(fold(str(w)) for w in _list(_table(data, "out_of_scope").get("settings"))),
+                      frames=frozenset(" ".join(w.text for w in words_of(str(f))) for f in _list(data.get("frames"))),
                       text_words=text_words,
                       text_stems=frozenset(stem(w) for w in text_words))
 

@@ -17,8 +17,9 @@ MAX_QUESTION = 2000  # characters: a question (a story told before it too), not 
 # « d'entretien » -> « de entretien »: elided words written out, so the grammar has one form.
 _ELISIONS = {"d": "de", "l": "le", "j": "je", "qu": "que", "n": "ne", "s": "se", "m": "me", "c": "c",
              "t": "te", "jusqu": "jusque", "lorsqu": "lorsque", "puisqu": "puisque"}
-# A word as typed: letters, digits, « 3/3 », mana symbols « {R} ».
-_TYPED = re.compile(r"[\w{}/+]+(?:'|’)?", re.UNICODE)
+# A word as typed: a rule number cited (« la 502.9 », « 308.2a »: one word), letters, digits,
+# « 3/3 », mana symbols « {R} ».
+_TYPED = re.compile(r"\d{3}\.\d+[a-z]?|[\w{}/+]+(?:'|’)?", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

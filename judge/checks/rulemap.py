@@ -9,7 +9,6 @@ editions' models and their bytes.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING
 
 from judge.cache import code_digest, digest, from_json, read_part, to_json, write_kb
@@ -85,13 +84,3 @@ def load_checks_for(editions: tuple[Edition, ...] | None = None, kb: str | None 
         return tuple(mapping.get((edition, number), ()))
 
     return checks_for
-
-
-@cache
-def _default() -> ChecksFor:
-    return load_checks_for()
-
-
-def checks_for(edition: str, number: str) -> tuple[str, ...]:
-    """Names of the checks implementing a rule of an edition (the configured editions)."""
-    return _default()(edition, number)

@@ -247,7 +247,7 @@ _JSON: Argument = (("--json",), {"action": "store_true", "help": "sortie JSON st
 _EDITION: Argument = (("--edition",), {"help": "édition (2004, 2010)"})
 
 RULE_ARGUMENTS: tuple[Argument, ...] = (
-    (("number",), {"metavar": "NUMERO", "help": "numéro (300, 300.3, 306.2a) ou intervalle (306-308)"}),
+    (("number",), {"metavar": "NUMERO", "help": "numéro tel qu'on le tape (300, 306.2a, R305.4, 303,1, § 308) ou intervalle (306-308, 308.2a-c)"}),
     _EDITION,
     (("--lang",), {"choices": ("fr", "en"),
                    "help": "une seule langue (par défaut : le français puis l'anglais de la même version)"}),
@@ -256,7 +256,7 @@ RULE_ARGUMENTS: tuple[Argument, ...] = (
     _JSON,
 )
 HISTORY_ARGUMENTS: tuple[Argument, ...] = (
-    (("number",), {"metavar": "NUMERO", "help": "numéro de règle (305.4)"}),
+    (("number",), {"metavar": "NUMERO", "help": "numéro de règle (305.4, R305.4, 305,4)"}),
     (("--edition",), {"help": "l'édition du numéro (sinon chaque édition qui l'a)"}),
     _JSON,
 )

@@ -24,8 +24,17 @@ rapidfuzz and scipy, so it only runs when the concordance cache is cold.
 8. **Restated**: a rule left without a counterpart whose text another rule of the other side
    states all the same (already paired: two rules made one) is paired with it, so that
    « removed » means that no rule of the other side states it.
-9. **Structure**: a heading left alone (a section, a titled rule) whose rules went, most of
-   them, under one heading of the other side is paired with that heading.
+9. **Leftovers**: rules left alone on both sides at the same place (in the family of the
+   parent's counterpart, or between two anchors' targets) are paired one to one from a lower
+   similarity (LEFTOVER): a rule rewritten so much that its place and a few words are all that
+   says it is the same. What is then left is « removed » or « added ».
+10. **Structure**: a heading left alone is paired with the heading or rule most of its rules
+   went under: a section with a section, a titled rule with the rule its own sub-rules went
+   directly under (a title turned into a sentence: 418.3's sub-rules became 611.2's).
+
+The section prior and the families are learned from confident pairs too: a titled rule with no
+namesake (2004's « Types ») is the counterpart of the titled rule under which one of its
+sub-rules has an exact or a confident mutual-best counterpart (2010's « Card Types »).
 """
 
 from __future__ import annotations
@@ -41,7 +50,8 @@ from rapidfuzz.distance import Indel
 from scipy import sparse
 from scipy.optimize import linear_sum_assignment
 
-Method = Literal["exact", "title", "similar", "family", "context", "passage", "restated", "structure"]
+Method = Literal["exact", "title", "similar", "family", "context", "passage", "restated", "leftover",
+                 "structure"]
 
 PRIOR_WEIGHT = 0.25  # how much the section prior adds to a similarity (0..1)
 CONTEXT_WEIGHT = 0.3  # bonus for a pair lying between two anchors
@@ -54,6 +64,7 @@ STRONG_BLOCK = 10  # a passage this long is evidence even outside the section pr
 FAMILY_WEIGHT = 0.3  # bonus for a sub-rule among the sub-rules of its parent's counterpart
 RESTATED = 0.6  # similarity at which a rule left alone is said restated by an already paired one
 RESTATED_IN_FAMILY = 0.45  # the same, inside the family of its parent's counterpart
+LEFTOVER = 0.25  # similarity at which two rules left alone at the same place are paired
 # The scores are dense old × new matrices: memory grows with that product, about 70 bytes a
 # pair at the peak (measured, bench by hand: 2,000 × 4,000 rules, 524 MB, 32 s on a loaded
 # machine). `align` is not asked for more pairs than this (the largest shipped pair of
@@ -142,7 +153,7 @@ def align(old: Sequence[Item], new: Sequence[Item],
         return ()
     scores = _Scores(old, new)
     exact = _exact(old, new)
-    tree = _Tree(old, new, exact, reviewed)
+    tree = _Tree(old, new, sorted({*exact, *_mutual_best(scores.similarity)}), reviewed)
     scores.similarity[tree.forbidden] = 0.0
     scores.lcs[tree.forbidden] = 0.0
     sim = scores.similarity
@@ -169,39 +180,74 @@ def align(old: Sequence[Item], new: Sequence[Item],
         links[(link.source, link.target)] = link
     for link in _restated(old, new, sim, family, links):
         links[(link.source, link.target)] = link
+    for link in _leftovers(old, new, sim, bonus, np.maximum(context, family), links):
+        links[(link.source, link.target)] = link
     for link in _structure(old, new, links):
         links[(link.source, link.target)] = link
     return tuple(sorted(links.values(), key=lambda k: (k.source, k.target)))
 
 
+def _container(number: str, section: str) -> str | None:
+    """The number of the rule a rule lies directly under: its parent rule (`611.2a` -> `611.2`),
+    else its section (`611.2` -> `611`); None for a section."""
+    parent = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if parent != number:
+        return parent
+    return section if section != number else None
+
+
+def _leftovers(old: Sequence[Item], new: Sequence[Item], sim: Any, score: Any, near: Any,
+               links: dict[tuple[int, int], Link]) -> list[Link]:
+    """Rules left alone on both sides, paired one to one where they lie at the same place (in
+    the family of the parent's counterpart, or between the targets of two anchors) with a
+    similarity of LEFTOVER or more: a rule rewritten so much that only its place and a few
+    words say it is the same (2004's 421.3 loop rule and 2010's 714.3 fragmented loop)."""
+    taken_old = {i for i, _ in links} | {i for i, item in enumerate(old) if item.heading}
+    taken_new = {j for _, j in links} | {j for j, item in enumerate(new) if item.heading}
+    found = _assign(score, sim, taken_old, taken_new, accept=np.inf, accept_in_context=LEFTOVER, context=near)
+    return [Link(source=i, target=j, similarity=float(sim[i, j]), method="leftover") for i, j in found]
+
+
 def _structure(old: Sequence[Item], new: Sequence[Item], links: dict[tuple[int, int], Link]) -> list[Link]:
-    """Headings left alone paired with the heading most of their rules went under."""
+    """Headings left alone paired with the heading or rule most of their rules went under: a
+    section with the section most of all its rules went to, a titled rule with the rule its own
+    sub-rules went directly under (2004's « 418.3 Continuous Effects from Spells or Abilities »
+    whose 418.3a… became 2010's 611.2a…: 611.2, a rule with a sentence instead of a title)."""
     old_index = {item.number: k for k, item in enumerate(old)}
     new_index = {item.number: k for k, item in enumerate(new)}
 
-    def home(item: Item, index: dict[str, int]) -> list[int]:
-        """The headings an item lies under: its titled parent, its section."""
-        out = []
-        parent = item.number.rstrip("abcdefghijklmnopqrstuvwxyz")
-        if parent != item.number and parent in index:
-            out.append(index[parent])
-        if item.section != item.number and item.section in index:
-            out.append(index[item.section])
-        return out
+    def container(item: Item) -> int | None:
+        """The new rule a new rule lies directly under."""
+        up = _container(item.number, item.section)
+        return None if up is None else new_index.get(up)
 
     matched = {i for i, _ in links}
-    votes: defaultdict[int, Counter[int]] = defaultdict(Counter)
+    direct: defaultdict[int, Counter[int]] = defaultdict(Counter)  # a heading's own rules
+    by_section: defaultdict[int, Counter[int]] = defaultdict(Counter)  # a section's rules, all
     for i, j in links:
-        for parent in home(old[i], old_index):
-            for target in home(new[j], new_index):
-                if new[target].heading:
-                    votes[parent][target] += 1
+        item = old[i]
+        up = _container(item.number, item.section)
+        target = container(new[j])
+        if up is not None and up in old_index and target is not None:
+            direct[old_index[up]][target] += 1
+        if item.section != item.number and item.section in old_index and new[j].section in new_index:
+            by_section[old_index[item.section]][new_index[new[j].section]] += 1
+
+    def winner(votes: Counter[int]) -> int | None:
+        if not votes:
+            return None
+        (target, count), = votes.most_common(1)
+        return target if count >= 2 and 2 * count > sum(votes.values()) else None
+
     extra = []
     for i, item in enumerate(old):
-        if i in matched or not item.heading or not votes[i]:
+        if i in matched or not item.heading:
             continue
-        (target, count), = votes[i].most_common(1)
-        if count >= 2 and 2 * count > sum(votes[i].values()):
+        first, then = (by_section, direct) if item.number == item.section else (direct, by_section)
+        target = winner(first[i])
+        if target is None:
+            target = winner(then[i])
+        if target is not None:
             extra.append(Link(source=i, target=target, similarity=0.0, method="structure"))
     return extra
 

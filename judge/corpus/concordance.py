@@ -70,7 +70,7 @@ class Pair:
     target: str
     change: Change
     similarity: float
-    method: str  # exact, title, similar, family, context, passage, restated, structure (see
+    method: str  # exact, title, similar, family, context, passage, restated, leftover, structure (see
     # judge.corpus.align) or override
     main: bool  # the source's main counterpart (its first pair)
 

@@ -52,6 +52,7 @@ def evidence(pair: Pair) -> str:
         "context": f"à sa place entre deux règles appariées, texte semblable ({score})",
         "passage": f"passage repris, texte semblable ({score})",
         "restated": f"même énoncé qu'une règle déjà appariée ({score})",
+        "leftover": f"seules règles restées sans contrepartie à cette place ({score})",
         "structure": "titre dont les règles sont passées sous celui-ci",
         "override": "correction revue (motif ci-dessous)",
     }.get(pair.method, f"{pair.method} ({score})")

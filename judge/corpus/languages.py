@@ -7,10 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
 FILE = "languages.toml"
 
@@ -54,11 +50,6 @@ def display_rank(code: str) -> int:
     """A language's place in the order of display (French 0, English 1, …; unknown last)."""
     codes = [row.code for row in languages()]
     return codes.index(code) if code in codes else len(codes)
-
-
-def display_order(codes: Iterable[str]) -> tuple[str, ...]:
-    """`codes` in the order of display: French first, then English, then the others (stable)."""
-    return tuple(sorted(codes, key=display_rank))
 
 
 def names_json() -> dict[str, dict[str, str]]:

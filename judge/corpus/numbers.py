@@ -118,7 +118,8 @@ def read_rule_number(text: str, *, section: bool = False) -> str:
 
     asked = read_rule_query(text)
     if asked is None or asked.high is not None or (section and "." in asked.low):
-        shown = " ".join(text.split())[:40]
+        shown = " ".join(text.split())
+        shown = shown if len(shown) <= 40 else shown[:39] + "…"
         if section:
             raise JudgeError(f"numéro de section invalide : « {shown} » (attendu par exemple 305 ou § 305)")
         raise JudgeError(f"numéro de règle invalide : « {shown} » "

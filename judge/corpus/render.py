@@ -123,7 +123,19 @@ def _target_text(rule: Rule, target: Rule | None) -> str:
 def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, *, brief: bool = False,
               with_translations: bool = True) -> str:
     """A rule as a judge reads it in a terminal, in French; then the same number in the other
-    languages of the release (English: « la version anglophone fait foi »)."""
+    languages of the release (English: « la version anglophone fait foi »). `brief`: its
+    heading, notes, text and examples only."""
+    lines = _said(graph, rule) if brief else [*_said(graph, rule), *_details(graph, rule, checks_for)]
+    blocks = [(rule.language, "\n".join(lines))]
+    if with_translations:
+        blocks.extend((t.language, rule_text(graph, t, checks_for, brief=brief, with_translations=False))
+                      for t in graph.translations(rule))
+    return "\n\n".join(block for _, block in sorted(blocks, key=lambda b: display_rank(b[0])))
+
+
+def _said(graph: RuleGraph, rule: Rule) -> list[str]:
+    """What the rule says: its heading line (edition, language, marks), notes, removals, text
+    (with the French names of its English terms) and examples."""
     head = f"{rule.number}. {rule.title}" if rule.title else f"{rule.number}."
     tag = rule.edition if rule.language == graph.primary_language(rule.edition) else f"{rule.edition} · {rule.language}"
     marks = ("  (HISTORIQUE)" if rule.status == "historical" else "")
@@ -131,8 +143,7 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
     if only is not None:
         marks += f"  (texte {language_name(only)} seulement)"
     lines = [f"[{tag}] {head}{marks}"]
-    for note in rule.notes:
-        lines.append(f"  Note : {note}")
+    lines.extend(f"  Note : {note}" for note in rule.notes)
     for edition in graph.removed_in(rule):
         by = f" par {edition.removed_by}" if edition.removed_by else ""
         lines.append(f"  Supprimée{by} : absente de l'édition {edition.id} ({edition.label}).")
@@ -141,14 +152,14 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         found = glosses(graph, rule)
         if found:
             lines.append(GLOSS_PREFIX + gloss_line(found))
-    for example in rule.examples:
-        lines.append(_wrap(f"Exemple : {example.text}", "    "))
-    translations = graph.translations(rule) if with_translations else ()
-    if brief:
-        briefs = [(rule.language, "\n".join(lines)), *((t.language, rule_text(graph, t, checks_for, brief=True,
-                                                                               with_translations=False))
-                                                      for t in translations)]
-        return "\n\n".join(block for _, block in sorted(briefs, key=lambda b: display_rank(b[0])))
+    lines.extend(_wrap(f"Exemple : {example.text}", "    ") for example in rule.examples)
+    return lines
+
+
+def _details(graph: RuleGraph, rule: Rule, checks_for: ChecksFor) -> list[str]:
+    """Where the rule leads and what leads to it: references (with their doubts), the rules
+    citing it, its parent, its executable checks, its source line."""
+    lines: list[str] = []
     refs = graph.references(rule)
     doubts = _doubts(graph, rule)
     if refs:
@@ -171,9 +182,7 @@ def rule_text(graph: RuleGraph, rule: Rule, checks_for: ChecksFor = _no_checks, 
         lines.extend(f"    – {check}" for check in checks)
     if rule.span:
         lines.append(f"  Source : {rule.span.file}:{rule.span.line}")
-    blocks = [(rule.language, "\n".join(lines))]
-    blocks.extend((t.language, rule_text(graph, t, checks_for, with_translations=False)) for t in translations)
-    return "\n\n".join(block for _, block in sorted(blocks, key=lambda b: display_rank(b[0])))
+    return lines
 
 
 def glossary_json(graph: RuleGraph, matches: tuple[GlossaryMatch, ...]) -> list[dict[str, Any]]:

@@ -436,19 +436,11 @@ class SiteRenderer:
         part_title = ""
         previous_part = next_part = None
         if split:
-            tops = [r for r in rules if r.number == top_rule(r.number)]
             index = [SectionEntry(number=r.number, title=_short(r.title or r.text), rule_count=0,
-                                  href=root + page_path(edition_id, r.number, sub)) for r in tops]
-            if part is None:
-                rules = [r for r in rules if self.part(r) is None]
-            else:
-                at = [e.number for e in index].index(part)
-                part_title = index[at].title
-                previous_part = Link(label=f"{index[at - 1].number} {index[at - 1].title}",
-                                     href=index[at - 1].href) if at > 0 else None
-                next_part = Link(label=f"{index[at + 1].number} {index[at + 1].title}",
-                                 href=index[at + 1].href) if at + 1 < len(index) else None
-                rules = [r for r in rules if self.part(r) == part]
+                                  href=root + page_path(edition_id, r.number, sub))
+                     for r in rules if r.number == top_rule(r.number)]
+            rules = [r for r in rules if self.part(r) == part]
+            part_title, previous_part, next_part = _part_place(index, part)
         seen: set[int | str] = set()  # a term's French name on its first use in the page
         views = [self.rule_view(r, root, with_translations=sub is None, seen=seen) for r in rules]
         if split and part is None:  # the index lists the section's rules once, below
@@ -640,6 +632,19 @@ def _short(text: str, limit: int = 70) -> str:
     if len(text) <= limit:
         return text
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def _part_place(index: list[SectionEntry], part: str | None) -> tuple[str, Link | None, Link | None]:
+    """A rule page of a split section: its title and the links to the pages before and after it
+    in the section's `index` (none for the section's own page, `part` None)."""
+    if part is None:
+        return "", None, None
+    at = [e.number for e in index].index(part)
+
+    def link(j: int) -> Link | None:
+        return Link(label=f"{index[j].number} {index[j].title}", href=index[j].href) if 0 <= j < len(index) else None
+
+    return index[at].title, link(at - 1), link(at + 1)
 
 
 def _without_children(view: RuleView) -> RuleView:

@@ -320,7 +320,10 @@ def rule_page(request: Request) -> Response:
     edition, language = _edition_language(
         state, request.path_params["edition"], request.path_params.get("language")
     )
-    number = request.path_params["number"].removesuffix(".html").replace(",", ".")
+    try:  # 300.3, 300,3 (the URL convertor lets no other form through)
+        number = read_rule_number(request.path_params["number"].removesuffix(".html"))
+    except JudgeError as error:  # a number of more digits than any rule's
+        raise Problem(404, str(error)) from None
     rule = state.graph.get(edition, number, language)
     if rule is None and number in _site(state).sections(edition, language):
         # A section page whose heading line the text lacks (2010's 505).

@@ -76,7 +76,7 @@ def question_answer(state: WorkerContext, question: str, edition: str | None) ->
             "links": [{"number": n, "url": rule_link(state, used, n) or rule_link(state, used, n, "en")}
                       for n in item.get("rules", ())],
         })
-    deciding = [{"number": r["number"], "text": r["text"], "english": r["language"] == "en",
+    deciding = [{"number": r["number"], "text": r["text"], "language": r["language"],
                  "url": rule_link(state, r["edition"], r["number"].rpartition(":")[2])
                  or rule_link(state, r["edition"], r["number"].rpartition(":")[2], "en")}
                 for r in result.rule_texts]

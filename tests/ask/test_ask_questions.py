@@ -34,7 +34,7 @@ QUESTIONS = evaluation.load_questions()
 # regeneration and control change understood); a floor just below it (the goal is 85 %).
 RIGHT_FLOOR = 0.94
 @pytest.fixture(scope="module")
-def graded():  # type: ignore[no-untyped-def]
+def graded():
     return evaluate(QUESTIONS)
 
 
@@ -45,18 +45,18 @@ def test_the_set_is_as_written() -> None:
     assert all(q.rules for q in QUESTIONS if q.expect == "answer")
 
 
-def test_no_wrong_answer(graded) -> None:  # type: ignore[no-untyped-def]
+def test_no_wrong_answer(graded) -> None:
     wrong = [(q.q, r.understood_as, [a.get("answer") for a in r.answers])
              for q, r, outcome in graded if outcome == "wrong"]
     assert wrong == [], figures(graded)
 
 
-def test_out_of_scope_and_ambiguous_declined(graded) -> None:  # type: ignore[no-untyped-def]
+def test_out_of_scope_and_ambiguous_declined(graded) -> None:
     answered = [q.q for q, r, _ in graded if q.expect == "decline" and r.understood]
     assert answered == []
 
 
-def test_right_with_a_deciding_rule(graded) -> None:  # type: ignore[no-untyped-def]
+def test_right_with_a_deciding_rule(graded) -> None:
     answerable = [outcome for q, _, outcome in graded if q.expect == "answer"]
     right = answerable.count("right") / len(answerable)
     print(figures(graded))  # the figures by kind, with `pytest -s`

@@ -178,3 +178,67 @@ def test_a_deciding_first_word_is_never_taken_for_the_question() -> None:
     # the question's word position defaulted to 0 for some kinds and marked the first word read
     reading = read("Sacrifié : j'ai neuf cartes en main à la fin de mon tour, j'en défausse combien ?")
     assert slot_parts(reading.words, reading.asked) is None
+
+
+# ---- round 14: extra turns, several players, names, a judge's report, citations
+
+def _answer(question: str) -> object:
+    result = ask(question, with_search=False)
+    assert result.understood is True, result.understood_as
+    assert len(result.answers) == 1
+    return result.answers[0]["answer"]
+
+
+def test_extra_turns_the_last_created_is_taken_first() -> None:
+    # 2004 300.6 / 2010 500.7: the most recently created extra turn is taken first.
+    question = ("En 2004, pendant mon tour je lance un rituel qui me donne un tour supplémentaire, puis mon "
+                "adversaire s'en donne un aussi avec un éphémère. À qui sont les trois prochains tours ?")
+    assert _answer(question) == ["B", "A", "B"]
+
+
+def test_an_extra_turn_named_by_first_names_is_answered_with_them() -> None:
+    question = ("Pendant le tour d'Alice, un effet lui donne un tour supplémentaire, puis un autre effet donne un "
+                "tour supplémentaire à Bruno. À qui seront les trois prochains tours ?")
+    assert _answer(question) == ["Bruno", "Alice", "Bruno"]
+
+
+def test_three_named_players_with_the_attack_multiple_option_all_defend() -> None:
+    # 2010 802.2: with « attack multiple players », every opponent is a defending player.
+    question = ("On joue à trois, moi, puis Karim, puis Léa, avec l'option attaquer plusieurs joueurs. "
+                "C'est mon tour, on est en combat : qui sont les joueurs défenseurs ?")
+    assert _answer(question) == ["Karim", "Léa"]
+    without = ask("On joue à trois, moi, puis Karim, puis Léa. C'est mon tour, on est en combat : qui sont "
+                  "les joueurs défenseurs ?", with_search=False)
+    assert without.understood is False and "option" in without.understood_as
+
+
+def test_a_player_named_is_answered_by_name_not_by_letter() -> None:
+    # 2010 509.5 (after blockers are declared, the active player receives priority).
+    question = ("Sophie est la joueuse active. À l'étape de déclaration des bloqueurs, une fois que son adversaire "
+                "a déclaré ses bloqueurs, qui reçoit la priorité en premier ?")
+    result = ask(question, with_search=False)
+    assert result.understood is True and [a["answer"] for a in result.answers] == ["Sophie"]
+    assert "Sophie (A)" in result.understood_as
+
+
+def test_a_judge_reporting_an_appeal_is_read_as_the_players_question() -> None:
+    question = ("Un joueur m'appelle : en 2004, pendant l'étape de dégagement de son adversaire, il veut lancer un "
+                "éphémère. Il me demande s'il en a le droit. Que dois-je répondre ?")
+    result = ask(question, with_search=False)
+    assert result.understood is True, result.understood_as
+    assert [a["answer"] for a in result.answers] == [False]  # 2004 302.3: no priority in the untap step
+    assert "vous" not in result.understood_as
+
+
+def test_a_rule_number_cited_is_no_fact_of_the_game() -> None:
+    question = "En 2004 (la 302.3 si je me souviens bien), pendant mon étape de dégagement, mon adversaire peut-il lancer un éphémère ?"
+    assert _answer(question) is False
+
+
+def test_triggers_of_a_card_not_read_are_not_answered() -> None:
+    # « son autel » is no creature noun the reader knows: answering with the Malédiction alone
+    # would leave a trigger out.
+    question = ("En 2004, au début de l'entretien de A, son autel se déclenche et la Malédiction de B aussi. "
+                "Dans quel ordre vont-elles sur la pile ?")
+    result = ask(question, with_search=False)
+    assert result.understood is False

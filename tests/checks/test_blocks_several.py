@@ -42,7 +42,7 @@ def test_a_blocker_with_the_ability_blocks_both_in_the_replay(graph: RuleSource,
                                                               ability: str) -> None:
     report = report_json(check(graph, situation(_replay("2010", ability,
                                                         'Hydre = ["Ogre", "Elfe"]'))))
-    life, elfe = report["answers"]  # type: ignore[misc]
+    life, elfe = report["answers"]
     assert life["answer"] == 20  # both blocked: no damage to B
     assert elfe["answer"] is False  # the Hydre assigned 3 to the Ogre, then 1 to the 1/1 Elfe: dead
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from judge.checks.catalog import every_check, registered
 from judge.checks.coverage import coverage, coverage_json, coverage_text
 from judge.checks.report import check, game_model, report_json, report_text
-from judge.checks.rulemap import checks_for
+from judge.checks.rulemap import load_checks_for
 from judge.errors import JudgeError, SituationError
 from judge.game.situationmodel import ASKS
 from judge.game.turnplan import PHASE_STEPS, PHASES
@@ -102,6 +102,7 @@ def test_registry_rules_exist_in_the_corpus(graph: RuleSource) -> None:
 
 
 def test_unchecked_reasons_name_rules_without_check(graph: RuleSource) -> None:
+    checks_for = load_checks_for()
     for edition in ("2004", "2010"):
         for number, _ in game_model(graph, edition).unchecked:
             assert _exists(graph, edition, number), number
@@ -109,6 +110,7 @@ def test_unchecked_reasons_name_rules_without_check(graph: RuleSource) -> None:
 
 
 def test_checks_for_names_the_implementing_checks() -> None:
+    checks_for = load_checks_for()
     assert "play_land" in checks_for("2004", "305.4")
     assert "play_land" in checks_for("2010", "505.5b")
     assert "mana_burn" in checks_for("2004", "300.3")

@@ -34,10 +34,10 @@ def test_damage_redirected_to_a_planeswalker_removes_loyalty(graph: RuleSource) 
                    WALKER + '[[questions]]\nask = "loyalty"\npermanent = "Jace"\n'
                    '[[questions]]\nask = "life"\nplayer = "B"\n')
     report = report_json(check(graph, situation(text)))
-    loyalty, life = report["answers"]  # type: ignore[misc]
+    loyalty, life = report["answers"]
     assert (loyalty["answer"], life["answer"]) == (1, 20)
     assert "306.8" in loyalty["rules"]
-    trail = [e["what"] for e in report["trail"]]  # type: ignore[union-attr]
+    trail = [e["what"] for e in report["trail"]]
     assert any("redirige vers Jace" in w for w in trail)
 
 
@@ -101,9 +101,9 @@ def test_a_loser_leaves_a_multiplayer_game_and_turn_order_skips_him(graph: RuleS
             '[[creatures]]\nname = "Ours"\ncontroller = "B"\n'
             '[[questions]]\nask = "turn_order"\ncount = 2\n')
     report = report_json(check(graph, situation(text)))
-    answer = report["answers"][0]  # type: ignore[index]
+    answer = report["answers"][0]
     assert answer["answer"] == ["C", "A"] and "800.4" in answer["rules"]
-    trail = [e["what"] for e in report["trail"]]  # type: ignore[union-attr]
+    trail = [e["what"] for e in report["trail"]]
     assert any("B a perdu la partie et la quitte" in w and "Ours" in w for w in trail)
 
 

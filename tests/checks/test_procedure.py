@@ -80,8 +80,8 @@ def test_a_three_player_first_turn_has_a_draw_step_in_2010_only(graph: RuleSourc
     text = 'players = ["A", "B", "C"]\nfirst_turn = true\nstep = "upkeep"\n[[questions]]\nask = "next"\n'
     answers = {edition: report_json(check(graph, situation(f'edition = "{edition}"\n' + text)))
                for edition in ("2004", "2010")}
-    assert answers["2010"]["answers"][0]["answer"]["step"] == "draw"  # type: ignore[index]
-    assert answers["2004"]["answers"][0]["answer"]["phase"] == "precombat_main"  # type: ignore[index]
+    assert answers["2010"]["answers"][0]["answer"]["step"] == "draw"
+    assert answers["2004"]["answers"][0]["answer"]["phase"] == "precombat_main"
 
 
 def test_combat_damage_on_the_stack_is_refused_in_2010_only(graph: RuleSource) -> None:
@@ -124,8 +124,8 @@ def test_combat_then_main_extra_phases_are_placed_in_either_order(graph: RuleSou
         extras.reverse()
     text = (f'phase = "precombat_main"\nextra_phases = [{", ".join(extras)}]\n'
             '[[questions]]\nask = "rest_of_turn"\n')
-    rest = report_json(check(graph, situation(text)))["answers"][0]["answer"]  # type: ignore[index]
-    phases = list(dict.fromkeys((r["phase"], i) for i, r in enumerate(rest)))  # type: ignore[index]
+    rest = report_json(check(graph, situation(text)))["answers"][0]["answer"]
+    phases = list(dict.fromkeys((r["phase"], i) for i, r in enumerate(rest)))
     names = [p for p, _ in phases]
     collapsed = [n for i, n in enumerate(names) if i == 0 or names[i - 1] != n]
     assert collapsed == ["combat", "postcombat_main", "combat", "postcombat_main", "ending"]

@@ -233,8 +233,8 @@ def test_replay_untaps_the_active_players_creatures_only(graph: RuleSource) -> N
     text = _events() + '[[creatures]]\nname = "Ours"\ntapped = true\n[[creatures]]\nname = "Elfe"\n' \
         'controller = "B"\ntapped = true\n'
     done = replay(graph, "2010", situation(text))
-    assert not done.situation.creature("Ours").tapped  # type: ignore[union-attr]
-    assert done.situation.creature("Elfe").tapped  # type: ignore[union-attr]
+    assert not done.situation.creature("Ours").tapped
+    assert done.situation.creature("Elfe").tapped
     assert any("dégage" in t.what and t.concepts == ("action.untap",) for t in done.trail)
 
 

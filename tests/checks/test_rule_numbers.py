@@ -15,7 +15,7 @@ from judge.checks.report import check, report_json
 from judge.checks.store import load_store
 
 
-def test_rule_numbers_are_the_graph_numbers(graph) -> None:  # type: ignore[no-untyped-def]
+def test_rule_numbers_are_the_graph_numbers(graph) -> None:
     numbers = load_store().catalogue
     assert numbers.edition_ids == graph.edition_ids
     assert numbers.newest_edition == graph.newest_edition
@@ -28,7 +28,7 @@ def test_rule_numbers_are_the_graph_numbers(graph) -> None:  # type: ignore[no-u
 
 
 @pytest.mark.parametrize("path", situation_files(), ids=lambda p: p.name)
-def test_check_from_numbers_equals_check_from_graph(graph, path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_check_from_numbers_equals_check_from_graph(graph, path: Path) -> None:
     situation, _ = load_case(path)
     assert report_json(check(load_store().catalogue, situation)) == report_json(check(graph, situation))
 

@@ -173,7 +173,7 @@ def test_cli_every_command_has_help_and_is_documented() -> None:
     parser = build_parser()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     subparsers = next(a for a in parser._actions if a.dest == "command")
-    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
+    for name, sub in subparsers.choices.items():
         assert sub.format_help().strip(), name
         assert f"judge {name}" in readme, f"README ne documente pas « judge {name} »"
 
@@ -181,7 +181,7 @@ def test_cli_every_command_has_help_and_is_documented() -> None:
 def test_cli_help_is_french() -> None:
     parser = build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command")
-    for name, sub in [("judge", parser), *subparsers.choices.items()]:  # type: ignore[union-attr]
+    for name, sub in [("judge", parser), *subparsers.choices.items()]:
         text = sub.format_help()
         assert text.startswith("utilisation :"), name
         assert "show this help" not in text and "positional arguments" not in text, name
@@ -241,7 +241,7 @@ def test_cli_every_command_and_option_is_in_docs_cli() -> None:
     doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     parser = build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command")
-    for name, sub in subparsers.choices.items():  # type: ignore[union-attr]
+    for name, sub in subparsers.choices.items():
         assert f"## judge {name}" in doc, f"docs/cli.md ne documente pas « judge {name} »"
         section = doc.split(f"## judge {name}", 1)[1].split("\n## ", 1)[0]
         for action in sub._actions:

@@ -46,7 +46,7 @@ def test_first_build_reports_pages_written(tmp_path: Path) -> None:
     assert "Préparation du corpus (une seule fois)" in result.stderr
 
 
-def test_progress_is_on_for_the_command_only(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_progress_is_on_for_the_command_only(capsys, monkeypatch) -> None:
     """A program that calls `judge.cli.entry.main` and then the library does not get stage lines."""
     from judge import progress
     from judge.cli.entry import main

@@ -30,7 +30,7 @@ needs_matcher = pytest.mark.skipif(importlib.util.find_spec("scipy") is None,
                                    reason="extra history absent : pip install -e '.[test,history]'")
 
 
-def _bench(name: str):  # type: ignore[no-untyped-def]
+def _bench(name: str):
     spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -43,11 +43,11 @@ evaluation = _bench("eval_concordance")
 
 
 @pytest.fixture(scope="module")
-def table(graph) -> Concordance:  # type: ignore[no-untyped-def]
+def table(graph) -> Concordance:
     return concordance(graph, "2004", "2010")
 
 
-def test_gold_list_covers_every_rule_of_both_chapters(graph) -> None:  # type: ignore[no-untyped-def]
+def test_gold_list_covers_every_rule_of_both_chapters(graph) -> None:
     """The gold list was written by reading: every rule of 300-314 and of 500-514 has a verdict."""
     gold = evaluation.load_gold()
     judged = gold.items | gold.uncertain
@@ -66,7 +66,7 @@ def test_precision_and_recall_on_the_gold_list(table: Concordance) -> None:
 
 
 @needs_matcher
-def test_the_algorithm_alone_learns_3xx_to_5xx(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_algorithm_alone_learns_3xx_to_5xx(graph) -> None:
     """No folds, no overrides: the turn structure still lands in 5xx, by the learned section prior."""
     bare = compute(graph, "2004", "2010", "en", replace(load_table("2004", "2010"), folds=(), overrides=()))
     turn = [p for p in bare.pairs if p.main and 300 <= sort_key(p.source)[0] <= 314]
@@ -89,7 +89,7 @@ def test_requested_examples(table: Concordance) -> None:
     assert all(table.counterparts(n)[0].change == "edited" for n in ("310.2a", "310.2b", "310.5"))
 
 
-def test_removed_rules_of_the_manifest_are_removed(graph, table: Concordance) -> None:  # type: ignore[no-untyped-def]
+def test_removed_rules_of_the_manifest_are_removed(graph, table: Concordance) -> None:
     for edition in graph.editions:
         for tag in edition.removed:
             old, number = tag.split(":")
@@ -97,7 +97,7 @@ def test_removed_rules_of_the_manifest_are_removed(graph, table: Concordance) ->
             assert number in table.removed
 
 
-def test_classification_follows_the_texts(graph, table: Concordance) -> None:  # type: ignore[no-untyped-def]
+def test_classification_follows_the_texts(graph, table: Concordance) -> None:
     old = {r.number: r for r in graph.rules("2004", "en")}
     new = {r.number: r for r in graph.rules("2010", "en")}
     targets: dict[str, int] = {}
@@ -130,7 +130,7 @@ def test_classification_follows_the_texts(graph, table: Concordance) -> None:  #
         assert table.counterparts(number)[0].main
 
 
-def test_reversed_reading(graph, table: Concordance) -> None:  # type: ignore[no-untyped-def]
+def test_reversed_reading(graph, table: Concordance) -> None:
     back = concordance(graph, "2010", "2004")
     assert (back.source, back.target) == ("2010", "2004")
     assert back.removed == table.added and back.added == table.removed
@@ -142,7 +142,7 @@ def test_reversed_reading(graph, table: Concordance) -> None:  # type: ignore[no
     assert back.counterparts("503.2")[0].change == "merged"
 
 
-def test_folds_turn_the_old_wording_into_the_new(graph) -> None:  # type: ignore[no-untyped-def]
+def test_folds_turn_the_old_wording_into_the_new(graph) -> None:
     folder = Folder(load_table("2004", "2010").folds)
     rule = graph.get("2004", "306.2", "en")
     words = comparison_words(rule, folder)
@@ -153,7 +153,7 @@ def test_folds_turn_the_old_wording_into_the_new(graph) -> None:  # type: ignore
 
 
 @needs_matcher
-def test_cache_is_written_and_a_corrupt_file_is_recomputed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_cache_is_written_and_a_corrupt_file_is_recomputed(tmp_path, monkeypatch) -> None:
     """A concordance without computed data (here the table without its [computed] section) is cached."""
     from judge.corpus import concordance as module
     from judge.corpus.loader import load_graph
@@ -180,7 +180,7 @@ def test_cache_is_written_and_a_corrupt_file_is_recomputed(tmp_path, monkeypatch
 
 
 @needs_matcher
-def test_the_key_follows_the_table(graph, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_key_follows_the_table(graph, tmp_path, monkeypatch) -> None:
     from judge.corpus import concordance as module
 
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
@@ -215,7 +215,7 @@ def test_table_errors_name_the_field(tmp_path: Path, body: str, field: str) -> N
 
 
 @needs_matcher
-def test_an_override_naming_an_unknown_rule_is_an_error(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_override_naming_an_unknown_rule_is_an_error(graph, tmp_path: Path) -> None:
     path = tmp_path / "2004-2010.toml"
     path.write_text('from = "2004"\nto = "2010"\n[[override]]\nfrom = "300.3"\nto = ["599.9"]\nreason = "x"\n',
                     encoding="utf-8")
@@ -224,7 +224,7 @@ def test_an_override_naming_an_unknown_rule_is_an_error(graph, tmp_path: Path) -
     assert error.value.field == "override[0].to" and "599.9" in str(error.value)
 
 
-def test_language_and_editions(graph) -> None:  # type: ignore[no-untyped-def]
+def test_language_and_editions(graph) -> None:
     from judge.corpus.concordance import ConcordanceError
     from judge.errors import UnknownEdition
 
@@ -272,7 +272,7 @@ def test_a_keyword_sub_rule_stays_under_its_keyword() -> None:
     assert all(name[o.rstrip("abc")] == name[n.rstrip("abc")] for o, n in pairs)  # never another keyword
 
 
-def test_a_pair_of_editions_too_large_to_align_is_refused_in_french(graph, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_pair_of_editions_too_large_to_align_is_refused_in_french(graph, monkeypatch) -> None:
     # Issue 38: the scores are old × new matrices; a user's edition of 50,000 rules beside a
     # shipped one took 6.9 GB. Past `MAX_PAIRS` the pair is refused before anything is built
     # (scaled down here: the shipped 2004 → 2010 pair counts as too large).

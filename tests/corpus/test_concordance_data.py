@@ -95,7 +95,7 @@ def test_a_concordance_to_compute_without_the_matcher_names_the_extra(tmp_path: 
 
 
 @needs_matcher
-def test_stale_data_is_not_used(graph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_stale_data_is_not_used(graph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A [computed] section written from other texts (another digest) is recomputed, not read."""
     from judge.corpus import concordance as module
 

@@ -20,7 +20,7 @@ def french_of(english: str) -> str:
     return next(t.fr[0] for t in glossary() if english in t.en)
 
 
-def test_an_english_only_rule_gets_the_french_names_of_its_terms(graph) -> None:  # type: ignore[no-untyped-def]
+def test_an_english_only_rule_gets_the_french_names_of_its_terms(graph) -> None:
     rule = graph.require("2010", "702.17b", "en")  # Trample: English only in 2010
     found = {g.english.lower(): g.french for g in glosses(graph, rule)}
     for term in ("trample", "lethal damage", "combat damage step"):
@@ -33,17 +33,17 @@ def test_an_english_only_rule_gets_the_french_names_of_its_terms(graph) -> None:
         s.text if not isinstance(s, Reference) else s.text or s.number for s in rule.segments)
     # each gloss right after the words it names, on first use only
     trample = next(k for k, p in enumerate(pieces) if isinstance(p, Gloss) and p.english == "trample")
-    assert pieces[trample - 1].text.endswith("trample")  # type: ignore[union-attr]
+    assert pieces[trample - 1].text.endswith("trample")
     assert len([p for p in pieces if isinstance(p, Gloss) and p.english.lower() == "lethal damage"]) == 1
 
 
-def test_rules_with_a_french_text_get_no_gloss(graph) -> None:  # type: ignore[no-untyped-def]
+def test_rules_with_a_french_text_get_no_gloss(graph) -> None:
     assert glosses(graph, graph.require("2004", "302.1", "fr")) == ()
     assert glosses(graph, graph.require("2004", "302.1", "en")) == ()  # its French is beside it
     assert glosses(graph, graph.require("2004", "502.9a", "en"))  # 2004's Trample: English only
 
 
-def test_a_term_defined_by_a_french_rule_links_to_it(graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_term_defined_by_a_french_rule_links_to_it(graph) -> None:
     rule = graph.require("2010", "501.1", "en")  # names the untap and upkeep steps
     linked = {g.english.lower(): g.defined_by for g in glosses(graph, rule)}
     assert any(graph.get(*d[0].split(":"), "fr") is not None for d in linked.values() if d)
@@ -59,7 +59,7 @@ def test_judge_rule_shows_the_names_on_a_line_of_their_own(capsys: pytest.Captur
     assert "piétinement" not in bare and bare.splitlines() == [s for s in shown.splitlines() if s != line]
 
 
-def test_json_keeps_the_quoted_text_and_lists_the_names_beside_it(graph, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+def test_json_keeps_the_quoted_text_and_lists_the_names_beside_it(graph, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rule", "702.17b", "--edition", "2010", "--json"]) == 0
     (found,) = json.loads(capsys.readouterr().out)
     assert found["text"] == graph.require("2010", "702.17b", "en").text
@@ -67,7 +67,7 @@ def test_json_keeps_the_quoted_text_and_lists_the_names_beside_it(graph, capsys:
     assert {"term": "trample", "fr": "piétinement", "defined_by": []} in found["glosses"]
 
 
-def test_the_book_glosses_english_rules_lightly(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_book_glosses_english_rules_lightly(site: Path, graph) -> None:
     # 702 is a long section: each of its rules has its page (issue 34), 702.17 Trample's is its own
     page = (site / "2010" / "en" / "702.17.html").read_text(encoding="utf-8")
     # on its first use in the page (702.17, Trample), once
@@ -100,7 +100,7 @@ def test_the_book_glosses_english_rules_lightly(site: Path, graph) -> None:  # t
     assert '<i data-fr="assigner les blessures de combat"></i>' in linked
 
 
-def test_words_without_a_defining_rule_get_no_gloss(graph) -> None:  # type: ignore[no-untyped-def]
+def test_words_without_a_defining_rule_get_no_gloss(graph) -> None:
     # « choice » is in the terminology for search (choisir) but no rule defines it: not glossed
     choose = next(t for t in glossary() if "choice" in t.en)
     assert choose.fr and not choose.rules
@@ -110,7 +110,7 @@ def test_words_without_a_defining_rule_get_no_gloss(graph) -> None:  # type: ign
     assert "choice" not in found and "defending player" in found
 
 
-def test_the_app_serves_the_same_glosses(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_app_serves_the_same_glosses(client) -> None:
     page = client.get("/2010/en/702.html")
     assert page.status_code == 200
     assert page.text.count('<i data-fr="piétinement"></i>') == 1 and 'id="gloss-off"' in page.text

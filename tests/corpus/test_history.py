@@ -36,7 +36,7 @@ def test_word_diff_markup() -> None:
     assert diff_markup(ops) == "See rule [-212.6,-] {+305,+} Lands."
 
 
-def test_history_of_305_4(graph) -> None:  # type: ignore[no-untyped-def]
+def test_history_of_305_4(graph) -> None:
     item = history(graph, "2004", "305.4")
     first, second = item.steps
     assert (first.edition, first.rule.number, first.change) == ("2004", "305.4", None)
@@ -53,7 +53,7 @@ def test_history_of_305_4(graph) -> None:  # type: ignore[no-untyped-def]
     assert "2010 — 505.5b : modifiée" in text and "[-212.6,-] {+305,+}" in text
 
 
-def test_history_backwards_and_removed(graph) -> None:  # type: ignore[no-untyped-def]
+def test_history_backwards_and_removed(graph) -> None:
     (item,) = histories(graph, "505.5b")
     assert [(s.edition, s.rule.number if s.rule else None) for s in item.steps] == [("2004", "305.4"), ("2010", "505.5b")]
     (burn,) = histories(graph, "300.3", "2004")
@@ -66,13 +66,13 @@ def test_history_backwards_and_removed(graph) -> None:  # type: ignore[no-untype
     assert both[1].steps[0].rule.number != "305.4"
 
 
-def test_split_shows_the_other_counterparts(graph) -> None:  # type: ignore[no-untyped-def]
+def test_split_shows_the_other_counterparts(graph) -> None:
     item = history(graph, "2004", "303.1")
     step = item.steps[1]
     assert step.change == "split" and {step.rule.number, *step.also} == {"503.1", "503.2"}
 
 
-def test_changes_of_section_305(graph) -> None:  # type: ignore[no-untyped-def]
+def test_changes_of_section_305(graph) -> None:
     result = changes(graph, "2004", "2010", "305")
     data = changes_json(result)
     assert (data["from"], data["to"], data["section"]) == ("2004", "2010", "305")

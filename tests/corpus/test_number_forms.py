@@ -20,7 +20,7 @@ FORMS = Path(__file__).with_name("number-forms.toml")
 
 
 def cases() -> list[dict[str, str]]:
-    return tomllib.loads(FORMS.read_text(encoding="utf-8"))["case"]  # type: ignore[no-any-return]
+    return tomllib.loads(FORMS.read_text(encoding="utf-8"))["case"]
 
 
 NUMBERS = [c for c in cases() if "low" in c]

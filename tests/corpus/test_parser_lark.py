@@ -41,4 +41,4 @@ def test_the_fast_parser_fits_the_installed_lark() -> None:
 def test_a_lark_without_those_tables_is_named_not_a_bare_attribute_error() -> None:
     without = SimpleNamespace(parser=SimpleNamespace(parser=SimpleNamespace()))
     with pytest.raises(RuntimeError, match=rf"lark {lark.__version__} ne convient plus"):
-        corpus_parser._plain_reductions(without)  # type: ignore[arg-type]
+        corpus_parser._plain_reductions(without)

@@ -44,7 +44,7 @@ def test_the_documented_schema_is_the_file(exported: Path) -> None:
     assert {"number", "target", "term", "from_number", "to_number"} <= indexed
 
 
-def test_a_user_queries_rules_and_links(exported: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_user_queries_rules_and_links(exported: Path, graph) -> None:
     db = sqlite_utils.Database(exported)
     assert db["rules"].count == len(graph.all_rules())
     (burn,) = db["rules"].rows_where("edition = ? and language = ? and number = ?", ["2004", "fr", "300.3"])
@@ -82,7 +82,7 @@ def test_a_user_follows_a_rule_through_the_editions(exported: Path) -> None:
     assert row["from_number"] == "305.4" and row["text"].startswith("Pendant l'une ou l'autre des phases")
 
 
-def test_glossary_and_examples(exported: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_glossary_and_examples(exported: Path, graph) -> None:
     db = sqlite_utils.Database(exported)
     terms = {r["term"] for r in db["glossary"].rows_where("edition = '2010' and language = 'en'")}
     assert "First Strike" in terms and len(terms) == len({e.term for e in graph.glossary("2010", "en")})
@@ -90,7 +90,7 @@ def test_glossary_and_examples(exported: Path, graph) -> None:  # type: ignore[n
     assert [e["text"] for e in examples] == [e.text for e in graph.require("2004", "308.3", "fr").examples]
 
 
-def test_writing_is_atomic_and_never_replaces_what_judge_did_not_write(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_writing_is_atomic_and_never_replaces_what_judge_did_not_write(tmp_path: Path, capsys) -> None:
     mine = tmp_path / "notes.sqlite"
     mine.write_bytes(b"my own notes")
     assert main(["export", "--sqlite", str(mine)]) == 2

@@ -34,7 +34,7 @@ from judge.errors import JudgeError
 
 
 @pytest.fixture(scope="module")
-def store():  # type: ignore[no-untyped-def]
+def store():
     return load_store()
 
 
@@ -55,7 +55,7 @@ def _sample(rules: tuple[Rule, ...] | list[Rule], per_group: int = 6) -> list[Ru
     return [rule for rule in rules if rule in chosen]
 
 
-def test_the_rules_of_every_edition_are_stored_as_the_graph_renders_them(graph: RuleGraph, store) -> None:  # type: ignore[no-untyped-def]
+def test_the_rules_of_every_edition_are_stored_as_the_graph_renders_them(graph: RuleGraph, store) -> None:
     checks_for = load_checks_for()
     rules = _sample(graph.all_rules())
     assert {(r.edition, r.language) for r in rules} == {(e.id, lang) for e in graph.editions for lang in e.languages}
@@ -68,7 +68,7 @@ def test_the_rules_of_every_edition_are_stored_as_the_graph_renders_them(graph: 
                     graph, rule, _worded, brief=brief, with_translations=both), (k, brief, both)
 
 
-def test_the_stored_catalogue_is_the_graph_s(graph: RuleGraph, store) -> None:  # type: ignore[no-untyped-def]
+def test_the_stored_catalogue_is_the_graph_s(graph: RuleGraph, store) -> None:
     catalogue = store.catalogue
     assert catalogue.edition_ids == graph.edition_ids
     assert catalogue.newest_edition == graph.newest_edition
@@ -276,7 +276,7 @@ def test_a_damaged_record_is_never_shown_the_store_is_rebuilt(tmp_path: Path, da
     assert again.returncode == 0 and again.stdout == first and again.stderr == ""
 
 
-def test_an_unknown_edition_is_a_french_error(store) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_edition_is_a_french_error(store) -> None:
     from judge.corpus.selection import select
 
     with pytest.raises(JudgeError, match="édition inconnue"):

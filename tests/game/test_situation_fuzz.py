@@ -72,13 +72,13 @@ def _answer(graph: Any, text: str, fmt: str | None) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SITUATION)
-def test_situation_shaped_json_is_answered_or_refused_in_french(graph, data: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+def test_situation_shaped_json_is_answered_or_refused_in_french(graph, data: dict[str, Any]) -> None:
     _answer(graph, json.dumps(data), "json")
 
 
 @settings(max_examples=200, deadline=None)
 @given(JSON)
-def test_random_json_is_answered_or_refused_in_french(graph, data: object) -> None:  # type: ignore[no-untyped-def]
+def test_random_json_is_answered_or_refused_in_french(graph, data: object) -> None:
     _answer(graph, json.dumps(data), "json")
 
 
@@ -86,7 +86,7 @@ def test_random_json_is_answered_or_refused_in_french(graph, data: object) -> No
 @given(st.text(max_size=200) | st.lists(st.sampled_from(
     ["edition = ", "\"2004\"", "2004", "phase", " = ", "[[creatures]]", "[[questions]]", "ask = \"attack\"",
      "\n", "name = \"Ours\"", "[", "]", "{", "}", "'", "\"", "#", "\x00", "é", "= true", "1979-05-27"]), max_size=20).map("".join))
-def test_random_toml_is_answered_or_refused_in_french(graph, text: str) -> None:  # type: ignore[no-untyped-def]
+def test_random_toml_is_answered_or_refused_in_french(graph, text: str) -> None:
     _answer(graph, text, "toml")
     _answer(graph, text, None)
 

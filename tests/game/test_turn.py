@@ -22,7 +22,7 @@ from judge.game.turnplan import (
 LAYOUT = load_game_model("2004").layout
 
 
-def _places(plan: tuple) -> list[tuple[str, str | None]]:  # type: ignore[type-arg]
+def _places(plan: tuple) -> list[tuple[str, str | None]]:
     return [(e.moment.phase, e.moment.step) for e in plan if not e.skipped]
 
 

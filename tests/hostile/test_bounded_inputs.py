@@ -85,13 +85,13 @@ def test_a_long_line_is_not_read_whole_for_each_search(monkeypatch: pytest.Monke
     read: list[int] = []
     tokens = output.folded_tokens
 
-    def counted(text: str, stop: frozenset[str]):  # type: ignore[no-untyped-def]
+    def counted(text: str, stop: frozenset[str]):
         read.append(len(text))
         return tokens(text, stop)
 
     monkeypatch.setattr(output, "folded_tokens", counted)
     line = "le joueur attaque avec une créature au combat " * 90_000  # 4 MB
     card = SimpleNamespace(texts=(line, ""), title="")
-    snippet = output._snippet(card, frozenset(), lambda term: term.startswith("combat"))  # type: ignore[arg-type]
+    snippet = output._snippet(card, frozenset(), lambda term: term.startswith("combat"))
     assert "<mark>combat</mark>" in snippet and len(snippet) < 1000
     assert sum(read) <= output.SNIPPET_SCAN

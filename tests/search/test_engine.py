@@ -30,7 +30,7 @@ def shown(result: Any) -> Any:
     return (result.hits, result.suggestion, result.glossary)
 
 
-def test_judge_search_queries_whoosh_without_the_rule_graph(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_judge_search_queries_whoosh_without_the_rule_graph(graph, tmp_path) -> None:
     # Run outside the checkout: `python -c` puts the current folder first on sys.path, which
     # would import the source tree instead of the installed package (whose cache this is).
     index_for(graph)
@@ -46,7 +46,7 @@ def test_judge_search_queries_whoosh_without_the_rule_graph(graph, tmp_path) -> 
     assert runs[1].stdout.splitlines()[-1] == "['whoosh']"  # Whoosh answers; no graph, no model
 
 
-def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_path) -> None:
     index_for(graph)
     kb = knowledge_base()
     if read_part(kb, POINTER) is not None:
@@ -64,12 +64,12 @@ def test_the_pointer_is_followed_only_while_its_inputs_are_unchanged(graph, tmp_
     stale = tuple((path, None if i == 0 else signature) for i, (path, signature) in enumerate(recorded))
     write_kb(kb, [(POINTER, "", found[0], stale, found[2])])
     assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
-    assert read_part(kb, POINTER)[1] != stale  # type: ignore[index]
+    assert read_part(kb, POINTER)[1] != stale
     # A pointer naming another index, or a folder outside the cache, or not JSON: ignored.
     for planted in (json.dumps("index-nowhere"), json.dumps("../elsewhere"), "\x00junk"):
         write_kb(kb, [(POINTER, "", found[0], recorded, planted)])
         assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
-        assert json.loads(read_part(kb, POINTER)[2]) == name  # type: ignore[index]  # pointing at the index again
+        assert json.loads(read_part(kb, POINTER)[2]) == name  # pointing at the index again
     # Planted by someone else (a knowledge base others can write): ignored, replaced.
     Path(kb).chmod(0o666)
     assert shown(search_with(open_configured(), "blessures de combat")) == shown(first)
@@ -98,7 +98,7 @@ def test_judge_search_makes_no_export_and_the_book_makes_it_once(tmp_path: Path)
 
 
 @pytest.mark.parametrize("damage", ["garbage", "other format", "other index"])
-def test_a_spoiled_or_stale_export_is_made_again(graph, damage: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_spoiled_or_stale_export_is_made_again(graph, damage: str) -> None:
     before = export_of(graph)[0]
     kb = Path(knowledge_base())
     key = parts(kb)[(EXPORT_PART, "")][0]
@@ -114,7 +114,7 @@ def test_a_spoiled_or_stale_export_is_made_again(graph, damage: str) -> None:  #
     assert parts(kb)[(EXPORT_PART, "")] == (key, before.text)
 
 
-def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_stored_export_reads_back_as_built(graph) -> None:
     indexes, _ = open_or_build(graph)
     data = build_export(graph, indexes, index_name(graph.editions)[0])
     stored = export_of(graph)[0]
@@ -122,7 +122,7 @@ def test_the_stored_export_reads_back_as_built(graph) -> None:  # type: ignore[n
     assert unpack(stored)["format"] == EXPORT_FORMAT
 
 
-def test_the_engine_has_everything_the_protocol_names(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_engine_has_everything_the_protocol_names(graph) -> None:
     # `judge.search.protocol.Index` is what a search needs of an index (read by the type
     # checker only): the Whoosh engine provides all of it.
     from judge.search.protocol import Index
@@ -149,7 +149,7 @@ def test_the_export_is_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
     assert len(digests) == 1
 
 
-def test_the_index_key_follows_the_terminology(graph, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_index_key_follows_the_terminology(graph, tmp_path, monkeypatch) -> None:
     """The engine and the export read the FR↔EN terminology from the index: an edited
     terminology is a new index (rebuilt), never a stale one."""
     from judge.corpus.lexicon import GLOSSARY_NAME

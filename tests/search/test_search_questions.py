@@ -18,7 +18,7 @@ def numbers(result: SearchResult) -> list[str]:
     return [f"{h.edition}:{h.number}" for h in result.hits]
 
 
-def run(graph, query: str) -> list[str]:  # type: ignore[no-untyped-def]
+def run(graph, query: str) -> list[str]:
     return numbers(search_with(index_for(graph), query))
 
 
@@ -39,7 +39,7 @@ def test_the_abbreviations_are_in_the_terminology_with_their_source() -> None:
     assert all("abréviation" in acronyms[a].source for a in ("PV", "créa", "bloq", "dgts", "cdm"))
 
 
-def test_a_query_of_abbreviations_finds_what_the_words_find(graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_query_of_abbreviations_finds_what_the_words_find(graph) -> None:
     # 2004 309.2a: a tapped creature can't block (« crea engagee bloq »).
     assert run(graph, "crea engagee bloq")[:3] == run(graph, "créature engagée bloquer")[:3]
     assert "2004:309.2a" in run(graph, "crea engagee bloq")[:3]
@@ -57,7 +57,7 @@ def test_a_query_of_abbreviations_finds_what_the_words_find(graph) -> None:  # t
     # 2010 608.2b / 2004 413.2a: a spell whose targets are all illegal is countered on resolution.
     ("fizzle", {"2010:608.2b", "2004:413.2a"}),
 ])
-def test_a_thumbs_query_finds_the_rule_its_notion_names(graph, query: str, answers: set[str]) -> None:  # type: ignore[no-untyped-def]
+def test_a_thumbs_query_finds_the_rule_its_notion_names(graph, query: str, answers: set[str]) -> None:
     assert answers & set(run(graph, query)[:3])
 
 
@@ -66,7 +66,7 @@ def test_one_notion_has_one_entry() -> None:
     assert len([t for t in glossary() if "APNAP" in t.acronyms or any("APNAP" in n for n in t.en)]) == 1
 
 
-def test_defender_alone_is_the_keyword_not_the_defending_player(graph) -> None:  # type: ignore[no-untyped-def]
+def test_defender_alone_is_the_keyword_not_the_defending_player(graph) -> None:
     # 2010 702.3 Defender; « joueur défenseur » is still the defending player (2004 306.3).
     assert run(graph, "défenseur")[0] == "2010:702.3"
     assert run(graph, "le joueur défenseur")[0] == "2004:306.3"
@@ -94,21 +94,21 @@ def test_a_relation_names_a_notion_of_the_terminology() -> None:
     assert {"2004:420", "2010:704"} <= set(resolved[0][1])
 
 
-def test_what_becomes_of_a_creature_is_a_state_based_action(graph) -> None:  # type: ignore[no-untyped-def]
+def test_what_becomes_of_a_creature_is_a_state_based_action(graph) -> None:
     # 2004 420.5b / 2010 704.5f "A creature with toughness 0 or less is put into its owner's
     # graveyard": not in the first ten before (613.3e, a layer rule, first).
     found = run(graph, "que devient une créature dont l'endurance est à 0")[:5]
     assert {"2004:420.5b", "2010:704.5f"} & set(found)
 
 
-def test_who_puts_triggered_abilities_first_is_an_order_rule_in_english(graph) -> None:  # type: ignore[no-untyped-def]
+def test_who_puts_triggered_abilities_first_is_an_order_rule_in_english(graph) -> None:
     # 2004 410.3 / 2010 603.3b (APNAP order): the English text, not the French turn structure
     # that names triggered abilities and the stack without an order.
     found = run(graph, "dans quel ordre les capacités déclenchées vont sur la pile")
     assert {"2004:410.3", "2010:603.3b"} & set(found[:5])
 
 
-def test_the_search_offered_by_a_decline_is_ranked_from_what_was_understood(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_search_offered_by_a_decline_is_ranked_from_what_was_understood(graph) -> None:
     index = index_for(graph)
     question = "euh alors voilà, la brûlure de mana ça marche comment chez vous ?"
     understood = search_understood_with(index, ("brûlure de mana",), question)
@@ -123,7 +123,7 @@ def test_the_search_offered_by_a_decline_is_ranked_from_what_was_understood(grap
     assert numbers(search_understood(("brûlure de mana",), question, graph=graph))[0] == "2004:300.3"
 
 
-def test_a_writers_file_is_split_before_it_is_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_writers_file_is_split_before_it_is_read(tmp_path) -> None:
     """bench/eval_search.py --file F --half dev|sealed: even positions develop, odd ones are sealed."""
     import importlib.util
     import sys

@@ -11,7 +11,7 @@ from browser_support import BROWSER_MARKS
 pytestmark = BROWSER_MARKS
 
 
-def test_gloss_is_shown_not_copied_and_switched_off(site: Path, page: Any, graph) -> None:  # type: ignore[no-untyped-def]
+def test_gloss_is_shown_not_copied_and_switched_off(site: Path, page: Any, graph) -> None:
     page.goto((site / "2010" / "en" / "702.html").as_uri() + "#R70217")
     gloss = page.locator('#R70217 i[data-fr="piétinement"]')
     assert gloss.count() == 1 and gloss.is_visible()

@@ -16,7 +16,7 @@ def _article(html: str, anchor: str) -> str:
     return html[start:html.index("</article>", start)]
 
 
-def test_every_rule_of_a_compared_text_has_a_history_block(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_every_rule_of_a_compared_text_has_a_history_block(site: Path, graph) -> None:
     for edition in ("2004", "2010"):
         html = (site / edition / "en" / ("305.html" if edition == "2004" else "505.html")).read_text(encoding="utf-8")
         articles = html.count("<article ")
@@ -43,7 +43,7 @@ def test_removed_rule_says_why(site: Path) -> None:
     assert "La brûlure de mana a été supprimée par le changement de règles de Magic 2010" in history
 
 
-def test_changes_pages_list_every_pair_each_small_and_valid(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_changes_pages_list_every_pair_each_small_and_valid(site: Path, graph) -> None:
     summary = (site / "changes" / "2004-2010.html").read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(summary)
     table = concordance(graph, "2004", "2010")
@@ -80,6 +80,6 @@ def test_mana_burn_and_500_4_name_each_other(site: Path) -> None:
     assert 'href="../../2004/300.html#R3003"' in mention and "brûlure de mana" in mention
 
 
-def test_french_page_keeps_one_block_per_rule(graph) -> None:  # type: ignore[no-untyped-def]
+def test_french_page_keeps_one_block_per_rule(graph) -> None:
     html = SiteRenderer(graph).render_section("2004", "305", "../")
     assert html.count('<section class="history"') == html.count("<article ")

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser_support import BROWSER_MARKS
 
 from judge.cli import main
-from judge.corpus.languages import display_order, language_name, names_json
+from judge.corpus.languages import display_rank, language_name, names_json
 from judge.corpus.loader import load_graph
 
 ITALIAN = ("300.3. Bruciatura di mana: quando una fase finisce, ogni giocatore perde vita.\n\n"
@@ -31,7 +33,7 @@ def italian_config(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_the_table_names_and_orders_languages() -> None:
     assert (language_name("fr"), language_name("en"), language_name("it")) == ("français", "anglais", "italien")
     assert language_name("xx") == "xx"  # a code the table lacks is shown as written
-    assert display_order(["it", "en", "fr"]) == ("fr", "en", "it")
+    assert sorted(["it", "xx", "en", "fr"], key=display_rank) == ["fr", "en", "it", "xx"]
     assert names_json()["it"] == {"french": "italien", "english": "Italian", "direction": "ltr"}
 
 
@@ -72,7 +74,24 @@ def test_a_book_with_an_italian_text_labels_it_italien(italian_config: str) -> N
     assert "texte italien" in section and "anglais" not in section.split("<main", 1)[-1].split("</main>")[0]
 
 
-def test_the_static_search_reads_the_names_from_its_manifest() -> None:
-    # templates/search.js labels a hit « texte <name> » from the manifest's `language_names`.
-    script = (Path(__file__).resolve().parents[2] / "templates" / "search.js").read_text(encoding="utf-8")
-    assert "texte anglais" not in script and "language_names" in script
+@BROWSER_MARKS[0]
+@BROWSER_MARKS[1]
+def test_the_italian_book_s_scripts_say_italien(italian_config: str, tmp_path: Path, page: Any) -> None:
+    # The book as `judge build` writes it, in Chromium: the static search labels a hit of the
+    # Italian text « texte italien » (the manifest's names, templates/search.js), and a typed
+    # number only the Italian text has opens its page with the note rule-jump.js writes.
+    from judge.site.build import build_site
+
+    build_site(load_graph(italian_config), tmp_path / "site")
+    page.goto((tmp_path / "site" / "search.html").as_uri() + "?q=bruciatura")
+    first = page.locator("#results li").first
+    first.wait_for()
+    assert first.locator(".hit-edition").inner_text() == "(édition 2004, texte italien)"
+    page.goto((tmp_path / "site" / "2004" / "index.html").as_uri())
+    page.fill("#q", "399.1")
+    page.press("#q", "Enter")
+    page.wait_for_url("**/2004/it/399.html#R3991")
+    note = page.locator("#jump-note")
+    note.wait_for()
+    assert "(texte italien)" in note.inner_text()
+    assert page.console_errors == []

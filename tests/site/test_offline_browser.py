@@ -156,7 +156,7 @@ def test_a_new_build_replaces_the_old_cache_when_asked(site: Path, phone: Any, t
         assert len(caches) == 1 and caches[0].startswith("judge-")
         # A new build: another version, a changed page.
         worker = (deployed / "sw.js").read_text(encoding="utf-8")
-        old = re.search(r'var VERSION = "([0-9a-f]+)"', worker).group(1)  # type: ignore[union-attr]
+        old = re.search(r'var VERSION = "([0-9a-f]+)"', worker).group(1)
         (deployed / "sw.js").write_text(worker.replace(old, "0" * len(old)), encoding="utf-8")
         index = deployed / "index.html"
         index.write_text(index.read_text(encoding="utf-8").replace("Règles complètes de Magic", "Règles du jour"),

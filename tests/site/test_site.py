@@ -63,7 +63,7 @@ def test_site_layout_has_edition_folders_and_section_pages(site: Path) -> None:
         assert by_id(page, rule_anchor(number)).tag == "article"
 
 
-def test_site_every_rule_has_an_element(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_site_every_rule_has_an_element(site: Path, graph) -> None:
     for edition in ("2004", "2010"):
         for rule in graph.rules(edition):
             page = parse(site / edition / f"{rule.number.split('.')[0]}.html")
@@ -85,7 +85,7 @@ def strict_pages(site: Path) -> dict[Path, list[tuple[str, dict[str, str]]]]:
     return out
 
 
-def test_site_references_never_link_to_another_edition(  # type: ignore[no-untyped-def]
+def test_site_references_never_link_to_another_edition(
         site: Path, graph, strict_pages: dict[Path, list[tuple[str, dict[str, str]]]]) -> None:
     checked = 0
     for page, links in strict_pages.items():
@@ -161,7 +161,7 @@ def test_site_edition_banner_names_release_and_languages(site: Path) -> None:
     assert "16 juillet 2010" in text and "Magic 2011" in text and "Vue côte à côte FR | EN" in text
 
 
-def test_site_checks_are_listed_under_their_rule(graph) -> None:  # type: ignore[no-untyped-def]
+def test_site_checks_are_listed_under_their_rule(graph) -> None:
     from judge.site.templating import make_environment
 
     html = SiteRenderer(graph, checks_for=fixed_checks,
@@ -216,7 +216,7 @@ def test_site_has_no_external_resources(site: Path) -> None:
             assert "@import" not in content and "url(http" not in content
 
 
-def test_site_build_is_deterministic(graph, site: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_site_build_is_deterministic(graph, site: Path, tmp_path: Path) -> None:
     first = site  # the session's build, made earlier in another folder
     second = build_site(graph, tmp_path / "b").parent
     files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
@@ -225,7 +225,7 @@ def test_site_build_is_deterministic(graph, site: Path, tmp_path: Path) -> None:
     assert (mismatch, errors) == ([], [])
 
 
-def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, monkeypatch) -> None:
     out = tmp_path / "site"
     out.mkdir()
     build_site(graph, out)  # an empty folder
@@ -248,7 +248,7 @@ def test_site_build_replaces_existing_folder_atomically(graph, tmp_path: Path, m
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
-def test_site_build_into_unwritable_place_is_a_judge_error(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_site_build_into_unwritable_place_is_a_judge_error(graph, tmp_path: Path) -> None:
     blocker = tmp_path / "fichier"
     blocker.write_text("x")
     with pytest.raises(JudgeError, match="impossible d'écrire le site"):
@@ -269,7 +269,7 @@ def test_site_doubtful_citation_has_a_note_and_the_likely_rule(site: Path) -> No
     assert "../2004/en/502.25.html#R50225" in links
 
 
-def test_site_glossary_page_links_its_rules(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_site_glossary_page_links_its_rules(site: Path, graph) -> None:
     page = parse(site / "2004" / "glossaire.html")
     term = by_id(page, "G-first-strike")
     assert text_of(term) == "First Strike — initiative"
@@ -296,7 +296,7 @@ GOLDEN_PAGES = (("index.html", "render_index", ()), ("2004/302.html", "render_se
 
 
 @pytest.mark.parametrize(("name", "method", "args"), GOLDEN_PAGES, ids=[p[0] for p in GOLDEN_PAGES])
-def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+def test_site_page_matches_golden(graph, name: str, method: str, args: tuple[str, ...]) -> None:
     renderer = SiteRenderer(graph, checks_for=fixed_checks)
     html = getattr(renderer, method)(*args) if args else renderer.render_index("")
     # An asset's name carries a digest of its content (style.0123456789.css): not the page's matter.
@@ -323,7 +323,7 @@ def test_glossary_lists_its_french_names_a_to_z_with_the_english_term(site: Path
     assert all(href[1:] in anchors for _, href in links)
 
 
-def test_static_book_links_to_a_configured_judge_serve(graph, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_static_book_links_to_a_configured_judge_serve(graph, tmp_path: Path) -> None:
     """With --app-url, the book's footer and a rule's checks link to that server's question and
     situation pages; without, the footer says how to start `judge serve`."""
     from judge.site.build import app_url, write_site
@@ -392,8 +392,8 @@ def test_every_asset_of_the_book_is_fingerprinted_and_stored_by_the_worker(site:
     assert [p.name for p in (site / "search").iterdir() if not digest.search(p.name)] == []
     assert any(name.startswith("rule-numbers.") for name in top) and any(name.startswith("favicon.") for name in top)
     page = (site / "2004" / "302.html").read_text(encoding="utf-8")
-    numbers = re.search(r'data-numbers="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-    icon = re.search(r'rel="icon" href="\.\./([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    numbers = re.search(r'data-numbers="([^"]+)"', page).group(1)
+    icon = re.search(r'rel="icon" href="\.\./([^"]+)"', page).group(1)
     assert (site / numbers).is_file() and (site / icon).is_file()
     lists = next(site.glob("offline-files.*.js"))
     assert f'importScripts("{lists.name}")' in (site / "sw.js").read_text(encoding="utf-8")

@@ -69,7 +69,7 @@ def _crawl(book: _Book, starts: list[Path]) -> tuple[set[Path], list[str]]:
     return seen, broken
 
 
-def test_every_internal_link_of_the_static_book_resolves(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_every_internal_link_of_the_static_book_resolves(site: Path, graph) -> None:
     book = _Book(site)
     root = book.root
     # From every page (nothing links to the per-rule redirect pages) …
@@ -85,7 +85,7 @@ def test_every_internal_link_of_the_static_book_resolves(site: Path, graph) -> N
                 assert page in seen, page
 
 
-def test_every_rule_has_a_redirect_page_that_names_its_anchor(site: Path, graph) -> None:  # type: ignore[no-untyped-def]
+def test_every_rule_has_a_redirect_page_that_names_its_anchor(site: Path, graph) -> None:
     for rule in graph.rules("2004"):
         if "." not in rule.number:
             continue
@@ -98,7 +98,7 @@ def test_every_rule_has_a_redirect_page_that_names_its_anchor(site: Path, graph)
 STATIC_ONLY = {*offline.static_only(), MARKER}  # MARKER: the build's own record
 
 
-def test_every_page_of_the_book_is_served_by_the_app(site: Path, client) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_of_the_book_is_served_by_the_app(site: Path, client) -> None:
     # The offline book's own files (manifest, icons, service worker, the number list of the
     # static search page and its index's chunks under search/) are the static book's only: the
     # served book is online and searches on the server.

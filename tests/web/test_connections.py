@@ -27,7 +27,7 @@ def test_uvicorn_still_fits_the_protocol() -> None:
     connections = Connections(most=8, per_address=4)
     seen: list[bool] = []
 
-    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+    async def app(scope, receive, send):
         if scope["type"] == "lifespan":
             await receive()
             await send({"type": "lifespan.startup.complete"})
@@ -40,7 +40,7 @@ def test_uvicorn_still_fits_the_protocol() -> None:
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
 
-    with background_server(app, connections=connections) as base_url:  # type: ignore[arg-type]
+    with background_server(app, connections=connections) as base_url:
         assert httpx.get(base_url).text == "ok"
     assert seen == [True, True]
 
@@ -91,7 +91,7 @@ def test_slow_and_idle_connections_do_not_lock_out_the_others(tmp_path: Path) ->
                 statuses.append(httpx.get(f"{base}/api/rule/300.3", timeout=10, headers={"connection": "close"})
                                 .status_code)
             except httpx.TransportError as error:
-                statuses.append(repr(error))  # type: ignore[arg-type]
+                statuses.append(repr(error))
     finally:
         for sock in held:
             sock.close()
@@ -124,10 +124,10 @@ def test_a_full_server_closes_idle_connections_first() -> None:
     connections = Connections(most=3, per_address=3)
     busy, stalled, idle = Fake("busy"), Fake("stalled"), Fake("idle")
     for protocol in (busy, stalled, idle):
-        assert connections.admit(protocol, "a")  # type: ignore[arg-type]
-    assert connections.admit(Fake("busy"), "b")  # type: ignore[arg-type]
+        assert connections.admit(protocol, "a")
+    assert connections.admit(Fake("busy"), "b")
     assert idle.closed and not stalled.closed and not busy.closed
-    assert connections.admit(Fake("busy"), "c")  # type: ignore[arg-type]
+    assert connections.admit(Fake("busy"), "c")
     assert stalled.closed and not busy.closed
     full = Connections(most=1, per_address=1)
-    assert full.admit(Fake("busy"), "a") and not full.admit(Fake("idle"), "b")  # type: ignore[arg-type]
+    assert full.admit(Fake("busy"), "a") and not full.admit(Fake("idle"), "b")

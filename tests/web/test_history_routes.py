@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import warnings
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from judge.corpus.history import histories, history_json
 from judge.site.build import SiteRenderer
 from judge.site.templating import make_environment
 
 
-def test_api_history_is_the_cli_json(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_history_is_the_cli_json(client: TestClient, graph) -> None:
     response = client.get("/api/history/305.4", params={"edition": "2004"})
     assert response.status_code == 200
     assert response.json() == [history_json(graph, h) for h in histories(graph, "305.4", "2004")]
@@ -31,7 +27,7 @@ def test_api_history_errors(client: TestClient) -> None:
     assert edition.status_code == 400 and "édition inconnue" in edition.json()["error"]
 
 
-def test_changes_page_is_the_static_page(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_changes_page_is_the_static_page(client: TestClient, graph) -> None:
     served = client.get("/changes/2004-2010.html")
     assert served.status_code == 200 and "Changements 2004 → 2010" in served.text
     # Same template and view: the served environment only differs by the search route and

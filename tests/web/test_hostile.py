@@ -16,24 +16,19 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from app_support import unhurried
+from app_support import client_of, unhurried
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
+from starlette.testclient import TestClient
 
 from judge.site.templating import asset_name
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from judge.web.app import create_app
 from judge.web.guard import allowed_hosts, host_name
 from judge.web.protocol import HEADER_TIMEOUT, KEEP_ALIVE
@@ -111,14 +106,14 @@ def test_a_users_input_is_a_french_4xx_never_a_500(
     assert "Traceback" not in response.text and "RecursionError" not in response.text
 
 
-def test_a_real_bug_stays_a_500(graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_real_bug_stays_a_500(graph) -> None:
     app = create_app(graph, processes=1)
 
     async def broken(request: Any) -> Any:
         raise ValueError("un bogue, pas une entrée")
 
     app.router.routes.insert(0, Route("/api/casse", broken))
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
+    with client_of(app) as test_client:
         response = test_client.get("/api/casse")
     assert response.status_code == 500 and "bogue" not in response.text
     assert set(response.headers) >= SECURITY
@@ -266,7 +261,7 @@ def test_a_cross_origin_post_is_refused(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------------- caches
-def test_the_response_cache_ignores_unknown_parameters(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_the_response_cache_ignores_unknown_parameters(client: TestClient, app) -> None:
     state = app.state.judge
     client.get("/changes/2004-2010.html")
     before = len(state.responses)
@@ -276,11 +271,11 @@ def test_the_response_cache_ignores_unknown_parameters(client: TestClient, app) 
     assert len(state.responses) <= before + 1
 
 
-def test_the_response_cache_is_capped_in_bytes(graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_response_cache_is_capped_in_bytes(graph) -> None:
     app = unhurried(create_app(graph, processes=1))
     state = app.state.judge
     state.response_cache_bytes = 200_000
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
+    with client_of(app) as test_client:
         for section in ("300", "301", "302", "303", "304", "305", "306", "307", "308", "309", "310"):
             assert test_client.get(f"/2004/{section}.html").status_code == 200
             assert state.responses_size <= 200_000
@@ -288,7 +283,7 @@ def test_the_response_cache_is_capped_in_bytes(graph) -> None:  # type: ignore[n
     assert 0 < len(state.responses) < 11
 
 
-def test_the_search_cache_is_capped_in_bytes(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_the_search_cache_is_capped_in_bytes(client: TestClient, app) -> None:
     # Issue 38: the search results cache had an entry cap only (6,000 distinct searches: the
     # server's memory 116 → 402 MB, still rising).
     state = app.state.judge
@@ -351,7 +346,7 @@ def _in_new_loop(coroutine: Any) -> Any:
 
 
 @pytest.fixture
-def one_worker(graph) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+def one_worker(graph) -> Iterator[Any]:
     """A started pool of one worker process, shut down after the test."""
     from judge.web.pool import WorkPool
 

@@ -3,13 +3,8 @@ computes refused like a POST (an `<img>` of another site), `gzip;q=0` honoured."
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from judge.web.caching import accepts_gzip
 
@@ -48,7 +43,7 @@ def test_accept_encoding_weights(header: str, accepted: bool) -> None:
     assert accepts_gzip(header) is accepted
 
 
-def test_a_client_gone_mid_body_is_one_french_line_in_the_log(app, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
+def test_a_client_gone_mid_body_is_one_french_line_in_the_log(app, caplog: pytest.LogCaptureFixture) -> None:
     # Issue 38: before, a `ClientDisconnect` traceback in the server's log.
     import logging
     import socket

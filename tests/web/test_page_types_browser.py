@@ -39,7 +39,7 @@ pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+def shots(tmp_path_factory) -> Path:
     folder = Path(os.environ.get("JUDGE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -11,16 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import httpx
 import pytest
-from app_support import unhurried
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from app_support import client_of, unhurried
+from starlette.testclient import TestClient
 
 from judge.game.situationmodel import MAX_QUESTIONS
 from judge.web.app import OPENAPI_PATH, SMALL_CHECK, create_app
@@ -42,7 +38,7 @@ def _answers(response: httpx.Response) -> list[object]:
     return [answer["answer"] for answer in response.json()["answers"]]
 
 
-def test_the_lifespan_starts_the_workers_and_they_answer(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_the_lifespan_starts_the_workers_and_they_answer(client: TestClient, app) -> None:
     assert len(app.state.judge.pool.worker_pids()) == 1
     answers = _answers(client.post("/api/check", content=BIG, headers=JSON))
     assert answers == [ALTERNATE] * MAX_QUESTIONS
@@ -58,7 +54,7 @@ def test_the_workers_search_and_answer_the_form(client: TestClient) -> None:
     assert "pioche" in page.text.split('id="answers"', 1)[1].split("</ol>", 1)[0]  # after upkeep: draw
 
 
-def test_a_task_past_its_deadline_is_a_french_json_503(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_a_task_past_its_deadline_is_a_french_json_503(client: TestClient, app) -> None:
     state = app.state.judge
     budget, state.time_budget = state.time_budget, 0.0
     try:
@@ -77,7 +73,7 @@ def test_a_task_past_its_deadline_is_a_french_json_503(client: TestClient, app) 
         pool.capacity = capacity
 
 
-def test_a_full_queue_is_a_french_503_busy(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_queue_is_a_french_503_busy(client: TestClient, app) -> None:
     pool = app.state.judge.pool
     capacity = pool.capacity
     pool.capacity = 0  # no place left: every task is refused before it is submitted
@@ -95,7 +91,7 @@ def test_a_full_queue_is_a_french_503_busy(client: TestClient, app) -> None:  # 
     assert "serveur occupé" in page.text
 
 
-def test_each_finished_task_frees_its_place(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_each_finished_task_frees_its_place(client: TestClient, app) -> None:
     pool = app.state.judge.pool
     capacity = pool.capacity
     pool.capacity = 1
@@ -117,7 +113,7 @@ def _gone(pid: int, timeout: float = 30.0) -> bool:
     return False
 
 
-def test_a_killed_worker_is_replaced_and_the_server_still_serves(client: TestClient, app) -> None:  # type: ignore[no-untyped-def]
+def test_a_killed_worker_is_replaced_and_the_server_still_serves(client: TestClient, app) -> None:
     pool = app.state.judge.pool
     (victim,) = pool.worker_pids()
     os.kill(victim, signal.SIGKILL)
@@ -132,12 +128,12 @@ def test_a_killed_worker_is_replaced_and_the_server_still_serves(client: TestCli
     assert client.get("/api/rule/300").status_code == 200
 
 
-def test_an_app_used_without_its_lifespan_starts_its_workers_at_the_first_task(graph) -> None:  # type: ignore[no-untyped-def]
+def test_an_app_used_without_its_lifespan_starts_its_workers_at_the_first_task(graph) -> None:
     app = unhurried(create_app(graph, processes=1))  # the first task waits for its worker to start
     pool = app.state.judge.pool
     assert pool.worker_pids() == ()
     try:
-        assert _answers(TestClient(app, base_url="http://localhost").post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
+        assert _answers(client_of(app, raise_server_exceptions=True).post("/api/check", content=BIG, headers=JSON))[0] == ALTERNATE
         (worker,) = pool.worker_pids()
     finally:
         pool.shutdown()
@@ -153,7 +149,7 @@ def _state(pid: int) -> str:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="/proc (Linux) shows a process's state")
-def test_a_worker_still_starting_is_waited_for_not_killed(graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_worker_still_starting_is_waited_for_not_killed(graph) -> None:
     # A loaded machine: a worker not ready by a task's deadline but alive is still starting.
     # The task is a French 503; the worker is kept and answers once ready. Before: it was
     # killed as dead and replaced, and under load no worker ever became ready.
@@ -165,7 +161,7 @@ def test_a_worker_still_starting_is_waited_for_not_killed(graph) -> None:  # typ
         (starting,) = pool.worker_pids()
         os.kill(starting, signal.SIGSTOP)
     try:
-        client = TestClient(app, base_url="http://localhost", raise_server_exceptions=False)
+        client = client_of(app)
         state.time_budget = 1.0
         late = client.post("/api/check", content=BIG, headers=JSON)
         assert late.status_code == 503 and "temps de calcul" in late.json()["error"]

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
 from urllib.parse import parse_qs, urlsplit
 
 import html5lib
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
+from starlette.testclient import TestClient
 
 
 def _page(client: TestClient, url: str) -> tuple[int, str]:
@@ -38,6 +33,8 @@ def test_understood_question_shows_what_then_answers_with_rule_links(client: Tes
     assert answer < text.index('id="ask-rules"') < understood < text.index('id="ask-q"')
     assert understood < text.index("Réponse : <span class=\"answer-value\">oui</span>")
     assert 'href="/2010/' in text  # the deciding rules are links to the served rulebook
+    # An English-only deciding rule (116.1a) is named by the table of languages, its text marked English.
+    assert '<span class="lang">(texte anglais)</span> — <span lang="en">A player may cast an instant' in text
     modify = text.split('id="ask-modify" href="')[1].split('"')[0]
     assert urlsplit(modify).path == "/situation" and "modele" in parse_qs(urlsplit(modify).query)
     status, form = _page(client, modify.replace("&amp;", "&"))

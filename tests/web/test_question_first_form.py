@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import html
 import re
-import warnings
 
 import html5lib
 import pytest
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
-    from starlette.testclient import TestClient
-
 # The module's `client`: its pages' tasks run in this process (app_support.tasks_in_process).
 from app_support import client_in_process  # noqa: F401
+from starlette.testclient import TestClient
 
 from judge.web.forms import FormState, form_to_situation, situation_to_form
 

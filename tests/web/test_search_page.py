@@ -3,14 +3,8 @@ rule is marked « historique, supprimée en 2010 »."""
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
-    from starlette.testclient import TestClient
-
+from starlette.testclient import TestClient
 
 
 @pytest.mark.parametrize(("query", "edition", "target"), [
@@ -20,7 +14,7 @@ with warnings.catch_warnings():
     ("505.1", "2010", "/2010/505.html#R5051"),
 ])
 def test_a_rule_number_goes_straight_to_the_rule(client: TestClient, query: str, edition: str, target: str,
-                                                 graph) -> None:  # type: ignore[no-untyped-def]
+                                                 graph) -> None:
     from judge.corpus.selection import select
 
     # One edition has it (asked for, or the only one): the query opens the (first) rule.
@@ -29,7 +23,7 @@ def test_a_rule_number_goes_straight_to_the_rule(client: TestClient, query: str,
     assert response.status_code == 307 and response.headers["location"] == target
 
 
-def test_a_number_in_two_editions_lists_both(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_number_in_two_editions_lists_both(client: TestClient, graph) -> None:
     found = graph.lookup("100.1")
     assert {r.edition for r in found} == {"2004", "2010"}
     response = client.get("/recherche", params={"q": "100.1"}, follow_redirects=False)
@@ -38,14 +32,14 @@ def test_a_number_in_two_editions_lists_both(client: TestClient, graph) -> None:
         assert f'href="/{rule.edition}/{rule.language}/100.html#R1001"' in response.text
 
 
-def test_a_historical_rule_is_marked_in_the_results(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_a_historical_rule_is_marked_in_the_results(client: TestClient, graph) -> None:
     assert [e.id for e in graph.removed_in(graph.get("2004", "300.3"))] == ["2010"]
     page = client.get("/recherche", params={"q": "brûlure de mana"}).text
     hit = page.split('href="/2004/300.html#R3003"', 1)[1].split("</li>", 1)[0]
     assert "historique, supprimée en 2010" in hit and "<mark>" in hit
 
 
-def test_the_glossary_entries_a_query_names_are_listed_and_open(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_the_glossary_entries_a_query_names_are_listed_and_open(client: TestClient, graph) -> None:
     # « initiative » is First Strike in the FR↔EN glossary; each edition's entry is listed,
     # linked to its place in the served glossary page, its definition shortened.
     from judge.corpus.glossary import find

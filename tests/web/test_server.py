@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from app_support import client_of
 from starlette.routing import Route
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from judge.corpus.render import rule_json
 from judge.site.templating import asset_name
@@ -38,7 +35,7 @@ def _error_message(html: str) -> str:
 
 
 # ---------------------------------------------------------------------- rulebook pages
-def test_index_lists_every_edition(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_index_lists_every_edition(client: TestClient, graph) -> None:
     response = client.get("/")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
@@ -47,7 +44,7 @@ def test_index_lists_every_edition(client: TestClient, graph) -> None:  # type: 
     assert client.get("/index.html").text == response.text
 
 
-def test_rulebook_pages_are_the_static_templates_with_server_root(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_rulebook_pages_are_the_static_templates_with_server_root(client: TestClient, graph) -> None:
     from judge.site.build import SiteRenderer
     from judge.site.templating import make_environment
 
@@ -111,18 +108,18 @@ def test_path_traversal_never_reads_outside_the_site(client: TestClient, url: st
 
 
 # ---------------------------------------------------------------------- JSON rule API
-def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
-    from judge.checks.rulemap import checks_for
+def test_api_rule_matches_cli_json_shape(client: TestClient, graph) -> None:
+    from judge.checks.rulemap import load_checks_for
 
     response = client.get("/api/rule/308.2a")
     assert response.status_code == 200
     data = response.json()
-    expected = [rule_json(graph, rule, checks_for) for rule in graph.lookup("308.2a")]
+    expected = [rule_json(graph, rule, load_checks_for(graph.editions)) for rule in graph.lookup("308.2a")]
     assert data == json.loads(json.dumps(expected))
     assert data[0]["edition"] == "2004" and data[0]["number"] == "308.2a"
 
 
-def test_api_rule_lists_every_edition_or_one(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_rule_lists_every_edition_or_one(client: TestClient, graph) -> None:
     everywhere = client.get("/api/rule/505.1").json()
     assert [(r["edition"], r["language"]) for r in everywhere] == [("2004", "en"), ("2010", "fr")]
     assert everywhere[0]["only_language"] == "en"  # 2004 has 505.1 in English only (split cards)
@@ -154,7 +151,7 @@ def test_api_rule_bad_number_and_edition_are_400(client: TestClient) -> None:
 
 
 # ---------------------------------------------------------------------- search
-def test_api_search_same_json_as_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_search_same_json_as_cli(client: TestClient, graph) -> None:
     from judge.search.engine import search
     from judge.search.output import result_json
 
@@ -228,7 +225,7 @@ def test_safe_snippet_escapes_anything_but_mark() -> None:
 
 
 # ---------------------------------------------------------------------- checks
-def test_api_check_answers_like_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_check_answers_like_cli(client: TestClient, graph) -> None:
     from judge.checks.report import check, report_json
     from judge.game.situation import load_situation
 
@@ -348,7 +345,7 @@ def test_situation_form_escapes_user_strings(client: TestClient) -> None:
     assert "&lt;img src=x" in response.text
 
 
-def test_situation_form_pasted_toml_wins(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_situation_form_pasted_toml_wins(client: TestClient, graph) -> None:
     source = 'edition = "2010"\nphase = "precombat_main"\npriority = "A"\n[[questions]]\nask = "where"\n'
     response = client.post("/situation", data={"source": source, "edition": "2004"})
     assert response.status_code == 200
@@ -405,7 +402,7 @@ def test_overlong_url_is_414(client: TestClient) -> None:
     assert "adresse" in response.text.lower()
 
 
-def test_internal_error_is_french_500_without_traceback(graph) -> None:  # type: ignore[no-untyped-def]
+def test_internal_error_is_french_500_without_traceback(graph) -> None:
     app = create_app(graph, processes=1)
 
     async def broken(request: Any) -> Any:
@@ -413,7 +410,7 @@ def test_internal_error_is_french_500_without_traceback(graph) -> None:  # type:
 
     app.router.routes.insert(0, Route("/casse", broken))
     app.router.routes.insert(0, Route("/api/casse", broken))
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as test_client:
+    with client_of(app) as test_client:
         page = test_client.get("/casse")
         api = test_client.get("/api/casse")
     assert page.status_code == 500 and "Erreur interne" in page.text
@@ -425,7 +422,7 @@ def test_head_requests_work(client: TestClient) -> None:
     assert client.head("/2004/308.html").status_code == 200
 
 
-def test_raw_traversal_paths_on_a_real_server_are_404(app) -> None:  # type: ignore[no-untyped-def]
+def test_raw_traversal_paths_on_a_real_server_are_404(app) -> None:
     """Sent byte for byte (an HTTP client would remove the dot segments before sending)."""
     import socket
 

@@ -3,25 +3,21 @@ page is a page of the static book, and trailing slashes and per-rule URLs work."
 
 from __future__ import annotations
 
-import warnings
 from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from links_support import page_links
+from starlette.testclient import TestClient
 
 from judge.site.templating import asset_name
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
-    from starlette.testclient import TestClient
 
 # Pages only the server can give (they answer requests); everything else is a book page.
 SERVER_ONLY = ("/recherche", "/situation", "/question", "/api/")
 
 
-def test_every_internal_link_of_the_app_resolves(client: TestClient, graph, site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_every_internal_link_of_the_app_resolves(client: TestClient, graph, site: Path) -> None:
     seen: set[str] = set()
     ids: dict[str, frozenset[str]] = {}
     anchors: list[tuple[str, str, str]] = []
@@ -69,7 +65,7 @@ def test_every_internal_link_of_the_app_resolves(client: TestClient, graph, site
 
 
 @pytest.mark.parametrize("url", ["/2004", "/2004/", "/2010/", "/2004/en/", "/2004/index.html"])
-def test_edition_contents_with_or_without_trailing_slash(client: TestClient, url: str, graph) -> None:  # type: ignore[no-untyped-def]
+def test_edition_contents_with_or_without_trailing_slash(client: TestClient, url: str, graph) -> None:
     response = client.get(url, follow_redirects=False)
     assert response.status_code == 200
     edition = graph.edition(url.split("/")[1])
@@ -84,7 +80,7 @@ def test_edition_contents_with_or_without_trailing_slash(client: TestClient, url
     ("/2010/505", "/2010/505.html"),
     ("/2004/en/300.3", "/2004/en/300.html#R3003"),
 ])
-def test_per_rule_url_redirects_to_the_rule(client: TestClient, url: str, target: str, graph) -> None:  # type: ignore[no-untyped-def]
+def test_per_rule_url_redirects_to_the_rule(client: TestClient, url: str, target: str, graph) -> None:
     response = client.get(url, follow_redirects=False)
     assert response.status_code == 307 and response.headers["location"] == target
     page = client.get(target.split("#")[0])
@@ -97,7 +93,7 @@ def test_per_rule_url_of_a_removed_rule_says_so(client: TestClient) -> None:
     assert "supprimée" in response.text and "2004" in response.text
 
 
-def test_api_rule_takes_a_range_like_the_cli(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_rule_takes_a_range_like_the_cli(client: TestClient, graph) -> None:
     data = client.get("/api/rule/302-303", params={"edition": "2004"}).json()
     numbers = [r["number"] for r in data]
     assert numbers[0] == "302" and "302.3" in numbers and numbers[-1].startswith("303")
@@ -110,7 +106,7 @@ def test_api_rule_reads_the_french_decimal_comma(client: TestClient) -> None:
     assert [r["number"] for r in data] == ["300.3"]
 
 
-def test_api_rule_removed_in_2010_is_404_naming_the_removal(client: TestClient, graph) -> None:  # type: ignore[no-untyped-def]
+def test_api_rule_removed_in_2010_is_404_naming_the_removal(client: TestClient, graph) -> None:
     response = client.get("/api/rule/300.3", params={"edition": "2010"})
     assert response.status_code == 404
     body = response.json()

@@ -7,13 +7,9 @@ import html
 import json
 import re
 import tomllib
-import warnings
 
 from markupsafe import escape
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # Starlette prefers httpx2; the project pins httpx
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from judge.checks.questions import QUESTIONS
 from judge.checks.report import TimelineEntry
@@ -75,7 +71,7 @@ def test_questions_pick_creatures_among_those_entered(client: TestClient) -> Non
     assert '<option value="Ours runeguerrier" selected>' in select
 
 
-def test_blank_priority_is_as_the_rules_give(graph) -> None:  # type: ignore[no-untyped-def]
+def test_blank_priority_is_as_the_rules_give(graph) -> None:
     from judge.game.gamemodel import load_game_model
 
     model = load_game_model(graph.edition("2004").game)
@@ -132,7 +128,7 @@ def test_toml_and_json_copies_read_back_to_the_same_situation(client: TestClient
 
 def test_permalink_reopens_the_same_ruling(client: TestClient) -> None:
     first = client.post("/situation", data=ATTACK).text
-    link = html.unescape(re.search(r'id="permalink" href="([^"]+)"', first).group(1))  # type: ignore[union-attr]
+    link = html.unescape(re.search(r'id="permalink" href="([^"]+)"', first).group(1))
     again = client.get(link)
     assert again.status_code == 200
     answers = lambda page: page.split('id="answers"', 1)[1].split("</ol>", 1)[0]  # noqa: E731

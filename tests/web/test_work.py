@@ -4,13 +4,10 @@ request over its time budget is a French 503."""
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from app_support import client_of
+from starlette.testclient import TestClient
 
 from judge.web.app import SMALL_CHECK, create_app
 from judge.web.state import TIME_BUDGET
@@ -18,18 +15,18 @@ from judge.web.state import TIME_BUDGET
 UPKEEP = {"edition": "2004", "active": "A", "players": ["A", "B"], "phase": "beginning", "step": "upkeep"}
 
 
-def test_every_route_runs_its_work_off_the_event_loop(app) -> None:  # type: ignore[no-untyped-def]
+def test_every_route_runs_its_work_off_the_event_loop(app) -> None:
     routes = list(app.routes)
     assert routes
     for route in routes:
-        assert getattr(route.endpoint, "offloaded", False), route.path  # type: ignore[attr-defined]
+        assert getattr(route.endpoint, "offloaded", False), route.path
 
 
 @pytest.fixture(scope="module")
-def no_time(graph):  # type: ignore[no-untyped-def]
+def no_time(graph):
     app = create_app(graph, processes=1)
     app.state.judge.time_budget = 0.0  # any work is over budget
-    with TestClient(app, base_url="http://localhost", raise_server_exceptions=False) as client:
+    with client_of(app) as client:
         yield client
 
 
@@ -63,7 +60,7 @@ def test_a_small_check_is_answered_at_once_without_budget(no_time: TestClient) -
     assert response.json()["answers"][0]["answer"] == ["B", "A", "B"]
 
 
-def test_the_default_budget_answers_the_same_requests(graph, client: TestClient) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_budget_answers_the_same_requests(graph, client: TestClient) -> None:
     assert create_app(graph, processes=1).state.judge.time_budget == TIME_BUDGET > 0
     # The shared app's budget is larger (a loaded machine: `app_support.unhurried`): what is compared
     # with `no_time` above is that the same requests are answered once there is time for them.
