@@ -16,6 +16,8 @@ from judge.legality.combat import (
     attack_rules,
     block_reasons,
     block_rules,
+    landwalk_defenders,
+    quality_word,
     too_many_blocks,
 )
 from judge.legality.context import Context, Verdict, where_label
@@ -73,7 +75,8 @@ def check_attack(ctx: Context, question: Question) -> Verdict:
 
 
 @check("block", cites=("turn.skip", "combat.no_attackers", "turn.ends", "combat.players",
-                       "block.declare", "block.legal", "evasion.*", "ability.landwalk",
+                       "block.declare", "block.legal", "block.attacked_player", "evasion.*",
+                       "ability.landwalk", "team.defending_players",
                        "ability.protection.block", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
                        "phasing.absent", "sba.legend_rule", "sba.world_rule"))
 def check_block(ctx: Context, question: Question) -> Verdict:
@@ -99,6 +102,11 @@ def check_block(ctx: Context, question: Question) -> Verdict:
     why = (f"Oui : {blocker.name} est une créature dégagée du défenseur et {attacker.name} "
            "attaque.")
     concepts = ["block.legal"]
+    found = defenders(ctx.situation)
+    if len(found.players) > 1 and ctx.situation.variant != "two_headed_giant":
+        why += (f" Plusieurs joueurs défendent : {blocker.controller} ne bloque que les "
+                f"créatures qui l'attaquent, lui ou ses planeswalkers, comme {attacker.name}.")
+        concepts.append("block.attacked_player")
     for ability in blocker.abilities:
         if ctx.model.evasion(ability) is not None and ability not in attacker.abilities:
             why += (f" {blocker.name} a {label('ability', ability)}, qui ne l'empêche pas de "
@@ -110,6 +118,20 @@ def check_block(ctx: Context, question: Question) -> Verdict:
             why += (f" {attacker.name} a {label('ability', ability)}, et {blocker.name} peut "
                     "quand même la bloquer.")
             concepts.append(f"evasion.{ability}")
+    # The attacker's landwalk or protection that doesn't stop this blocker, said with its rule.
+    if ctx.model.grants(attacker.abilities, "landwalk"):
+        lands = ", ".join(label("land", land) for land in attacker.params("landwalk"))
+        team = landwalk_defenders(ctx, attacker)
+        why += (f" {attacker.name} a la traversée de terrain ({lands}), mais {listing(list(team))} "
+                f"{'ne contrôle' if len(team) == 1 else 'ne contrôlent'} aucun terrain de ce "
+                "type : elle peut être bloquée.")
+        concepts += ["ability.landwalk", *(["team.defending_players"] if len(team) > 1 else [])]
+    if ctx.model.grants(attacker.abilities, "protection"):
+        qualities = attacker.params("protection")
+        why += (f" {attacker.name} a la protection contre "
+                f"{' et '.join(quality_word(q) for q in qualities)}, et {blocker.name} n'a "
+                "pas cette qualité.")
+        concepts.append("ability.protection.block")
     return ctx.verdict(True, tuple(concepts), why, topic)
 
 
@@ -117,8 +139,16 @@ def _two_damage_steps(ctx: Context) -> bool:
     return any(e.moment.damage_step is not None for e in ctx.plan)
 
 
+def _strikes_first_abilities(ctx: Context) -> list[str]:
+    """The keyword rules that give a combat two damage steps: first strike and double strike
+    of the creatures attacking or blocking (2004 502.2b, 502.28b; 2010 702.7b, 702.4b)."""
+    fighting = [c for c in ctx.situation.creatures if c.attacking or c.blocking]
+    return [f"ability.{a}" for a in ("first_strike", "double_strike")
+            if any(c.has(a) for c in fighting)]
+
+
 @check("damage_steps", cites=("turn.skip", "combat.no_attackers", "damage.steps",
-                              "damage.two_steps"))
+                              "damage.two_steps", "ability.first_strike", "ability.double_strike"))
 def check_damage_steps(ctx: Context, question: Question) -> Verdict:
     topic = "les étapes des blessures de combat"
     skip = ctx.skip_reason(Step.COMBAT_DAMAGE)
@@ -129,18 +159,22 @@ def check_damage_steps(ctx: Context, question: Question) -> Verdict:
         return ctx.verdict(0, ("combat.no_attackers",), "Aucune : aucune créature n'a été déclarée "
                            "attaquante, les étapes des blessures de combat sont sautées.", topic)
     if _two_damage_steps(ctx):
-        return ctx.verdict(2, ("damage.steps", "damage.two_steps"), "Deux : au moins une créature "
+        return ctx.verdict(2, ("damage.steps", "damage.two_steps", *_strikes_first_abilities(ctx)),
+                           "Deux : au moins une créature "
                            "attaquante ou bloqueuse a l'initiative ou la double initiative, il y "
                            "a donc une seconde étape des blessures de combat.", topic)
     why = "Une : aucune créature attaquante ou bloqueuse n'a l'initiative ni la double initiative."
+    concepts = ["damage.steps", "damage.two_steps"]  # the rule that would make a second one
     if not ctx.at_or_after(Step.DECLARE_ATTACKERS):
+        concepts = ["damage.steps"]
         why = ("Une, tant qu'aucun attaquant n'est déclaré : la phase de combat prévoit une étape "
                "des blessures ; elle sera sautée si personne n'attaque, et doublée si une "
                "créature avec l'initiative combat.")
     elif ctx.after(Step.END_OF_COMBAT):
         why = ("Une d'après la situation décrite (la phase de combat est finie et plus aucune "
                "créature n'y est).")
-    return ctx.verdict(1, ("damage.steps",), why, topic)
+        concepts = ["damage.steps"]
+    return ctx.verdict(1, tuple(concepts), why, topic)
 
 
 def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
@@ -159,6 +193,7 @@ def _damage_step_for(ctx: Context) -> tuple[Moment | None, str]:
                               "damage.removed_from_combat", "damage.tapped", "damage.assign",
                               "damage.power", "damage.unblocked", "damage.blocked",
                               "damage.blocker", "damage.trample", "damage.two_steps",
+                              "ability.first_strike", "ability.double_strike",
                               "combat.walker_removed", "sba.check", "sba.zero_toughness", "sba.lethal_damage", "sba.removed_from_combat", "combat.removed",
                               "phasing.absent", "damage.blocker_gone", "sba.legend_rule"))
 def check_deals_damage(ctx: Context, question: Question) -> Verdict:
@@ -187,6 +222,10 @@ def check_deals_damage(ctx: Context, question: Question) -> Verdict:
     why = f"Oui : {name} assigne ses blessures de combat {when}."
     if step.damage_step is not None:
         rules.append("damage.two_steps")
+        # The keyword deciding its step: its own double strike or first strike, else the
+        # abilities that made the second step it deals damage in.
+        own = [f"ability.{a}" for a in ("double_strike", "first_strike") if creature.has(a)][:1]
+        rules += own or _strikes_first_abilities(ctx)
         why += (" Elle a la double initiative." if creature.has("double_strike") else
                 " C'est l'étape qui lui revient parmi les deux étapes des blessures.")
     if creature.tapped:
@@ -410,7 +449,7 @@ def check_declare_attackers(ctx: Context, question: Question) -> Verdict:
 
 
 @check(Step.DECLARE_BLOCKERS, cites=("block.procedure", "block.legal", "combat.players",
-                                  "evasion.*", "ability.landwalk", "ability.protection.block",
+                                  "evasion.*", "ability.landwalk", "team.defending_players", "ability.protection.block",
                                   "block.costs", "block.mana_abilities",
                                   "block.pay", "block.becomes", "block.blocked",
                                   "block.declare", "combat.no_attackers",

@@ -27,7 +27,7 @@ _TOPIC = "les actions basées sur un état"
 
 
 @check("state_based", cites=("sba.check", "team.life", "team.loses", *(f"sba.{w}" for w in (*_LOSING, *_GRAVEYARD)),
-                             "sba.regenerated"))
+                             "sba.regenerated", "phasing.absent"))
 def check_state_based(ctx: Context, question: Question) -> Verdict:
     from judge.procedure.statebased import Performed  # the sentences of each action
 
@@ -51,6 +51,13 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
         if s.poison:
             concepts.append("sba.poison")
             why += " Aucun joueur n'a dix marqueurs poison."
+        phased = [p.name for p in s.permanents if p.phased_out] + [
+            c.name for c in s.creatures if c.phased_out]
+        if phased:
+            concepts.append("phasing.absent")
+            why += (f" Phasé{'s' if len(phased) > 1 else ''} : {', '.join(phased)} — un permanent "
+                    "phasé est traité comme s'il n'existait pas : aucune de ces actions ne le "
+                    "voit (la règle de la légende non plus).")
         return ctx.verdict(value, tuple(concepts), why, _TOPIC)
     sentences = [Performed(what=what, names=names).sentence() for what, names in done]
     why = (f"Quand un joueur recevrait la priorité, avant que quoi que ce soit soit mis sur la "
@@ -67,7 +74,8 @@ def check_state_based(ctx: Context, question: Question) -> Verdict:
 
 
 @check("life", cites=("sba.zero_life", "damage.resolves", "damage.to_player", "team.life", "ability.lifelink", "ability.exalted",
-                      "fact.combat_damage_on_stack", "walker.damage", "multiplayer.left_damage",
+                      "fact.combat_damage_on_stack", "walker.damage", "walker.unblocked_damage",
+                      "multiplayer.left_damage",
                       "damage.blocker_gone", "combat.walker_removed",
                       "mana.burn_life"))
 def check_life(ctx: Context, question: Question) -> Verdict:
@@ -145,8 +153,10 @@ def _damage_taken(ctx: Context, record: DamageRecord, player: str,
         why += " Aucune blessure de combat ne lui a été infligée."
         walkers = {p.name for p in ctx.situation.permanents if p.controller == player}
         if any(h.target in walkers for h in record.dealt):
-            concepts.append("walker.damage")
-            why += (" Celles infligées à son planeswalker lui retirent des marqueurs loyauté, "
+            # An unblocked creature deals its damage to what it attacks (510.1b).
+            concepts += ["walker.unblocked_damage", "walker.damage"]
+            why += (" Une créature non bloquée assigne ses blessures à ce qu'elle attaque ; "
+                    "celles infligées à son planeswalker lui retirent des marqueurs loyauté, "
                     "pas des points de vie.")
         if any(h.target == player for h in record.dropped):
             concepts.append("multiplayer.left_damage")

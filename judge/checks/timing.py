@@ -43,6 +43,23 @@ def _this_combat(ctx: Context) -> tuple[int, int] | None:
 _TIMING_TOPIC = "les sorts lançables avant ou après un moment du combat"
 
 
+def _same_combat(ctx: Context, index: int) -> bool:
+    """Whether plan entry `index` is in the combat phase we are in."""
+    combat = _this_combat(ctx)
+    return combat is not None and combat[0] <= index <= combat[1]
+
+
+def _nobody_attacked(ctx: Context) -> bool:
+    """In the end of combat step of a described situation, no creature in combat at all (none
+    attacking, blocking or blocked, no damage step told): no attacker was declared, so this
+    combat's declare blockers and combat damage steps were skipped (508.6). A replay knows it
+    from its own declarations; attackers that all left combat are told by a replay."""
+    s = ctx.situation
+    return (not ctx.replayed and ctx.moment.step == Step.END_OF_COMBAT and not s.damage_step
+            and not any(c.attacking or c.blocking or c.blocked or c.dealt_first_strike_damage
+                        for c in s.creatures))
+
+
 def _during_combat(ctx: Context, label: str, concepts: list[str], tail: str) -> Verdict:
     """« during combat after blockers are declared »: in any combat phase of the turn, once
     its declare blockers step has begun (not when that step is skipped)."""
@@ -54,7 +71,7 @@ def _during_combat(ctx: Context, label: str, concepts: list[str], tail: str) -> 
                            f"une phase de combat, et nous sommes dans {here}." + tail, topic)
     blockers = [i for i in range(combat[0], combat[1] + 1)
                 if ctx.plan[i].moment.step == Step.DECLARE_BLOCKERS]
-    if not blockers or ctx.plan[blockers[0]].skipped:
+    if not blockers or ctx.plan[blockers[0]].skipped or _nobody_attacked(ctx):
         concepts.append("timing.after_skipped")
         return ctx.verdict(False, tuple(concepts), f"Non : l'étape de déclaration des "
                            f"bloqueurs est sautée pendant ce combat ; un sort {label} ne peut "
@@ -90,7 +107,8 @@ def check_combat_timing(ctx: Context, question: Question) -> Verdict:
                            "étape." + tail, topic)
     start, _ = point
     before = when.startswith("before")
-    if before and step == Step.DECLARE_BLOCKERS and ctx.plan[start].skipped:
+    if before and step == Step.DECLARE_BLOCKERS and (ctx.plan[start].skipped or (
+            _nobody_attacked(ctx) and _same_combat(ctx, start))):
         concepts.append("timing.before_skipped")
         attackers = _first(ctx, Step.DECLARE_ATTACKERS)
         assert attackers is not None

@@ -6,7 +6,7 @@ Registered in `judge.checks.catalog` order; combat checks are in `judge.checks.c
 from __future__ import annotations
 
 from judge.checks.context import check
-from judge.game.situationmodel import Question
+from judge.game.situationmodel import Question, priority_receiver
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import DamageStep, Phase, Step, next_step, rest_of_turn, turn_order
 from judge.legality.casting import may_cast, may_play_land
@@ -66,7 +66,8 @@ def check_where(ctx: Context, question: Question) -> Verdict:
     return ctx.verdict(value, concepts, why + said, "les phases et étapes")
 
 
-@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat", *SBA_CLEANUP))
+@check("priority", cites=("priority.*", "turn.ends", "cleanup.repeat", "multiplayer.left_active",
+                          *SBA_CLEANUP))
 def check_priority(ctx: Context, question: Question) -> Verdict:
     step = ctx.moment.step
     rules: tuple[str, ...] = (priority_concept(ctx),)
@@ -90,9 +91,15 @@ def check_priority(ctx: Context, question: Question) -> Verdict:
         why = (f"Une capacité s'est déclenchée pendant le nettoyage : le joueur actif "
                f"({ctx.active}) reçoit la priorité, puis une nouvelle étape de nettoyage suivra.")
         rules = ("cleanup.repeat",)
-    if ctx.priority not in (None, ctx.active):
+    receiver = priority_receiver(ctx.situation.players, ctx.active, ctx.situation.left_game)
+    if receiver != ctx.active:
+        why = (f"Le joueur actif ({ctx.active}) a quitté la partie : son tour continue sans "
+               f"joueur actif ; dans {where_label(ctx.moment)}, là où il recevrait la priorité, "
+               f"le joueur suivant dans l'ordre du tour ({receiver}) la reçoit.")
+        rules = (*rules, "multiplayer.left_active")
+    if ctx.priority not in (None, receiver):
         why += f" En ce moment, c'est {ctx.priority} qui a la priorité."
-    return ctx.verdict(ctx.active, rules, why, "la priorité dans cette étape")
+    return ctx.verdict(receiver, rules, why, "la priorité dans cette étape")
 
 
 def transition_concepts(ctx: Context, start: int, end: int | None) -> tuple[str, ...]:

@@ -235,7 +235,10 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     has_events = top.get("events") is not None
     phase, step = _place(top, required=not has_events)
     # A key left out reads as its empty list, without calling its reader.
-    creatures = _creatures(top["creatures"], players, active) if "creatures" in top else ()
+    try:
+        creatures = _creatures(top["creatures"], players, active) if "creatures" in top else ()
+    except UnknownAbility as error:
+        raise error.in_edition(edition) from None
     names = {creature.name for creature in creatures}
     owners = {creature.name: creature.controller for creature in creatures}
     permanents = (readers.permanents(top["permanents"], players, active, names)
@@ -247,8 +250,11 @@ def situation_from_data(data: object, *, source: str = "-") -> Situation:
     if has_events:
         from judge.game.eventreaders import read_events
 
-        events = read_events(top["events"], players, names, everything, owners, active,
-                             creature=_creature)
+        try:
+            events = read_events(top["events"], players, names, everything, owners, active,
+                                 creature=_creature)
+        except UnknownAbility as error:
+            raise error.in_edition(edition) from None
     _check_attacks(creatures, players, permanents)
     variant, teams = _variant(top, players, active)
     given: dict[str, object] = {}  # a key left out keeps the `Situation` default
@@ -642,8 +648,27 @@ def _ability(value: object, path: str) -> str:
         known = ", ".join(f"{names[0]} ({name})" if names else name
                           for name, names in sorted(ABILITY_NAMES.items(),
                                                     key=lambda item: fold_name((item[1] or (item[0],))[0])))
-        raise SituationError(path, f"capacité inconnue « {text} » (capacités connues : {known})")
+        raise UnknownAbility(path, f"capacité inconnue « {text} » (capacités connues : {known})")
     return slug
+
+
+class UnknownAbility(SituationError):
+    """A keyword ability no edition of the engine knows (« infect »): said with the keyword
+    section of the situation's edition once it is known (`in_edition`)."""
+
+    def in_edition(self, edition: str | None) -> SituationError:
+        """The same error citing the keyword section of the bundled edition's game model
+        (2010: 702.1); as it was for an edition of another manifest or none."""
+        from judge.corpus.manifest import load_manifest
+        from judge.game.gamemodel import load_game_model
+
+        game = next((e.game for e in load_manifest() if e.id == edition), None)
+        section = load_game_model(game).rules("ability.section") if game else ()
+        if not section:
+            return self
+        return SituationError(self.field, f"{self.reason} ; les capacités mot-clé de l'édition "
+                              f"{edition} ({section[0].split('.')[0]}) ne la définissent pas "
+                              f"(règle {section[0]})")
 
 
 def _glossary_ability(text: str) -> str | None:

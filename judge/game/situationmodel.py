@@ -336,6 +336,17 @@ def find_creature(creatures: Iterable[Creature], name: str | None) -> Creature |
     return None
 
 
+def priority_receiver(players: tuple[str, ...], active: str, gone: tuple[str, ...]) -> str:
+    """Who receives priority where the active player would: the active player, or, once he
+    has left a multiplayer game, the next player in turn order still in it (2010 800.4g: his
+    turn goes on without an active player)."""
+    if active not in gone or active not in players:
+        return active
+    seat = players.index(active)
+    return next((p for k in range(1, len(players))
+                 if (p := players[(seat + k) % len(players)]) not in gone), active)
+
+
 def attacking_players(s: Situation) -> tuple[str, ...]:
     """The attacking players: the active player, and with shared team turns each player of the
     active team (2010 805.4a, 810.7a: « each player on the active team is an attacking player »)."""

@@ -119,13 +119,39 @@ def has_quality(creature: Creature, quality: str) -> bool:
     return quality == "everything" or quality in creature.colors or quality in creature.card_types
 
 
-def _quality_word(quality: str) -> str:
+def quality_word(quality: str) -> str:
     if quality == "everything":
         return "tout"
     if quality in ("white", "blue", "black", "red", "green"):
         return {"white": "le blanc", "blue": "le bleu", "black": "le noir", "red": "le rouge",
                 "green": "le vert"}[quality]
     return f"les {label('card_type', quality)}s"
+
+
+def landwalk_defenders(board: Board, attacker: Creature) -> tuple[str, ...]:
+    """The players whose lands an attacker's landwalk looks at: the defending player; in
+    Two-Headed Giant both players of the defending team, « yes » if either controls one
+    (2010 810.7b; 810.7d's example is landwalk)."""
+    defender = attacked_player(board, attacker)
+    if board.seating.variant == "two_headed_giant":
+        return next((t for t in board.seating.teams if defender in t), (defender,))
+    return (defender,)
+
+
+def landwalked(board: Board, attacker: Creature) -> tuple[str, str, bool] | None:
+    """The land type, and who controls a land of it, that makes an attacker with landwalk
+    unblockable (with whether the defending team's players were both looked at); None if
+    none does or it has no landwalk."""
+    if not board.model.grants(attacker.abilities, "landwalk"):
+        return None
+    team = landwalk_defenders(board, attacker)
+    for land in attacker.params("landwalk"):
+        owner = next((p.controller for p in board.permanents
+                      if land in p.subtypes and "land" in p.card_types
+                      and p.controller in team and not p.phased_out), None)
+        if owner is not None:
+            return land, owner, len(team) > 1
+    return None
 
 
 def evasion_reasons(board: Board, blocker: Creature, attacker: Creature
@@ -149,20 +175,19 @@ def evasion_reasons(board: Board, blocker: Creature, attacker: Creature
             reasons.append(f"{blocker.name} a {label('ability', ability)} : elle ne peut bloquer "
                            f"qu'une créature qui a {label('ability', ability)}")
             concepts.append(f"evasion.{ability}")
-    if model.grants(attacker.abilities, "landwalk"):
-        defender = attacked_player(board, attacker)
-        for land in attacker.params("landwalk"):
-            if any(land in p.subtypes and "land" in p.card_types and p.controller == defender
-                   and not p.phased_out for p in board.permanents):
-                reasons.append(f"{attacker.name} a la traversée de terrain ({label('land', land)}) "
-                               f"et {defender} contrôle un terrain de ce type : elle est "
-                               "imblocable")
-                concepts.append("ability.landwalk")
-                break
+    walked = landwalked(board, attacker)
+    if walked is not None:
+        land, owner, team = walked
+        whose = f"{owner} contrôle" if not team else f"{owner}, de l'équipe défenseuse, contrôle"
+        reasons.append(f"{attacker.name} a la traversée de terrain ({label('land', land)}) "
+                       f"et {whose} un terrain de ce type : elle est imblocable")
+        concepts.append("ability.landwalk")
+        if team:
+            concepts.append("team.defending_players")
     if model.grants(attacker.abilities, "protection"):
         for quality in attacker.params("protection"):
             if has_quality(blocker, quality):
-                reasons.append(f"{attacker.name} a la protection contre {_quality_word(quality)} : "
+                reasons.append(f"{attacker.name} a la protection contre {quality_word(quality)} : "
                                f"{blocker.name} ne peut pas la bloquer")
                 concepts.append("ability.protection.block")
                 break
@@ -199,7 +224,8 @@ def block_reasons(board: Board, blocker: Creature, attacker: Creature
                 and _teammates(board, attacked_player(board, attacker), blocker.controller)):
             reasons.append(f"{attacker.name} n'attaque ni {blocker.controller} ni un planeswalker "
                            "qu'il contrôle")
-            concepts.append("block.legal")
+            concepts.append("block.attacked_player" if board.model.rules("block.attacked_player")
+                            else "block.legal")
     if not blocker.is_creature:
         reasons.append(f"{blocker.name} n'est plus une créature")
         concepts.append("block.legal")

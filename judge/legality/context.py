@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from judge.corpus.numbers import sort_key
 from judge.errors import SituationError
-from judge.game.situationmodel import Creature, Situation
+from judge.game.situationmodel import Creature, Situation, priority_receiver
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import (
     MAIN_PHASES,
@@ -253,7 +253,7 @@ def _holder(s: Situation, *, no_priority: bool, acted: tuple[str, ...]) -> str |
     if s.priority is not None:
         return s.priority
     if not no_priority or s.stack or (s.step == Step.CLEANUP and (s.pending_triggers or acted)):
-        return s.active
+        return priority_receiver(s.players, s.active, s.left_game)
     return None
 
 

@@ -103,19 +103,19 @@ def enter(turn: Turn, moment: Moment, why: Reasons) -> None:
                   "une fois ses actions accomplies.", concept, "step.no_priority_ends")
         advance(turn, (concept, "step.no_priority_ends"))
         return
-    priority.holder = turn.active
+    priority.holder = turn.receiver()
     if turn.combat.attackers_due or turn.combat.blockers_due:
         # the declaration is a turn-based action: the active player receives priority
         # after it (2004 308.1, 309.1; 2010 508.1, 509.1)
         priority.after_declaration = concept
         return
-    turn.note(f"{turn.active} reçoit la priorité.", concept)
+    turn.note(f"{turn.receiver()} reçoit la priorité.", concept)
 
 
 def priority_note(turn: Turn) -> None:
     """The active player receives priority once the step's declaration is made."""
     if turn.priority.after_declaration is not None:
-        turn.note(f"{turn.active} reçoit la priorité.", turn.priority.after_declaration)
+        turn.note(f"{turn.receiver()} reçoit la priorité.", turn.priority.after_declaration)
         turn.priority.after_declaration = None
 
 
@@ -129,11 +129,11 @@ def _cleanup_triggers(turn: Turn, moment: Moment, why: Reasons, performed: bool)
         return False
     turn.position.added_cleanups = moment.repeat + 1
     priority = turn.priority
-    priority.holder = turn.active
+    priority.holder = turn.receiver()
     priority.reasons = priority.settled = priority.at_entry = (*why, "cleanup.repeat")
     if not waiting:
         turn.note(f"Des actions basées sur un état ont été accomplies pendant le nettoyage : "
-                  f"{turn.active} reçoit la priorité ; une fois la pile vide et tous les "
+                  f"{turn.receiver()} reçoit la priorité ; une fois la pile vide et tous les "
                   "joueurs ayant passé, une nouvelle étape de nettoyage commence.",
                   "sba.cleanup", "cleanup.repeat")
         return True
@@ -142,7 +142,7 @@ def _cleanup_triggers(turn: Turn, moment: Moment, why: Reasons, performed: bool)
     for trigger in waiting:
         turn.stack.items.append(StackItem(kind="trigger", controller=trigger.controller))
     turn.note(f"Des capacités déclenchées attendent ({', '.join(t.name for t in waiting)}) : "
-              f"elles vont sur la pile et {turn.active} reçoit la priorité ; une fois la pile "
+              f"elles vont sur la pile et {turn.receiver()} reçoit la priorité ; une fois la pile "
               "vide et tous les joueurs ayant passé, une nouvelle étape de nettoyage "
               "commence.", "cleanup.repeat")
     return True

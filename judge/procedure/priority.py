@@ -50,8 +50,9 @@ def pass_priority(turn: Turn, index: int) -> None:
 def _resolve_top(turn: Turn, player: str, index: int) -> None:
     """All players passed in succession (`player` last): the top of the stack resolves and
     the active player receives priority."""
-    priority, active = turn.priority, turn.active
+    priority = turn.priority
     top = turn.stack.items.pop()
+    active = turn.receiver()
     priority.holder = active
     priority.passes = 0
     if top.kind == "combat_damage":
@@ -69,7 +70,7 @@ def _resolve_top(turn: Turn, player: str, index: int) -> None:
                   + f", puis {active} reçoit la priorité.", "stack.resolves",
                   *(done[1:] if done else ()), event=index)
     if turn.state_based():  # performed before the active player receives priority
-        turn.note(f"{active} reçoit la priorité.", "stack.resolves", "sba.check")
+        turn.note(f"{turn.receiver()} reçoit la priorité.", "stack.resolves", "sba.check")
 
 
 def holding(turn: Turn, index: int) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from judge.game.gamemodel import GameModel
 from judge.game.objects import Effect, Permanent, StackItem, Trigger
-from judge.game.situationmodel import Creature, Situation
+from judge.game.situationmodel import Creature, Situation, priority_receiver
 from judge.game.states import first_turn_skip
 from judge.game.turnplan import Moment, Phase, PlannedStep, Step, plan_turn
 from judge.legality.board import Battlefield
@@ -241,6 +241,12 @@ class Turn:
         cited = self.context().cite(*self.model.rules(concepts[0])) if concepts else ()
         return cited[0] if cited else None
 
+    def receiver(self) -> str:
+        """Who receives priority where the active player would: the active player, or, once
+        he has left the game, the next player in turn order still in it (2010 800.4g)."""
+        gone = tuple(p for p in self.start.players if p not in self.seats.in_game)
+        return priority_receiver(self.start.players, self.active, gone)
+
     def seat(self, player: str) -> int:
         """A player's place in turn order from the active player (APNAP order)."""
         players = self.seats.in_game
@@ -281,17 +287,21 @@ class Turn:
 
     def _losers_leave(self) -> None:
         """In a multiplayer game that goes on, a player who lost leaves it (2010 800.4, 800.4a:
-        his objects leave with him, turn order skips him); not the active player, whose turn
-        goes on without him (800.4g, not replayed: the game stops being followed)."""
+        his objects leave with him, turn order skips him); the active player too, whose turn
+        then goes on to its end without an active player (800.4g: where he would receive
+        priority, the next player in turn order does)."""
         if not self.model.rules("multiplayer.left") or self.game_over():
             return
         for player in [p for p in self.seats.in_game if p in self.seats.lost]:
-            if player != self.active:
-                gone = self.leave(player)
-                self.note(f"{player} a perdu la partie et la quitte : ses permanents la quittent "
-                          "aussi" + (f" ({', '.join(gone)})" if gone else "")
-                          + " ; la partie continue sans lui.", "multiplayer.left",
-                          "multiplayer.left_objects")
+            gone = self.leave(player)
+            self.note(f"{player} a perdu la partie et la quitte : ses permanents la quittent "
+                      "aussi" + (f" ({', '.join(gone)})" if gone else "")
+                      + " ; la partie continue sans lui.", "multiplayer.left",
+                      "multiplayer.left_objects")
+            if player == self.active:
+                self.note(f"Son tour continue jusqu'à sa fin sans joueur actif : là où {player} "
+                          f"recevrait la priorité, {self.receiver()} la reçoit.",
+                          "multiplayer.left_active")
 
     def leave(self, player: str) -> list[str]:
         """`player` leaves the game (2010 800.4a): his creatures and permanents leave it, turn

@@ -262,7 +262,7 @@ def _combat_damage(turn: Turn) -> None:
 def _discard(turn: Turn) -> None:
     size = turn.start.max_hand_size
     hands = turn.cards.hands
-    hand = hands.get(turn.active)
+    hand = hands.get(turn.active) if turn.active in turn.seats.in_game else None  # 800.4g
     if size is not None and hand is not None and hand > size:
         hands[turn.active] = size
         turn.cards.discarded = hand - size
@@ -273,6 +273,10 @@ def _discard(turn: Turn) -> None:
 
 def _draw(turn: Turn) -> None:
     active, cards = turn.active, turn.cards
+    if active not in turn.seats.in_game:  # left: his turn goes on without him (2010 800.4g)
+        turn.note(f"{active} a quitté la partie : son tour continue sans joueur actif, "
+                  "personne ne pioche.", "action.draw", "multiplayer.left_active")
+        return
     library = cards.library.get(active)
     if library is not None and library <= 0:
         # 2004 420.5g, 2010 704.5b: checked when a player would next receive priority

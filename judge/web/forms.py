@@ -16,6 +16,7 @@ from typing import Any
 from judge.checks.questions import PARAM_LABELS as PARAM_LABELS_FR
 from judge.checks.questions import PARTS, QUESTION_BY_ASK
 from judge.errors import SituationError
+from judge.game.aliases import CARD_TYPE_ALIASES, SUPERTYPE_ALIASES, fold_name
 from judge.game.turnplan import PHASE_LABELS, PHASE_STEPS, PHASES, STEP_LABELS, Phase, Step
 
 CREATURE_ROWS = 1
@@ -28,14 +29,17 @@ CREATURE_FIELDS = (
 CREATURE_FLAGS = ("tapped", "since_turn_start", "attacking", "blocked")
 QUESTION_FIELDS = ("ask", "player", "kind", "creature", "attacker", "count", "creatures", "blocks",
                    "assignment", "when")
-EVENT_FIELDS = ("kind", "step", "player", "what", "creature", "creatures", "blocks", "amount")
+EVENT_FIELDS = ("kind", "step", "player", "what", "creature", "creatures", "blocks", "source",
+                "target", "name", "types", "amount")
+# The event fields the builder shows, in its order (the template's loop).
+EVENT_PARAMS = EVENT_FIELDS[1:]
 MAX_EVENT_ROWS = 40
 MAX_REPEAT = 20  # « Tous les joueurs passent » × N
 UNTIL = "until"  # « Tout le monde passe jusqu'à… »: replaced by passes (judge.web.situations)
 STATE_FIELDS = (
     "edition", "players", "active", "phase", "step", "damage_step", "priority", "stack",
     "lands_played", "land_plays", "hands", "max_hand_size", "mana_pools", "skip", "extra_turns",
-    "mana_available", "defending", "attack_option",
+    "mana_available", "defending", "attack_option", "life", "poison", "library", "left_game",
 )
 
 
@@ -90,16 +94,32 @@ EVENT_KINDS: tuple[EventKind, ...] = (
     EventKind(value="gain_control", label="Prend le contrôle de…", params=("player", "creature")),
     EventKind(value="tap", label="Est engagée", params=("creature",)),
     EventKind(value="untap", label="Est dégagée", params=("creature",)),
+    EventKind(value="deal_damage", label="Inflige des blessures (hors combat)",
+              params=("source", "target", "amount", "player")),
+    EventKind(value="destroy", label="Est détruite", params=("creature",)),
+    EventKind(value="shield", label="Reçoit un bouclier de régénération", params=("creature",)),
+    EventKind(value="enters_battlefield", label="Un permanent arrive sur le champ de bataille",
+              params=("name", "player", "types", "amount")),
+    EventKind(value="draw", label="Pioche", params=("player", "amount")),
+    EventKind(value="poison", label="Reçoit des marqueurs poison", params=("player", "amount")),
+    EventKind(value="leaves_game", label="Quitte la partie", params=("player",)),
 )
 EVENT_BY_KIND = {kind.value: kind for kind in EVENT_KINDS}
 # The label of an event field, by kind where it differs.
 EVENT_PARAM_LABELS = {
     "step": "moment du tour", "player": "joueur", "what": "type de sort", "creature": "créature", "creatures": "créatures attaquantes",
-    "blocks": "blocages (bloqueur=attaquant)", "amount": "nombre",
+    "blocks": "blocages (bloqueur=attaquant)", "source": "source (sort ou permanent)",
+    "target": "à (joueur, créature ou planeswalker)", "name": "nom du permanent",
+    "types": "types (planeswalker Jace, enchantement légendaire…)", "amount": "nombre",
 }
-EVENT_AMOUNT_PLACEHOLDERS = {"all_pass": "1", "cast": "0, 2 ou RR", "add_mana": "RR ou 2", "set_power": "4"}
+EVENT_TEXT_PLACEHOLDERS = {"creatures": "Ours, Elfe", "blocks": "Elfe=Ours", "source": "Choc",
+                           "target": "B ou Ours", "name": "Jace", "types": "planeswalker Jace"}
+EVENT_AMOUNT_PLACEHOLDERS = {"all_pass": "1", "cast": "0, 2 ou RR", "add_mana": "RR ou 2", "set_power": "4",
+                             "deal_damage": "3", "enters_battlefield": "3", "draw": "1", "poison": "1"}
 EVENT_AMOUNT_LABELS = {"all_pass": "combien de fois", "cast": "coût payé (mana)", "add_mana": "mana ajouté",
-                       "set_power": "nouvelle force"}
+                       "set_power": "nouvelle force", "deal_damage": "blessures",
+                       "enters_battlefield": "loyauté (planeswalker)", "draw": "cartes piochées",
+                       "poison": "marqueurs poison"}
 
 # The form's labels of the situation's keys: an error names the field as the form does.
 FIELD_LABELS = {
@@ -110,6 +130,8 @@ FIELD_LABELS = {
     "mana_available": "Mana encore productible", "skip": "Étapes ou phases sautées",
     "extra_turns": "Tours supplémentaires", "attack_option": "Option d'attaque",
     "defending": "Joueur défenseur choisi", "source": "Situation complète",
+    "life": "Points de vie", "poison": "Marqueurs poison", "library": "Cartes en bibliothèque",
+    "left_game": "Ont quitté la partie",
 }
 CREATURE_LABELS = {
     "name": "nom", "controller": "contrôleur", "abilities": "capacités", "types": "types", "power": "force",
@@ -321,12 +343,13 @@ def form_to_situation(form: FormState,
     for key in ("lands_played", "land_plays", "max_hand_size"):
         if state.get(key):
             data[key] = _scalar(state[key], key)
-    if state.get("hands"):
-        data["hands"] = _counts(state["hands"], "hands")
+    for key in ("hands", "life", "poison", "library"):
+        if state.get(key):
+            data[key] = _counts(state[key], key)
     for key in ("mana_pools", "mana_available"):
         if state.get(key):
             data[key] = _counts(state[key], key, mana_amount)
-    for key in ("skip", "extra_turns"):
+    for key in ("skip", "extra_turns", "left_game"):
         if state.get(key):
             data[key] = _names(state[key])
     if state.get("stack"):
@@ -374,7 +397,8 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
     path = f"events[{index}]"
     if kind not in EVENT_BY_KIND:
         raise SituationError(path, f"événement inconnu « {kind[:30]} »")
-    optional = ("amount", "what", "blocks") if kind == "combat" else ("amount", "what")
+    optional = {"combat": ("amount", "what", "blocks"), "deal_damage": ("player",),
+                "enters_battlefield": ("player", "types", "amount")}.get(kind, ("amount", "what"))
     needed = [p for p in EVENT_BY_KIND[kind].params if p not in optional and not row.get(p)]
     if needed:
         raise SituationError(f"{path}.{needed[0]}", f"à remplir ({EVENT_PARAM_LABELS[needed[0]]})")
@@ -414,7 +438,38 @@ def _events(row: Mapping[str, str], index: int, players: tuple[str, ...]) -> lis
         return [{"set_power": {"creature": creature, "power": _event_amount(row, f"{path}.amount")}}]
     if kind == "gain_control":
         return [{"gain_control": {"creature": creature, "by": player}}]
-    return [{kind: creature}]  # leaves_play, regenerate, tap, untap
+    if kind == "deal_damage":
+        damage: dict[str, Any] = {"source": row["source"], "to": row["target"],
+                                  "amount": _event_amount(row, f"{path}.amount")}
+        if player:
+            damage["controller"] = player
+        return [{"deal_damage": damage}]
+    if kind == "enters_battlefield":
+        return [{"enters_battlefield": _entering_permanent(row, path)}]
+    if kind in ("draw", "poison"):
+        count = _event_amount(row, f"{path}.amount") or 1
+        return [{kind: player, **({"count": count} if count != 1 else {})}]
+    if kind == "leaves_game":
+        return [{"leaves_game": player}]
+    return [{kind: creature}]  # leaves_play, regenerate, tap, untap, destroy, shield
+
+
+def _entering_permanent(row: Mapping[str, str], path: str) -> dict[str, Any]:
+    """The permanent of « Un permanent arrive… »: its name, controller, and its types as
+    words — card types (planeswalker, enchantement…), supertypes (légendaire, monde), the
+    rest subtypes (Jace, Forêt) — with its loyalty (`amount`)."""
+    permanent: dict[str, Any] = {"name": row["name"]}
+    if row.get("player"):
+        permanent["controller"] = row["player"]
+    for word in row.get("types", "").replace(",", " ").split():
+        folded = fold_name(word)
+        key = ("card_types" if folded in CARD_TYPE_ALIASES else
+               "supertypes" if folded in SUPERTYPE_ALIASES else "subtypes")
+        permanent.setdefault(key, []).append(word)
+    loyalty = _event_amount(row, f"{path}.amount")
+    if row.get("amount"):
+        permanent["loyalty"] = loyalty
+    return permanent
 
 
 def _creature(row: Mapping[str, str], index: int) -> dict[str, Any]:
@@ -521,6 +576,21 @@ def _event_row(event: Mapping[str, Any]) -> dict[str, str] | None:
         return {"kind": key, "creature": str(value.get("creature", "")), "amount": str(value.get("power", ""))}
     if key == "gain_control" and isinstance(value, Mapping) and len(event) == 1:
         return {"kind": key, "creature": str(value.get("creature", "")), "player": str(value.get("by", ""))}
+    if key in ("destroy", "shield") and isinstance(value, str) and len(event) == 1:
+        return {"kind": key, "creature": value}
+    if key in ("draw", "poison", "leaves_game") and isinstance(value, str) and set(event) <= {key, "count"}:
+        count = event.get("count", 1)
+        return {"kind": key, "player": value, "amount": str(count) if count != 1 else ""}
+    if (key == "deal_damage" and isinstance(value, Mapping) and len(event) == 1
+            and set(value) <= {"source", "to", "amount", "controller"}):
+        return {"kind": key, "source": str(value.get("source", "")), "target": str(value.get("to", "")),
+                "amount": str(value.get("amount", "")), "player": str(value.get("controller") or "")}
+    if key == "enters_battlefield" and isinstance(value, Mapping) and len(event) == 1 and set(value) <= {
+            "name", "controller", "card_types", "supertypes", "subtypes", "loyalty"}:
+        types = [*value.get("supertypes", ()), *value.get("card_types", ()), *value.get("subtypes", ())]
+        return {"kind": key, "name": str(value.get("name", "")), "player": str(value.get("controller") or ""),
+                "types": " ".join(str(t) for t in types),
+                "amount": "" if value.get("loyalty") is None else str(value["loyalty"])}
     return None
 
 
@@ -552,10 +622,10 @@ def situation_to_form(data: Mapping[str, Any]) -> FormState | None:
                 "lands_played", "land_plays", "max_hand_size", "defending", "attack_option"):
         if data.get(key) is not None:
             form.state[key] = str(data[key])
-    for key in ("players", "skip", "extra_turns"):
+    for key in ("players", "skip", "extra_turns", "left_game"):
         if data.get(key):
             form.state[key] = _joined(data[key])
-    for key in ("hands", "mana_pools", "mana_available"):
+    for key in ("hands", "mana_pools", "mana_available", "life", "poison", "library"):
         if data.get(key):
             form.state[key] = _pairs(data[key])
     if data.get("stack"):

@@ -153,8 +153,9 @@ def situations_text(draw: st.DrawFn) -> str:
     lines.append(f'effects = [{{name = "E", until = "{until}"}}]')
     blocking = step in ("declare_blockers", "combat_damage", "end_of_combat")
     attacking = blocking or (step == "declare_attackers" and draw(st.booleans()))
-    abilities = draw(st.lists(st.sampled_from(["first_strike", "double_strike", "haste",
-                                                "vigilance"]), max_size=2))
+    # Vigilance is no keyword of 2004 (refused there, 502.1).
+    keywords = ["first_strike", "double_strike", "haste"] + (["vigilance"] if edition == "2010" else [])
+    abilities = draw(st.lists(st.sampled_from(keywords), max_size=2))
     lines.append(f'[[creatures]]\nname = "X"\ncontroller = "A"\nattacking = {str(attacking).lower()}'
                  f"\npower = 2\nabilities = {abilities!r}".replace("'", '"'))
     lines.append('[[creatures]]\nname = "Y"\ncontroller = "B"' + ('\nblocking = "X"' if blocking else ""))

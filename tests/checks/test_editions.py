@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from checks_support import situation
+from checks_support import real_graph, situation
 
 from judge.checks.report import check, report_json
 from judge.cli import main
@@ -120,3 +120,18 @@ def test_embedded_models_state_the_facts_that_changed() -> None:
     assert [a.what for a in new.step("combat", "combat_damage").actions][:2] == [
         "combat_damage", "deal_combat_damage"]
     assert json.dumps(dict(new.concepts())["priority.upkeep"]) == '["503.2"]'
+
+
+@pytest.mark.parametrize("name", ["defender", "défenseur", "vigilance", "reach", "portée", "flash"])
+def test_keywords_born_after_2004_are_refused_there_citing_its_keyword_section(name: str) -> None:
+    """The 2004 text names none of defender, vigilance, reach, flash (they came later): a 2004
+    situation giving one to a creature is refused citing 502.1, as deathtouch is; 2010 has them."""
+    text = ('edition = "{}"\nphase = "combat"\nstep = "declare_attackers"\npriority = "A"\n'
+            '[[creatures]]\nname = "Serra"\ncontroller = "A"\nabilities = ["' + name + '"]\n'
+            '[[questions]]\nask = "attack"\ncreature = "Serra"\n')
+    with pytest.raises(SituationError) as info:
+        check(real_graph(), situation(text.format("2004")))
+    assert info.value.field == "creatures[0].abilities[0]"
+    assert "n'existe pas dans l'édition 2004" in str(info.value) and "502.1" in str(info.value)
+    answers = report_json(check(real_graph(), situation(text.format("2010"))))["answers"]
+    assert isinstance(answers, list) and len(answers) == 1

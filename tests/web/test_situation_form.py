@@ -234,3 +234,38 @@ def test_a_refusal_says_the_row_and_the_form_words_not_the_format_keys(client: T
     assert "« Quelles blessures de combat ont été infligées ? »" in error
     assert "« Ce qui s'est passé ce tour »" in error
     assert re.findall(r"\b[a-z]+_[a-z_]+\b|\bevents\b", error) == []
+
+
+def test_the_event_builder_describes_the_events_of_issue_33(client: TestClient) -> None:
+    """Noncombat damage, a permanent arriving, draws, poison, a player leaving, a shield and a
+    destruction: each a row of the builder, read back from a situation into the same rows."""
+    events = [
+        {"deal_damage": {"source": "Choc", "to": "B", "amount": 3, "controller": "A"}},
+        {"enters_battlefield": {"name": "Jace", "controller": "B", "card_types": ["planeswalker"],
+                                "subtypes": ["Jace"], "loyalty": 3}},
+        {"draw": "A", "count": 2}, {"poison": "B"}, {"shield": "Ours"}, {"destroy": "Ours"},
+        {"leaves_game": "C"},
+    ]
+    data = {"edition": "2010", "players": ["A", "B", "C"], "active": "A", "events": events,
+            "life": {"A": 20, "B": 20, "C": 20}, "poison": {"B": 3}, "library": {"A": 10},
+            "creatures": [{"name": "Ours", "controller": "A"}]}
+    form = situation_to_form(data)
+    assert form is not None
+    assert [row["kind"] for row in form.events if row["kind"]] == [
+        "deal_damage", "enters_battlefield", "draw", "poison", "shield", "destroy", "leaves_game"]
+    back = form_to_situation(form)
+    assert (back["events"], back["life"], back["poison"], back["library"]) == (
+        events, data["life"], data["poison"], data["library"])
+    # Posted as a judge fills it: Choc deals 3 damage to B during A's upkeep.
+    values = {"edition": "2010", "life": "A=20, B=20", "question0_ask": "life",
+              "question0_player": "B", "event0_kind": "until", "event0_step": "upkeep",
+              "event1_kind": "deal_damage", "event1_source": "Choc", "event1_target": "B",
+              "event1_amount": "3"}
+    response = client.post("/situation", data=values)
+    assert response.status_code == 200
+    text = _visible_text(response.text.split('id="answers"', 1)[1].split("</ol>", 1)[0])
+    assert "17" in text and "119.3a" in text
+    # A row missing its recipient is refused on its own field, in the form's words.
+    del values["event1_target"]
+    page = client.post("/situation", data=values).text
+    assert 'id="event1_target-error"' in page and "à remplir" in page
