@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from judge.ask.parts import ACTIVE, ME, NONACTIVE, OPPONENT, CreatureWords, Part
 from judge.ask.words import Word
@@ -179,6 +179,10 @@ class _Pass:
             return int(text)
         return self.data.numbers.get(text)
 
+    @cached_property
+    def first_person(self) -> bool:
+        return _first_person(self)
+
     def is_player_name(self, i: int) -> bool:
         return self.at(i) in self.data.player_names and self.words[i].typed[:1].isupper()
 
@@ -304,7 +308,7 @@ def _possessor(p: _Pass, i: int) -> str:
     role = next((r for r in (_role_at(p, j) for j in range(i - 1, max(i - 9, -1), -1)) if r is not None), None)
     if role is not None:
         return role  # « le joueur non actif bloque avec son Loup »: his
-    if p.at(i + 1) != "adversaire" and not _first_person(p):
+    if p.at(i + 1) != "adversaire" and not p.first_person:
         return ME  # told of someone else throughout (« pendant son entretien, son adversaire … »): the one told of
     return owner
 
@@ -317,7 +321,8 @@ _FRAME_VERBS = frozenset({"appelle", "demande", "dois", "repondre", "reponds", "
 
 def _first_person(p: _Pass) -> bool:
     """Whether the one who asks is a player of the game (« mon tour », « j'attaque »), not a judge
-    telling of others (« un joueur m'appelle : pendant son entretien … »)."""
+    telling of others (« un joueur m'appelle : pendant son entretien … »); read once a pass
+    (`_Pass.first_person`)."""
     for k, text in enumerate(p.texts):
         if text in ("moi", "mon", "ma", "mes", "notre", "nos", "nous") and not (text == "moi" and p.at(k - 1) == "dois"):
             return True
@@ -344,7 +349,7 @@ def _named(p: _Pass, i: int) -> str:
         # the speaker speaks of himself (« ma phase principale »): a name is someone else
         mine = any(t in ("je", "j", "mon", "ma", "mes", "moi") for t in p.texts)
         p.players[name] = ME if not p.players and not mine else OPPONENT
-    p.typed_names.setdefault(p.players[name], p.words[i].typed.rstrip("'’"))
+    p.typed_names.setdefault(p.players[name], _typed(p, i))
     return p.players[name]
 
 
@@ -458,8 +463,7 @@ def _beneficiary(p: _Pass, start: int, end: int, named: list[str]) -> str | None
     adversaire » after it, else the object pronoun of « donner » (« me » / « lui », « se »: the
     clause's subject), else the subject of « obtient », « gagne », « prend ». The first name, when
     one says who, is added to `named`."""
-    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
-        p.take(end, end + 3)  # « … un tour en plus avec un éphémère »
+    p.take(end, end + _with_causer(p, end))
     k = end + (p.at(end) in ("pour", "a", "au"))
     after = _given_to(p, start, end, k, named) if k > end else None
     if after is not None:
@@ -528,6 +532,13 @@ def _spell_that(p: _Pass, i: int) -> None:
 _CAUSERS = frozenset({"sort", "ephemere", "rituel", "carte", "effet", "truc", "capacite"})
 
 
+def _with_causer(p: _Pass, i: int) -> int:
+    """« (… un tour en plus) avec un éphémère »: what gave the extra turn, said after it (3
+    words), or 0."""
+    return 3 if p.at(i) == "avec" and p.at(i + 1) in ("un", "une", "son", "mon", "sa", "ma") \
+        and p.at(i + 2) in _CAUSERS else 0
+
+
 def _clause_subject(p: _Pass, i: int) -> str | None:
     """The player who does what word i says, further back than `_subject` (« Alice a joué un
     sort qui lui donne … »: Alice)."""
@@ -548,8 +559,7 @@ def _extra_turn_again(p: _Pass, i: int) -> int:
         return 0
     _spell_that(p, i)
     end = j + 2 + (p.at(j + 2) == "aussi")
-    if p.at(end) == "avec" and p.at(end + 1) in ("un", "une", "son", "mon", "sa", "ma") and p.at(end + 2) in _CAUSERS:
-        end += 3  # « … s'en donne un aussi avec un éphémère »
+    end += _with_causer(p, end)
     p.take(i, end, Part(kind="extra_turn", values={"who": who, "named": False, "count": 1}))
     return end - i
 
@@ -663,7 +673,7 @@ def _before_resolution(p: _Pass, i: int) -> int:
     return 0
 
 
-_RESOLVE_STEMS = frozenset(_stem(w) for w in ("infligees", "infligee", "inflige", "infligees", "resolution", "resolve",
+_RESOLVE_STEMS = frozenset(_stem(w) for w in ("infligees", "infligee", "inflige", "resolution", "resolve",
                                               "resout", "resolvent", "resolue", "resolues", "resolu"))
 
 
@@ -1755,7 +1765,7 @@ def _slot_parts(p: _Pass, question: Part | None) -> tuple[Part, ...] | None:
         parts = named_parts
     elif p.typed_names and len(p.typed_names) == len(set(p.typed_names.values())):  # « Alice » answered as Alice, not A
         parts.append(Part(kind="names", values={"names": tuple(sorted(p.typed_names.items()))}))
-    if not _first_person(p):
+    if not p.first_person:
         parts.append(Part(kind="told_of"))  # no « vous »: the one who asks plays no part
     if question is not None:
         parts.append(question)
